@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import defaultMessages from './error-codes.json';
+
+/**
+ * The error-code registry (DESIGN §6): every `errorMessage` the server can answer is listed once, in
+ * `error-codes.json`, with the default text the CMS seeds into its `error-messages` collection.
+ * Editors may reword a message in the CMS; the code is the contract.
+ */
+export const errorDefaultMessages: Readonly<Record<ErrorCode, string>> = defaultMessages;
+export type ErrorCode = keyof typeof defaultMessages;
+export const errorCodes = Object.keys(defaultMessages) as ErrorCode[];
+export const ErrorCodeSchema = z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]);
+
+/** The spec's generic service error code, used when nothing more specific applies (spec §8). */
+export const GENERIC_ERROR_CODE = 'Generic_Error_For_Services' satisfies ErrorCode;
+/** Fallback text when neither the code nor the generic code has a CMS message (spec §7, §8). */
+export const FALLBACK_ERROR_TEXT = 'An error has happened, please try again.';
+
+/** Error envelope of every non-2xx answer (DESIGN §3). */
+export const ErrorResponseSchema = z.object({
+  errorMessage: z.string(),
+  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
+  requestId: z.string().optional(),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;

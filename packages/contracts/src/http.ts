@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** Custom header every service call carries (spec §7 "a custom header with value 1"); the server's CSRF check requires it. */
+export const PORTAL_REQUEST_HEADER = 'X-Portal-Request';
+export const PORTAL_REQUEST_HEADER_VALUE = '1';
+/** Correlates a request across the browser, the server's logs and its answer. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** Cookie names (DESIGN §6). */
+export const REGION_COOKIE = 'region';
+export const LICENSE_COOKIE = 'amaApproved';
+/** Spec §9: the region cookie lives 365 days when remembered. */
+export const REMEMBER_COOKIE_DAYS = 365;
+
+/** Success envelope: the SPA reads the `data` field of every answer (spec §7). */
+export function dataEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ data });
+}
+
+export const HealthSchema = z.object({ status: z.literal('ok') });
+export const ReadinessSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  database: z.enum(['up', 'down']),
+  migrations: z.enum(['applied', 'pending', 'unknown']),
+});
+export type Readiness = z.infer<typeof ReadinessSchema>;

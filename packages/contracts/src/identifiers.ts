@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/**
+ * Identifier rules (DESIGN §3, §6). Each schema trims and normalises what people type (spaces, dashes,
+ * lower case) and carries a message that tells them what to enter.
+ */
+
+/** Luhn check over a digit string (the last digit is the check digit). */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** The NPI's check digit: Luhn over the card-issuer prefix 80840 followed by the first nine digits. */
+export function npiCheckDigit(firstNine: string): number {
+  if (!/^\d{9}$/.test(firstNine)) throw new Error('An NPI check digit needs exactly nine digits');
+  for (let d = 0; d <= 9; d++) if (luhnValid(`80840${firstNine}${d}`)) return d;
+  throw new Error('unreachable: a Luhn check digit always exists');
+}
+
+export function isValidNpi(value: string): boolean {
+  return /^\d{10}$/.test(value) && luhnValid(`80840${value}`);
+}
+
+const stripSeparators = (value: string) => value.replace(/[\s-]/g, '');
+
+export const NpiSchema = z
+  .string()
+  .transform(stripSeparators)
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{10}$/, 'Enter the 10-digit National Provider Identifier (NPI).')
+      .refine(isValidNpi, 'This NPI is not valid. Check the 10 digits and try again.'),
+  );
+
+/** TIN/EIN: nine digits, typed with or without the dash (12-3456789). */
+export const TinSchema = z
+  .string()
+  .transform(stripSeparators)
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{9}$/, 'Enter the 9-digit Tax Identification Number (TIN), for example 12-3456789.')
+      .refine((v) => v !== '000000000', 'This TIN is not valid. Check the 9 digits and try again.'),
+  );
+
+/** PTAN: 6 to 10 letters or digits. */
+export const PtanSchema = z
+  .string()
+  .transform((v) => stripSeparators(v).toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9]{6,10}$/, 'Enter the Provider Transaction Access Number (PTAN): 6 to 10 letters or numbers.'));
+
+/**
+ * Medicare Beneficiary Identifier: 11 characters in the CMS pattern
+ * (C A AN N A AN N A A N N; letters exclude S, L, O, I, B and Z).
+ */
+const MBI_LETTER = '[AC-HJKMNP-RT-Y]';
+const MBI_ALNUM = '[AC-HJKMNP-RT-Y0-9]';
+export const MBI_PATTERN = new RegExp(
+  `^[1-9]${MBI_LETTER}${MBI_ALNUM}\\d${MBI_LETTER}${MBI_ALNUM}\\d${MBI_LETTER}${MBI_LETTER}\\d\\d$`,
+);
+export function isValidMbi(value: string): boolean {
+  return MBI_PATTERN.test(value);
+}
+export const MbiSchema = z
+  .string()
+  .transform((v) => stripSeparators(v).toUpperCase())
+  .pipe(z.string().refine(isValidMbi, "Enter the patient's 11-character Medicare Beneficiary Identifier (MBI), for example 1EG4-TE5-MK73."));
+
+/** Claim number: Part B ICN is 13 digits, Part A DCN up to 23 characters, so 13 to 23 letters or digits (DESIGN §6). */
+export const ClaimNumberSchema = z
+  .string()
+  .transform((v) => stripSeparators(v).toUpperCase())
+  .pipe(z.string().regex(/^[A-Z0-9]{13,23}$/, 'Enter the claim number (ICN or DCN): 13 to 23 letters or numbers.'));

@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './http';
+export * from './identifiers';
+export * from './jurisdictions';

@@ -1,0 +1,21 @@
+// Bundles the server into dist/main.js (workspace TypeScript such as @portal/contracts is inlined; npm
+// packages stay external) and copies the committed SQL migrations beside it.
+import { build } from 'esbuild';
+import { cpSync, rmSync } from 'node:fs';
+
+rmSync('dist', { recursive: true, force: true });
+await build({
+  entryPoints: { main: 'src/main.ts', 'seed-cli': 'src/db/seed-cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  packages: 'external',
+  // @portal/contracts is TypeScript source: bundle it instead of leaving an import Node cannot load.
+  alias: { '@portal/contracts': '../packages/contracts/src' },
+  logLevel: 'warning',
+});
+cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
+console.log('server built into server/dist');

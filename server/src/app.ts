@@ -1,0 +1,70 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { DatabaseHandle } from './db/client';
+import { healthRoutes } from './modules/health/routes';
+import { staticSitePlugin } from './modules/web/static-site';
+import { csrfPlugin } from './platform/csrf';
+import { errorHandlerPlugin } from './platform/error-handler';
+import { loggerOptions } from './platform/logger';
+import { requestIdFrom } from './platform/request-id';
+import { loadSecrets, type Secrets } from './platform/secrets';
+import { securityHeadersPlugin } from './platform/security-headers';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: DatabaseHandle;
+    secrets: Secrets;
+  }
+}
+
+export interface AppDependencies {
+  config: Config;
+  database: DatabaseHandle;
+  /** Tests pass a pino destination stream to read what was logged. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Origins whose browser calls may change state (CSRF check). Locally both loopback names reach the same server. */
+function allowedOrigins(config: Config): string[] {
+  const origins = [config.publicUrl];
+  const url = new URL(config.publicUrl);
+  if (!config.isProduction && (url.hostname === 'localhost' || url.hostname === '127.0.0.1')) {
+    origins.push(`${url.protocol}//localhost:${url.port}`, `${url.protocol}//127.0.0.1:${url.port}`);
+  }
+  return origins;
+}
+
+/** Builds the portal server without listening, so tests drive it with `app.inject`. */
+export async function buildApp({ config, database, logStream }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : loggerOptions(config.logLevel),
+    genReqId: requestIdFrom,
+    trustProxy: config.trustProxy,
+    bodyLimit: 100 * 1024,
+    requestTimeout: 15_000,
+    connectionTimeout: 20_000,
+    // On shutdown keep-alive connections are closed once idle so in-flight requests can finish.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('secrets', loadSecrets(config));
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(securityHeadersPlugin, { config });
+  await app.register(errorHandlerPlugin);
+  await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
+  await app.register(healthRoutes, { database });
+  await app.register(staticSitePlugin, { webDistDir: config.webDistDir });
+
+  return app;
+}

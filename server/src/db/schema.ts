@@ -1,0 +1,173 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+/** DESIGN §4. All times are stored in UTC (timestamptz). */
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const jurisdictionEnum = pgEnum('jurisdiction', ['J5', 'J8']);
+export const lineOfBusinessEnum = pgEnum('line_of_business', ['A', 'B']);
+export const locationStatusEnum = pgEnum('location_status', ['active', 'inactive']);
+export const userStatusEnum = pgEnum('user_status', ['pending', 'active', 'locked', 'disabled_inactive', 'disabled_admin']);
+export const locationRoleEnum = pgEnum('location_role', ['administrator', 'user']);
+export const outcomeEnum = pgEnum('audit_outcome', ['success', 'failure']);
+
+export const providerLocations = pgTable(
+  'provider_locations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    npi: varchar('npi', { length: 10 }).notNull(),
+    ptan: varchar('ptan', { length: 10 }).notNull(),
+    tin: varchar('tin', { length: 9 }).notNull(),
+    legalName: text('legal_name').notNull(),
+    jurisdiction: jurisdictionEnum('jurisdiction').notNull(),
+    lineOfBusiness: lineOfBusinessEnum('line_of_business').notNull(),
+    state: varchar('state', { length: 2 }).notNull(),
+    addressLine1: text('address_line1').notNull(),
+    city: text('city').notNull(),
+    zip: varchar('zip', { length: 10 }).notNull(),
+    status: locationStatusEnum('status').notNull().default('active'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('provider_locations_npi_ptan_lob_key').on(t.npi, t.ptan, t.lineOfBusiness),
+    index('provider_locations_npi_idx').on(t.npi),
+  ],
+);
+
+export const claims = pgTable(
+  'claims',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    locationId: uuid('location_id')
+      .notNull()
+      .references(() => providerLocations.id, { onDelete: 'cascade' }),
+    claimNumber: varchar('claim_number', { length: 23 }).notNull(),
+    patientMbi: varchar('patient_mbi', { length: 11 }).notNull(),
+    dateOfService: date('date_of_service', { mode: 'string' }).notNull(),
+    paidAmount: numeric('paid_amount', { precision: 12, scale: 2 }).notNull(),
+    paidDate: date('paid_date', { mode: 'string' }).notNull(),
+    checkNumber: varchar('check_number', { length: 20 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('claims_claim_number_key').on(t.claimNumber),
+    index('claims_location_paid_idx').on(t.locationId, t.paidDate),
+    index('claims_check_number_idx').on(t.checkNumber),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    username: varchar('username', { length: 64 }).notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phone: varchar('phone', { length: 20 }),
+    dob: date('dob', { mode: 'string' }).notNull(),
+    passwordHash: text('password_hash').notNull(),
+    status: userStatusEnum('status').notNull().default('pending'),
+    isInternal: boolean('is_internal').notNull().default(false),
+    /** AES-GCM ciphertext of the TOTP secret (ENCRYPTION_KEY), never the plain secret. */
+    totpSecretEncrypted: text('totp_secret_encrypted'),
+    failedLoginCount: integer('failed_login_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Usernames are unique whatever their case (DESIGN §4).
+    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+    index('users_email_lower_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+export const userLocations = pgTable(
+  'user_locations',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    locationId: uuid('location_id')
+      .notNull()
+      .references(() => providerLocations.id, { onDelete: 'cascade' }),
+    role: locationRoleEnum('role').notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('active'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.locationId] }), index('user_locations_location_idx').on(t.locationId, t.role)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the session id; the id itself only ever lives in the browser's cookie. */
+    idHash: varchar('id_hash', { length: 64 }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ip: varchar('ip', { length: 45 }),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    actor: text('actor'),
+    action: varchar('action', { length: 64 }).notNull(),
+    target: text('target'),
+    outcome: outcomeEnum('outcome').notNull(),
+    ip: varchar('ip', { length: 45 }),
+    requestId: varchar('request_id', { length: 64 }),
+    /** Extra facts; never a password, answer, DOB, SSN or full TIN (DESIGN §4). */
+    details: jsonb('details').$type<Record<string, unknown>>(),
+  },
+  (t) => [index('audit_events_at_idx').on(t.at), index('audit_events_actor_idx').on(t.actor)],
+);
+
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    recipient: varchar('recipient', { length: 254 }).notNull(),
+    template: varchar('template', { length: 64 }).notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null`)],
+);
+
+/** Marks one-off work done at first start (demo data), so a restart never repeats it. */
+export const appState = pgTable('app_state', {
+  key: varchar('key', { length: 64 }).primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

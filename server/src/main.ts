@@ -1,0 +1,52 @@
+import closeWithGrace from 'close-with-grace';
+import pino from 'pino';
+import { buildApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/client';
+import { seedDemoData } from './db/demo-data';
+import { loggerOptions } from './platform/logger';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      // One readable line per bad setting, then exit 1 (no stack trace: this is the operator's input).
+      for (const problem of err.problems) console.error(`Configuration error: ${problem}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+const config = readConfig();
+const log = pino(loggerOptions(config.logLevel));
+
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+const applied = await database.migrate();
+log.info({ database: database.kind, migrationsApplied: applied }, applied ? `applied ${applied} database migration(s)` : 'database schema is up to date');
+
+if (config.seedDemoData) {
+  const seeded = await seedDemoData(database.db, { locations: config.seedLocations });
+  if (seeded.seeded) log.info({ locations: seeded.locations, claims: seeded.claims }, 'created demo data');
+}
+
+const app = await buildApp({ config, database });
+app.addHook('onClose', async () => {
+  await database.close();
+});
+
+// SIGTERM/SIGINT: stop accepting, let in-flight requests finish (up to 10 s), then close the database.
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+  else app.log.info({ signal }, 'shutting down');
+  await app.close();
+});
+
+try {
+  await app.listen({ host: config.host, port: config.port });
+} catch (err) {
+  app.log.error({ err }, 'could not start listening');
+  await database.close();
+  process.exit(1);
+}

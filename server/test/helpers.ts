@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { openPglite, openPostgres, type DatabaseHandle } from '../src/db/client';
+
+/** A fresh, migrated database for one test file: a copy of the PGlite template, or a database cloned from the PostgreSQL template. */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const pgTemplate = inject('postgresTemplate');
+  if (pgTemplate) {
+    const name = `portal_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: pgTemplate.url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${pgTemplate.database}`);
+    await admin.end();
+    const url = new URL(pgTemplate.url);
+    url.pathname = `/${name}`;
+    const handle = openPostgres(url.toString(), 4);
+    const close = handle.close;
+    handle.close = async () => {
+      await close();
+      const cleanup = new pg.Client({ connectionString: pgTemplate.url });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name}`);
+      await cleanup.end();
+    };
+    return handle;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'portal-test-db-'));
+  cpSync(inject('pgliteTemplateDir'), dir, { recursive: true });
+  const handle = await openPglite(dir);
+  const close = handle.close;
+  handle.close = async () => {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return handle;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-test-data-'));
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: join(dataDir, 'no-web-build'),
+    SEED_DEMO_DATA: 'false',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...overrides,
+  });
+}
+
+/** Builds the app on a fresh database and captures its log lines, so tests can assert what was (not) logged. */
+export async function buildTestApp(options: { config?: Config; database?: DatabaseHandle; extraRoutes?: (app: FastifyInstance) => void } = {}) {
+  const database = options.database ?? (await createTestDatabase());
+  const config = options.config ?? testConfig();
+  const logStream = new PassThrough();
+  const logLines: string[] = [];
+  logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const app = await buildApp({ config, database, logStream });
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  options.extraRoutes?.(app);
+  await app.ready();
+  return { app, database, config, logLines };
+}
+
+/** Headers a same-origin SPA call carries. */
+export const portalHeaders = { 'x-portal-request': '1', origin: 'http://localhost:3000' } as const;

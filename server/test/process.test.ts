@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { count } from 'drizzle-orm';
+import { describe, expect, inject, it } from 'vitest';
+import { openDatabase } from '../src/db/client';
+import { providerLocations } from '../src/db/schema';
+
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** Starts `src/main.ts` as operators do (a separate process reading the environment) and waits until it listens. */
+function startServer(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SEED_LOCATIONS: '30', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 60_000);
+    for (const stream of [child.stdout!, child.stderr!]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        output.push(line);
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (match) {
+          clearTimeout(timer);
+          resolve({ child, url: match[1]!, output, exited });
+        }
+      });
+    }
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output.join('\n')}`));
+    });
+  });
+}
+
+async function stop(server: Running) {
+  server.child.kill('SIGTERM');
+  return server.exited;
+}
+
+describe('the server process', () => {
+  it('refuses a bad setting with one readable line naming the variable, and exit code 1', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: { PATH: process.env.PATH, PORT: 'abc' } });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => (stdout += d));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual(['Configuration error: PORT must be a port number (got "abc")']);
+    expect(stdout).toBe('');
+  });
+
+  it('creates its data folder and demo data on first start, keeps them across a restart, and stops cleanly on SIGTERM', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
+    const env = { DATA_DIR: dataDir };
+    const first = await startServer(env);
+    expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+    expect(existsSync(join(dataDir, 'pgdata'))).toBe(true);
+    expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    expect(first.output.join('\n')).toContain('applied 1 database migration(s)');
+    expect(first.output.join('\n')).toContain('created demo data');
+    expect(await stop(first)).toBe(0);
+    expect(first.output.join('\n')).toContain('"signal":"SIGTERM"');
+
+    const second = await startServer(env);
+    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+    const log = second.output.join('\n');
+    expect(log).toContain('database schema is up to date');
+    expect(log).not.toContain('created demo data');
+    expect(await stop(second)).toBe(0);
+
+    const db = await openDatabase({ dataDir });
+    const [row] = await db.db.select({ n: count() }).from(providerLocations);
+    await db.close();
+    expect(row?.n).toBe(30);
+  });
+});
+
+describe.runIf(inject('postgresTemplate'))('the server process on PostgreSQL', () => {
+  it('migrates an empty PostgreSQL database, writes demo data there, and restarts without re-applying', async () => {
+    const template = inject('postgresTemplate')!;
+    const pg = (await import('pg')).default;
+    const name = `portal_process_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: template.url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(template.url);
+    url.pathname = `/${name}`;
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-pg-')), 'data');
+    try {
+      const env = { DATA_DIR: dataDir, DATABASE_URL: url.toString() };
+      const first = await startServer(env);
+      expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
+      expect(first.output.join('\n')).toContain('"database":"postgres"');
+      expect(first.output.join('\n')).toContain('applied 1 database migration(s)');
+      expect(await stop(first)).toBe(0);
+      expect(existsSync(join(dataDir, 'pgdata'))).toBe(false);
+
+      const second = await startServer(env);
+      expect(second.output.join('\n')).toContain('database schema is up to date');
+      expect(await stop(second)).toBe(0);
+
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      const { rows } = await client.query('select count(*)::int as n from provider_locations');
+      await client.end();
+      expect(rows[0].n).toBe(30);
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,19 @@
+import { createBrowserRouter } from 'react-router';
+import { AppLayout } from '../components/layouts/app-layout';
+import { RouteErrorFallback } from '../components/errors/route-error-fallback';
+import { paths } from '../config/paths';
+
+/** Pages load on demand so the home page's first download stays small (bench/web-size). */
+export const routes = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteErrorFallback />,
+    children: [
+      { path: paths.home.path, lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }) },
+      { path: paths.topic.path, lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }) },
+      { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -1,0 +1,55 @@
+import { AppBar, Box, Container, Link, Stack, Toolbar, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Link as RouterLink, Outlet, ScrollRestoration } from 'react-router';
+import { paths } from '../../config/paths';
+
+const footerLinks = [
+  { label: 'Contact us', href: paths.topic.href('contact') },
+  { label: 'Privacy', href: paths.topic.href('privacy') },
+  { label: 'Accessibility', href: paths.topic.href('accessibility') },
+];
+
+/** Header (product name + jurisdiction slot), main content, footer. */
+export function AppLayout({ jurisdictionSlot }: { jurisdictionSlot?: ReactNode }) {
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <Link
+        href="#main-content"
+        sx={{ position: 'absolute', left: -10000, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1, '&:focus': { left: 8 } }}
+      >
+        Skip to main content
+      </Link>
+      <AppBar position="static" component="header" elevation={0}>
+        <Toolbar sx={{ gap: 2, flexWrap: 'wrap', py: 1 }}>
+          <Link component={RouterLink} to={paths.home.href()} color="inherit" underline="none" sx={{ flexGrow: 1 }}>
+            <Typography component="span" variant="h6" sx={{ fontWeight: 700, display: 'block', lineHeight: 1.2 }}>
+              Medicare Provider Portal
+            </Typography>
+            <Typography component="span" variant="body2" sx={{ color: 'secondary.main', display: 'block' }}>
+              J5 and J8 · Part A and Part B
+            </Typography>
+          </Link>
+          <Box data-testid="jurisdiction-slot">{jurisdictionSlot}</Box>
+        </Toolbar>
+      </AppBar>
+      <Container component="main" id="main-content" tabIndex={-1} maxWidth="lg" sx={{ flexGrow: 1, py: 4, outline: 'none' }}>
+        <Outlet />
+      </Container>
+      <Box component="footer" sx={{ bgcolor: 'primary.main', color: 'common.white', py: 3, mt: 4 }}>
+        <Container maxWidth="lg">
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 3 }} component="nav" aria-label="Footer">
+            {footerLinks.map((link) => (
+              <Link key={link.href} component={RouterLink} to={link.href} color="inherit">
+                {link.label}
+              </Link>
+            ))}
+          </Stack>
+          <Typography variant="body2" sx={{ mt: 2 }}>
+            Medicare Administrative Contractor for jurisdictions J5 (IA, KS, MO, NE) and J8 (IN, MI).
+          </Typography>
+        </Container>
+      </Box>
+      <ScrollRestoration />
+    </Box>
+  );
+}

@@ -1,0 +1,5 @@
+/** Route table (DESIGN §6): components build links from here, never by hand. */
+export const paths = {
+  home: { path: '/', href: () => '/' },
+  topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
+} as const;

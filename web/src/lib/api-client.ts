@@ -1,0 +1,68 @@
+import {
+  PORTAL_REQUEST_HEADER,
+  PORTAL_REQUEST_HEADER_VALUE,
+  GENERIC_ERROR_CODE,
+  ErrorResponseSchema,
+  type ErrorResponse,
+} from '@portal/contracts';
+import type { z } from 'zod';
+
+/** A non-2xx answer: `code` is the server's errorMessage (an error code, or a readable sentence for authority validation). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly fieldErrors?: ErrorResponse['fieldErrors'],
+    readonly requestId?: string,
+  ) {
+    super(code);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions<T extends z.ZodType> {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  /** Parses the `data` field; the CMS's shapes change when editors change content types, so answers are checked. */
+  schema?: T;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/**
+ * The one HTTP client (spec §7): sends cookies and the custom header with value 1 on every call, and answers
+ * the response's `data` field. Failures become ApiError with the server's error code.
+ */
+export async function apiRequest<T extends z.ZodType = z.ZodUnknown>(path: string, options: RequestOptions<T> = {}): Promise<z.output<T>> {
+  const { method = 'GET', body, schema, timeoutMs } = options;
+  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'include',
+      headers: {
+        [PORTAL_REQUEST_HEADER]: PORTAL_REQUEST_HEADER_VALUE,
+        Accept: 'application/json',
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      signal: signals.length ? AbortSignal.any(signals) : undefined,
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError' && options.signal?.aborted) throw err;
+    throw new ApiError(0, 'Service_Unavailable');
+  }
+
+  const payload: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const parsed = ErrorResponseSchema.safeParse(payload);
+    if (parsed.success) throw new ApiError(response.status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+    throw new ApiError(response.status, GENERIC_ERROR_CODE);
+  }
+  const data = (payload as { data?: unknown } | undefined)?.data;
+  if (!schema) return data as z.output<T>;
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new ApiError(response.status, GENERIC_ERROR_CODE);
+  return parsed.data;
+}
