@@ -48,3 +48,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(3000);
   });
 });
+
+describe('.env.example', () => {
+  it('lists every setting the server reads, and nothing else', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { EnvSchema, repoRoot } = await import('./config');
+    const listed = readFileSync(`${repoRoot}/.env.example`, 'utf8')
+      .split('\n')
+      .map((line) => /^([A-Z_]+)=/.exec(line)?.[1])
+      .filter(Boolean);
+    expect(listed.sort()).toEqual(Object.keys(EnvSchema.shape).sort());
+  });
+});

@@ -21,8 +21,7 @@ const postgresUrl = z
  * Every portal setting, read from the environment (DESIGN §3 "Config"). `.env.example` lists the same names.
  * The CMS reads its own CMS_-prefixed names; the portal reads CMS_URL and the token/webhook handover files.
  */
-export const ConfigSchema = z
-  .object({
+export const EnvSchema = z.object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().min(1).default('localhost'),
     PORT: z.coerce
@@ -59,7 +58,9 @@ export const ConfigSchema = z
     CHAT_SUPPORT_ADDRESS: z.string().min(1).optional(),
     SURVEY_SCRIPT_URL: urlSetting.optional(),
     JURISDICTION_IMAGE_BASE: z.string().min(1).default('/images/jurisdictions/'),
-  })
+});
+
+export const ConfigSchema = EnvSchema
   .transform((env) => {
     const fromRoot = (p: string) => (isAbsolute(p) ? p : resolve(repoRoot, p));
     return {

@@ -18,7 +18,7 @@ function fieldErrorsOf(error: FastifyError): Record<string, string[]> {
   const fieldErrors: Record<string, string[]> = {};
   if (!hasZodFastifySchemaValidationErrors(error)) return fieldErrors;
   for (const issue of error.validation) {
-    const path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.') || String(issue.params?.issue?.path?.join('.') ?? '') || 'body';
+    const path = (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.') || 'body';
     (fieldErrors[path] ??= []).push(issue.message ?? 'Invalid value');
   }
   return fieldErrors;

@@ -1,0 +1,65 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectNoAxeViolations, launchBrowser, openPage, screenshot } from './support/browser';
+
+describe('the application shell', () => {
+  let browser: Browser;
+  const baseURL = inject('portalUrl');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  for (const width of [375, 900, 1440]) {
+    it(`renders the home page at ${width} px with bundled fonts, no console or CSP errors, and no axe violations`, async () => {
+      const { context, page, problems } = await openPage(browser, baseURL, { viewport: { width, height: 900 } });
+      await page.goto('/');
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Medicare guidance for your region');
+      expect(await page.title()).toBe('Home | Medicare Provider Portal');
+      await expect.poll(() => page.getByRole('banner').textContent()).toContain('Medicare Provider Portal');
+      await page.evaluate(() => document.fonts.ready);
+      expect(await page.evaluate(() => document.fonts.check('16px Lato'))).toBe(true);
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(248, 250, 252)');
+      await expectNoAxeViolations(page);
+      await screenshot(page, `home-${width}`);
+      expect(problems).toEqual({ consoleErrors: [], cspViolations: [], foreignRequests: [] });
+      await context.close();
+    });
+  }
+
+  it('serves /topics/anything through the SPA', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    const response = await page.goto('/topics/anything');
+    expect(response?.status()).toBe(200);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('anything');
+    await context.close();
+  });
+
+  it('shows a not-found page with a way home for unknown routes', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    await page.goto('/no/such/page');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
+    await expectNoAxeViolations(page);
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await context.close();
+  });
+
+  it('lets keyboard users skip to the main content', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to main content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
+    await context.close();
+  });
+
+  it('answers unknown API paths with the JSON 404', async () => {
+    const res = await fetch(`${baseURL}/api/nope`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ errorMessage: 'Not_Found' });
+  });
+});
