@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import { healthRoutes } from './modules/health/routes';
+import { siteConfigRoutes } from './modules/site-config/routes';
 import { staticSitePlugin } from './modules/web/static-site';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin } from './platform/error-handler';
@@ -64,6 +65,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
   await app.register(errorHandlerPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(healthRoutes, { database });
+  await app.register(siteConfigRoutes, { config });
   await app.register(staticSitePlugin, { webDistDir: config.webDistDir });
 
   return app;

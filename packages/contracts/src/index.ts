@@ -1,4 +1,6 @@
+export * from './content';
 export * from './errors';
 export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';
+export * from './site-config';

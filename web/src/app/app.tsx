@@ -1,8 +1,11 @@
-import { CssBaseline, ThemeProvider } from '@mui/material';
+import { CssBaseline, GlobalStyles, ThemeProvider } from '@mui/material';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
+import { RegionProvider } from '../features/jurisdiction/region-context';
+import { SessionProvider } from '../features/session/session-context';
 import { createQueryClient } from './query-client';
+import { printStyles } from './print-styles';
 import { router } from './router';
 import { theme } from './theme';
 
@@ -11,8 +14,13 @@ export function App() {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
+      <GlobalStyles styles={printStyles} />
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <SessionProvider>
+          <RegionProvider>
+            <RouterProvider router={router} />
+          </RegionProvider>
+        </SessionProvider>
       </QueryClientProvider>
     </ThemeProvider>
   );

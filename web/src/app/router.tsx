@@ -1,12 +1,12 @@
 import { createBrowserRouter } from 'react-router';
-import { AppLayout } from '../components/layouts/app-layout';
 import { RouteErrorFallback } from '../components/errors/route-error-fallback';
 import { paths } from '../config/paths';
+import { RootLayout } from './root-layout';
 
 /** Pages load on demand so the home page's first download stays small (bench/web-size). */
 export const routes = [
   {
-    element: <AppLayout />,
+    element: <RootLayout />,
     errorElement: <RouteErrorFallback />,
     children: [
       { path: paths.home.path, lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }) },

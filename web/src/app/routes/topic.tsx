@@ -1,13 +1,7 @@
-import { Typography } from '@mui/material';
 import { useParams } from 'react-router';
-import { useDocumentTitle } from '../../lib/use-document-title';
+import { TopicArticle } from '../../features/content/components/topic-article';
 
 export function TopicRoute() {
   const { id = '' } = useParams();
-  useDocumentTitle('Topic');
-  return (
-    <Typography variant="h1" gutterBottom>
-      {id}
-    </Typography>
-  );
+  return <TopicArticle key={id} slug={id} />;
 }

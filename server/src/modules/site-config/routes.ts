@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { SITE_CONFIG_GLOBAL, SITE_CONFIG_PATH, type SiteConfig } from '@portal/contracts/site-config';
+import type { Config } from '../../config';
+
+export function siteConfigFor(config: Config): SiteConfig {
+  const { thirdParty } = config;
+  return {
+    contentPreview: config.cms.preview,
+    jurisdictionImageBase: config.jurisdictionImageBase,
+    ...(config.cookieDomain ? { cookieDomain: config.cookieDomain } : {}),
+    ...(thirdParty.analyticsScriptUrl ? { analyticsScriptUrl: thirdParty.analyticsScriptUrl } : {}),
+    ...(thirdParty.chatScriptUrl ? { chatScriptUrl: thirdParty.chatScriptUrl } : {}),
+    ...(thirdParty.chatSupportAddress ? { chatSupportAddress: thirdParty.chatSupportAddress } : {}),
+    ...(thirdParty.surveyScriptUrl ? { surveyScriptUrl: thirdParty.surveyScriptUrl } : {}),
+  };
+}
+
+/**
+ * The browser-visible settings as a classic script that index.html loads before the SPA: no inline script
+ * (CSP) and no extra round trip before the first render.
+ */
+export async function siteConfigRoutes(app: FastifyInstance, options: { config: Config }) {
+  // Escape characters that could end a script context or break older parsers.
+  const json = JSON.stringify(siteConfigFor(options.config)).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const body = `window.${SITE_CONFIG_GLOBAL} = ${json};\n`;
+  app.get(SITE_CONFIG_PATH, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(body));
+}

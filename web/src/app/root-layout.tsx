@@ -1,0 +1,15 @@
+import { AppLayout } from '../components/layouts/app-layout';
+import { GlobalDialogs } from '../features/dialogs/global-dialogs';
+import { JurisdictionHeaderControl } from '../features/jurisdiction/jurisdiction-header-control';
+import { ThirdPartyScripts } from '../features/third-party/third-party-scripts';
+
+/** The layout every route renders in, with the global dialogs and third-party scripts. */
+export function RootLayout() {
+  return (
+    <>
+      <AppLayout jurisdictionSlot={<JurisdictionHeaderControl />} />
+      <GlobalDialogs />
+      <ThirdPartyScripts />
+    </>
+  );
+}

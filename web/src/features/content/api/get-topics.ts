@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { TopicListSchema, type Jurisdiction, type TopicEntry } from '@portal/contracts';
+import { contentRequest } from './content-request';
+
+export const getTopicsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['content', 'topics'],
+    queryFn: ({ signal }) =>
+      contentRequest(
+        'topics',
+        { 'fields[0]': 'title', 'fields[1]': 'slug', 'fields[2]': 'summary', 'fields[3]': 'jurisdictions', 'fields[4]': 'order', 'fields[5]': 'publishedAt', sort: 'order:asc', 'pagination[pageSize]': '100' },
+        TopicListSchema,
+        signal,
+      ),
+    staleTime: 60_000,
+  });
+
+/** Topics that apply to the jurisdiction; a topic with no jurisdictions listed applies to all. Unpublished ones never show. */
+export function topicsFor(topics: TopicEntry[], jurisdiction: Jurisdiction | ''): TopicEntry[] {
+  return topics.filter((t) => {
+    if (!t.attributes.publishedAt) return false;
+    const list = t.attributes.jurisdictions ?? [];
+    return !jurisdiction || list.length === 0 || list.includes(jurisdiction);
+  });
+}
+
+export function useTopics() {
+  return useQuery(getTopicsQueryOptions());
+}

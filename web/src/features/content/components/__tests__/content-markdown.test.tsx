@@ -1,0 +1,81 @@
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { classifyLink, ContentMarkdown, imagePath } from '../content-markdown';
+
+const here = { hostname: 'portal.example.com', origin: 'https://portal.example.com' };
+
+describe('classifyLink (spec §2 link rules)', () => {
+  it('keeps # links on the page', () => {
+    expect(classifyLink('#how-to-submit', here)).toEqual({ kind: 'in-page', id: 'how-to-submit' });
+  });
+  it('navigates in the app for / paths and for our own domain, whatever the port', () => {
+    expect(classifyLink('/topics/privacy', here)).toEqual({ kind: 'in-app', to: '/topics/privacy' });
+    expect(classifyLink('https://portal.example.com/topics/contact?x=1#y', here)).toEqual({ kind: 'in-app', to: '/topics/contact?x=1#y' });
+    expect(classifyLink('http://portal.example.com:3000/topics/contact', here)).toEqual({ kind: 'in-app', to: '/topics/contact' });
+  });
+  it('opens everything else in a new tab, protocol-relative links included', () => {
+    expect(classifyLink('https://www.cms.gov/medicare', here).kind).toBe('external');
+    expect(classifyLink('//evil.example/x', here).kind).toBe('external');
+    expect(classifyLink('mailto:help@example.com', here).kind).toBe('external');
+    expect(classifyLink('https://other.example.com/', here).kind).toBe('external');
+  });
+});
+
+describe('imagePath', () => {
+  it('reduces image sources to their path', () => {
+    expect(imagePath('http://localhost:1337/uploads/claims_flow_1a2b.svg')).toBe('/uploads/claims_flow_1a2b.svg');
+    expect(imagePath('https://cdn.example.com/uploads/a.png?w=100#x')).toBe('/uploads/a.png');
+    expect(imagePath('/uploads/b.png')).toBe('/uploads/b.png');
+  });
+});
+
+function renderMarkdown(markdown: string) {
+  const router = createMemoryRouter([{ path: '*', element: <ContentMarkdown>{markdown}</ContentMarkdown> }]);
+  return render(<RouterProvider router={router} />);
+}
+
+describe('ContentMarkdown', () => {
+  it('renders GFM: tables, strikethrough, task lists, footnotes and autolinks', () => {
+    const { container } = renderMarkdown(
+      ['| Code | Meaning |', '| --- | --- |', '| CO-16 | Missing information |', '', '~~old rule~~', '', '- [x] Done step', '- [ ] Open step', '', 'See www.cms.gov today.[^1]', '', '[^1]: Footnote text.'].join('\n'),
+    );
+    expect(screen.getByRole('table')).toBeInTheDocument();
+    expect(container.querySelector('del')?.textContent).toBe('old rule');
+    expect(screen.getByRole('checkbox', { name: 'Done' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Not done' })).not.toBeChecked();
+    expect(screen.getByRole('link', { name: 'www.cms.gov' })).toHaveAttribute('href', 'http://www.cms.gov');
+    expect(container.querySelector('section.footnotes')).not.toBeNull();
+  });
+
+  it('opens external links in a new tab with noopener noreferrer', () => {
+    renderMarkdown('[CMS](https://www.cms.gov/)');
+    const link = screen.getByRole('link', { name: 'CMS' });
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(link).toHaveAccessibleDescription('In a new tab, visit https://www.cms.gov/');
+  });
+
+  it('neutralises links with schemes other than http, https, irc, ircs, mailto and xmpp', () => {
+    const { container } = renderMarkdown('[click me](javascript:alert(1)) [data](data:text/html,hi) [irc](irc://irc.example.org/medicare) [chat](xmpp:help@example.org)');
+    expect(screen.queryByRole('link', { name: 'click me' })).toBeNull();
+    expect(screen.getByText('click me').tagName).toBe('SPAN');
+    expect(screen.queryByRole('link', { name: 'data' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'irc' })).toHaveAttribute('href', 'irc://irc.example.org/medicare');
+    expect(screen.getByRole('link', { name: 'chat' })).toHaveAttribute('href', 'xmpp:help@example.org');
+    expect(container.innerHTML).not.toContain('javascript:');
+  });
+
+  it('gives headings ids for in-page links and renders no raw HTML', () => {
+    const { container } = renderMarkdown('## How to submit\n\n[jump](#how-to-submit)\n\n<script>window.hacked = true</script><b>bold?</b>');
+    expect(container.querySelector('h2#how-to-submit')).not.toBeNull();
+    expect(screen.getByRole('link', { name: 'jump' })).toHaveAttribute('href', '#how-to-submit');
+    expect(container.querySelector('script')).toBeNull();
+    expect(container.querySelector('b')).toBeNull();
+  });
+
+  it('reduces image sources to their path', () => {
+    renderMarkdown('![Claim flow](http://localhost:1337/uploads/flow.svg)');
+    expect(screen.getByRole('img', { name: 'Claim flow' })).toHaveAttribute('src', '/uploads/flow.svg');
+  });
+});

@@ -1,0 +1,115 @@
+import { Box, Link, Tooltip } from '@mui/material';
+import type { ComponentProps, MouseEvent } from 'react';
+import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
+import { Link as RouterLink } from 'react-router';
+import rehypeSlug from 'rehype-slug';
+import remarkGfm from 'remark-gfm';
+
+/** Spec §2: 'In a new tab, visit' followed by the address. */
+export const NEW_TAB_TOOLTIP = 'In a new tab, visit';
+
+type LinkKind = { kind: 'in-page'; id: string } | { kind: 'in-app'; to: string } | { kind: 'external'; href: string };
+
+/**
+ * Spec §2 link rules: `#…` stays on the page; our own domain or a path starting with `/` navigates in the app;
+ * anything else opens in a new tab. "Own domain" is the host name the portal is served from (any port).
+ */
+export function classifyLink(href: string, location: Pick<Location, 'hostname' | 'origin'> = window.location): LinkKind {
+  if (href.startsWith('#')) return { kind: 'in-page', id: decodeURIComponent(href.slice(1)) };
+  if (href.startsWith('/') && !href.startsWith('//')) return { kind: 'in-app', to: href };
+  try {
+    const url = new URL(href, location.origin);
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === location.hostname) return { kind: 'in-app', to: `${url.pathname}${url.search}${url.hash}` };
+  } catch {
+    // not a URL we can read: treat as external
+  }
+  return { kind: 'external', href };
+}
+
+/** Spec §2: image sources in rendered content are reduced to their path (served on our origin by the /uploads proxy). */
+export function imagePath(src: string): string {
+  try {
+    return new URL(src, window.location.origin).pathname;
+  } catch {
+    return '';
+  }
+}
+
+function scrollToId(event: MouseEvent<HTMLAnchorElement>, id: string) {
+  const target = document.getElementById(id);
+  if (!target) return;
+  event.preventDefault();
+  target.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  window.history.replaceState(window.history.state, '', `#${encodeURIComponent(id)}`);
+}
+
+function ContentLink({ href = '', children, node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {
+  // A link whose scheme was not allowed arrives with an empty href: render its text, not a dead link.
+  if (!href) return <span>{children}</span>;
+  const link = classifyLink(href);
+  if (link.kind === 'in-page') {
+    return (
+      <Link href={href} onClick={(e) => scrollToId(e, link.id)} {...rest}>
+        {children}
+      </Link>
+    );
+  }
+  if (link.kind === 'in-app') {
+    return (
+      <Link component={RouterLink} to={link.to} {...rest}>
+        {children}
+      </Link>
+    );
+  }
+  return (
+    <Tooltip title={`${NEW_TAB_TOOLTIP} ${link.href}`} describeChild>
+      <Link href={link.href} target="_blank" rel="noopener noreferrer" {...rest}>
+        {children}
+      </Link>
+    </Tooltip>
+  );
+}
+
+const components: Components = {
+  a: ContentLink,
+  img: ({ src, alt, node: _node, ...rest }) => {
+    const path = typeof src === 'string' ? imagePath(src) : '';
+    return path ? <Box component="img" src={path} alt={alt ?? ''} loading="lazy" sx={{ maxWidth: '100%', height: 'auto' }} {...rest} /> : null;
+  },
+  // GFM task-list checkboxes are read-only; name them so assistive technology can tell their state.
+  input: ({ node: _node, ...props }) =>
+    props.type === 'checkbox' ? <input {...props} disabled aria-label={props.checked ? 'Done' : 'Not done'} /> : <input {...props} />,
+  table: ({ node: _node, ...props }) => (
+    <Box sx={{ overflowX: 'auto', my: 2 }} tabIndex={0} role="region" aria-label="Table">
+      <table {...props} />
+    </Box>
+  ),
+};
+
+/**
+ * CMS markdown: GFM (autolinks, tables, footnotes, strikethrough, task lists), headings get ids for in-page
+ * links, and link addresses are limited to http, https, irc, ircs, mailto and xmpp (react-markdown's default
+ * transform allows exactly these, plus relative and `#` links; anything else such as javascript: becomes empty).
+ * No raw HTML is rendered.
+ */
+export function ContentMarkdown({ children }: { children: string }) {
+  return (
+    <Box
+      className="content-markdown"
+      sx={{
+        '& h1, & h2, & h3': { color: 'primary.main', scrollMarginTop: 16 },
+        '& table': { borderCollapse: 'collapse', minWidth: '100%' },
+        '& th, & td': { border: '1px solid', borderColor: 'grey.300', px: 1.5, py: 1, textAlign: 'left', verticalAlign: 'top' },
+        '& th': { bgcolor: 'grey.100' },
+        '& li.task-list-item': { listStyle: 'none' },
+        '& blockquote': { borderLeft: '4px solid', borderColor: 'secondary.main', m: 0, pl: 2 },
+        '& code': { bgcolor: 'grey.100', px: 0.5, borderRadius: 0.5 },
+        lineHeight: 1.6,
+      }}
+    >
+      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSlug]} urlTransform={defaultUrlTransform} components={components}>
+        {children}
+      </Markdown>
+    </Box>
+  );
+}

@@ -1,0 +1,79 @@
+import { Alert, Box, Button, Skeleton, Stack, Typography } from '@mui/material';
+import { CONTENT_NOT_FOUND_TEXT } from '@portal/contracts';
+import { Link as RouterLink } from 'react-router';
+import { paths } from '../../../config/paths';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useTopic } from '../api/get-topic';
+import { ContentMarkdown } from './content-markdown';
+import { PRINT_BLOCK_ID, usePrintBlock } from './use-print-block';
+import { useErrorMessage } from '../api/get-error-message';
+import { ApiError } from '../../../lib/api-client';
+
+function TopicSkeleton() {
+  return (
+    <Box aria-busy="true" aria-label="Loading the topic">
+      <Skeleton variant="text" sx={{ fontSize: '2rem', width: '60%' }} />
+      <Skeleton variant="text" />
+      <Skeleton variant="text" />
+      <Skeleton variant="rectangular" height={160} sx={{ mt: 2 }} />
+    </Box>
+  );
+}
+
+export function TopicNotFound() {
+  return (
+    <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+      <Typography variant="h1">{CONTENT_NOT_FOUND_TEXT}</Typography>
+      <Button component={RouterLink} to={paths.home.href()} variant="contained">
+        Go to the home page
+      </Button>
+    </Stack>
+  );
+}
+
+function ContentError({ code }: { code: string }) {
+  const message = useErrorMessage(code);
+  return (
+    <Alert severity="error" action={<Button color="inherit" onClick={() => window.location.reload()}>Try again</Button>}>
+      {message.data ?? 'Loading…'}
+    </Alert>
+  );
+}
+
+/** A CMS topic: unpublished or unknown → 'This content was not found.' (spec §4). */
+export function TopicArticle({ slug }: { slug: string }) {
+  const topic = useTopic(slug);
+  const print = usePrintBlock();
+  const attributes = topic.data?.attributes;
+  const published = !!attributes?.publishedAt;
+  useDocumentTitle(topic.isPending ? 'Loading' : published ? attributes?.title : 'Content not found');
+
+  if (topic.isPending) return <TopicSkeleton />;
+  if (topic.isError) {
+    const error = topic.error;
+    if (error instanceof ApiError && error.status === 404) return <TopicNotFound />;
+    return <ContentError code={error instanceof ApiError ? error.code : 'Generic_Error_For_Services'} />;
+  }
+  if (!attributes || !published) return <TopicNotFound />;
+
+  return (
+    <Box>
+      <Stack direction="row" sx={{ mb: 1, justifyContent: 'flex-end' }}>
+        <Button variant="outlined" onClick={print}>
+          Print
+        </Button>
+      </Stack>
+      <Box component="article" id={PRINT_BLOCK_ID} aria-labelledby="topic-title">
+        <Typography id="topic-title" variant="h1" gutterBottom>
+          {attributes.title}
+        </Typography>
+        {attributes.summary && (
+          <Typography variant="subtitle1" component="p" sx={{ color: 'text.secondary', mb: 2 }}>
+            {attributes.summary}
+          </Typography>
+        )}
+        <ContentMarkdown>{attributes.body ?? ''}</ContentMarkdown>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,73 @@
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { isJurisdiction, LICENSE_COOKIE, REGION_COOKIE, selectableJurisdictions, type Jurisdiction, type JurisdictionOption } from '@portal/contracts';
+import { siteConfig } from '../../config/site-config';
+import { currentCookieContext, readCookie, removeCookie, writeCookie } from '../../lib/cookies';
+
+export interface RegionContextValue {
+  /** The chosen jurisdiction, or '' when none is chosen (spec §4). */
+  jurisdiction: Jurisdiction | '';
+  option: (JurisdictionOption & { value: Jurisdiction }) | undefined;
+  /** Sets the jurisdiction, writes the region cookie (365 days if remembered, else session) and closes the picker. */
+  chooseJurisdiction: (value: Jurisdiction, remember: boolean) => void;
+  pickerOpen: boolean;
+  openPicker: () => void;
+  closePicker: () => void;
+  licenseAccepted: boolean;
+  acceptLicense: () => void;
+  clearLicense: () => void;
+}
+
+const RegionContext = createContext<RegionContextValue | null>(null);
+
+/** At start the jurisdiction comes from the cookie only if it is a known value; a tampered cookie is ignored. */
+function initialJurisdiction(): Jurisdiction | '' {
+  const stored = readCookie(REGION_COOKIE);
+  return isJurisdiction(stored) ? stored : '';
+}
+
+export function RegionProvider({ children }: { children: ReactNode }) {
+  const [jurisdiction, setJurisdiction] = useState<Jurisdiction | ''>(initialJurisdiction);
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const [licenseAccepted, setLicenseAccepted] = useState(() => readCookie(LICENSE_COOKIE) === 'true');
+  // The license cookie follows the region cookie's remember rule (DESIGN §6).
+  const [remember, setRemember] = useState(false);
+
+  const chooseJurisdiction = useCallback((value: Jurisdiction, rememberChoice: boolean) => {
+    writeCookie(REGION_COOKIE, value, rememberChoice, currentCookieContext(siteConfig.cookieDomain));
+    setRemember(rememberChoice);
+    setJurisdiction(value);
+    setPickerOpen(false);
+  }, []);
+
+  const acceptLicense = useCallback(() => {
+    writeCookie(LICENSE_COOKIE, 'true', remember, currentCookieContext(siteConfig.cookieDomain));
+    setLicenseAccepted(true);
+  }, [remember]);
+
+  const clearLicense = useCallback(() => {
+    removeCookie(LICENSE_COOKIE, currentCookieContext(siteConfig.cookieDomain));
+    setLicenseAccepted(false);
+  }, []);
+
+  const value = useMemo<RegionContextValue>(
+    () => ({
+      jurisdiction,
+      option: selectableJurisdictions.find((o) => o.value === jurisdiction),
+      chooseJurisdiction,
+      pickerOpen,
+      openPicker: () => setPickerOpen(true),
+      closePicker: () => setPickerOpen(false),
+      licenseAccepted,
+      acceptLicense,
+      clearLicense,
+    }),
+    [jurisdiction, chooseJurisdiction, pickerOpen, licenseAccepted, acceptLicense, clearLicense],
+  );
+  return <RegionContext.Provider value={value}>{children}</RegionContext.Provider>;
+}
+
+export function useRegion(): RegionContextValue {
+  const value = useContext(RegionContext);
+  if (!value) throw new Error('useRegion must be used inside <RegionProvider>');
+  return value;
+}

@@ -1,0 +1,75 @@
+import { useEffect } from 'react';
+import { siteConfig } from '../../config/site-config';
+import { useRegion } from '../jurisdiction/region-context';
+
+declare global {
+  interface Window {
+    dataLayer?: unknown[];
+    portalChat?: { supportAddress?: string };
+  }
+}
+
+/** Adds a script once; a script that fails to load is reported to the console and never breaks the page. */
+function loadScript(src: string, name: string) {
+  if (document.querySelector(`script[data-third-party="${name}"]`)) return;
+  const script = document.createElement('script');
+  script.src = src;
+  script.async = true;
+  script.dataset.thirdParty = name;
+  script.onerror = () => console.warn(`The ${name} script could not be loaded; the page works without it.`);
+  document.head.appendChild(script);
+}
+
+/** Runs `load` once the page is idle after it became interactive, or at the first interaction, whichever comes first. */
+function whenIdleOrInteracted(load: () => void): () => void {
+  let done = false;
+  const events = ['pointerdown', 'keydown', 'scroll', 'touchstart'] as const;
+  const run = () => {
+    if (done) return;
+    done = true;
+    cleanup();
+    load();
+  };
+  // Safari has no requestIdleCallback: fall back to a timer.
+  const hasIdle = typeof (window as Partial<Window>).requestIdleCallback === 'function';
+  const idle = hasIdle ? window.requestIdleCallback(run, { timeout: 4000 }) : globalThis.setTimeout(run, 2000);
+  events.forEach((e) => window.addEventListener(e, run, { once: true, passive: true }));
+  function cleanup() {
+    if (hasIdle) window.cancelIdleCallback(idle as number);
+    else globalThis.clearTimeout(idle);
+    events.forEach((e) => window.removeEventListener(e, run));
+  }
+  return cleanup;
+}
+
+/**
+ * Spec §2 third-party scripts, each present only when configured: the analytics tag (sent `user_region`, the
+ * current jurisdiction, and again whenever it changes), and the chat widget and survey, both lazy.
+ */
+export function ThirdPartyScripts() {
+  const { jurisdiction } = useRegion();
+  const { analyticsScriptUrl, chatScriptUrl, chatSupportAddress, surveyScriptUrl } = siteConfig;
+
+  useEffect(() => {
+    if (!analyticsScriptUrl) return;
+    window.dataLayer = window.dataLayer ?? [];
+    window.dataLayer.push({ event: 'user_region', user_region: jurisdiction });
+  }, [analyticsScriptUrl, jurisdiction]);
+
+  useEffect(() => {
+    if (analyticsScriptUrl) loadScript(analyticsScriptUrl, 'analytics');
+  }, [analyticsScriptUrl]);
+
+  useEffect(() => {
+    if (!chatScriptUrl && !surveyScriptUrl) return;
+    return whenIdleOrInteracted(() => {
+      if (chatScriptUrl) {
+        window.portalChat = { supportAddress: chatSupportAddress };
+        loadScript(chatScriptUrl, 'chat');
+      }
+      if (surveyScriptUrl) loadScript(surveyScriptUrl, 'survey');
+    });
+  }, [chatScriptUrl, chatSupportAddress, surveyScriptUrl]);
+
+  return null;
+}
