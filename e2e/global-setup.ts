@@ -1,20 +1,33 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { assertChromiumInstalled } from './support/chromium';
-import { buildProduction, startPortal } from './support/portal-server';
+import { startCms } from './support/cms';
+import { buildProduction, freePort, startPortal } from './support/portal-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     portalUrl: string;
+    cmsUrl: string;
   }
 }
 
-/** Browser tests run against the production build, started here once for the whole e2e project. */
+/**
+ * Browser tests run against the production build of the portal and a real Strapi CMS, started here once for
+ * the whole e2e project. The CMS's webhook points at the portal so editors' changes reach it.
+ */
 export default async function setup(project: TestProject) {
   assertChromiumInstalled();
   buildProduction();
-  const portal = await startPortal();
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+  const cms = await startCms({ portalDataDir: dataDir, webhookUrl: `http://localhost:${port}/api/content/webhook` });
+  const portal = await startPortal({ CMS_URL: cms.url }, { port, dataDir });
   project.provide('portalUrl', portal.url);
+  project.provide('cmsUrl', cms.url);
   return async () => {
     await portal.stop();
+    await cms.stop();
   };
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,16 +39,18 @@ export interface RunningPortal {
 }
 
 /** Starts the production server on a free port with its own data folder. */
-export async function startPortal(env: Record<string, string> = {}): Promise<RunningPortal> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-'));
+export async function startPortal(env: Record<string, string> = {}, options: { port?: number; dataDir?: string } = {}): Promise<RunningPortal> {
+  const port = options.port ?? (await freePort());
+  // Browsers reach it as localhost, the host name the seeded content's own-domain links use.
+  const url = `http://localhost:${port}`;
+  const ownsDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'portal-e2e-'));
   const child = spawn(process.execPath, ['server/dist/main.js'], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
-      HOST: '127.0.0.1',
+      HOST: 'localhost',
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
@@ -82,6 +84,7 @@ export async function startPortal(env: Record<string, string> = {}): Promise<Run
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -66,6 +66,7 @@ export async function buildTestApp(options: { config?: Config; database?: Databa
   const app = await buildApp({ config, database, logStream });
   app.addHook('onClose', async () => {
     await database.close();
+    rmSync(config.dataDir, { recursive: true, force: true });
   });
   options.extraRoutes?.(app);
   await app.ready();

@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage } from './support/browser';
+import { freePort, startPortal, type RunningPortal } from './support/portal-server';
+
+/** Real vendors are unreachable here: a local server on another origin serves stand-in scripts that record what they see. */
+const stubScripts: Record<string, string> = {
+  '/analytics.js': `window.__vendor = window.__vendor || []; window.__vendor.push({ name: 'analytics', regions: (window.dataLayer || []).map(e => e.user_region) });`,
+  '/chat.js': `window.__vendor = window.__vendor || []; window.__vendor.push({ name: 'chat', supportAddress: window.portalChat && window.portalChat.supportAddress, readyState: document.readyState });`,
+};
+
+describe('third-party scripts', () => {
+  let browser: Browser;
+  let stub: Server;
+  let stubOrigin: string;
+  let portal: RunningPortal;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    stubOrigin = `http://127.0.0.1:${port}`;
+    stub = createServer((req, res) => {
+      const body = stubScripts[req.url ?? ''];
+      if (!body) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
+    });
+    await new Promise<void>((r) => stub.listen(port, '127.0.0.1', r));
+    portal = await startPortal({
+      CMS_URL: 'http://127.0.0.1:9', // no CMS: these pages must work without content too
+      ANALYTICS_SCRIPT_URL: `${stubOrigin}/analytics.js`,
+      CHAT_SCRIPT_URL: `${stubOrigin}/chat.js`,
+      CHAT_SUPPORT_ADDRESS: 'providers-chat@example.org',
+      SURVEY_SCRIPT_URL: `${stubOrigin}/missing-survey.js`,
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+    await new Promise((r) => stub?.close(r));
+  });
+
+  it('admits exactly the configured script origins in the CSP', async () => {
+    const csp = (await fetch(`${portal.url}/`)).headers.get('content-security-policy')!;
+    expect(csp.split(';').find((d) => d.startsWith('script-src'))).toBe(`script-src 'self' ${stubOrigin}`);
+    const plain = (await fetch(`${inject('portalUrl')}/`)).headers.get('content-security-policy')!;
+    expect(plain.split(';').find((d) => d.startsWith('script-src'))).toBe("script-src 'self'");
+  });
+
+  it('sends user_region to the analytics tag, and again when the jurisdiction changes', async () => {
+    const { context, page } = await openPage(browser, portal.url);
+    await context.addCookies([{ name: 'region', value: 'J5A', url: portal.url }]);
+    await page.goto('/');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __vendor?: { name: string }[] }).__vendor?.find((v) => v.name === 'analytics'))).toMatchObject({ regions: ['J5A'] });
+    await page.getByRole('button', { name: /^J8 MAC Part B:/ }).click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { dataLayer: { user_region: string }[] }).dataLayer.map((e) => e.user_region)))
+      .toEqual(['J5A', 'J8B']);
+    await context.close();
+  });
+
+  it('loads the chat widget lazily with its support address, and survives a survey script that fails to load', async () => {
+    const { context, page, problems } = await openPage(browser, portal.url);
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { __atDomReady: number }).__atDomReady = document.querySelectorAll('script[data-third-party="chat"]').length;
+      });
+    });
+    await page.goto('/');
+    await page.mouse.move(10, 10);
+    await page.mouse.down();
+    await page.mouse.up();
+    const chat = await page.waitForFunction(() => (window as unknown as { __vendor?: { name: string }[] }).__vendor?.find((v) => v.name === 'chat'));
+    expect(await chat.jsonValue()).toMatchObject({ supportAddress: 'providers-chat@example.org', readyState: 'complete' });
+    expect(await page.evaluate(() => (window as unknown as { __atDomReady: number }).__atDomReady)).toBe(0);
+    expect(await page.locator('script[data-third-party="survey"]').count()).toBe(1);
+    // The page still works after the survey script failed.
+    await page.getByRole('heading', { name: 'Get the right info.' }).waitFor();
+    expect(problems.consoleErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED|502/.test(e))).toEqual([]);
+    await context.close();
+  });
+
+  it('adds no third-party script when none is configured', async () => {
+    const { context, page } = await openPage(browser, inject('portalUrl'));
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Get the right info.' }).waitFor();
+    await page.mouse.click(5, 5);
+    await page.waitForTimeout(500);
+    expect(await page.locator('script[data-third-party]').count()).toBe(0);
+    await context.close();
+  });
+});
