@@ -1,0 +1,106 @@
+'use strict';
+// Everything the portal server needs from the CMS, made true on every start: the error-message catalogue in
+// step with the portal's error-code registry, no public (unauthenticated) API access, a read-only API token
+// handed over in a file, and a webhook that tells the portal to drop its content cache.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const cmsRoot = path.resolve(__dirname, '..', '..');
+const fromCms = (p) => path.resolve(cmsRoot, p);
+
+const TOKEN_NAME = 'portal-server';
+const WEBHOOK_NAME = 'portal-cache';
+const WEBHOOK_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'media.create', 'media.update', 'media.delete'];
+const CONTENT_TYPES = ['api::topic.topic', 'api::home-page.home-page', 'api::license.license', 'api::error-message.error-message', 'api::security-question.security-question'];
+
+function writeSecretFile(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+}
+
+/** Adds a published error message for every registry code that has none; editors' wording is never overwritten. */
+async function syncErrorMessages(strapi) {
+  const file = fromCms(process.env.CMS_ERROR_CODES_FILE || '../packages/contracts/src/error-codes.json');
+  if (!fs.existsSync(file)) {
+    strapi.log.warn(`[portal] error-code registry not found at ${file}; error messages not synchronised`);
+    return;
+  }
+  const registry = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const rows = await strapi.db.query('api::error-message.error-message').findMany({ select: ['ErrorCode'] });
+  const present = new Set(rows.map((r) => r.ErrorCode));
+  const service = strapi.documents('api::error-message.error-message');
+  let added = 0;
+  for (const [code, message] of Object.entries(registry)) {
+    if (present.has(code)) continue;
+    await service.create({ data: { ErrorCode: code, Message: message }, status: 'published' });
+    added += 1;
+  }
+  if (added) strapi.log.info(`[portal] added ${added} error message(s) from the registry`);
+}
+
+/** Public (unauthenticated) access stays off: the portal reads content with its token only. */
+async function closePublicAccess(strapi) {
+  const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
+  if (!role) return;
+  const actions = CONTENT_TYPES.flatMap((uid) => ['find', 'findOne'].map((a) => `${uid}.${a}`));
+  await strapi.db.query('plugin::users-permissions.permission').deleteMany({ where: { role: role.id, action: { $in: actions } } });
+}
+
+/** A read-only token for the portal; its plain key exists only when created, so it is (re)generated whenever the file is missing or stale. */
+async function provisionToken(strapi) {
+  const file = fromCms(process.env.CMS_PORTAL_TOKEN_FILE || '../data/cms-api-token');
+  const service = strapi.service('admin::api-token');
+  let token = await service.getByName(TOKEN_NAME);
+  const onFile = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+  if (token && onFile && service.hash(onFile) === token.accessKey) return;
+  let accessKey;
+  if (token) {
+    ({ accessKey } = await service.regenerate(token.id));
+  } else {
+    ({ accessKey } = await service.create({ name: TOKEN_NAME, description: 'Read-only access for the portal server content proxy', type: 'read-only', lifespan: null }));
+  }
+  writeSecretFile(file, accessKey);
+  strapi.log.info(`[portal] wrote the portal's read-only API token to ${file}`);
+}
+
+function webhookSecret() {
+  if (process.env.CMS_PORTAL_WEBHOOK_SECRET) return process.env.CMS_PORTAL_WEBHOOK_SECRET;
+  const file = fromCms(process.env.CMS_PORTAL_WEBHOOK_SECRET_FILE || '../data/cms-webhook-secret');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  try {
+    // Whoever starts first (portal or CMS) creates the shared secret; the other reads it.
+    fs.writeFileSync(file, `${crypto.randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+async function provisionWebhook(strapi) {
+  const url = process.env.CMS_PORTAL_WEBHOOK_URL || 'http://127.0.0.1:3000/api/content/webhook';
+  const wanted = { name: WEBHOOK_NAME, url, headers: { 'X-Webhook-Secret': webhookSecret() }, events: WEBHOOK_EVENTS, isEnabled: true };
+  const store = strapi.get('webhookStore');
+  const runner = strapi.get('webhookRunner');
+  const existing = (await store.findWebhooks()).find((w) => w.name === WEBHOOK_NAME);
+  if (!existing) {
+    const created = await store.createWebhook(wanted);
+    runner.add(created);
+    return;
+  }
+  const same = existing.url === wanted.url && JSON.stringify(existing.headers) === JSON.stringify(wanted.headers) && JSON.stringify([...existing.events].sort()) === JSON.stringify([...WEBHOOK_EVENTS].sort()) && existing.isEnabled;
+  if (!same) {
+    const updated = await store.updateWebhook(existing.id, wanted);
+    runner.update(updated);
+  }
+}
+
+async function provisionPortal(strapi) {
+  await syncErrorMessages(strapi);
+  await closePublicAccess(strapi);
+  await provisionToken(strapi);
+  await provisionWebhook(strapi);
+}
+
+module.exports = { provisionPortal };
