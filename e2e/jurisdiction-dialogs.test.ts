@@ -155,8 +155,9 @@ describe('jurisdiction picker and license dialog', () => {
     for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) !== 'J5 MAC Part B: IA, KS, MO, NE Providers'; i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await licenseDialog(page).waitFor();
-    await page.getByRole('button', { name: 'Accept' }).waitFor();
-    await expect.poll(() => page.getByRole('button', { name: 'Accept' }).isEnabled()).toBe(true);
+    const accept = page.getByRole('button', { name: 'Accept', exact: true });
+    await accept.waitFor();
+    await expect.poll(() => accept.isEnabled()).toBe(true);
     await page.waitForTimeout(400);
     await expectNoAxeViolations(page, 'license dialog');
     await screenshot(page, 'license-dialog');
@@ -183,7 +184,7 @@ describe('jurisdiction picker and license dialog', () => {
     await page.getByRole('button', { name: 'Do Not Accept' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     expect((await context.cookies()).find((c) => c.name === 'amaApproved')).toBeUndefined();
-    expect(await dialog(page).count()).toBe(0);
+    await expect.poll(() => dialog(page).count()).toBe(0);
     // Leaving home again asks again.
     await page.goto('/topics/privacy');
     await licenseDialog(page).waitFor();

@@ -51,7 +51,7 @@ process.on('SIGTERM', () => shutdown(0));
 
 const env = { ...process.env, MAIL_VIEWER: process.env.MAIL_VIEWER ?? 'true' };
 if (existsSync(`${root}/cms/node_modules/@strapi/strapi`)) {
-  launch('cms   ', npm, ['run', 'start', '--silent'], { cwd: `${root}/cms`, env: process.env });
+  launch('cms   ', process.execPath, ['scripts/start.mjs'], { cwd: `${root}/cms`, env: process.env });
 } else {
   console.log('[start] the CMS is not installed (cms/node_modules missing); content pages will say content is unavailable. Run `npm install` to install it.');
 }

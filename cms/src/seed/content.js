@@ -45,7 +45,7 @@ Rules that no longer apply are struck through: ~~submit a paper claim for every 
 - The same site by its full address: [Contact us]({{PORTAL}}/topics/contact)
 - Another site, which opens in a new tab: [CMS Medicare Learning Network](https://www.cms.gov/training-education/medicare-learning-network)
 - Addresses typed in the text become links too: www.cms.gov and https://www.hhs.gov
-- Email: <mailto:provider.help@example.org>
+- Email: [provider.help@example.org](mailto:provider.help@example.org)
 - A link that tries to run code is shown as plain text: [click me](javascript:alert(1))
 - Back to the [top of this page](#contents)
 
@@ -215,7 +215,7 @@ Include the claim number, the items in dispute and why you disagree. Clerical er
 | J8 Part A | 866-555-0102 | Monday–Friday, 8:00 a.m.–5:00 p.m. (Eastern) |
 | J8 Part B | 866-555-0103 | Monday–Friday, 8:00 a.m.–5:00 p.m. (Eastern) |
 
-Email questions that contain no patient information to <mailto:provider.help@example.org>. Never email protected health information.
+Email questions that contain no patient information to [provider.help@example.org](mailto:provider.help@example.org). Never email protected health information.
 
 Read our [privacy notice](/topics/privacy) and [accessibility statement](/topics/accessibility).
 `,
@@ -243,7 +243,7 @@ We do not sell information. See the [HHS privacy policy](https://www.hhs.gov/pri
     order: 120,
     body: `We build this site to meet Section 508 and the Web Content Accessibility Guidelines (WCAG) 2.2 at level AA.
 
-If something does not work with your assistive technology, tell us at <mailto:accessibility@example.org> or through [Contact us](/topics/contact). Include the page address and what happened.
+If something does not work with your assistive technology, tell us at [accessibility@example.org](mailto:accessibility@example.org) or through [Contact us](/topics/contact). Include the page address and what happened.
 `,
   },
 ];

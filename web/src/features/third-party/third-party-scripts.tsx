@@ -52,8 +52,10 @@ export function ThirdPartyScripts() {
 
   useEffect(() => {
     if (!analyticsScriptUrl) return;
-    window.dataLayer = window.dataLayer ?? [];
-    window.dataLayer.push({ event: 'user_region', user_region: jurisdiction });
+    const dataLayer = (window.dataLayer = window.dataLayer ?? []);
+    // Tell the tag only about changes, even if the layout mounts again.
+    const last = [...dataLayer].reverse().find((e): e is { user_region: string } => typeof e === 'object' && e !== null && 'user_region' in e);
+    if (last?.user_region !== jurisdiction) dataLayer.push({ event: 'user_region', user_region: jurisdiction });
   }, [analyticsScriptUrl, jurisdiction]);
 
   useEffect(() => {
