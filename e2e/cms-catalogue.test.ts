@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage } from './support/browser';
+import { repoRoot } from './support/portal-server';
+
+const registry = JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/error-codes.json'), 'utf8')) as Record<string, string>;
+
+interface Entry<T> {
+  attributes: T;
+}
+
+async function content<T>(path: string): Promise<Entry<T>[]> {
+  const res = await fetch(`${inject('portalUrl')}/api/content/${path}`);
+  expect(res.status, path).toBe(200);
+  return ((await res.json()) as { data: Entry<T>[] }).data;
+}
+
+describe('the CMS seed and the portal contracts', () => {
+  it('has an error message for every code in the registry, the generic code included', async () => {
+    const messages = await content<{ ErrorCode: string; Message: string }>('error-messages?pagination[pageSize]=100');
+    const codes = new Set(messages.map((m) => m.attributes.ErrorCode));
+    expect(Object.keys(registry).filter((code) => !codes.has(code))).toEqual([]);
+    expect(codes.has('Generic_Error_For_Services')).toBe(true);
+  });
+
+  it('seeds at least six security questions and eight published topics', async () => {
+    expect((await content('security-questions?pagination[pageSize]=100')).length).toBeGreaterThanOrEqual(6);
+    expect((await content('topics?pagination[pageSize]=100')).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('keeps public (unauthenticated) CMS access off', async () => {
+    for (const type of ['topics', 'license', 'error-messages', 'security-questions', 'home-page']) {
+      const res = await fetch(`${inject('cmsUrl')}/api/${type}`);
+      expect(res.status, type).toBe(403);
+    }
+  });
+});
+
+describe('error messages in the page (spec §7: code, then the default code, then the fallback text)', () => {
+  let browser: Browser;
+  const baseURL = inject('portalUrl');
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  async function topicFailingWith(code: string, options: { messagesDown?: boolean } = {}) {
+    const { context, page } = await openPage(browser, baseURL);
+    await context.addCookies([
+      { name: 'region', value: 'J5A', url: baseURL },
+      { name: 'amaApproved', value: 'true', url: baseURL },
+    ]);
+    await page.route('**/api/content/topics?*', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errorMessage: code }) }));
+    if (options.messagesDown) await page.route('**/api/content/error-messages?*', (route) => route.abort());
+    await page.goto('/topics/contact');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    await expect.poll(() => alert.innerText(), { timeout: 20_000 }).not.toMatch(/Loading/);
+    const text = (await alert.innerText()).replace(/\s*Try again\s*$/, '').trim();
+    await context.close();
+    return text;
+  }
+
+  it('shows the CMS message for a known code', async () => {
+    const [cms] = await content<{ Message: string }>('error-messages?filters[ErrorCode][$eq]=Validation_Failed');
+    expect(await topicFailingWith('Validation_Failed')).toBe(cms!.attributes.Message);
+  });
+
+  it("falls back to the generic code's message for a code the CMS does not know", async () => {
+    const [generic] = await content<{ Message: string }>('error-messages?filters[ErrorCode][$eq]=Generic_Error_For_Services');
+    expect(generic!.attributes.Message).not.toBe('An error has happened, please try again.');
+    expect(await topicFailingWith('Some_Unknown_Code')).toBe(generic!.attributes.Message);
+  });
+
+  it("says 'An error has happened, please try again.' when the messages cannot be read", async () => {
+    expect(await topicFailingWith('Validation_Failed', { messagesDown: true })).toBe('An error has happened, please try again.');
+  });
+});
