@@ -30,6 +30,15 @@ describe('the CMS seed and the portal contracts', () => {
     expect((await content('topics?pagination[pageSize]=100')).length).toBeGreaterThanOrEqual(8);
   });
 
+  it('lists the home page and every published topic, no draft, in /sitemap.xml', async () => {
+    const res = await fetch(`${inject('portalUrl')}/sitemap.xml`);
+    expect(res.headers.get('content-type')).toMatch(/application\/xml/);
+    const xml = await res.text();
+    expect(xml).toContain(`<loc>${inject('portalUrl')}/</loc>`);
+    expect(xml).toContain('/topics/rendering-examples</loc>');
+    expect(xml).not.toContain('draft-topic-example');
+  });
+
   it('keeps public (unauthenticated) CMS access off', async () => {
     for (const type of ['topics', 'license', 'error-messages', 'security-questions', 'home-page']) {
       const res = await fetch(`${inject('cmsUrl')}/api/${type}`);

@@ -1,9 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { contentPlugin } from './content/plugin';
 import type { DatabaseHandle } from './db/client';
 import { healthRoutes } from './modules/health/routes';
 import { siteConfigRoutes } from './modules/site-config/routes';
+import { sitemapRoutes } from './modules/web/sitemap';
 import { staticSitePlugin } from './modules/web/static-site';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin } from './platform/error-handler';
@@ -66,6 +68,8 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(healthRoutes, { database });
   await app.register(siteConfigRoutes, { config });
+  await app.register(contentPlugin, { config });
+  await app.register(sitemapRoutes, { config });
   await app.register(staticSitePlugin, { webDistDir: config.webDistDir });
 
   return app;

@@ -1,6 +1,6 @@
-import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config';
 
 /** Origins of the optional third-party scripts; the CSP admits exactly these and nothing else. */
@@ -9,17 +9,10 @@ export function thirdPartyOrigins(config: Config): string[] {
   return [...new Set(urls.filter((u): u is string => !!u).map((u) => new URL(u).origin))];
 }
 
-/**
- * Baseline headers on every answer, errors included (helmet registered first, globally): a CSP with no inline
- * script, HSTS, nosniff, strict referrer policy, no framing. Styles allow 'unsafe-inline' because MUI's emotion
- * injects style tags at run time (docs/decisions/0006-csp.md).
- */
-export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { config: Config }) => {
-  const { config } = options;
+export function helmetOptions(config: Config): HelmetOptions {
   const external = thirdPartyOrigins(config);
   const https = config.publicUrl.startsWith('https://');
-  await app.register(helmet, {
-    global: true,
+  return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -42,6 +35,43 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { 
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginEmbedderPolicy: false,
     xFrameOptions: { action: 'deny' },
+  };
+}
+
+/**
+ * The headers helmet sets for these options. They depend on configuration only (no nonces), so they are worked
+ * out once at start by running helmet's middleware against a recording response.
+ */
+export function staticSecurityHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader() {},
+    getHeader() {
+      return undefined;
+    },
+  };
+  let failure: unknown;
+  helmet(options)({} as never, recorder as never, (err?: unknown) => {
+    failure = err;
+  });
+  if (failure) throw failure;
+  return headers;
+}
+
+/**
+ * Baseline headers on every answer, errors included (set in the first onRequest hook, before anything can fail):
+ * a CSP with no inline script, HSTS, nosniff, strict referrer policy, no framing. Styles allow 'unsafe-inline'
+ * because MUI's emotion injects style tags at run time (docs/decisions/0006-csp.md). The header set is computed
+ * once: @fastify/helmet rebuilds helmet on every request, which cost a third of the throughput of cached content.
+ */
+export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { config: Config }) => {
+  const headers = staticSecurityHeaders(helmetOptions(options.config));
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
   app.addHook('onSend', async (request, reply) => {
     // API answers are personal or state-changing: never cache them, unless a route chose its own policy.

@@ -1,0 +1,120 @@
+// Requests per second of a cached content answer through the portal (`GET /api/content/topics?populate=*`
+// through the whole app: helmet headers, request ids, CSRF hook, request logging, the proxy's cache and ETag)
+// against a bare Fastify route on another port returning the same bytes with the same headers.
+// Target: ≥ 0.8 of bare. A third server, the content plugin alone in a bare Fastify, separates the proxy's
+// own cost from the platform plugins' cost.
+// The content comes from the real Strapi (cms/scripts/start-headless.mjs) on a throw-away SQLite file.
+// autocannon runs as a child process so the load generator does not share the servers' event loop.
+// Run: npm run bench:content   (or: npx tsx bench/content.ts)
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { buildApp } from '../server/src/app';
+import { loadConfig } from '../server/src/config';
+import { contentPlugin } from '../server/src/content/plugin';
+import { openPglite } from '../server/src/db/client';
+import { errorHandlerPlugin } from '../server/src/platform/error-handler';
+import { freePort, startStrapi } from '../server/test/support/strapi';
+
+const CONNECTIONS = 10;
+const DURATION_S = 5;
+const ROUNDS = 2;
+const PATH = '/api/content/topics?populate=*';
+const autocannonCli = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-content-'));
+const cmsPort = await freePort();
+const config = loadConfig({
+  NODE_ENV: 'production',
+  // Production requires these from the environment; throw-away values for the benchmark.
+  SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
+  ENCRYPTION_KEY: '0'.repeat(64),
+  LOG_LEVEL: 'info',
+  DATA_DIR: dataDir,
+  WEB_DIST_DIR: join(dataDir, 'no-web-build'),
+  SEED_DEMO_DATA: 'false',
+  CMS_URL: `http://127.0.0.1:${cmsPort}`,
+  CONTENT_CACHE_TTL_MS: '600000',
+});
+
+console.log('starting PGlite and the real Strapi…');
+const database = await openPglite(join(dataDir, 'pgdata'));
+await database.migrate();
+const cms = await startStrapi({ portalDataDir: dataDir, port: cmsPort });
+console.log(`Strapi ready in ${cms.startupMs} ms`);
+
+const servers: FastifyInstance[] = [];
+async function listen(app: FastifyInstance): Promise<string> {
+  servers.push(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+}
+
+// The portal as deployed. Log lines are produced and serialised as in production, then dropped (no terminal I/O).
+const sink = new Writable({ write: (_chunk, _enc, done) => done() });
+const portalUrl = await listen(await buildApp({ config, database, logStream: sink }));
+
+// The content plugin alone (no helmet, logging, request ids or CSRF hook).
+const pluginOnly = Fastify({ logger: false });
+await pluginOnly.register(errorHandlerPlugin);
+await pluginOnly.register(contentPlugin, { config });
+const pluginUrl = await listen(pluginOnly);
+
+const warm = await fetch(`${portalUrl}${PATH}`);
+const body = Buffer.from(await warm.arrayBuffer());
+if (warm.status !== 200) throw new Error(`warming the cache failed: ${warm.status} ${body.toString()}`);
+await (await fetch(`${pluginUrl}${PATH}`)).arrayBuffer();
+const again = await fetch(`${portalUrl}${PATH}`);
+await again.arrayBuffer();
+if (again.headers.get('x-content-stale')) throw new Error('the answer is not fresh from the cache');
+
+// The bare route sends the same bytes and the same headers (the request id is the only per-request value).
+const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+const headers: Record<string, string> = {};
+warm.headers.forEach((value, name) => {
+  if (!skip.has(name)) headers[name] = value;
+});
+const bare = Fastify({ logger: false });
+bare.get('/api/content/topics', (_request, reply) => {
+  reply.headers(headers).send(body);
+});
+const bareUrl = await listen(bare);
+
+async function measure(url: string): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, [autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(DURATION_S), `${url}${PATH}`], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
+  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+const rates = { portal: [] as number[], plugin: [] as number[], bare: [] as number[] };
+try {
+  for (let round = 1; round <= ROUNDS; round++) {
+    rates.portal.push(await measure(portalUrl));
+    rates.bare.push(await measure(bareUrl));
+    rates.plugin.push(await measure(pluginUrl));
+    console.log(`round ${round}: portal ${rates.portal.at(-1)!.toFixed(0)}, bare ${rates.bare.at(-1)!.toFixed(0)}, plugin alone ${rates.plugin.at(-1)!.toFixed(0)} req/s`);
+  }
+} finally {
+  for (const server of servers) await server.close();
+  await database.close();
+  await cms.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const [portal, bareRate, plugin] = [mean(rates.portal), mean(rates.bare), mean(rates.plugin)];
+console.log(`\ncached GET ${PATH} (${body.length} bytes, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback`);
+console.log(`portal (whole app):          ${portal.toFixed(0)} req/s`);
+console.log(`bare Fastify route:          ${bareRate.toFixed(0)} req/s`);
+console.log(`content plugin alone:        ${plugin.toFixed(0)} req/s`);
+console.log(`ratio portal / bare:         ${(portal / bareRate).toFixed(2)} (target ≥ 0.80) ${portal / bareRate >= 0.8 ? 'MET' : 'NOT MET'}`);
+console.log(`ratio plugin alone / bare:   ${(plugin / bareRate).toFixed(2)} (the proxy's own cost, without the platform plugins)`);

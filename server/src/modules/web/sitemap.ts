@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { TopicListSchema } from '@portal/contracts/content';
+import type { Config } from '../../config';
+
+function escapeXml(value: string): string {
+  return value.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+}
+
+/**
+ * `/sitemap.xml` of the home page and every published topic (DESIGN §6), read through the content proxy so it
+ * shares its cache and allow-list. When the CMS cannot answer, the sitemap lists the home page only.
+ */
+export async function sitemapRoutes(app: FastifyInstance, options: { config: Config }) {
+  const base = options.config.publicUrl;
+  app.get('/sitemap.xml', async (request, reply) => {
+    const urls = [`${base}/`];
+    const res = await app.inject({ method: 'GET', url: '/api/content/topics?fields[0]=slug&fields[1]=updatedAt&sort=order:asc&pagination[pageSize]=100' });
+    if (res.statusCode === 200) {
+      const parsed = TopicListSchema.safeParse((res.json() as { data?: unknown }).data);
+      if (parsed.success) for (const topic of parsed.data) if (topic.attributes.publishedAt !== null) urls.push(`${base}/topics/${encodeURIComponent(topic.attributes.slug)}`);
+    } else {
+      request.log.warn({ status: res.statusCode }, 'sitemap: topics unavailable, listing the home page only');
+    }
+    const body = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ...urls.map((u) => `  <url><loc>${escapeXml(u)}</loc></url>`),
+      '</urlset>',
+      '',
+    ].join('\n');
+    return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
+  });
+}

@@ -1,0 +1,340 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { json, startFakeUpstream } from './support/fake-upstream';
+
+/**
+ * Unit-level tests of the content proxy against a small local HTTP server playing the CMS (the only place a
+ * fake CMS is allowed). The real Strapi is exercised in content-proxy.test.ts.
+ */
+
+const TOKEN = 'fake-cms-token-5f2c9a7d1e3b';
+const topics = { data: [{ id: 1, documentId: 'abc123def456ghi789jkl012', attributes: { title: 'Contact', slug: 'contact', publishedAt: '2026-01-01T00:00:00.000Z' } }], meta: {} };
+
+type Upstream = Awaited<ReturnType<typeof startFakeUpstream>>;
+type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
+
+const defaultHandler = (req: { url: string }, res: import('node:http').ServerResponse) => {
+  if (req.url.startsWith('/uploads/logo.png')) {
+    res.writeHead(200, { 'content-type': 'image/png' });
+    return void res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+  }
+  if (req.url.startsWith('/uploads/evil.svg')) {
+    res.writeHead(200, { 'content-type': 'image/svg+xml' });
+    return void res.end('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  }
+  if (req.url.startsWith('/uploads/page.html')) {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    return void res.end('<script>alert(1)</script>');
+  }
+  if (req.url.startsWith('/uploads/')) return json(res, 404, { data: null, error: { status: 404 } });
+  if (req.url.startsWith('/api/topics/')) return json(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
+  if (req.url.startsWith('/api/topics')) return json(res, 200, topics);
+  if (req.url.startsWith('/api/license')) return json(res, 200, { data: { id: 1, attributes: { LicenseText: 'text' } }, meta: {} });
+  if (req.url.startsWith('/api/security-questions')) return json(res, 200, { data: [], meta: {} });
+  if (req.url.startsWith('/api/error-messages')) return json(res, 400, { data: null, error: { status: 400, name: 'ValidationError' } });
+  return json(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
+};
+
+describe('content proxy (against a local stand-in for the CMS)', () => {
+  let upstream: Upstream;
+  let ctx: Ctx;
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream(defaultHandler);
+    ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: TOKEN, CONTENT_TIMEOUT_MS: '300' }) });
+  });
+  afterAll(async () => {
+    await ctx.app.close();
+    await upstream.close();
+  });
+  afterEach(() => {
+    upstream.setHandler(defaultHandler);
+    upstream.requests.length = 0;
+    ctx.app.contentCache.content.clear();
+    ctx.app.contentCache.uploads.clear();
+  });
+
+  it('forwards an allowed read with the server-held token and the v4 format header, and nothing from the browser', async () => {
+    const res = await ctx.app.inject({
+      url: '/api/content/topics?sort=order:asc&filters[slug][$eq]=contact&populate=*',
+      headers: { cookie: 'session=browser-cookie', authorization: 'Bearer browser-token', 'x-forwarded-for': '10.9.9.9', 'x-forwarded-host': 'evil.example' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(topics);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(upstream.requests).toHaveLength(1);
+    const [sent] = upstream.requests;
+    expect(sent!.method).toBe('GET');
+    expect(sent!.url).toBe('/api/topics?filters[slug][$eq]=contact&populate=*&sort=order:asc');
+    expect(sent!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(sent!.headers['strapi-response-format']).toBe('v4');
+    expect(sent!.headers.cookie).toBeUndefined();
+    expect(Object.keys(sent!.headers).filter((h) => h.startsWith('x-forwarded'))).toEqual([]);
+    expect(JSON.stringify(res.headers)).not.toContain(TOKEN);
+    expect(res.body).not.toContain(TOKEN);
+  });
+
+  it('caches: a repeated read (params in another order) does not reach the CMS; If-None-Match answers 304; HEAD works', async () => {
+    const first = await ctx.app.inject('/api/content/topics?populate=*&sort=order:asc');
+    const second = await ctx.app.inject('/api/content/topics?sort=order%3Aasc&populate=*');
+    expect(second.statusCode).toBe(200);
+    expect(second.body).toBe(first.body);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    const notModified = await ctx.app.inject({ url: '/api/content/topics?populate=*&sort=order:asc', headers: { 'if-none-match': first.headers.etag as string } });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    expect(notModified.headers.etag).toBe(first.headers.etag);
+    const head = await ctx.app.inject({ method: 'HEAD', url: '/api/content/topics?populate=*&sort=order:asc' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('single-flight: 25 concurrent misses make one upstream request', async () => {
+    upstream.setHandler((req, res) => void setTimeout(() => defaultHandler(req, res), 100));
+    const answers = await Promise.all(Array.from({ length: 25 }, () => ctx.app.inject('/api/content/topics')));
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true);
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it('an unknown type or document path answers 404 without asking the CMS', async () => {
+    for (const url of ['/api/content/users', '/api/content/admin', '/api/content/topics/..%2F..%2Fadmin', '/api/content/license/abc', '/api/content/upload/files', '/api/content/webhook']) {
+      const res = await ctx.app.inject(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toEqual({ errorMessage: 'Not_Found' });
+    }
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('a parameter outside the allow-list answers 400 Validation_Failed without asking the CMS', async () => {
+    for (const q of ['status=draft', 'locale=fr', 'filters[slug][$ne]=x', 'pagination[page]=x', 'populate=admin%0Auser']) {
+      const res = await ctx.app.inject(`/api/content/topics?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
+    }
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('caps pagination[pageSize] at 100', async () => {
+    await ctx.app.inject('/api/content/security-questions?pagination[pageSize]=1000');
+    expect(upstream.requests[0]!.url).toBe('/api/security-questions?pagination[pageSize]=100');
+  });
+
+  it('drops publicationState=preview when preview is off (drafts never leave the server)', async () => {
+    const res = await ctx.app.inject('/api/content/topics?publicationState=preview&filters[slug][$eq]=x');
+    expect(res.statusCode).toBe(200);
+    expect(upstream.requests[0]!.url).toBe('/api/topics?filters[slug][$eq]=x');
+    expect(res.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('maps CMS answers: 404 → Not_Found, 400 → Validation_Failed, 403/500 → 502 Content_Unavailable, never a 500', async () => {
+    expect((await ctx.app.inject('/api/content/topics/zzz')).statusCode).toBe(404);
+    const bad = await ctx.app.inject('/api/content/error-messages?filters[Nope][$eq]=x');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ errorMessage: 'Validation_Failed' });
+    for (const status of [403, 500, 503]) {
+      ctx.app.contentCache.content.clear(); // also closes the small circuit breaker
+      upstream.setHandler((_req, res) => json(res, status, { data: null, error: { status } }));
+      const res = await ctx.app.inject(`/api/content/license?populate=${status === 403 ? '*' : 'true'}`);
+      expect(res.statusCode, String(status)).toBe(502);
+      expect(res.json()).toEqual({ errorMessage: 'Content_Unavailable' });
+    }
+  });
+
+  it('an upstream that hangs past CONTENT_TIMEOUT_MS answers 502 promptly', async () => {
+    upstream.setHandler(() => undefined); // never answers
+    const started = Date.now();
+    const res = await ctx.app.inject('/api/content/security-questions');
+    expect(res.statusCode).toBe(502);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('an answer over the size cap (5 MB) is refused with 502', async () => {
+    upstream.setHandler((_req, res) => json(res, 200, { data: 'x'.repeat(6 * 1024 * 1024) }));
+    const res = await ctx.app.inject('/api/content/topics?fields[0]=title');
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ errorMessage: 'Content_Unavailable' });
+  });
+
+  it('CMS down: the last good copy is served with X-Content-Stale: 1; an uncached path answers 502 Content_Unavailable', async () => {
+    const good = await ctx.app.inject('/api/content/license?populate=*');
+    expect(good.statusCode).toBe(200);
+    // Invalidate through the webhook so the next read must ask the (now failing) CMS.
+    const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
+    upstream.setHandler((_req, res) => void res.destroy());
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': secret }, payload: { event: 'entry.update' } })).statusCode).toBe(204);
+    const stale = await ctx.app.inject('/api/content/license?populate=*');
+    expect(stale.statusCode).toBe(200);
+    expect(stale.headers['x-content-stale']).toBe('1');
+    expect(stale.body).toBe(good.body);
+    const missing = await ctx.app.inject('/api/content/topics?populate=*');
+    expect(missing.statusCode).toBe(502);
+    expect(missing.json()).toEqual({ errorMessage: 'Content_Unavailable' });
+    expect(ctx.logLines.some((l) => l.includes('CMS request failed'))).toBe(true);
+  });
+
+  it('only GET and HEAD: other methods answer 405', async () => {
+    const res = await ctx.app.inject({ method: 'DELETE', url: '/api/content/topics/abc', headers: portalHeaders });
+    expect(res.statusCode).toBe(405);
+    expect(res.json()).toEqual({ errorMessage: 'Method_Not_Allowed' });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  describe('webhook', () => {
+    it('creates the shared secret file (mode 0600) when the portal starts first', () => {
+      const file = join(ctx.config.dataDir, 'cms-webhook-secret');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, 'utf8').trim().length).toBeGreaterThanOrEqual(40);
+    });
+
+    it('a wrong or missing secret answers 401 Unauthorized and keeps the cache', async () => {
+      await ctx.app.inject('/api/content/topics');
+      for (const headers of [{}, { 'x-webhook-secret': 'wrong' }]) {
+        const res = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers, payload: { event: 'entry.publish' } });
+        expect(res.statusCode).toBe(401);
+        expect(res.json()).toEqual({ errorMessage: 'Unauthorized' });
+      }
+      await ctx.app.inject('/api/content/topics');
+      expect(upstream.requests).toHaveLength(1);
+    });
+
+    it('the right secret (no CSRF header needed) answers 204 and the next read asks the CMS again', async () => {
+      const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
+      await ctx.app.inject('/api/content/topics');
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/content/webhook',
+        headers: { 'x-webhook-secret': secret, 'content-type': 'application/json' },
+        payload: JSON.stringify({ event: 'entry.publish', model: 'topic', entry: { id: 1 } }),
+      });
+      expect(res.statusCode).toBe(204);
+      await ctx.app.inject('/api/content/topics');
+      expect(upstream.requests).toHaveLength(2);
+      expect(ctx.logLines.join('\n')).not.toContain(secret);
+    });
+
+    it('refuses an oversized body (413) but an authenticated sender still invalidated the cache', async () => {
+      const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': secret, 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'y'.repeat(3 * 1024 * 1024) }) });
+      expect(res.statusCode).toBe(413);
+      const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'y'.repeat(3 * 1024 * 1024) }) });
+      expect(anonymous.statusCode).toBe(401);
+    });
+  });
+
+  describe('uploads', () => {
+    it('proxies an image with its type, a day of caching, an ETag and a locked-down CSP', async () => {
+      const res = await ctx.app.inject('/uploads/logo.png');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['cache-control']).toBe('public, max-age=86400');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      expect(res.rawPayload).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+      const again = await ctx.app.inject({ url: '/uploads/logo.png', headers: { 'if-none-match': res.headers.etag as string } });
+      expect(again.statusCode).toBe(304);
+      expect(upstream.requests).toHaveLength(1);
+      expect(upstream.requests[0]!.headers.authorization).toBeUndefined();
+    });
+
+    it('an SVG keeps its type under the sandboxing CSP; a non-image becomes a download', async () => {
+      const svg = await ctx.app.inject('/uploads/evil.svg');
+      expect(svg.headers['content-type']).toBe('image/svg+xml');
+      expect(svg.headers['content-security-policy']).toContain('sandbox');
+      const html = await ctx.app.inject('/uploads/page.html');
+      expect(html.headers['content-type']).toBe('application/octet-stream');
+      expect(html.headers['content-disposition']).toBe('attachment');
+    });
+
+    it('404 when the CMS has no such file, and for paths that try to leave /uploads', async () => {
+      expect((await ctx.app.inject('/uploads/missing.png')).statusCode).toBe(404);
+      for (const url of ['/uploads/..%2F..%2Fadmin', '/uploads/.env', '/uploads/a%2F%2E%2E%2Fadmin']) {
+        expect((await ctx.app.inject(url)).statusCode, url).toBe(404);
+      }
+      expect(upstream.requests.map((r) => r.url)).toEqual(['/uploads/missing.png']);
+    });
+  });
+
+  it('the token never appears in a log line', () => {
+    expect(ctx.logLines.length).toBeGreaterThan(10);
+    expect(ctx.logLines.join('\n')).not.toContain(TOKEN);
+  });
+});
+
+describe('content proxy token handover and preview', () => {
+  let upstream: Upstream;
+  beforeAll(async () => {
+    upstream = await startFakeUpstream((req, res) => {
+      const auth = req.headers.authorization;
+      if (auth !== 'Bearer current-token-abc') return json(res, 401, { data: null, error: { status: 401, name: 'UnauthorizedError' } });
+      return json(res, 200, { data: [], meta: { url: req.url } });
+    });
+  });
+  afterAll(async () => upstream.close());
+
+  it('without a token the proxy answers 502; the token file is read once it appears, and re-read after a 401', async () => {
+    const ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url }) });
+    try {
+      const before = await ctx.app.inject('/api/content/topics');
+      expect(before.statusCode).toBe(502);
+      expect(upstream.requests).toHaveLength(0);
+      ctx.app.contentCache.content.clear();
+
+      writeFileSync(join(ctx.config.dataDir, 'cms-api-token'), 'old-token-xyz\n', { mode: 0o600 });
+      // The CMS has already moved on to a new token: the proxy gets 401, re-reads the file, sees the same old
+      // token, and gives up (502) rather than retrying in a loop.
+      expect((await ctx.app.inject('/api/content/topics')).statusCode).toBe(502);
+      expect(upstream.requests).toHaveLength(1);
+      ctx.app.contentCache.content.clear();
+
+      writeFileSync(join(ctx.config.dataDir, 'cms-api-token'), 'current-token-abc\n', { mode: 0o600 });
+      const after = await ctx.app.inject('/api/content/topics?fields[0]=title');
+      expect(after.statusCode).toBe(200);
+      // One 401 with the old token, then one retry with the re-read one.
+      expect(upstream.requests.slice(1).map((r) => r.headers.authorization)).toEqual(['Bearer old-token-xyz', 'Bearer current-token-abc']);
+      const logged = ctx.logLines.join('\n');
+      for (const t of ['old-token-xyz', 'current-token-abc']) {
+        expect(logged).not.toContain(t);
+        expect(after.body).not.toContain(t);
+      }
+    } finally {
+      await ctx.app.close();
+      upstream.requests.length = 0;
+    }
+  }, 20_000);
+
+  it('with CONTENT_PREVIEW=true, publicationState=preview becomes status=draft and is never cached', async () => {
+    const ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: 'current-token-abc', CONTENT_PREVIEW: 'true' }) });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await ctx.app.inject('/api/content/topics?publicationState=preview&filters[slug][$eq]=draft');
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.headers.etag).toBeUndefined();
+      }
+      expect(upstream.requests.map((r) => r.url)).toEqual(['/api/topics?filters[slug][$eq]=draft&status=draft', '/api/topics?filters[slug][$eq]=draft&status=draft']);
+      // Without the parameter, a preview instance still serves (and caches) published content.
+      await ctx.app.inject('/api/content/topics');
+      await ctx.app.inject('/api/content/topics');
+      expect(upstream.requests).toHaveLength(3);
+    } finally {
+      await ctx.app.close();
+      upstream.requests.length = 0;
+    }
+  });
+
+  it('a configured CMS_WEBHOOK_SECRET is used instead of the file', async () => {
+    const ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_WEBHOOK_SECRET: 'configured-webhook-secret-0123' }) });
+    try {
+      const ok = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': 'configured-webhook-secret-0123' } });
+      expect(ok.statusCode).toBe(204);
+      const bad = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': 'configured-webhook-secret-0124' } });
+      expect(bad.statusCode).toBe(401);
+    } finally {
+      await ctx.app.close();
+    }
+  });
+});
