@@ -14,10 +14,14 @@ export async function sitemapRoutes(app: FastifyInstance, options: { config: Con
   const base = options.config.publicUrl;
   app.get('/sitemap.xml', async (request, reply) => {
     const urls = [`${base}/`];
-    const res = await app.inject({ method: 'GET', url: '/api/content/topics?fields[0]=slug&fields[1]=updatedAt&sort=order:asc&pagination[pageSize]=100' });
+    const res = await app.inject({ method: 'GET', url: '/api/content/topics?fields[0]=title&fields[1]=slug&fields[2]=updatedAt&sort=order:asc&pagination[pageSize]=100' });
     if (res.statusCode === 200) {
       const parsed = TopicListSchema.safeParse((res.json() as { data?: unknown }).data);
-      if (parsed.success) for (const topic of parsed.data) if (topic.attributes.publishedAt !== null) urls.push(`${base}/topics/${encodeURIComponent(topic.attributes.slug)}`);
+      if (parsed.success) {
+        for (const topic of parsed.data) if (topic.attributes.publishedAt !== null) urls.push(`${base}/topics/${encodeURIComponent(topic.attributes.slug)}`);
+      } else {
+        request.log.warn('sitemap: the topics answer did not have the expected shape');
+      }
     } else {
       request.log.warn({ status: res.statusCode }, 'sitemap: topics unavailable, listing the home page only');
     }
