@@ -25,6 +25,10 @@ function loadSecrets() {
   if (missing.length && process.env.CMS_REQUIRE_SECRETS === 'true') {
     throw new Error(`CMS configuration error: ${missing.map((k) => NAMES[k]).join(', ')} must be set when CMS_REQUIRE_SECRETS=true`);
   }
+  if (missing.length && process.env.NODE_ENV === 'production') {
+    // eslint-disable-next-line no-console
+    console.warn(`[cms] ${missing.map((k) => NAMES[k]).join(', ')} not set: using generated secrets from ${file}. Set CMS_REQUIRE_SECRETS=true in production to make this an error.`);
+  }
   let stored = {};
   if (missing.length) {
     if (fs.existsSync(file)) stored = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -36,8 +40,11 @@ function loadSecrets() {
       }
     }
     if (changed) {
+      // Written to a temporary file and renamed, so a CMS starting in parallel (tests) never reads half a file.
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(stored, null, 2), { mode: 0o600 });
+      fs.renameSync(tmp, file);
     }
   }
   const merged = { ...stored, ...fromEnv };

@@ -16,4 +16,10 @@ if (!existsSync(join(appDir, 'dist', 'build', 'index.html')) && !existsSync(join
 }
 const child = spawn(strapi, ['start'], { cwd: appDir, stdio: 'inherit', env: process.env });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
+// `npm start` runs us under `sh -c`, which does not pass on a SIGTERM sent to npm: if our parent goes away,
+// stop Strapi instead of leaving it holding the port.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) child.kill('SIGTERM');
+}, 1000).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -52,9 +52,14 @@ async function closePublicAccess(strapi) {
 async function provisionToken(strapi) {
   const file = fromCms(process.env.CMS_PORTAL_TOKEN_FILE || '../data/cms-api-token');
   const service = strapi.service('admin::api-token');
-  let token = await service.getByName(TOKEN_NAME);
+  const token = await service.getByName(TOKEN_NAME);
   const onFile = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
-  if (token && onFile && service.hash(onFile) === token.accessKey) return;
+  if (token && onFile) {
+    // The service's getters leave the stored hash out, so compare against the row itself.
+    const row = await strapi.db.query('admin::api-token').findOne({ select: ['accessKey', 'expiresAt'], where: { id: token.id } });
+    const expired = row?.expiresAt && new Date(row.expiresAt) <= new Date();
+    if (row && !expired && service.hash(onFile) === row.accessKey) return;
+  }
   let accessKey;
   if (token) {
     ({ accessKey } = await service.regenerate(token.id));
@@ -96,11 +101,32 @@ async function provisionWebhook(strapi) {
   }
 }
 
+/**
+ * Tests only: with CMS_TEST_ADMIN_TOKEN_FILE set, a full-access token is written there so the portal's tests can
+ * edit and publish content through the REST API. Refused when NODE_ENV=production.
+ */
+async function provisionTestAdminToken(strapi) {
+  const file = process.env.CMS_TEST_ADMIN_TOKEN_FILE;
+  if (!file) return;
+  if (process.env.NODE_ENV === 'production') {
+    strapi.log.warn('[portal] CMS_TEST_ADMIN_TOKEN_FILE is ignored when NODE_ENV=production');
+    return;
+  }
+  const service = strapi.service('admin::api-token');
+  const existing = await service.getByName('portal-tests');
+  const { accessKey } = existing
+    ? await service.regenerate(existing.id)
+    : await service.create({ name: 'portal-tests', description: 'Full access for the portal test suite', type: 'full-access', lifespan: null });
+  writeSecretFile(path.resolve(file), accessKey);
+  strapi.log.warn(`[portal] wrote a full-access API token for tests to ${file}`);
+}
+
 async function provisionPortal(strapi) {
   await syncErrorMessages(strapi);
   await closePublicAccess(strapi);
   await provisionToken(strapi);
   await provisionWebhook(strapi);
+  await provisionTestAdminToken(strapi);
 }
 
 module.exports = { provisionPortal };

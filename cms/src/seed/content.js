@@ -44,7 +44,7 @@ Rules that no longer apply are struck through: ~~submit a paper claim for every 
 - A page on this site: [Privacy](/topics/privacy)
 - The same site by its full address: [Contact us]({{PORTAL}}/topics/contact)
 - Another site, which opens in a new tab: [CMS Medicare Learning Network](https://www.cms.gov/training-education/medicare-learning-network)
-- Addresses typed in the text become links too: www.cms.gov and https://www.hhs.gov
+- Addresses typed in the text become links too: www.cms.gov and https://www.cms.gov/medicare/coding-billing
 - Email: [provider.help@example.org](mailto:provider.help@example.org)
 - A link that tries to run code is shown as plain text: [click me](javascript:alert(1))
 - Back to the [top of this page](#contents)
