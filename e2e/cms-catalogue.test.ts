@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
+import { launchBrowser, openPage, withDialogsCompleted } from './support/browser';
 import { repoRoot } from './support/portal-server';
 
 const registry = JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/error-codes.json'), 'utf8')) as Record<string, string>;
@@ -57,10 +57,7 @@ describe('error messages in the page (spec §7: code, then the default code, the
 
   async function topicFailingWith(code: string, options: { messagesDown?: boolean } = {}) {
     const { context, page } = await openPage(browser, baseURL);
-    await context.addCookies([
-      { name: 'region', value: 'J5A', url: baseURL },
-      { name: 'amaApproved', value: 'true', url: baseURL },
-    ]);
+    await withDialogsCompleted(context, baseURL);
     await page.route('**/api/content/topics?*', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errorMessage: code }) }));
     if (options.messagesDown) await page.route('**/api/content/error-messages?*', (route) => route.abort());
     await page.goto('/topics/contact');

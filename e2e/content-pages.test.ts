@@ -1,16 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot } from './support/browser';
+import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
 
 const SLUG = 'rendering-examples';
 
-/** Every page but `/` would open the dialogs: accept them up front through the cookies the dialogs set. */
-async function withRegionAccepted(context: BrowserContext, baseURL: string) {
-  await context.addCookies([
-    { name: 'region', value: 'J5A', url: baseURL },
-    { name: 'amaApproved', value: 'true', url: baseURL },
-  ]);
-}
 
 async function topicBody(baseURL: string, slug: string): Promise<string> {
   const res = await fetch(`${baseURL}/api/content/topics?filters[slug][$eq]=${slug}&populate=*`);
@@ -27,7 +20,8 @@ describe('content pages from the CMS', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     ({ context, page } = await openPage(browser, baseURL, { viewport: { width: 1280, height: 900 } }));
-    await withRegionAccepted(context, baseURL);
+    // Every page but `/` would open the dialogs: complete them up front.
+    await withDialogsCompleted(context, baseURL);
   });
   afterAll(async () => browser?.close());
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot } from './support/browser';
+import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
 
 const PICKER_TITLE = 'Get the right info.';
 const PICKER_BODY = 'Medicare policies can vary by state and are different for Part A and Part B. Please click a jurisdiction below.';
@@ -131,10 +131,7 @@ describe('jurisdiction picker and license dialog', () => {
 
   it('the header control reopens the picker on other pages and moves to the inline tiles on /', async () => {
     const { context, page } = await openPage(browser, baseURL);
-    await context.addCookies([
-      { name: 'region', value: 'J5B', url: baseURL },
-      { name: 'amaApproved', value: 'true', url: baseURL },
-    ]);
+    await withDialogsCompleted(context, baseURL, 'J5B');
     await page.goto('/topics/contact');
     await page.getByRole('button', { name: /^Change jurisdiction/ }).click();
     await picker(page).waitFor();

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot } from './support/browser';
+import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
 
 describe('the application shell', () => {
   let browser: Browser;
@@ -39,10 +39,7 @@ describe('the application shell', () => {
 
   it('shows a not-found page with a way home for unknown routes', async () => {
     const { context, page } = await openPage(browser, baseURL);
-    await context.addCookies([
-      { name: 'region', value: 'J8B', url: baseURL },
-      { name: 'amaApproved', value: 'true', url: baseURL },
-    ]);
+    await withDialogsCompleted(context, baseURL, 'J8B');
     await page.goto('/no/such/page');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
     await expectNoAxeViolations(page);

@@ -41,6 +41,14 @@ export async function openPage(browser: Browser, baseURL: string, options: Brows
   return { context, page, problems };
 }
 
+/** Starts a browser context as someone who already chose a jurisdiction and accepted the license (the cookies the dialogs set). */
+export async function withDialogsCompleted(context: BrowserContext, baseURL: string, region = 'J5A') {
+  await context.addCookies([
+    { name: 'region', value: region, url: baseURL },
+    { name: 'amaApproved', value: 'true', url: baseURL },
+  ]);
+}
+
 /** axe-core with the WCAG 2.x A/AA rules and best practices: every page must have zero violations. */
 export async function expectNoAxeViolations(page: Page, label = page.url()) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();

@@ -59,10 +59,6 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
   app.decorate('database', database);
   app.decorate('secrets', loadSecrets(config));
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
   await app.register(securityHeadersPlugin, { config });
   await app.register(errorHandlerPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });

@@ -19,12 +19,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export const csrfPlugin = fp(async (app: FastifyInstance, options: { allowedOrigins: string[] }) => {
   const allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-    if (request.routeOptions.config?.csrf === false) return;
-    if (request.headers[PORTAL_REQUEST_HEADER.toLowerCase()] !== PORTAL_REQUEST_HEADER_VALUE) throw new PortalError(403, 'Csrf_Rejected');
+  const headerName = PORTAL_REQUEST_HEADER.toLowerCase();
+  // A callback hook, not an async one: it runs on every request, and reads need no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.routeOptions.config?.csrf === false) return done();
     const origin = request.headers.origin;
-    if (origin !== undefined && !allowed.has(origin)) throw new PortalError(403, 'Csrf_Rejected');
-    if (request.headers['sec-fetch-site'] === 'cross-site') throw new PortalError(403, 'Csrf_Rejected');
+    const rejected =
+      request.headers[headerName] !== PORTAL_REQUEST_HEADER_VALUE ||
+      (origin !== undefined && !allowed.has(origin)) ||
+      request.headers['sec-fetch-site'] === 'cross-site';
+    done(rejected ? new PortalError(403, 'Csrf_Rejected') : undefined);
   });
 });

@@ -62,19 +62,20 @@ export function staticSecurityHeaders(options: HelmetOptions): Record<string, st
 }
 
 /**
- * Baseline headers on every answer, errors included (set in the first onRequest hook, before anything can fail):
+ * Baseline headers and the request id on every answer, errors included (set in the first onRequest hook, before anything can fail):
  * a CSP with no inline script, HSTS, nosniff, strict referrer policy, no framing. Styles allow 'unsafe-inline'
  * because MUI's emotion injects style tags at run time (docs/decisions/0006-csp.md). The header set is computed
  * once: @fastify/helmet rebuilds helmet on every request, which cost a third of the throughput of cached content.
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { config: Config }) => {
   const headers = staticSecurityHeaders(helmetOptions(options.config));
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headers).header('x-request-id', request.id);
     done();
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     // API answers are personal or state-changing: never cache them, unless a route chose its own policy.
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 });
