@@ -1,8 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
-import { JurisdictionPickerDialog } from '../jurisdiction/jurisdiction-picker-dialog';
 import { useRegion } from '../jurisdiction/region-context';
-import { LicenseDialog } from '../license/license-dialog';
 import { useSession } from '../session/session-context';
+
+// The dialogs' code loads only when one is due: never on `/`, where no dialog may open.
+const JurisdictionPickerDialog = lazy(() => import('../jurisdiction/jurisdiction-picker-dialog').then((m) => ({ default: m.JurisdictionPickerDialog })));
+const LicenseDialog = lazy(() => import('../license/license-dialog').then((m) => ({ default: m.LicenseDialog })));
 
 /** Spec §2: no dialog at all for a user agent containing 'veracode' (a security scanner). */
 export function dialogsAllowedFor(userAgent: string): boolean {
@@ -20,10 +23,6 @@ export function GlobalDialogs() {
   const allowed = pathname !== '/' && activityStatus === 'active' && dialogsAllowedFor(navigator.userAgent);
   const showPicker = allowed && (!jurisdiction || pickerOpen);
   const showLicense = allowed && !!jurisdiction && !pickerOpen && !licenseAccepted;
-  return (
-    <>
-      {showPicker && <JurisdictionPickerDialog open />}
-      {showLicense && <LicenseDialog open />}
-    </>
-  );
+  if (!showPicker && !showLicense) return null;
+  return <Suspense fallback={null}>{showPicker ? <JurisdictionPickerDialog open /> : <LicenseDialog open />}</Suspense>;
 }

@@ -2,7 +2,7 @@ import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogCont
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useLicense } from '../content/api/get-license';
-import { ContentMarkdown } from '../content/components/content-markdown';
+import { LazyContentMarkdown as ContentMarkdown } from '../content/components/lazy-content-markdown';
 import { useRegion } from '../jurisdiction/region-context';
 
 /** Spec §8: shown when the license cannot be fetched. */

@@ -10,7 +10,7 @@ import { useSession } from '../../session/session-context';
 import { useErrorMessage } from '../api/get-error-message';
 import { useHomePage } from '../api/get-home-page';
 import { topicsFor, useTopics } from '../api/get-topics';
-import { ContentMarkdown } from './content-markdown';
+import { LazyContentMarkdown as ContentMarkdown } from './lazy-content-markdown';
 
 function TopicCard({ topic }: { topic: TopicEntry }) {
   return (
