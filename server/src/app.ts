@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { contentPlugin } from './content/plugin';
@@ -9,7 +9,7 @@ import { sitemapRoutes } from './modules/web/sitemap';
 import { staticSitePlugin } from './modules/web/static-site';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin } from './platform/error-handler';
-import { loggerOptions } from './platform/logger';
+import { isQuietRequest, loggerOptions } from './platform/logger';
 import { requestIdFrom } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { securityHeadersPlugin } from './platform/security-headers';
@@ -44,6 +44,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : loggerOptions(config.logLevel),
     genReqId: requestIdFrom,
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? '') }),
     trustProxy: config.trustProxy,
     bodyLimit: 100 * 1024,
     requestTimeout: 15_000,

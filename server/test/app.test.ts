@@ -122,7 +122,7 @@ describe('portal server platform', () => {
     it('keeps a well-formed incoming id and replaces a malformed one', async () => {
       const kept = await ctx.app.inject({ url: '/api/nope', headers: { 'x-request-id': 'lb-req-12345678' } });
       expect(kept.headers['x-request-id']).toBe('lb-req-12345678');
-      expect(ctx.logLines.some((l) => l.includes('"reqId":"lb-req-12345678"'))).toBe(true);
+      expect(ctx.logLines.some((l) => l.includes('"requestId":"lb-req-12345678"'))).toBe(true);
       const replaced = await ctx.app.inject({ url: '/api/nope', headers: { 'x-request-id': 'bad id\r\nINJECTED' } });
       expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });

@@ -109,9 +109,8 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     agents.https.destroy();
   });
 
-  // Public, cached reads: per-request access lines would dominate their cost and say nothing useful; failures
-  // are still logged (warn and above).
-  app.get('/api/content/*', { logLevel: 'warn' }, async (request, reply) => {
+  // Public, cached reads: no per-request access lines (platform/logger.ts isQuietRequest); failures are logged.
+  app.get('/api/content/*', async (request, reply) => {
     const path = parseContentPath((request.params as { '*': string })['*']);
     if (!path) throw new PortalError(404, 'Not_Found');
     let query;
@@ -184,7 +183,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     },
   );
 
-  app.get('/uploads/*', { logLevel: 'warn' }, async (request, reply) => {
+  app.get('/uploads/*', async (request, reply) => {
     const path = parseUploadPath((request.params as { '*': string })['*']);
     if (!path) throw new PortalError(404, 'Not_Found');
     let lookup: CacheLookup;

@@ -44,3 +44,11 @@ export function loggerOptions(level: string): LoggerOptions {
     },
   };
 }
+
+/**
+ * Requests that get no per-request access lines (incoming/completed): public, cached reads and probes, whose
+ * lines would be most of the log and cost a sizeable share of their throughput. Their failures are still logged.
+ */
+export function isQuietRequest(url: string): boolean {
+  return url.startsWith('/api/content/') || url.startsWith('/uploads/') || url.startsWith('/assets/') || url === '/healthz' || url === '/readyz';
+}

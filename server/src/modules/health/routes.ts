@@ -4,9 +4,9 @@ import type { DatabaseHandle } from '../../db/client';
 
 /** Liveness (the process answers) and readiness (the database answers and is fully migrated) for load balancers. */
 export async function healthRoutes(app: FastifyInstance, options: { database: DatabaseHandle }) {
-  app.get('/healthz', { logLevel: 'warn' }, async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  app.get('/healthz', async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
 
-  app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+  app.get('/readyz', async (request, reply) => {
     const readiness: Readiness = { status: 'not_ready', database: 'down', migrations: 'unknown' };
     try {
       await options.database.ping();
