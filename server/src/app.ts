@@ -9,7 +9,7 @@ import { sitemapRoutes } from './modules/web/sitemap';
 import { staticSitePlugin } from './modules/web/static-site';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin } from './platform/error-handler';
-import { isQuietRequest, loggerOptions } from './platform/logger';
+import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { requestIdFrom } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { securityHeadersPlugin } from './platform/security-headers';
@@ -44,6 +44,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : loggerOptions(config.logLevel),
     genReqId: requestIdFrom,
+    childLoggerFactory: lazyChildLogger,
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? '') }),
     trustProxy: config.trustProxy,
     bodyLimit: 100 * 1024,

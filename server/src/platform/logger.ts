@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
 /**
@@ -51,4 +52,56 @@ export function loggerOptions(level: string): LoggerOptions {
  */
 export function isQuietRequest(url: string): boolean {
   return url.startsWith('/api/content/') || url.startsWith('/uploads/') || url.startsWith('/assets/') || url === '/healthz' || url === '/readyz';
+}
+
+/**
+ * Fastify `childLoggerFactory`: the per-request logger (bound to the request id) is created on its first use. A
+ * pino child serialises and redacts its bindings when created, and quiet requests (cached content) log nothing,
+ * so most of them never need one. A class, so that a request costs one small object and no closures.
+ */
+class LazyChildLogger {
+  #child: FastifyBaseLogger | undefined;
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Record<string, unknown>,
+    private readonly options: object,
+  ) {}
+  private get real(): FastifyBaseLogger {
+    return (this.#child ??= this.parent.child(this.bindings, this.options));
+  }
+  get level(): string {
+    return (this.#child ?? this.parent).level;
+  }
+  set level(value: string) {
+    this.real.level = value;
+  }
+  child(bindings: Record<string, unknown>, options?: object) {
+    return this.real.child(bindings, options);
+  }
+  isLevelEnabled(level: string): boolean {
+    return (this.real as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level);
+  }
+  silent() {}
+  fatal(...args: unknown[]) {
+    (this.real.fatal as (...a: unknown[]) => void)(...args);
+  }
+  error(...args: unknown[]) {
+    (this.real.error as (...a: unknown[]) => void)(...args);
+  }
+  warn(...args: unknown[]) {
+    (this.real.warn as (...a: unknown[]) => void)(...args);
+  }
+  info(...args: unknown[]) {
+    (this.real.info as (...a: unknown[]) => void)(...args);
+  }
+  debug(...args: unknown[]) {
+    (this.real.debug as (...a: unknown[]) => void)(...args);
+  }
+  trace(...args: unknown[]) {
+    (this.real.trace as (...a: unknown[]) => void)(...args);
+  }
+}
+
+export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, options: object): FastifyBaseLogger {
+  return new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }
