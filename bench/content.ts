@@ -7,19 +7,45 @@
 // autocannon runs as a child process so the load generator does not share the servers' event loop.
 // Run: npm run bench:content   (or: npx tsx bench/content.ts)
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { buildApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config';
-import { contentPlugin } from '../server/src/content/plugin';
-import { openPglite } from '../server/src/db/client';
-import { errorHandlerPlugin } from '../server/src/platform/error-handler';
+import { build } from 'esbuild';
 import { freePort, startStrapi } from '../server/test/support/strapi';
+
+// The servers under test run the code as `npm start` ships it: bundled by esbuild like server/build.mjs (tsx's
+// on-the-fly transpilation adds wrappers to every function and would understate the portal).
+const serverRoot = fileURLToPath(new URL('../server/', import.meta.url));
+// Inside the repository so that the bundle's npm imports resolve from its node_modules.
+const bundleDir = join(serverRoot, '..', 'node_modules', '.cache', 'portal-bench');
+await build({
+  stdin: {
+    contents: [
+      "export { buildApp } from './src/app';",
+      "export { loadConfig } from './src/config';",
+      "export { contentPlugin } from './src/content/plugin';",
+      "export { openPglite } from './src/db/client';",
+      "export { errorHandlerPlugin } from './src/platform/error-handler';",
+    ].join('\n'),
+    resolveDir: serverRoot,
+    loader: 'ts',
+  },
+  outfile: join(bundleDir, 'server.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  alias: { '@portal/contracts': join(serverRoot, '../packages/contracts/src') },
+  logLevel: 'warning',
+});
+// As in server/build.mjs, the committed migrations sit beside the bundle.
+cpSync(join(serverRoot, 'src/db/migrations'), join(bundleDir, 'migrations'), { recursive: true });
+const { buildApp, loadConfig, contentPlugin, openPglite, errorHandlerPlugin } = (await import(join(bundleDir, 'server.mjs'))) as typeof import('./bench-server-exports');
 
 const CONNECTIONS = 10;
 const DURATION_S = 5;

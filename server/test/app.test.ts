@@ -87,28 +87,33 @@ describe('portal server platform', () => {
   });
 
   describe('CSRF check on state-changing /api calls', () => {
+    const echo = (headers: Record<string, string>) => ctx.app.inject({ method: 'POST', url: '/api/test/echo', headers, payload: { npi: '1234567893' } });
+
     it('rejects a POST without X-Portal-Request: 1', async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/nope', payload: {} });
+      const res = await echo({});
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ errorMessage: 'Csrf_Rejected' });
       expect(res.headers).toMatchObject(baselineHeaders);
     });
     it('rejects a wrong header value', async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/nope', headers: { 'x-portal-request': 'yes' }, payload: {} });
-      expect(res.statusCode).toBe(403);
+      expect((await echo({ 'x-portal-request': 'yes' })).statusCode).toBe(403);
     });
     it('rejects a foreign Origin even with the header', async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/nope', headers: { ...portalHeaders, origin: 'https://evil.example' }, payload: {} });
+      const res = await echo({ ...portalHeaders, origin: 'https://evil.example' });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ errorMessage: 'Csrf_Rejected' });
     });
     it('rejects a cross-site fetch metadata request', async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/nope', headers: { 'x-portal-request': '1', 'sec-fetch-site': 'cross-site' }, payload: {} });
-      expect(res.statusCode).toBe(403);
+      expect((await echo({ 'x-portal-request': '1', 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
     });
-    it('lets a same-origin call with the header through to routing', async () => {
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/nope', headers: portalHeaders, payload: {} });
-      expect(res.statusCode).toBe(404);
+    it('lets a same-origin call with the header through', async () => {
+      expect((await echo(portalHeaders)).statusCode).toBe(200);
+    });
+    it('guards the state-changing routes of every plugin, and spares the server-to-server webhook', async () => {
+      // The content proxy refuses writes (405), but only after the CSRF check.
+      expect((await ctx.app.inject({ method: 'PUT', url: '/api/content/topics', payload: {} })).statusCode).toBe(403);
+      // The CMS webhook authenticates with its secret instead.
+      expect((await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', payload: {} })).statusCode).toBe(401);
     });
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE } from '@portal/contracts/http';
 import { PortalError } from './portal-error';
@@ -13,21 +13,25 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * CSRF defence (DESIGN §3, §6): every state-changing /api call must carry `X-Portal-Request: 1` (a header a
+ * CSRF defence (DESIGN §3, §6): every state-changing /api route requires `X-Portal-Request: 1` (a header a
  * cross-site form cannot send without a CORS preflight we never grant) and, when the browser names an Origin,
- * it must be our own. Cookies are SameSite=Lax as a further layer.
+ * our own; a cross-site Sec-Fetch-Site is refused too. Cookies are SameSite=Lax as a further layer.
+ * The check is attached to those routes when they are declared, so reads pay nothing for it.
  */
 export const csrfPlugin = fp(async (app: FastifyInstance, options: { allowedOrigins: string[] }) => {
   const allowed = new Set(options.allowedOrigins.map((o) => new URL(o).origin));
   const headerName = PORTAL_REQUEST_HEADER.toLowerCase();
-  // A callback hook, not an async one: it runs on every request, and reads need no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/') || request.routeOptions.config?.csrf === false) return done();
+  const checkCsrf: onRequestHookHandler = (request, _reply, done) => {
     const origin = request.headers.origin;
     const rejected =
       request.headers[headerName] !== PORTAL_REQUEST_HEADER_VALUE ||
       (origin !== undefined && !allowed.has(origin)) ||
       request.headers['sec-fetch-site'] === 'cross-site';
     done(rejected ? new PortalError(403, 'Csrf_Rejected') : undefined);
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!route.url.startsWith('/api/') || route.config?.csrf === false || methods.every((m) => SAFE_METHODS.has(m))) return;
+    route.onRequest = [checkCsrf, ...[route.onRequest ?? []].flat()];
   });
 });
