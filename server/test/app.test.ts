@@ -30,6 +30,8 @@ describe('portal server platform', () => {
         app.get('/api/test/boom', async () => {
           throw new Error('database password is hunter2');
         });
+        app.get('/api/test/plain', async () => ({ ok: true }));
+        app.get('/api/test/cached', async (_request, reply) => reply.header('cache-control', 'private, max-age=60').send({ ok: true }));
         app.withTypeProvider<ZodTypeProvider>().post('/api/test/echo', { schema: { body: z.object({ npi: NpiSchema }) } }, async (request) => ({ data: request.body }));
       },
     });
@@ -55,6 +57,15 @@ describe('portal server platform', () => {
     expect(res.headers).toMatchObject(baselineHeaders);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('API answers are never cached unless the route sets its own cache-control', async () => {
+    const plain = await ctx.app.inject('/api/test/plain');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['cache-control']).toBe('no-store');
+    expect(plain.headers).toMatchObject(baselineHeaders);
+    const cached = await ctx.app.inject('/api/test/cached');
+    expect(cached.headers['cache-control']).toBe('private, max-age=60');
   });
 
   it('serves the SPA for unknown page paths such as /topics/anything, never cached', async () => {

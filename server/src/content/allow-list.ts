@@ -131,6 +131,26 @@ export function encodeQuery(pairs: ReadonlyArray<readonly [string, string]>): st
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
 
+/** A content request that passed the allow-list: what to ask the CMS for, and the cache key of its answer. */
+export interface ContentRequest {
+  path: ContentPath;
+  pairs: Array<[string, string]>;
+  preview: boolean;
+  /** Same for every spelling of the same upstream request (order of parameters, percent-encoding). */
+  cacheKey: string;
+}
+
+/**
+ * Checks `/api/content/<wildcard>?<rawQuery>`: undefined when the path is not an allowed type/id, QueryRejected
+ * when a parameter is not allowed.
+ */
+export function parseContentRequest(wildcard: string, rawQuery: string): ContentRequest | undefined {
+  const path = parseContentPath(wildcard);
+  if (!path) return undefined;
+  const { pairs, preview } = normaliseQuery(rawQuery);
+  return { path, pairs, preview, cacheKey: `${path.type}/${path.documentId ?? ''}?${encodeQuery(pairs)}` };
+}
+
 /** Paths under /uploads/ that may be fetched from the CMS: plain file names, optionally in folders. */
 const UPLOAD_SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/;
 export function parseUploadPath(wildcard: string): string | undefined {

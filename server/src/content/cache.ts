@@ -107,6 +107,16 @@ export class ResponseCache {
     return this.failedAt !== undefined && this.now() - this.failedAt < this.options.retryAfterFailureMs;
   }
 
+  /**
+   * The cached answer when it is current (this generation, within its TTL), else undefined. Synchronous, so a
+   * route can answer a fresh hit without a promise; anything else goes through `get`.
+   */
+  fresh(key: string): CachedAnswer | undefined {
+    const cached = this.entries.get(key);
+    if (cached && cached.generation === this.generation && this.now() - cached.storedAt < this.options.ttlMs) return cached;
+    return undefined;
+  }
+
   async get(key: string, load: () => Promise<LoadResult>): Promise<CacheLookup> {
     const cached = this.entries.get(key);
     if (cached && cached.generation === this.generation) {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { PortalError } from '../platform/portal-error';
-import { normaliseQuery, parseContentPath, parseUploadPath, QueryRejected, encodeQuery } from './allow-list';
+import { LRUCache } from 'lru-cache';
+import { parseContentRequest, parseUploadPath, QueryRejected, type ContentRequest } from './allow-list';
 import { etagMatches, ResponseCache, UpstreamUnavailable, type CacheLookup, type CachedAnswer } from './cache';
 import { CmsClient } from './cms-client';
 import { CmsTokenSource, tokenFile, WebhookSecret, webhookSecretFile } from './handover';
@@ -23,6 +24,8 @@ export interface ContentLimits {
   uploadCacheBytes: number;
   retryAfterFailureMs: number;
   webhookBodyBytes: number;
+  /** Distinct content URLs whose allow-list check is remembered. */
+  parsedRequestEntries: number;
 }
 
 export const defaultContentLimits: ContentLimits = {
@@ -35,6 +38,7 @@ export const defaultContentLimits: ContentLimits = {
   retryAfterFailureMs: 2000,
   // Strapi's webhook body carries the whole entry (a topic's markdown body); the secret is checked first.
   webhookBodyBytes: 2 * 1024 * 1024,
+  parsedRequestEntries: 1000,
 };
 
 const CONTENT_CSP_FOR_UPLOADS = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
@@ -109,13 +113,14 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     agents.https.destroy();
   });
 
-  // Public, cached reads: no per-request access lines (platform/logger.ts isQuietRequest); failures are logged.
-  app.get('/api/content/*', async (request, reply) => {
-    const path = parseContentPath((request.params as { '*': string })['*']);
-    if (!path) throw new PortalError(404, 'Not_Found');
-    let query;
+  // Allowed requests, parsed once per distinct URL: the SPA asks for the same few URLs over and over.
+  const parsedRequests = new LRUCache<string, ContentRequest>({ max: limits.parsedRequestEntries });
+  function parseRequest(request: FastifyRequest): ContentRequest {
+    const known = parsedRequests.get(request.url);
+    if (known) return known;
+    let parsed;
     try {
-      query = normaliseQuery(rawQueryOf(request.url));
+      parsed = parseContentRequest((request.params as { '*': string })['*'], rawQueryOf(request.url));
     } catch (err) {
       if (err instanceof QueryRejected) {
         request.log.info({ reason: err.reason }, 'content query rejected');
@@ -123,12 +128,18 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       }
       throw err;
     }
+    if (!parsed) throw new PortalError(404, 'Not_Found');
+    parsedRequests.set(request.url, parsed);
+    return parsed;
+  }
 
+  async function answerFromCms(request: FastifyRequest, reply: FastifyReply, parsed: ContentRequest) {
+    const { path, pairs } = parsed;
     // Drafts leave the server only on a preview instance, and are never cached (Strapi 5 names them status=draft).
-    if (query.preview && config.cms.preview) {
+    if (parsed.preview && config.cms.preview) {
       let result;
       try {
-        result = await client.content(path, [...query.pairs, ['status', 'draft']], request.log);
+        result = await client.content(path, [...pairs, ['status', 'draft']], request.log);
       } catch (err) {
         throw unavailable(request, err);
       }
@@ -137,16 +148,30 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       return reply.header('cache-control', 'no-store').header('content-type', result.contentType).send(result.body);
     }
 
-    const key = `${path.type}/${path.documentId ?? ''}?${encodeQuery(query.pairs)}`;
     let lookup: CacheLookup;
     try {
-      lookup = await content.get(key, () => client.content(path, query.pairs, request.log));
+      lookup = await content.get(parsed.cacheKey, () => client.content(path, pairs, request.log));
     } catch (err) {
       throw unavailable(request, err);
     }
     if (lookup.kind === 'not-found') throw new PortalError(404, 'Not_Found');
     if (lookup.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
     return sendAnswer(request, reply, lookup.answer, lookup.stale, 'no-cache');
+  }
+
+  // Public, cached reads: no per-request access lines (platform/logger.ts isQuietRequest); failures are logged.
+  // A fresh cached answer is sent synchronously, without a promise; the rest asks the cache or the CMS.
+  app.get('/api/content/*', (request, reply) => {
+    const parsed = parseRequest(request);
+    if (!(parsed.preview && config.cms.preview)) {
+      const answer = content.fresh(parsed.cacheKey);
+      if (answer) {
+        sendAnswer(request, reply, answer, false, 'no-cache');
+        // Not `return reply`: Fastify would try to send it a second time.
+        return;
+      }
+    }
+    return answerFromCms(request, reply, parsed);
   });
 
   // Only GET/HEAD reach the CMS; other methods on content paths are refused outright.

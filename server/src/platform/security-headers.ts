@@ -69,13 +69,11 @@ export function staticSecurityHeaders(options: HelmetOptions): Record<string, st
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { config: Config }) => {
   const headers = staticSecurityHeaders(helmetOptions(options.config));
+  const apiHeaders = { ...headers, 'cache-control': 'no-store' };
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(headers).header('x-request-id', request.id);
+    // API answers are personal or state-changing: never cached, unless the route sets its own cache-control
+    // (which replaces this one). Set here rather than in an onSend hook, which every answer would pay for.
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers).header('x-request-id', request.id);
     done();
-  });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // API answers are personal or state-changing: never cache them, unless a route chose its own policy.
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
   });
 });
