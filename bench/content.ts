@@ -6,9 +6,9 @@
 // The content comes from the real Strapi (cms/scripts/start-headless.mjs) on a throw-away SQLite file.
 // autocannon runs as a child process so the load generator does not share the servers' event loop.
 // Run: npm run bench:content   (or: npx tsx bench/content.ts)
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,7 @@ const { buildApp, loadConfig, contentPlugin, openPglite, errorHandlerPlugin } = 
 
 const CONNECTIONS = 10;
 const DURATION_S = 5;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const WARMUP_S = 2;
 const PATH = '/api/content/topics?populate=*';
 const autocannonCli = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
@@ -112,8 +112,14 @@ bare.get('/api/content/topics', (_request, reply) => {
 });
 const bareUrl = await listen(bare);
 
+// On a machine with two or more cores and taskset (util-linux), the servers run on core 0 and autocannon on core 1:
+// the scheduler then never puts the load generator on the servers' core, which is most of the run-to-run noise.
+const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
+const loadGenerator = pinned ? { command: 'taskset', prefix: ['-c', '1', process.execPath] } : { command: process.execPath, prefix: [] };
+
 async function measure(url: string, seconds = DURATION_S): Promise<number> {
-  const { stdout } = await promisify(execFile)(process.execPath, [autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), `${url}${PATH}`], {
+  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), `${url}${PATH}`];
+  const { stdout } = await promisify(execFile)(loadGenerator.command, args, {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
@@ -151,7 +157,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const [portal, bareRate, plugin] = [mean(rates.portal), mean(rates.bare), mean(rates.plugin)];
 const portalRatio = median(rates.portal.map((r, i) => r / rates.bare[i]!));
 const pluginRatio = median(rates.plugin.map((r, i) => r / rates.bare[i]!));
-console.log(`\ncached GET ${PATH} (${body.length} bytes, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback`);
+console.log(`\ncached GET ${PATH} (${body.length} bytes, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`);
 console.log(`portal (whole app):          ${portal.toFixed(0)} req/s`);
 console.log(`bare Fastify route:          ${bareRate.toFixed(0)} req/s`);
 console.log(`content plugin alone:        ${plugin.toFixed(0)} req/s`);
