@@ -8,6 +8,7 @@ import { count } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../src/db/client';
 import { providerLocations } from '../src/db/schema';
+import { json, startFakeUpstream } from './support/fake-upstream';
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -87,6 +88,29 @@ describe('the server process', () => {
     const [row] = await db.db.select({ n: count() }).from(providerLocations);
     await db.close();
     expect(row?.n).toBe(30);
+  });
+
+  it('on SIGTERM finishes the request in flight, refuses new connections, then exits 0', async () => {
+    // A CMS that takes a second to answer keeps one request in flight while the signal arrives.
+    const cms = await startFakeUpstream(async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      json(res, 200, { data: [], meta: {} });
+    });
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
+    const server = await startServer({ DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', CMS_URL: cms.url, CMS_TOKEN: 'process-test-token' });
+    try {
+      const inFlight = fetch(`${server.url}/api/content/topics`);
+      await expect.poll(() => cms.requests.length).toBe(1);
+      server.child.kill('SIGTERM');
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(await answer.json()).toEqual({ data: [], meta: {} });
+      expect(await server.exited).toBe(0);
+      await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    } finally {
+      server.child.kill('SIGKILL');
+      await cms.close();
+    }
   });
 });
 
