@@ -26,7 +26,6 @@ function loadSecrets() {
     throw new Error(`CMS configuration error: ${missing.map((k) => NAMES[k]).join(', ')} must be set when CMS_REQUIRE_SECRETS=true`);
   }
   if (missing.length && process.env.NODE_ENV === 'production') {
-    // eslint-disable-next-line no-console
     console.warn(`[cms] ${missing.map((k) => NAMES[k]).join(', ')} not set: using generated secrets from ${file}. Set CMS_REQUIRE_SECRETS=true in production to make this an error.`);
   }
   let stored = {};
