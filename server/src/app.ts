@@ -1,4 +1,5 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ErrorResponse } from '@portal/contracts/errors';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { contentPlugin } from './content/plugin';
@@ -12,7 +13,7 @@ import { errorHandlerPlugin } from './platform/error-handler';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { requestIdFrom } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
-import { securityHeadersPlugin } from './platform/security-headers';
+import { helmetOptions, securityHeadersPlugin, staticSecurityHeaders } from './platform/security-headers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,6 +40,22 @@ function allowedOrigins(config: Config): string[] {
   return origins;
 }
 
+/**
+ * Errors Fastify raises before routing (a malformed percent-encoding in the path, an over-long parameter): no hook
+ * runs for them, so they get the baseline headers, the request id and the error envelope here.
+ */
+function frameworkErrorHandler(config: Config) {
+  const headers = staticSecurityHeaders(helmetOptions(config));
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : known ? 400 : 500;
+    const body: ErrorResponse = known ? { errorMessage: 'Validation_Failed' } : { errorMessage: 'Generic_Error_For_Services', requestId: request.id };
+    if (known) request.log.info({ errorCode: body.errorMessage, status, reason: error.code }, 'request rejected');
+    else request.log.error({ err: error }, 'request failed before routing');
+    reply.code(status).headers(headers).header('x-request-id', request.id).header('cache-control', 'no-store').send(body);
+  };
+}
+
 /** Builds the portal server without listening, so tests drive it with `app.inject`. */
 export async function buildApp({ config, database, logStream }: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
@@ -53,6 +70,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
     // On shutdown keep-alive connections are closed once idle so in-flight requests can finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(config),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

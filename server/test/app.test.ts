@@ -59,6 +59,17 @@ describe('portal server platform', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
+  it('a malformed URL (bad percent-encoding) answers 400 Validation_Failed with the baseline headers, for pages and API alike', async () => {
+    for (const path of ['/api/content/%ZZ', '/topics/%E0%A4%A', '/%']) {
+      const res = await ctx.app.inject(path);
+      expect(res.statusCode, path).toBe(400);
+      expect(res.body, path).toBe('{"errorMessage":"Validation_Failed"}');
+      expect(res.headers, path).toMatchObject(baselineHeaders);
+      expect(res.headers['x-request-id'], path).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers['cache-control'], path).toBe('no-store');
+    }
+  });
+
   it('API answers are never cached unless the route sets its own cache-control', async () => {
     const plain = await ctx.app.inject('/api/test/plain');
     expect(plain.statusCode).toBe(200);
