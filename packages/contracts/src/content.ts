@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Content shapes as the CMS answers them through /api/content (Strapi's v4 response format: the SPA reads
@@ -6,46 +6,46 @@ import { z } from 'zod';
  */
 export const CONTENT_PATH = '/api/content';
 
-const entry = <T extends z.ZodRawShape>(attributes: T) =>
+const entry = <T extends z.core.$ZodLooseShape>(attributes: T) =>
   z.object({
     id: z.number(),
-    documentId: z.string().optional(),
-    attributes: z.object({ publishedAt: z.string().nullable().optional(), ...attributes }),
+    documentId: z.optional(z.string()),
+    attributes: z.object({ publishedAt: z.nullish(z.string()), ...attributes }),
   });
 
 export const TopicAttributes = {
   title: z.string(),
   slug: z.string(),
-  summary: z.string().nullable().optional(),
-  body: z.string().nullable().optional(),
-  jurisdictions: z.array(z.string()).nullable().optional(),
-  order: z.number().nullable().optional(),
-  updatedAt: z.string().optional(),
+  summary: z.nullish(z.string()),
+  body: z.nullish(z.string()),
+  jurisdictions: z.nullish(z.array(z.string())),
+  order: z.nullish(z.number()),
+  updatedAt: z.optional(z.string()),
 };
 export const TopicEntrySchema = entry(TopicAttributes);
 export type TopicEntry = z.infer<typeof TopicEntrySchema>;
 export const TopicListSchema = z.array(TopicEntrySchema);
 
 export const NoticeSchema = z.object({
-  id: z.number().optional(),
+  id: z.optional(z.number()),
   title: z.string(),
-  text: z.string().nullable().optional(),
-  severity: z.enum(['info', 'warning']).nullable().optional(),
+  text: z.nullish(z.string()),
+  severity: z.nullish(z.enum(['info', 'warning'])),
 });
 
 export const HomePageEntrySchema = entry({
-  heroTitle: z.string().nullable().optional(),
-  heroText: z.string().nullable().optional(),
-  featuredTopics: z.object({ data: TopicListSchema }).nullable().optional(),
-  notices: z.array(NoticeSchema).nullable().optional(),
+  heroTitle: z.nullish(z.string()),
+  heroText: z.nullish(z.string()),
+  featuredTopics: z.nullish(z.object({ data: TopicListSchema })),
+  notices: z.nullish(z.array(NoticeSchema)),
 });
 export type HomePageEntry = z.infer<typeof HomePageEntrySchema>;
 
-export const LicenseEntrySchema = entry({ LicenseText: z.string().nullable() });
+export const LicenseEntrySchema = entry({ LicenseText: z.nullable(z.string()) });
 
 export const ErrorMessageListSchema = z.array(entry({ ErrorCode: z.string(), Message: z.string() }));
 
-export const SecurityQuestionListSchema = z.array(entry({ question: z.string(), order: z.number().nullable().optional() }));
+export const SecurityQuestionListSchema = z.array(entry({ question: z.string(), order: z.nullish(z.number()) }));
 export type SecurityQuestion = z.infer<typeof SecurityQuestionListSchema>[number];
 
 /** Spec §4/§8: the text shown for unpublished or unknown content. */

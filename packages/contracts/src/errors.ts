@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import defaultMessages from './error-codes.json';
 
 /**
@@ -19,7 +19,7 @@ export const FALLBACK_ERROR_TEXT = 'An error has happened, please try again.';
 /** Error envelope of every non-2xx answer (DESIGN §3). */
 export const ErrorResponseSchema = z.object({
   errorMessage: z.string(),
-  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
-  requestId: z.string().optional(),
+  fieldErrors: z.optional(z.record(z.string(), z.array(z.string()))),
+  requestId: z.optional(z.string()),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;

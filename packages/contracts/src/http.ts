@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Custom header every service call carries (spec §7 "a custom header with value 1"); the server's CSRF check requires it. */
 export const PORTAL_REQUEST_HEADER = 'X-Portal-Request';
@@ -13,7 +13,7 @@ export const LICENSE_COOKIE = 'amaApproved';
 export const REMEMBER_COOKIE_DAYS = 365;
 
 /** Success envelope: the SPA reads the `data` field of every answer (spec §7). */
-export function dataEnvelope<T extends z.ZodType>(data: T) {
+export function dataEnvelope<T extends z.ZodMiniType>(data: T) {
   return z.object({ data });
 }
 

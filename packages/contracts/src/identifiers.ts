@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Identifier rules (DESIGN §3, §6). Each schema trims and normalises what people type (spaces, dashes,
@@ -33,32 +33,27 @@ export function isValidNpi(value: string): boolean {
 
 const stripSeparators = (value: string) => value.replace(/[\s-]/g, '');
 
-export const NpiSchema = z
-  .string()
-  .transform(stripSeparators)
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{10}$/, 'Enter the 10-digit National Provider Identifier (NPI).')
-      .refine(isValidNpi, 'This NPI is not valid. Check the 10 digits and try again.'),
-  );
+/** Takes what people type, strips the separators (and upper-cases), then checks the result. */
+function typedIdentifier(normalise: (value: string) => string, ...checks: Parameters<ReturnType<typeof z.string>['check']>) {
+  return z.pipe(z.pipe(z.string(), z.transform(normalise)), z.string().check(...checks));
+}
+const upperCaseWithoutSeparators = (value: string) => stripSeparators(value).toUpperCase();
+
+export const NpiSchema = typedIdentifier(
+  stripSeparators,
+  z.regex(/^\d{10}$/, 'Enter the 10-digit National Provider Identifier (NPI).'),
+  z.refine(isValidNpi, 'This NPI is not valid. Check the 10 digits and try again.'),
+);
 
 /** TIN/EIN: nine digits, typed with or without the dash (12-3456789). */
-export const TinSchema = z
-  .string()
-  .transform(stripSeparators)
-  .pipe(
-    z
-      .string()
-      .regex(/^\d{9}$/, 'Enter the 9-digit Tax Identification Number (TIN), for example 12-3456789.')
-      .refine((v) => v !== '000000000', 'This TIN is not valid. Check the 9 digits and try again.'),
-  );
+export const TinSchema = typedIdentifier(
+  stripSeparators,
+  z.regex(/^\d{9}$/, 'Enter the 9-digit Tax Identification Number (TIN), for example 12-3456789.'),
+  z.refine((v: string) => v !== '000000000', 'This TIN is not valid. Check the 9 digits and try again.'),
+);
 
 /** PTAN: 6 to 10 letters or digits. */
-export const PtanSchema = z
-  .string()
-  .transform((v) => stripSeparators(v).toUpperCase())
-  .pipe(z.string().regex(/^[A-Z0-9]{6,10}$/, 'Enter the Provider Transaction Access Number (PTAN): 6 to 10 letters or numbers.'));
+export const PtanSchema = typedIdentifier(upperCaseWithoutSeparators, z.regex(/^[A-Z0-9]{6,10}$/, 'Enter the Provider Transaction Access Number (PTAN): 6 to 10 letters or numbers.'));
 
 /**
  * Medicare Beneficiary Identifier: 11 characters in the CMS pattern
@@ -72,13 +67,7 @@ export const MBI_PATTERN = new RegExp(
 export function isValidMbi(value: string): boolean {
   return MBI_PATTERN.test(value);
 }
-export const MbiSchema = z
-  .string()
-  .transform((v) => stripSeparators(v).toUpperCase())
-  .pipe(z.string().refine(isValidMbi, "Enter the patient's 11-character Medicare Beneficiary Identifier (MBI), for example 1EG4-TE5-MK73."));
+export const MbiSchema = typedIdentifier(upperCaseWithoutSeparators, z.refine(isValidMbi, "Enter the patient's 11-character Medicare Beneficiary Identifier (MBI), for example 1EG4-TE5-MK73."));
 
 /** Claim number: Part B ICN is 13 digits, Part A DCN up to 23 characters, so 13 to 23 letters or digits (DESIGN §6). */
-export const ClaimNumberSchema = z
-  .string()
-  .transform((v) => stripSeparators(v).toUpperCase())
-  .pipe(z.string().regex(/^[A-Z0-9]{13,23}$/, 'Enter the claim number (ICN or DCN): 13 to 23 letters or numbers.'));
+export const ClaimNumberSchema = typedIdentifier(upperCaseWithoutSeparators, z.regex(/^[A-Z0-9]{13,23}$/, 'Enter the claim number (ICN or DCN): 13 to 23 letters or numbers.'));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Spec §3: the jurisdiction options, in the spec's order. The first (empty) entry is the "Choose Jurisdiction" placeholder. */
 export const jurisdictionOptions = [

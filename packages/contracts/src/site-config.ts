@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Browser-visible settings, served by the portal as /api/site-config.js (a classic script that runs before the
@@ -7,11 +7,11 @@ import { z } from 'zod';
 export const SiteConfigSchema = z.object({
   contentPreview: z.boolean(),
   jurisdictionImageBase: z.string(),
-  cookieDomain: z.string().optional(),
-  analyticsScriptUrl: z.string().optional(),
-  chatScriptUrl: z.string().optional(),
-  chatSupportAddress: z.string().optional(),
-  surveyScriptUrl: z.string().optional(),
+  cookieDomain: z.optional(z.string()),
+  analyticsScriptUrl: z.optional(z.string()),
+  chatScriptUrl: z.optional(z.string()),
+  chatSupportAddress: z.optional(z.string()),
+  surveyScriptUrl: z.optional(z.string()),
 });
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;
 

@@ -5,7 +5,7 @@ import {
   ErrorResponseSchema,
   type ErrorResponse,
 } from '@portal/contracts';
-import type { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** A non-2xx answer: `code` is the server's errorMessage (an error code, or a readable sentence for authority validation). */
 export class ApiError extends Error {
@@ -20,7 +20,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface RequestOptions<T extends z.ZodType> {
+export interface RequestOptions<T extends z.core.$ZodType> {
   method?: 'GET' | 'POST';
   body?: unknown;
   /** Parses the `data` field; the CMS's shapes change when editors change content types, so answers are checked. */
@@ -33,7 +33,7 @@ export interface RequestOptions<T extends z.ZodType> {
  * The one HTTP client (spec §7): sends cookies and the custom header with value 1 on every call, and answers
  * the response's `data` field. Failures become ApiError with the server's error code.
  */
-export async function apiRequest<T extends z.ZodType = z.ZodUnknown>(path: string, options: RequestOptions<T> = {}): Promise<z.output<T>> {
+export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(path: string, options: RequestOptions<T> = {}): Promise<z.output<T>> {
   const { method = 'GET', body, schema, timeoutMs } = options;
   const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
   let response: Response;
@@ -62,7 +62,7 @@ export async function apiRequest<T extends z.ZodType = z.ZodUnknown>(path: strin
   }
   const data = (payload as { data?: unknown } | undefined)?.data;
   if (!schema) return data as z.output<T>;
-  const parsed = schema.safeParse(data);
+  const parsed = z.safeParse(schema, data);
   if (!parsed.success) throw new ApiError(response.status, GENERIC_ERROR_CODE);
   return parsed.data;
 }
