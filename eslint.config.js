@@ -43,4 +43,11 @@ export default tseslint.config(
     files: ['web/**/*.tsx'],
     ...jsxA11y.flatConfigs.strict,
   },
+  {
+    // Code that reaches the browser uses zod/mini: classic zod would put the whole library in the bundle
+    // (docs/decisions/0012-zod-mini-in-contracts.md). Tests may use either.
+    files: ['web/src/**/*.{ts,tsx}', 'packages/contracts/src/**/*.ts'],
+    ignores: ['**/*.test.*', '**/__tests__/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: "Import from 'zod/mini' in code the browser loads (decision 0012)." }] }] },
+  },
 );
