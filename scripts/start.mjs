@@ -49,10 +49,9 @@ function shutdown(code = 0) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-const env = { ...process.env, MAIL_VIEWER: process.env.MAIL_VIEWER ?? 'true' };
 if (existsSync(`${root}/cms/node_modules/@strapi/strapi`)) {
   launch('cms   ', process.execPath, ['scripts/start.mjs'], { cwd: `${root}/cms`, env: process.env });
 } else {
   console.log('[start] the CMS is not installed (cms/node_modules missing); content pages will say content is unavailable. Run `npm install` to install it.');
 }
-launch('portal', process.execPath, ['server/dist/main.js'], { env });
+launch('portal', process.execPath, ['server/dist/main.js'], { env: process.env });

@@ -47,7 +47,6 @@ export async function startPortal(env: Record<string, string> = {}, options: { p
       DATA_DIR: dataDir,
       SEED_LOCATIONS: '30',
       LOG_LEVEL: 'info',
-      MAIL_VIEWER: 'true',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

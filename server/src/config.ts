@@ -51,8 +51,6 @@ export const EnvSchema = z.object({
     CONTENT_PREVIEW: booleanSetting.default(false),
     CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
     CONTENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(180_000).default(180_000),
-    MAIL_VIEWER: booleanSetting.default(false),
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
     ANALYTICS_SCRIPT_URL: urlSetting.optional(),
     CHAT_SCRIPT_URL: urlSetting.optional(),
     CHAT_SUPPORT_ADDRESS: z.string().min(1).optional(),
@@ -88,8 +86,6 @@ export const ConfigSchema = EnvSchema
         cacheTtlMs: env.CONTENT_CACHE_TTL_MS,
         timeoutMs: env.CONTENT_TIMEOUT_MS,
       },
-      mailViewer: env.MAIL_VIEWER,
-      smtpUrl: env.SMTP_URL,
       thirdParty: {
         analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL,
         chatScriptUrl: env.CHAT_SCRIPT_URL,
@@ -125,7 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'configuration');
-    const got = name in cleaned && !/SECRET|KEY|TOKEN|PASSWORD|DATABASE_URL|SMTP_URL/.test(name) ? ` (got "${cleaned[name]}")` : '';
+    const got = name in cleaned && !/SECRET|KEY|TOKEN|PASSWORD|DATABASE_URL/.test(name) ? ` (got "${cleaned[name]}")` : '';
     return `${name} ${issue.message}${got}`;
   });
   throw new ConfigError(problems);
