@@ -35,6 +35,11 @@ describe('content pages from the CMS', () => {
     await page.locator('#topics-title').waitFor();
     await expect.poll(() => page.locator('#topics-title').textContent()).toBe('Topics for J5 MAC Part A');
     await expect.poll(() => page.locator('main ul li a').count()).toBeGreaterThan(3);
+    // The seeded Part B claims topic is featured, but a J5 Part A office sees neither its card nor its topic.
+    const featured = page.locator('section[aria-labelledby="featured-title"]');
+    await expect.poll(() => featured.textContent()).toContain('Appeals: asking for a redetermination');
+    expect(await featured.textContent()).not.toContain('Submitting Part B claims electronically');
+    expect(await page.locator('main').textContent()).not.toContain('Submitting Part B claims electronically');
     await expectNoAxeViolations(page, 'home with content');
     await screenshot(page, 'home-content');
   });

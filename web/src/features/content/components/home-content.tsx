@@ -52,7 +52,8 @@ export function HomeContent() {
   const { showAlerts, setShowAlerts } = useSession();
   const attributes = home.data?.attributes;
   const notices = attributes?.notices ?? [];
-  const featured = topicsFor(attributes?.featuredTopics?.data ?? [], '');
+  // Featured topics follow the jurisdiction too: a Part A office has no use for a featured Part B article.
+  const featured = topicsFor(attributes?.featuredTopics?.data ?? [], jurisdiction);
   const visibleTopics = topics.data ? topicsFor(topics.data, jurisdiction) : [];
 
   return (
