@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { ErrorResponse } from '@portal/contracts/errors';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import { contentPlugin } from './content/plugin';
@@ -9,7 +8,7 @@ import { siteConfigRoutes } from './modules/site-config/routes';
 import { sitemapRoutes } from './modules/web/sitemap';
 import { staticSitePlugin } from './modules/web/static-site';
 import { csrfPlugin } from './platform/csrf';
-import { errorHandlerPlugin } from './platform/error-handler';
+import { errorHandlerPlugin, sendError } from './platform/error-handler';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { requestIdFrom } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
@@ -42,22 +41,19 @@ function allowedOrigins(config: Config): string[] {
 
 /**
  * Errors Fastify raises before routing (a malformed percent-encoding in the path, an over-long parameter): no hook
- * runs for them, so they get the baseline headers, the request id and the error envelope here.
+ * runs for them, so they get the baseline headers and the request id here, then the usual error envelope.
  */
-function frameworkErrorHandler(config: Config) {
-  const headers = staticSecurityHeaders(helmetOptions(config));
+function frameworkErrorHandler(baselineHeaders: Record<string, string>) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : known ? 400 : 500;
-    const body: ErrorResponse = known ? { errorMessage: 'Validation_Failed' } : { errorMessage: 'Generic_Error_For_Services', requestId: request.id };
-    if (known) request.log.info({ errorCode: body.errorMessage, status, reason: error.code }, 'request rejected');
-    else request.log.error({ err: error }, 'request failed before routing');
-    reply.code(status).headers(headers).header('x-request-id', request.id).header('cache-control', 'no-store').send(body);
+    reply.headers(baselineHeaders).header('x-request-id', request.id);
+    sendError(error, request, reply);
   };
 }
 
 /** Builds the portal server without listening, so tests drive it with `app.inject`. */
 export async function buildApp({ config, database, logStream }: AppDependencies): Promise<FastifyInstance> {
+  // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
+  const baselineHeaders = staticSecurityHeaders(helmetOptions(config));
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : loggerOptions(config.logLevel),
     genReqId: requestIdFrom,
@@ -70,7 +66,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
     // On shutdown keep-alive connections are closed once idle so in-flight requests can finish.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    frameworkErrors: frameworkErrorHandler(config),
+    frameworkErrors: frameworkErrorHandler(baselineHeaders),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -79,7 +75,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
   app.decorate('database', database);
   app.decorate('secrets', loadSecrets(config));
 
-  await app.register(securityHeadersPlugin, { config });
+  await app.register(securityHeadersPlugin, { headers: baselineHeaders });
   await app.register(errorHandlerPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(healthRoutes, { database });

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '@portal/contracts/errors';
@@ -28,33 +28,35 @@ function fieldErrorsOf(error: FastifyError): Record<string, string[]> {
  * One error envelope for every failure (DESIGN §3, §6): 4xx answers name an error code the SPA can look up
  * in the CMS; anything unexpected is logged with its stack and answered as a generic 500 with the request id.
  */
+export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  let status = 500;
+  let body: ErrorResponse = { errorMessage: 'Generic_Error_For_Services', requestId: request.id };
+
+  if (error instanceof PortalError) {
+    status = error.status;
+    body = { errorMessage: error.code, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
+    if (error.headers) reply.headers(error.headers);
+  } else if (error.validation) {
+    status = 400;
+    body = { errorMessage: 'Validation_Failed', fieldErrors: fieldErrorsOf(error) };
+  } else if (error.code && clientErrors[error.code]) {
+    const known = clientErrors[error.code]!;
+    status = known.status;
+    body = { errorMessage: known.code };
+  } else if (error.statusCode === 429) {
+    status = 429;
+    body = { errorMessage: 'Too_Many_Requests' };
+  } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    // Other client errors raised by Fastify or a plugin: keep the status, hide the internal message.
+    status = error.statusCode;
+    body = { errorMessage: status === 404 ? 'Not_Found' : status === 405 ? 'Method_Not_Allowed' : 'Validation_Failed' };
+  }
+
+  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ errorCode: body.errorMessage, status }, 'request rejected');
+  return reply.code(status).header('cache-control', 'no-store').send(body);
+}
+
 export const errorHandlerPlugin = fp(async (app: FastifyInstance) => {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    let status = 500;
-    let body: ErrorResponse = { errorMessage: 'Generic_Error_For_Services', requestId: request.id };
-
-    if (error instanceof PortalError) {
-      status = error.status;
-      body = { errorMessage: error.code, ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}) };
-      if (error.headers) reply.headers(error.headers);
-    } else if (error.validation) {
-      status = 400;
-      body = { errorMessage: 'Validation_Failed', fieldErrors: fieldErrorsOf(error) };
-    } else if (error.code && clientErrors[error.code]) {
-      const known = clientErrors[error.code]!;
-      status = known.status;
-      body = { errorMessage: known.code };
-    } else if (error.statusCode === 429) {
-      status = 429;
-      body = { errorMessage: 'Too_Many_Requests' };
-    } else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      // Other client errors raised by Fastify or a plugin: keep the status, hide the internal message.
-      status = error.statusCode;
-      body = { errorMessage: status === 404 ? 'Not_Found' : status === 405 ? 'Method_Not_Allowed' : 'Validation_Failed' };
-    }
-
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ errorCode: body.errorMessage, status }, 'request rejected');
-    return reply.code(status).header('cache-control', 'no-store').send(body);
-  });
+  app.setErrorHandler(sendError);
 });

@@ -65,10 +65,11 @@ export function staticSecurityHeaders(options: HelmetOptions): Record<string, st
  * Baseline headers and the request id on every answer, errors included (set in the first onRequest hook, before anything can fail):
  * a CSP with no inline script, HSTS, nosniff, strict referrer policy, no framing. Styles allow 'unsafe-inline'
  * because MUI's emotion injects style tags at run time (docs/decisions/0006-csp.md). The header set is computed
- * once: @fastify/helmet rebuilds helmet on every request, which cost a third of the throughput of cached content.
+ * once (by the caller, `staticSecurityHeaders`): @fastify/helmet rebuilt helmet on every request, which cost a third of
+ * the throughput of cached content.
  */
-export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { config: Config }) => {
-  const headers = staticSecurityHeaders(helmetOptions(options.config));
+export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { headers: Record<string, string> }) => {
+  const { headers } = options;
   const apiHeaders = { ...headers, 'cache-control': 'no-store' };
   app.addHook('onRequest', (request, reply, done) => {
     // API answers are personal or state-changing: never cached, unless the route sets its own cache-control
