@@ -113,15 +113,17 @@ export class ResponseCache {
    */
   fresh(key: string): CachedAnswer | undefined {
     const cached = this.entries.get(key);
-    if (cached && cached.generation === this.generation && this.now() - cached.storedAt < this.options.ttlMs) return cached;
-    return undefined;
+    return cached && cached.generation === this.generation && this.withinTtl(cached) ? cached : undefined;
+  }
+
+  private withinTtl(answer: CachedAnswer): boolean {
+    return this.now() - answer.storedAt < this.options.ttlMs;
   }
 
   async get(key: string, load: () => Promise<LoadResult>): Promise<CacheLookup> {
     const cached = this.entries.get(key);
     if (cached && cached.generation === this.generation) {
-      const expired = this.now() - cached.storedAt >= this.options.ttlMs;
-      if (!expired) return { kind: 'ok', answer: cached, stale: false };
+      if (this.withinTtl(cached)) return { kind: 'ok', answer: cached, stale: false };
       if (!this.upstreamResting()) {
         this.refresh(key, load).catch((err: unknown) => this.options.onBackgroundError?.(err));
       }

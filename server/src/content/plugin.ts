@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import { PortalError } from '../platform/portal-error';
 import { LRUCache } from 'lru-cache';
+import { PortalError } from '../platform/portal-error';
 import { parseContentRequest, parseUploadPath, QueryRejected, type ContentRequest } from './allow-list';
 import { etagMatches, ResponseCache, UpstreamUnavailable, type CacheLookup, type CachedAnswer } from './cache';
 import { CmsClient } from './cms-client';
@@ -133,21 +133,22 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     return parsed;
   }
 
-  async function answerFromCms(request: FastifyRequest, reply: FastifyReply, parsed: ContentRequest) {
-    const { path, pairs } = parsed;
-    // Drafts leave the server only on a preview instance, and are never cached (Strapi 5 names them status=draft).
-    if (parsed.preview && config.cms.preview) {
-      let result;
-      try {
-        result = await client.content(path, [...pairs, ['status', 'draft']], request.log);
-      } catch (err) {
-        throw unavailable(request, err);
-      }
-      if (result.kind === 'not-found') throw new PortalError(404, 'Not_Found');
-      if (result.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
-      return reply.header('cache-control', 'no-store').header('content-type', result.contentType).send(result.body);
+  /** Drafts (Strapi 5 names them status=draft), straight from the CMS and never cached. */
+  async function answerDraft(request: FastifyRequest, reply: FastifyReply, { path, pairs }: ContentRequest) {
+    let result;
+    try {
+      result = await client.content(path, [...pairs, ['status', 'draft']], request.log);
+    } catch (err) {
+      throw unavailable(request, err);
     }
+    if (result.kind === 'not-found') throw new PortalError(404, 'Not_Found');
+    if (result.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
+    return reply.header('cache-control', 'no-store').header('content-type', result.contentType).send(result.body);
+  }
 
+  /** Published content through the cache: stale-while-revalidate, single-flight misses, last good copy. */
+  async function answerPublished(request: FastifyRequest, reply: FastifyReply, parsed: ContentRequest) {
+    const { path, pairs } = parsed;
     let lookup: CacheLookup;
     try {
       lookup = await content.get(parsed.cacheKey, () => client.content(path, pairs, request.log));
@@ -163,15 +164,15 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   // A fresh cached answer is sent synchronously, without a promise; the rest asks the cache or the CMS.
   app.get('/api/content/*', (request, reply) => {
     const parsed = parseRequest(request);
-    if (!(parsed.preview && config.cms.preview)) {
-      const answer = content.fresh(parsed.cacheKey);
-      if (answer) {
-        sendAnswer(request, reply, answer, false, 'no-cache');
-        // Not `return reply`: Fastify would try to send it a second time.
-        return;
-      }
+    // Drafts leave the server only on a preview instance; elsewhere publicationState=preview is ignored.
+    if (parsed.preview && config.cms.preview) return answerDraft(request, reply, parsed);
+    const answer = content.fresh(parsed.cacheKey);
+    if (answer) {
+      sendAnswer(request, reply, answer, false, 'no-cache');
+      // Not `return reply`: Fastify would try to send it a second time.
+      return;
     }
-    return answerFromCms(request, reply, parsed);
+    return answerPublished(request, reply, parsed);
   });
 
   // Only GET/HEAD reach the CMS; other methods on content paths are refused outright.
