@@ -1,5 +1,6 @@
 // Fails (exit 1) when a file cites something a clone of this repository does not have: the old shared
-// requirement files (`spec §…`, `DESIGN §…`, `../shared`), or a `docs/…` path or `#anchor` that does not exist.
+// requirement files (section-sign citations of the spec or DESIGN, the shared folder), or a `docs/…` path or
+// `#anchor` that does not exist.
 // Markdown files' relative links are checked the same way. Run by `npm run lint`; `node scripts/check-doc-citations.mjs [root]`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
