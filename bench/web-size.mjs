@@ -1,7 +1,7 @@
 // Reports the gzip size of the JavaScript the browser downloads to show `/` (from Vite's build manifest):
 // - initial: the entry chunk, the home route's chunk and their static imports: what the first render waits for;
 // - deferred: what the home page then imports lazily (the markdown renderer for the CMS hero text and notices).
-// Prints the ratio of the initial size to the 150 KB stretch goal of DESIGN §6. Run: npm run bench:web-size
+// Prints the ratio of the initial size to the 150 KB stretch goal of docs/requirements/platform.md#web-budget. Run: npm run bench:web-size
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';

@@ -47,7 +47,7 @@ describe('the CMS seed and the portal contracts', () => {
   });
 });
 
-describe('error messages in the page (spec §7: code, then the default code, then the fallback text)', () => {
+describe('error messages in the page (docs/requirements/api.md#error-message-lookup-and-fallback: code, then the default code, then the fallback text)', () => {
   let browser: Browser;
   const baseURL = inject('portalUrl');
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// Draws the jurisdiction map images (spec §3: jurisdiction_J5_A.svg … plus the default image) from public US state
+// Draws the jurisdiction map images (docs/requirements/jurisdictions.md#map-images: jurisdiction_J5_A.svg … plus the default image) from public US state
 // geometry: the us-atlas package (US Census Bureau cartographic boundary files, 1:10m, as TopoJSON), projected with
 // d3-geo (equal-area conic, fitted into 150×150) and written as small static SVGs. No text is drawn; the page's
 // <img alt> names the map.

@@ -18,7 +18,7 @@ const postgresUrl = z
   .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL');
 
 /**
- * Every portal setting, read from the environment (DESIGN §3 "Config"). `.env.example` lists the same names.
+ * Every portal setting, read from the environment (docs/requirements/platform.md#configuration). `.env.example` lists the same names.
  * The CMS reads its own CMS_-prefixed names; the portal reads CMS_URL and the token/webhook handover files.
  */
 export const EnvSchema = z.object({

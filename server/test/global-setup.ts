@@ -22,7 +22,7 @@ function migrationsHash(): string {
 
 /**
  * Initialising PGlite costs ~4 s, so the schema is migrated once into a template folder that each test file
- * copies (DESIGN §6). With TEST_DATABASE_URL, a migrated template database on the real server plays that role.
+ * copies (docs/requirements/platform.md#testing-rules). With TEST_DATABASE_URL, a migrated template database on the real server plays that role.
  */
 export default async function setup(project: TestProject) {
   const hash = migrationsHash();

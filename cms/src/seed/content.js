@@ -1,6 +1,6 @@
 'use strict';
 // Demo content for a fresh CMS: topics written for Medicare provider office staff in J5 and J8. Together the
-// bodies exercise every rendering rule the site must follow (spec §2): GFM tables, footnotes, strikethrough,
+// bodies exercise every rendering rule the site must follow (docs/requirements/public-site.md#content-rendering): GFM tables, footnotes, strikethrough,
 // task lists, autolinks, in-page # links, / links, links to the portal's own domain, external links, an image
 // with an absolute URL, and a javascript: link the site must neutralise. `{{IMAGE}}` and `{{PORTAL}}` are
 // replaced at seed time with the uploaded image's absolute URL and the portal's address.

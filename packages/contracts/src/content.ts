@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 
 /**
  * Content shapes as the CMS answers them through /api/content (Strapi's v4 response format: the SPA reads
- * `data.attributes.*`, spec §3, §7). Answers are parsed, not cast: editors can change content types.
+ * `data.attributes.*`, docs/requirements/api.md#response-envelope). Answers are parsed, not cast: editors can change content types.
  */
 export const CONTENT_PATH = '/api/content';
 
@@ -48,7 +48,7 @@ export const ErrorMessageListSchema = z.array(entry({ ErrorCode: z.string(), Mes
 export const SecurityQuestionListSchema = z.array(entry({ question: z.string(), order: z.nullish(z.number()) }));
 export type SecurityQuestion = z.infer<typeof SecurityQuestionListSchema>[number];
 
-/** Spec §4/§8: the text shown for unpublished or unknown content. */
+/** docs/requirements/api.md#error-catalogue: the text shown for unpublished or unknown content. */
 export const CONTENT_NOT_FOUND_TEXT = 'This content was not found.';
-/** Spec §9: content requests time out after 180000 ms. */
+/** docs/requirements/api.md#request-rules: content requests time out after 180000 ms. */
 export const CONTENT_TIMEOUT_MS = 180_000;

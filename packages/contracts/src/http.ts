@@ -1,18 +1,18 @@
 import { z } from 'zod/mini';
 
-/** Custom header every service call carries (spec §7 "a custom header with value 1"); the server's CSRF check requires it. */
+/** Custom header every service call carries (docs/requirements/api.md#csrf-header); the server's CSRF check requires it. */
 export const PORTAL_REQUEST_HEADER = 'X-Portal-Request';
 export const PORTAL_REQUEST_HEADER_VALUE = '1';
 /** Correlates a request across the browser, the server's logs and its answer. */
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
-/** Cookie names (DESIGN §6). */
+/** Cookie names (docs/requirements/public-site.md#cookies). */
 export const REGION_COOKIE = 'region';
 export const LICENSE_COOKIE = 'amaApproved';
-/** Spec §9: the region cookie lives 365 days when remembered. */
+/** docs/requirements/public-site.md#cookies: the region cookie lives 365 days when remembered. */
 export const REMEMBER_COOKIE_DAYS = 365;
 
-/** Success envelope: the SPA reads the `data` field of every answer (spec §7). */
+/** Success envelope: the SPA reads the `data` field of every answer (docs/requirements/api.md#response-envelope). */
 export function dataEnvelope<T extends z.ZodMiniType>(data: T) {
   return z.object({ data });
 }

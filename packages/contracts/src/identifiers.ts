@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
 /**
- * Identifier rules (DESIGN §3, §6). Each schema trims and normalises what people type (spaces, dashes,
+ * Identifier rules (docs/requirements/portal.md#identifiers). Each schema trims and normalises what people type (spaces, dashes,
  * lower case) and carries a message that tells them what to enter.
  */
 
@@ -69,5 +69,5 @@ export function isValidMbi(value: string): boolean {
 }
 export const MbiSchema = typedIdentifier(upperCaseWithoutSeparators, z.refine(isValidMbi, "Enter the patient's 11-character Medicare Beneficiary Identifier (MBI), for example 1EG4-TE5-MK73."));
 
-/** Claim number: Part B ICN is 13 digits, Part A DCN up to 23 characters, so 13 to 23 letters or digits (DESIGN §6). */
+/** Claim number: Part B ICN is 13 digits, Part A DCN up to 23 characters, so 13 to 23 letters or digits (docs/requirements/portal.md#identifiers). */
 export const ClaimNumberSchema = typedIdentifier(upperCaseWithoutSeparators, z.regex(/^[A-Z0-9]{13,23}$/, 'Enter the claim number (ICN or DCN): 13 to 23 letters or numbers.'));

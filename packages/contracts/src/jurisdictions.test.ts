@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isJurisdiction, jurisdictionOptions, providersLabel, selectableJurisdictions } from './jurisdictions';
 
-describe('jurisdiction options (spec §3)', () => {
+describe('jurisdiction options (docs/requirements/jurisdictions.md)', () => {
   it('holds the spec table exactly, placeholder first', () => {
     expect(jurisdictionOptions.map((o) => [o.value, o.title, o.color ?? null, o.providers.join(', ')])).toEqual([
       ['', 'Choose Jurisdiction', null, ''],

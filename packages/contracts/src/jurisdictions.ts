@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 
-/** Spec §3: the jurisdiction options, in the spec's order. The first (empty) entry is the "Choose Jurisdiction" placeholder. */
+/** The jurisdiction options, in the order of docs/requirements/jurisdictions.md#options. The first (empty) entry is the "Choose Jurisdiction" placeholder. */
 export const jurisdictionOptions = [
   { value: '', title: 'Choose Jurisdiction', color: undefined, svg: undefined, providers: [] },
   { value: 'J5A', title: 'J5 MAC Part A', color: '#FBBC1C', svg: 'jurisdiction_J5_A.svg', providers: ['IA', 'KS', 'MO', 'NE'] },
@@ -21,10 +21,10 @@ export const jurisdictionValues = ['J5A', 'J5B', 'J8A', 'J8B'] as const;
 export const JurisdictionSchema = z.enum(jurisdictionValues);
 export type Jurisdiction = z.infer<typeof JurisdictionSchema>;
 
-/** The selectable options: every entry but the empty placeholder (spec §2: "The first list entry is skipped"). */
+/** The selectable options: every entry but the empty placeholder (docs/requirements/public-site.md#jurisdiction-picker: the placeholder is skipped). */
 export const selectableJurisdictions = jurisdictionOptions.slice(1) as unknown as readonly (JurisdictionOption & { value: Jurisdiction })[];
 
-/** Default map shown when an option has no image of its own (spec §3). */
+/** Default map shown when an option has no image of its own (docs/requirements/jurisdictions.md#map-images). */
 export const defaultJurisdictionImage = 'jurisdiction_default.svg';
 
 export function isJurisdiction(value: unknown): value is Jurisdiction {

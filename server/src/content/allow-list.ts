@@ -1,5 +1,5 @@
 /**
- * What the content proxy lets through to the CMS (research G.47: an allow-list of upstream paths, methods and
+ * What the content proxy lets through to the CMS (docs/requirements/api.md#content-proxy: an allow-list of upstream paths, methods and
  * parameters, so the proxy cannot be used to reach anything else the CMS's token can read).
  */
 

@@ -57,7 +57,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /**
- * Per-instance cache of upstream answers (DESIGN §2), bounded by entries and bytes (least recently used go
+ * Per-instance cache of upstream answers (docs/requirements/api.md#content-proxy), bounded by entries and bytes (least recently used go
  * first). Behaviour, in order:
  * - fresh hit → served from memory;
  * - past its TTL → served at once, refreshed in the background (stale-while-revalidate);
@@ -65,7 +65,7 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  *   visible at once, but the old copy still serves as the last good copy if the upstream fails;
  * - miss → one upstream request however many callers wait for it (single-flight);
  * - upstream unavailable → the last good copy marked stale, else UpstreamUnavailable.
- * After a failure the upstream is left alone for `retryAfterFailureMs` (a small circuit breaker, research J.58).
+ * After a failure the upstream is left alone for `retryAfterFailureMs` (a small circuit breaker, docs/decisions/0007-content-proxy.md).
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedAnswer>;

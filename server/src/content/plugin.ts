@@ -71,7 +71,7 @@ function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: Cached
 }
 
 /**
- * The CMS proxy (DESIGN §2, §6; research G.47, J.58): `GET /api/content/<type>[/<documentId>]` with the
+ * The CMS proxy (docs/requirements/api.md#content-proxy): `GET /api/content/<type>[/<documentId>]` with the
  * server-held token, a per-instance cache (SWR, single-flight, ETag), the CMS webhook that invalidates it, and
  * `GET /uploads/*` for images referenced by content. See docs/decisions/0007-content-proxy.md.
  */

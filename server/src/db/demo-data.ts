@@ -5,11 +5,11 @@ import type { Db } from './client';
 import { appState, claims, providerLocations } from './schema';
 
 /**
- * Deterministic demo data (DESIGN §4): the same seed and day always give the same rows, so the README's
+ * Deterministic demo data (docs/requirements/portal.md#demo-data): the same seed and day always give the same rows, so the README's
  * sample NPI/PTAN/TIN combinations work on every fresh install, and benchmarks can generate 1,000,000 locations.
  */
 export const DEMO_SEED = 20261122;
-/** Claims paid within this many days prove authority (DESIGN §5); the generator puts claims on both sides. */
+/** Claims paid within this many days prove authority (docs/requirements/portal.md#authority-validation); the generator puts claims on both sides. */
 export const AUTHORITY_LOOKBACK_DAYS = 90;
 
 const STATES = { J5: ['IA', 'KS', 'MO', 'NE'], J8: ['IN', 'MI'] } as const;

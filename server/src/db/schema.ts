@@ -17,7 +17,7 @@ import {
   varchar,
 } from 'drizzle-orm/pg-core';
 
-/** DESIGN §4. All times are stored in UTC (timestamptz). */
+/** docs/requirements/portal.md#data-model. All times are stored in UTC (timestamptz). */
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
 export const jurisdictionEnum = pgEnum('jurisdiction', ['J5', 'J8']);
@@ -94,7 +94,7 @@ export const users = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // Usernames are unique whatever their case (DESIGN §4).
+    // Usernames are unique whatever their case (docs/requirements/portal.md#data-model).
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     index('users_email_lower_idx').on(sql`lower(${t.email})`),
   ],
@@ -144,7 +144,7 @@ export const auditEvents = pgTable(
     outcome: outcomeEnum('outcome').notNull(),
     ip: varchar('ip', { length: 45 }),
     requestId: varchar('request_id', { length: 64 }),
-    /** Extra facts; never a password, answer, DOB, SSN or full TIN (DESIGN §4). */
+    /** Extra facts; never a password, answer, DOB, SSN or full TIN (docs/requirements/portal.md#rate-limits-and-audit). */
     details: jsonb('details').$type<Record<string, unknown>>(),
   },
   (t) => [index('audit_events_at_idx').on(t.at), index('audit_events_actor_idx').on(t.actor)],

@@ -25,7 +25,7 @@ function fieldErrorsOf(error: FastifyError): Record<string, string[]> {
 }
 
 /**
- * One error envelope for every failure (DESIGN §3, §6): 4xx answers name an error code the SPA can look up
+ * One error envelope for every failure (docs/requirements/api.md#response-envelope): 4xx answers name an error code the SPA can look up
  * in the CMS; anything unexpected is logged with its stack and answered as a generic 500 with the request id.
  */
 export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {

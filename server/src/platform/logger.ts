@@ -3,7 +3,7 @@ import type { LoggerOptions } from 'pino';
 
 /**
  * pino options shared by the server and its CLIs. Secrets and personal data are redacted wherever they
- * appear in a logged object (research/security-requirements.md H.49); request bodies are never logged.
+ * appear in a logged object (docs/requirements/platform.md#operations); request bodies are never logged.
  */
 export const redactPaths = [
   'req.headers.cookie',

@@ -10,7 +10,7 @@ export const cmsDir = join(repoRoot, 'cms');
 
 /**
  * The machine's Node runs the CMS: its native SQLite module (better-sqlite3) is compiled for it, while CI also
- * runs the server suite under another Node (DESIGN §6). CMS_NODE overrides the path.
+ * runs the server suite under another Node (docs/requirements/platform.md#testing-rules). CMS_NODE overrides the path.
  */
 export const cmsNode = process.env.CMS_NODE ?? '/usr/bin/node';
 

@@ -9,7 +9,7 @@ const onlyTheBlock = (scope: string) => ({
 
 /**
  * While the Print button is printing (body[data-printing]) and in the browser's own print of a page that has a
- * print block, only that block shows (spec §2).
+ * print block, only that block shows (docs/requirements/public-site.md#print).
  */
 export const printStyles = {
   ...onlyTheBlock('body[data-printing="block"]'),

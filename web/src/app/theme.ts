@@ -1,6 +1,6 @@
 import { createTheme } from '@mui/material/styles';
 
-/** Spec §9: breakpoints, fonts and colours. */
+/** docs/requirements/public-site.md#look-and-feel: breakpoints, fonts and colours. */
 export const theme = createTheme({
   breakpoints: { values: { xs: 0, sm: 600, md: 900, lg: 1440, xl: 1536 } },
   palette: {

@@ -30,7 +30,7 @@ export interface RequestOptions<T extends z.core.$ZodType> {
 }
 
 /**
- * The one HTTP client (spec §7): sends cookies and the custom header with value 1 on every call, and answers
+ * The one HTTP client (docs/requirements/api.md#request-rules): sends cookies and the custom header with value 1 on every call, and answers
  * the response's `data` field. Failures become ApiError with the server's error code.
  */
 export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(path: string, options: RequestOptions<T> = {}): Promise<z.output<T>> {

@@ -4,7 +4,7 @@ import { REMEMBER_COOKIE_DAYS } from '@portal/contracts';
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
 /**
- * Cookies live on the parent domain of the host (spec §3: portal.example.com → .example.com), so sibling sites
+ * Cookies live on the parent domain of the host (docs/requirements/public-site.md#cookies: portal.example.com → .example.com), so sibling sites
  * of the contractor share the choice. No Domain attribute on localhost, IP hosts or single-label hosts.
  */
 export function cookieDomainFor(hostname: string, override?: string): string | undefined {
@@ -29,7 +29,7 @@ function attributes(context: CookieContext, remember: boolean): Cookies.CookieAt
     sameSite: 'Lax',
     secure: context.secure,
     ...(domain ? { domain } : {}),
-    // Without `expires` the cookie ends with the browser session (spec §4).
+    // Without `expires` the cookie ends with the browser session (docs/requirements/public-site.md#cookies).
     ...(remember ? { expires: REMEMBER_COOKIE_DAYS } : {}),
   };
 }

@@ -7,7 +7,7 @@ function escapeXml(value: string): string {
 }
 
 /**
- * `/sitemap.xml` of the home page and every published topic (DESIGN §6), read through the content proxy so it
+ * `/sitemap.xml` of the home page and every published topic (docs/requirements/public-site.md#every-page), read through the content proxy so it
  * shares its cache and allow-list. When the CMS cannot answer, the sitemap lists the home page only.
  */
 export async function sitemapRoutes(app: FastifyInstance, options: { config: Config }) {

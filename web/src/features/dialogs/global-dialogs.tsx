@@ -7,13 +7,13 @@ import { useSession } from '../session/session-context';
 const JurisdictionPickerDialog = lazy(() => import('../jurisdiction/jurisdiction-picker-dialog').then((m) => ({ default: m.JurisdictionPickerDialog })));
 const LicenseDialog = lazy(() => import('../license/license-dialog').then((m) => ({ default: m.LicenseDialog })));
 
-/** Spec §2: no dialog at all for a user agent containing 'veracode' (a security scanner). */
+/** docs/requirements/public-site.md#global-dialogs: no dialog at all for a user agent containing 'veracode' (a security scanner). */
 export function dialogsAllowedFor(userAgent: string): boolean {
   return !/veracode/i.test(userAgent);
 }
 
 /**
- * Spec §4 dialog flow, on every page but `/` and while the session is active:
+ * Dialog flow (docs/requirements/public-site.md#dialog-flow), on every page but `/` and while the session is active:
  * no jurisdiction or picker open → picker; jurisdiction chosen, picker closed, license not accepted → license.
  */
 export function GlobalDialogs() {

@@ -3,7 +3,7 @@ import { useId, useState, type ElementType } from 'react';
 import { defaultJurisdictionImage, providersLabel, selectableJurisdictions, type Jurisdiction } from '@portal/contracts';
 import { siteConfig } from '../../config/site-config';
 
-/** Spec §2 texts, quoted exactly. */
+/** Texts of docs/requirements/public-site.md#jurisdiction-picker, quoted exactly. */
 export const PICKER_TITLE = 'Get the right info.';
 export const PICKER_BODY = 'Medicare policies can vary by state and are different for Part A and Part B. Please click a jurisdiction below.';
 export const REMEMBER_LABEL = 'Remember my selection';

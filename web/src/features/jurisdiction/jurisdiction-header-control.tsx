@@ -6,7 +6,7 @@ export const INLINE_CHOOSER_ID = 'jurisdiction-chooser';
 
 /**
  * Shows the current jurisdiction and lets the user change it: on `/`, where no dialog may open, it moves to the
- * inline tiles; elsewhere it opens the picker (DESIGN §6).
+ * inline tiles; elsewhere it opens the picker (docs/requirements/public-site.md#home-page).
  */
 export function JurisdictionHeaderControl() {
   const { option, openPicker } = useRegion();

@@ -2,7 +2,7 @@ import { Dialog, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import { PICKER_TITLE, JurisdictionChooser } from './jurisdiction-chooser';
 import { useRegion } from './region-context';
 
-/** Spec §2 jurisdiction picker. It can be dismissed only when a jurisdiction is already chosen. */
+/** Jurisdiction picker (docs/requirements/public-site.md#jurisdiction-picker). It can be dismissed only when a jurisdiction is already chosen. */
 export function JurisdictionPickerDialog({ open }: { open: boolean }) {
   const { jurisdiction, chooseJurisdiction, closePicker } = useRegion();
   const canDismiss = jurisdiction !== '';

@@ -4,7 +4,7 @@ import { siteConfig } from '../../config/site-config';
 import { currentCookieContext, readCookie, removeCookie, writeCookie } from '../../lib/cookies';
 
 export interface RegionContextValue {
-  /** The chosen jurisdiction, or '' when none is chosen (spec §4). */
+  /** The chosen jurisdiction, or '' when none is chosen (docs/requirements/public-site.md#dialog-flow). */
   jurisdiction: Jurisdiction | '';
   option: (JurisdictionOption & { value: Jurisdiction }) | undefined;
   /** Sets the jurisdiction, writes the region cookie (365 days if remembered, else session) and closes the picker. */
@@ -29,7 +29,7 @@ export function RegionProvider({ children }: { children: ReactNode }) {
   const [jurisdiction, setJurisdiction] = useState<Jurisdiction | ''>(initialJurisdiction);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [licenseAccepted, setLicenseAccepted] = useState(() => readCookie(LICENSE_COOKIE) === 'true');
-  // The license cookie follows the region cookie's remember rule (DESIGN §6).
+  // The license cookie follows the region cookie's remember rule (docs/requirements/public-site.md#cookies).
   const [remember, setRemember] = useState(false);
 
   const chooseJurisdiction = useCallback((value: Jurisdiction, rememberChoice: boolean) => {

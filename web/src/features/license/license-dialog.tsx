@@ -5,10 +5,10 @@ import { useLicense } from '../content/api/get-license';
 import { LazyContentMarkdown as ContentMarkdown } from '../content/components/lazy-content-markdown';
 import { useRegion } from '../jurisdiction/region-context';
 
-/** Spec §8: shown when the license cannot be fetched. */
+/** docs/requirements/api.md#error-catalogue: shown when the license cannot be fetched. */
 export const LICENSE_ERROR_TEXT = 'Unable to retrieve About Us information.';
 
-/** Spec §2: the AMA CPT license from the CMS; Accept remembers it, Do Not Accept goes home and clears it. */
+/** docs/requirements/public-site.md#license-dialog: the AMA CPT license from the CMS; Accept remembers it, Do Not Accept goes home and clears it. */
 export function LicenseDialog({ open }: { open: boolean }) {
   const license = useLicense(open);
   const { acceptLicense, clearLicense } = useRegion();

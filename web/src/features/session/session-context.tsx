@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 
-/** Spec §3 client session context. The inactivity timer that moves activityStatus arrives with login. */
+/** Client session context (docs/requirements/session.md#client-session-context). The inactivity timer that moves activityStatus arrives with login. */
 export type ActivityStatus = 'active' | 'prompted' | 'idle';
 
 export interface SessionContextValue {
@@ -8,7 +8,7 @@ export interface SessionContextValue {
   setLoggedIn: (value: boolean) => void;
   activityStatus: ActivityStatus;
   setActivityStatus: (value: ActivityStatus) => void;
-  /** Controls the CMS notices banner (DESIGN §6: dismissed → false). */
+  /** Controls the CMS notices banner (docs/requirements/session.md#client-session-context: dismissed → false). */
   showAlerts: boolean;
   setShowAlerts: (value: boolean) => void;
   loginRef: RefObject<HTMLElement | null>;

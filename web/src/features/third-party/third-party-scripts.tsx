@@ -43,7 +43,7 @@ function whenIdleOrInteracted(load: () => void): () => void {
 }
 
 /**
- * Spec §2 third-party scripts, each present only when configured: the analytics tag (sent `user_region`, the
+ * Third-party scripts (docs/requirements/public-site.md#third-party-scripts), each present only when configured: the analytics tag (sent `user_region`, the
  * current jurisdiction, and again whenever it changes), and the chat widget and survey, both lazy.
  */
 export function ThirdPartyScripts() {

@@ -4,7 +4,7 @@ import { siteConfig } from '../../../config/site-config';
 import { apiRequest } from '../../../lib/api-client';
 
 /**
- * GET from the server's content proxy. Spec §7: with content preview on, every /api/content request gets
+ * GET from the server's content proxy. docs/requirements/api.md#request-rules: with content preview on, every /api/content request gets
  * publicationState=preview (the server honours it only when its own preview setting is on). Time-out 180000 ms.
  */
 export function contentRequest<T extends z.core.$ZodType>(path: string, params: Record<string, string>, schema: T, signal?: AbortSignal) {

@@ -8,7 +8,7 @@ async function messageFor(code: string, signal?: AbortSignal): Promise<string | 
 }
 
 /**
- * Spec §7: the CMS text for an error code; if none, the default code's text; if still none (or the CMS
+ * docs/requirements/api.md#error-message-lookup-and-fallback: the CMS text for an error code; if none, the default code's text; if still none (or the CMS
  * cannot answer), 'An error has happened, please try again.'
  */
 export async function lookUpErrorMessage(code: string, signal?: AbortSignal): Promise<string> {

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { LicenseEntrySchema } from '@portal/contracts';
 import { contentRequest } from './content-request';
 
-/** Spec §7, §9: license?populate=*, stale time 180000 ms, retry 3, no refetch on focus, kept 5 minutes. */
+/** docs/requirements/api.md#calls: license?populate=*, stale time 180000 ms, retry 3, no refetch on focus, kept 5 minutes. */
 export const getLicenseQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'license'],

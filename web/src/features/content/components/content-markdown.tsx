@@ -5,13 +5,13 @@ import { Link as RouterLink } from 'react-router';
 import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
 
-/** Spec §2: 'In a new tab, visit' followed by the address. */
+/** docs/requirements/public-site.md#links-in-content: 'In a new tab, visit' followed by the address. */
 export const NEW_TAB_TOOLTIP = 'In a new tab, visit';
 
 type LinkKind = { kind: 'in-page'; id: string } | { kind: 'in-app'; to: string } | { kind: 'external'; href: string };
 
 /**
- * Spec §2 link rules: `#…` stays on the page; our own domain or a path starting with `/` navigates in the app;
+ * Link rules (docs/requirements/public-site.md#links-in-content): `#…` stays on the page; our own domain or a path starting with `/` navigates in the app;
  * anything else opens in a new tab. "Own domain" is the host name the portal is served from (any port).
  */
 export function classifyLink(href: string, location: Pick<Location, 'hostname' | 'origin'> = window.location): LinkKind {
@@ -26,7 +26,7 @@ export function classifyLink(href: string, location: Pick<Location, 'hostname' |
   return { kind: 'external', href };
 }
 
-/** Spec §2: image sources in rendered content are reduced to their path (served on our origin by the /uploads proxy). */
+/** docs/requirements/public-site.md#images-in-content: image sources in rendered content are reduced to their path (served on our origin by the /uploads proxy). */
 export function imagePath(src: string): string {
   try {
     return new URL(src, window.location.origin).pathname;

@@ -40,7 +40,7 @@ function ContentError({ code }: { code: string }) {
   );
 }
 
-/** A CMS topic: unpublished or unknown → 'This content was not found.' (spec §4). */
+/** A CMS topic: unpublished or unknown → 'This content was not found.' (docs/requirements/public-site.md#topic-page). */
 export function TopicArticle({ slug }: { slug: string }) {
   const topic = useTopic(slug);
   const print = usePrintBlock();

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 
-/** Spec §2, §9: printing hides everything but one block, then prints after 500 ms. */
+/** docs/requirements/public-site.md#print: printing hides everything but one block, then prints after 500 ms. */
 export const PRINT_DELAY_MS = 500;
 export const PRINT_BLOCK_ID = 'print-block';
 

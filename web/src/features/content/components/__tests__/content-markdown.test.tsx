@@ -5,7 +5,7 @@ import { classifyLink, ContentMarkdown, imagePath } from '../content-markdown';
 
 const here = { hostname: 'portal.example.com', origin: 'https://portal.example.com' };
 
-describe('classifyLink (spec §2 link rules)', () => {
+describe('classifyLink (docs/requirements/public-site.md#links-in-content)', () => {
   it('keeps # links on the page', () => {
     expect(classifyLink('#how-to-submit', here)).toEqual({ kind: 'in-page', id: 'how-to-submit' });
   });
