@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import checkFile from 'eslint-plugin-check-file';
 import { importX } from 'eslint-plugin-import-x';
@@ -64,7 +65,7 @@ function importZones(root) {
 /** The whole configuration for a tree rooted at `root` (the lint-rule test runs it on a fixture tree). */
 export function createConfig(root) {
   const tsProjects = [...WORKSPACES, 'e2e', 'tooling'].map((dir) => path.join(root, dir, 'tsconfig.json'));
-  return tseslint.config(
+  return defineConfig(
     {
       ignores: [
         '**/node_modules/',
@@ -92,6 +93,9 @@ export function createConfig(root) {
       files: ['**/*.{ts,tsx,js,mjs,cjs}'],
       plugins: { 'import-x': importX, 'check-file': checkFile },
       settings: {
+        // import-x reads TypeScript files (for no-cycle) only when told their extensions and parser.
+        'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+        'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
         'import-x/resolver-next': [createTypeScriptImportResolver({ project: tsProjects, noWarnOnMultipleProjects: true })],
       },
       rules: {
