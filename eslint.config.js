@@ -17,7 +17,14 @@ import tseslint from 'typescript-eslint';
 /** The workspaces whose imports must be declared in their own package.json (the root holds scripts, bench, e2e). */
 const WORKSPACES = ['packages/contracts', 'server', 'web'];
 /** Files that run only under the test runner or a build tool: they may import the root's devDependencies. */
-const TOOLING_FILES = ['**/*.test.{ts,tsx}', '**/__tests__/**', '**/testing/**', '**/test/**', '**/*.config.{ts,js,mjs}', '**/build.mjs'];
+const TOOLING_FILES = [
+  '**/*.test.{ts,tsx}',
+  '**/__tests__/**',
+  '**/testing/**',
+  '**/test/**',
+  '**/*.config.{ts,js,mjs}',
+  '**/build.mjs',
+];
 
 function subfolders(dir) {
   try {
@@ -40,11 +47,28 @@ function importZones(root) {
   return [
     // Web: a feature is self-contained; what composes several features lives in app/.
     ...features.map((feature) =>
-      zone(`web/src/features/${feature}`, 'web/src/features', 'A feature never imports another feature: move what both need to lib/ or compose them in app/.', [`./${feature}`]),
+      zone(
+        `web/src/features/${feature}`,
+        'web/src/features',
+        'A feature never imports another feature: move what both need to lib/ or compose them in app/.',
+        [`./${feature}`],
+      ),
     ),
-    zone('web/src/features', 'web/src/app', 'Features never import app/: app/ composes features, not the other way round.'),
-    zone(['web/src/components', 'web/src/lib'], ['web/src/features', 'web/src/app'], 'components/ and lib/ are shared building blocks: they never import features/ or app/.'),
-    zone('web', ['server', 'cms'], 'The web app never imports server or CMS code; shared names and shapes live in packages/contracts.'),
+    zone(
+      'web/src/features',
+      'web/src/app',
+      'Features never import app/: app/ composes features, not the other way round.',
+    ),
+    zone(
+      ['web/src/components', 'web/src/lib'],
+      ['web/src/features', 'web/src/app'],
+      'components/ and lib/ are shared building blocks: they never import features/ or app/.',
+    ),
+    zone(
+      'web',
+      ['server', 'cms'],
+      'The web app never imports server or CMS code; shared names and shapes live in packages/contracts.',
+    ),
     // Contracts are shared by everyone and depend on nobody.
     zone('packages/contracts', ['web', 'server', 'cms'], 'Contracts import nothing of web, server or cms.'),
     // Server: a module talks to another only through that module's declared service.
@@ -56,7 +80,11 @@ function importZones(root) {
         [`./${module}`, ...modules.filter((other) => other !== module).map((other) => `./${other}/service.ts`)],
       ),
     ),
-    zone('server/src/platform', ['server/src/modules', 'server/src/content'], 'platform/ is below every feature: it never imports modules/ or content/.'),
+    zone(
+      'server/src/platform',
+      ['server/src/modules', 'server/src/content'],
+      'platform/ is below every feature: it never imports modules/ or content/.',
+    ),
     zone('server/src/db', ['server/src/modules', 'server/src/content'], 'db/ never imports modules/ or content/.'),
     zone('server/src/content', 'server/src/modules', 'content/ never imports modules/.'),
   ];
@@ -86,7 +114,10 @@ export function createConfig(root) {
     {
       rules: {
         // `_`-prefixed names are deliberately unused (a callback's position, a destructured rest).
-        '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+        '@typescript-eslint/no-unused-vars': [
+          'error',
+          { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+        ],
       },
     },
     {
@@ -96,26 +127,47 @@ export function createConfig(root) {
         // import-x reads TypeScript files (for no-cycle) only when told their extensions and parser.
         'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
         'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
-        'import-x/resolver-next': [createTypeScriptImportResolver({ project: tsProjects, noWarnOnMultipleProjects: true })],
+        'import-x/resolver-next': [
+          createTypeScriptImportResolver({ project: tsProjects, noWarnOnMultipleProjects: true }),
+        ],
       },
       rules: {
         'import-x/no-restricted-paths': ['error', { basePath: root, zones: importZones(root) }],
         'import-x/no-cycle': ['error', { ignoreExternal: true }],
         // `foo.test.ts`, `vitest.config.ts` and `index.ts` are checked by their first part only.
-        'check-file/filename-naming-convention': ['error', { '**/*.{ts,tsx,js,mjs,cjs}': 'KEBAB_CASE' }, { ignoreMiddleExtensions: true }],
+        'check-file/filename-naming-convention': [
+          'error',
+          { '**/*.{ts,tsx,js,mjs,cjs}': 'KEBAB_CASE' },
+          { ignoreMiddleExtensions: true },
+        ],
       },
     },
     {
       // Every package a workspace's code imports is listed in that workspace's package.json, so a single-workspace
       // install or a container build cannot break silently. The nearest package.json decides.
-      files: [...WORKSPACES.map((ws) => `${ws}/**/*.{ts,tsx,js,mjs}`), '*.{ts,js,mjs}', 'scripts/**', 'bench/**', 'e2e/**', 'tooling/**'],
-      rules: { 'import-x/no-extraneous-dependencies': ['error', { devDependencies: false, optionalDependencies: false, peerDependencies: false }] },
+      files: [
+        ...WORKSPACES.map((ws) => `${ws}/**/*.{ts,tsx,js,mjs}`),
+        '*.{ts,js,mjs}',
+        'scripts/**',
+        'bench/**',
+        'e2e/**',
+        'tooling/**',
+      ],
+      rules: {
+        'import-x/no-extraneous-dependencies': [
+          'error',
+          { devDependencies: false, optionalDependencies: false, peerDependencies: false },
+        ],
+      },
     },
     ...WORKSPACES.map((ws) => ({
       // Tests and build configs run from the root (vitest, vite): they may also use the root's devDependencies.
       files: TOOLING_FILES.map((glob) => `${ws}/${glob}`),
       rules: {
-        'import-x/no-extraneous-dependencies': ['error', { devDependencies: true, packageDir: [path.join(root, ws), root] }],
+        'import-x/no-extraneous-dependencies': [
+          'error',
+          { devDependencies: true, packageDir: [path.join(root, ws), root] },
+        ],
       },
     })),
     {
@@ -124,7 +176,17 @@ export function createConfig(root) {
       rules: { 'import-x/no-extraneous-dependencies': ['error', { devDependencies: true, packageDir: root }] },
     },
     {
-      files: ['server/**', 'packages/**', 'scripts/**', 'bench/**', 'e2e/**', 'cms/**', 'tooling/**', '*.config.*', '.ci/**'],
+      files: [
+        'server/**',
+        'packages/**',
+        'scripts/**',
+        'bench/**',
+        'e2e/**',
+        'cms/**',
+        'tooling/**',
+        '*.config.*',
+        '.ci/**',
+      ],
       languageOptions: { globals: { ...globals.node } },
     },
     {
@@ -153,7 +215,12 @@ export function createConfig(root) {
       // (docs/decisions/0012-zod-mini-in-contracts.md). Tests may use either.
       files: ['web/src/**/*.{ts,tsx}', 'packages/contracts/src/**/*.ts'],
       ignores: ['**/*.test.*', '**/__tests__/**'],
-      rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: "Import from 'zod/mini' in code the browser loads (decision 0012)." }] }] },
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { paths: [{ name: 'zod', message: "Import from 'zod/mini' in code the browser loads (decision 0012)." }] },
+        ],
+      },
     },
   );
 }

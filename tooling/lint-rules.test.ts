@@ -23,7 +23,12 @@ function rulesIn(file: string): (string | null)[] {
 beforeAll(async () => {
   const eslint = new ESLint({ cwd: fixtureRoot, overrideConfigFile: true, overrideConfig: createConfig(fixtureRoot) });
   const results = await eslint.lintFiles(['web/src/**/*.ts', 'server/src/**/*.ts']);
-  findings = new Map(results.map((r) => [path.relative(fixtureRoot, r.filePath), r.messages.map(({ ruleId, message }) => ({ ruleId, message }))]));
+  findings = new Map(
+    results.map((r) => [
+      path.relative(fixtureRoot, r.filePath),
+      r.messages.map(({ ruleId, message }) => ({ ruleId, message })),
+    ]),
+  );
 }, 60_000);
 
 describe('ESLint rules fire on deliberately bad files', () => {

@@ -47,10 +47,19 @@ describe('the two encodings of a jurisdiction', () => {
   });
   it('joins the parts back, and every value survives the round trip', () => {
     expect(fromJurisdictionParts({ jurisdiction: 'J5', lineOfBusiness: 'B' })).toBe('J5B');
-    for (const { value } of selectableJurisdictions) expect(fromJurisdictionParts(toJurisdictionParts(value))).toBe(value);
+    for (const { value } of selectableJurisdictions)
+      expect(fromJurisdictionParts(toJurisdictionParts(value))).toBe(value);
   });
   it('refuses a jurisdictions.json entry whose value does not match its parts', () => {
-    const entry = { value: 'J5A', title: 'J5 MAC Part A', color: '#FBBC1C', svg: 'a.svg', providers: ['IA'], jurisdiction: 'J5', lineOfBusiness: 'A' };
+    const entry = {
+      value: 'J5A',
+      title: 'J5 MAC Part A',
+      color: '#FBBC1C',
+      svg: 'a.svg',
+      providers: ['IA'],
+      jurisdiction: 'J5',
+      lineOfBusiness: 'A',
+    };
     expect(JurisdictionListSchema.safeParse([entry]).success).toBe(true);
     expect(JurisdictionListSchema.safeParse([{ ...entry, value: 'J5B' }]).success).toBe(false);
     expect(JurisdictionListSchema.safeParse([{ ...entry, jurisdiction: 'J9' }]).success).toBe(false);

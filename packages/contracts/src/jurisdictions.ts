@@ -22,7 +22,12 @@ const JurisdictionEntrySchema = z
     jurisdiction: MacJurisdictionSchema,
     lineOfBusiness: LineOfBusinessSchema,
   })
-  .check(z.refine((e) => e.value === `${e.jurisdiction}${e.lineOfBusiness}`, 'value must be jurisdiction followed by lineOfBusiness'));
+  .check(
+    z.refine(
+      (e) => e.value === `${e.jurisdiction}${e.lineOfBusiness}`,
+      'value must be jurisdiction followed by lineOfBusiness',
+    ),
+  );
 export type JurisdictionEntry = z.infer<typeof JurisdictionEntrySchema>;
 /** The combined value, e.g. `J5A`. */
 export type Jurisdiction = JurisdictionEntry['value'];
@@ -72,14 +77,19 @@ export function toJurisdictionParts(value: Jurisdiction): Pick<JurisdictionEntry
 
 /** `{ jurisdiction: 'J5', lineOfBusiness: 'A' }` → `J5A`; throws for a pair the portal does not serve. */
 export function fromJurisdictionParts(parts: { jurisdiction: string; lineOfBusiness: string }): Jurisdiction {
-  const entry = selectableJurisdictions.find((e) => e.jurisdiction === parts.jurisdiction && e.lineOfBusiness === parts.lineOfBusiness);
-  if (!entry) throw new RangeError(`Unknown jurisdiction ${parts.jurisdiction} with line of business ${parts.lineOfBusiness}`);
+  const entry = selectableJurisdictions.find(
+    (e) => e.jurisdiction === parts.jurisdiction && e.lineOfBusiness === parts.lineOfBusiness,
+  );
+  if (!entry)
+    throw new RangeError(`Unknown jurisdiction ${parts.jurisdiction} with line of business ${parts.lineOfBusiness}`);
   return entry.value;
 }
 
 /** The provider states of a MAC jurisdiction (`J5` → IA, KS, MO, NE), in file order. */
 export function statesOf(jurisdiction: MacJurisdiction): string[] {
-  return [...new Set(selectableJurisdictions.filter((e) => e.jurisdiction === jurisdiction).flatMap((e) => e.providers))];
+  return [
+    ...new Set(selectableJurisdictions.filter((e) => e.jurisdiction === jurisdiction).flatMap((e) => e.providers)),
+  ];
 }
 
 /** Text under a tile's map: "IA, KS, MO, NE Providers". */

@@ -8,19 +8,23 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle }> =
     reply.header('cache-control', 'no-store').send({ status: 'ok' }),
   );
 
-  app.get('/readyz', { schema: { response: { 200: ReadinessSchema, 503: ReadinessSchema } } }, async (request, reply) => {
-    const readiness: Readiness = { status: 'not_ready', database: 'down', migrations: 'unknown' };
-    try {
-      await options.database.ping();
-      readiness.database = 'up';
-      readiness.migrations = (await options.database.migrationsApplied()) ? 'applied' : 'pending';
-    } catch (err) {
-      request.log.warn({ err }, 'readiness check: database unreachable');
-    }
-    if (readiness.database === 'up' && readiness.migrations === 'applied') readiness.status = 'ready';
-    return reply
-      .code(readiness.status === 'ready' ? 200 : 503)
-      .header('cache-control', 'no-store')
-      .send(readiness);
-  });
+  app.get(
+    '/readyz',
+    { schema: { response: { 200: ReadinessSchema, 503: ReadinessSchema } } },
+    async (request, reply) => {
+      const readiness: Readiness = { status: 'not_ready', database: 'down', migrations: 'unknown' };
+      try {
+        await options.database.ping();
+        readiness.database = 'up';
+        readiness.migrations = (await options.database.migrationsApplied()) ? 'applied' : 'pending';
+      } catch (err) {
+        request.log.warn({ err }, 'readiness check: database unreachable');
+      }
+      if (readiness.database === 'up' && readiness.migrations === 'applied') readiness.status = 'ready';
+      return reply
+        .code(readiness.status === 'ready' ? 200 : 503)
+        .header('cache-control', 'no-store')
+        .send(readiness);
+    },
+  );
 };
