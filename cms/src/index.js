@@ -5,7 +5,7 @@ const { seedDemoContent } = require('./portal/seed');
 
 module.exports = {
   register({ strapi }) {
-    // Topics may only name the portal's jurisdictions (J5A, J5B, J8A, J8B).
+    // Topics may only name the portal's jurisdictions (packages/contracts/src/jurisdictions.json).
     strapi.documents.use(async (context, next) => {
       if (context.uid === 'api::topic.topic' && (context.action === 'create' || context.action === 'update')) {
         const data = context.params?.data;

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -125,8 +124,4 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return `${name} ${issue.message}${got}`;
   });
   throw new ConfigError(problems);
-}
-
-export function webDistExists(config: Config): boolean {
-  return existsSync(resolve(config.webDistDir, 'index.html'));
 }

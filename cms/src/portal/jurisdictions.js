@@ -1,9 +1,10 @@
 'use strict';
 const { errors } = require('@strapi/utils');
 
-const JURISDICTIONS = ['J5A', 'J5B', 'J8A', 'J8B'];
+// The portal's jurisdictions are defined once, in the contracts package (J5A, J5B, J8A, J8B today).
+const JURISDICTIONS = require('../../../packages/contracts/src/jurisdictions.json').map((entry) => entry.value);
 
-/** Rejects a topic whose `jurisdictions` is not a list drawn from J5A, J5B, J8A, J8B. */
+/** Rejects a topic whose `jurisdictions` is not a list drawn from the portal's jurisdictions. */
 function validateJurisdictions(value) {
   if (value === undefined || value === null) return;
   const ok = Array.isArray(value) && value.every((v) => JURISDICTIONS.includes(v));

@@ -5,7 +5,7 @@
 // with an absolute URL, and a javascript: link the site must neutralise. `{{IMAGE}}` and `{{PORTAL}}` are
 // replaced at seed time with the uploaded image's absolute URL and the portal's address.
 
-const ALL = ['J5A', 'J5B', 'J8A', 'J8B'];
+const { JURISDICTIONS: ALL } = require('../portal/jurisdictions');
 
 const topics = [
   {

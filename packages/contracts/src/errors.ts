@@ -9,7 +9,6 @@ import defaultMessages from './error-codes.json';
 export const errorDefaultMessages: Readonly<Record<ErrorCode, string>> = defaultMessages;
 export type ErrorCode = keyof typeof defaultMessages;
 export const errorCodes = Object.keys(defaultMessages) as ErrorCode[];
-export const ErrorCodeSchema = z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]);
 
 /** The generic service error code, used when nothing more specific applies (docs/requirements/api.md#error-catalogue). */
 export const GENERIC_ERROR_CODE = 'Generic_Error_For_Services' satisfies ErrorCode;

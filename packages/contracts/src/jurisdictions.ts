@@ -1,13 +1,40 @@
 import { z } from 'zod/mini';
+import jurisdictionData from './jurisdictions.json';
 
-/** The jurisdiction options, in the order of docs/requirements/jurisdictions.md#options. The first (empty) entry is the "Choose Jurisdiction" placeholder. */
-export const jurisdictionOptions = [
-  { value: '', title: 'Choose Jurisdiction', color: undefined, svg: undefined, providers: [] },
-  { value: 'J5A', title: 'J5 MAC Part A', color: '#FBBC1C', svg: 'jurisdiction_J5_A.svg', providers: ['IA', 'KS', 'MO', 'NE'] },
-  { value: 'J5B', title: 'J5 MAC Part B', color: '#25D0B1', svg: 'jurisdiction_J5_B.svg', providers: ['IA', 'KS', 'MO', 'NE'] },
-  { value: 'J8A', title: 'J8 MAC Part A', color: '#8B61BA', svg: 'jurisdiction_J8_A.svg', providers: ['IN', 'MI'] },
-  { value: 'J8B', title: 'J8 MAC Part B', color: '#FC8631', svg: 'jurisdiction_J8_B.svg', providers: ['IN', 'MI'] },
-] as const satisfies readonly JurisdictionOption[];
+/**
+ * The portal's jurisdictions are defined once, in `jurisdictions.json` (the CMS's CommonJS reads the same file).
+ * Each entry is one tile of the chooser (value, title, color, map image, provider states) and names the two parts
+ * the database stores separately: the MAC jurisdiction (`J5`) and the line of business (`A` = Part A).
+ * The browser, cookies and the CMS use the combined value (`J5A`). See docs/requirements/jurisdictions.md.
+ */
+export const MacJurisdictionSchema = z.enum(['J5', 'J8']);
+export type MacJurisdiction = z.infer<typeof MacJurisdictionSchema>;
+export const LineOfBusinessSchema = z.enum(['A', 'B']);
+export type LineOfBusiness = z.infer<typeof LineOfBusinessSchema>;
+
+const JurisdictionEntrySchema = z
+  .object({
+    value: z.templateLiteral([MacJurisdictionSchema, LineOfBusinessSchema]),
+    title: z.string(),
+    color: z.string(),
+    svg: z.string(),
+    providers: z.array(z.string()),
+    jurisdiction: MacJurisdictionSchema,
+    lineOfBusiness: LineOfBusinessSchema,
+  })
+  .check(
+    z.refine(
+      (e) => e.value === `${e.jurisdiction}${e.lineOfBusiness}`,
+      'value must be jurisdiction followed by lineOfBusiness',
+    ),
+  );
+export type JurisdictionEntry = z.infer<typeof JurisdictionEntrySchema>;
+/** The combined value, e.g. `J5A`. */
+export type Jurisdiction = JurisdictionEntry['value'];
+
+export const JurisdictionListSchema = z.array(JurisdictionEntrySchema);
+/** The file is checked when loaded, so a typo in it fails every test and every start instead of showing later. */
+export const selectableJurisdictions: readonly JurisdictionEntry[] = JurisdictionListSchema.parse(jurisdictionData);
 
 export interface JurisdictionOption {
   title: string;
@@ -17,18 +44,52 @@ export interface JurisdictionOption {
   providers: readonly string[];
 }
 
-export const jurisdictionValues = ['J5A', 'J5B', 'J8A', 'J8B'] as const;
+/** The chooser's options in order. The first (empty) entry is the "Choose Jurisdiction" placeholder, never selectable. */
+export const jurisdictionOptions: readonly JurisdictionOption[] = [
+  { value: '', title: 'Choose Jurisdiction', color: undefined, svg: undefined, providers: [] },
+  ...selectableJurisdictions,
+];
+
+export const jurisdictionValues = selectableJurisdictions.map((e) => e.value) as [Jurisdiction, ...Jurisdiction[]];
 export const JurisdictionSchema = z.enum(jurisdictionValues);
-export type Jurisdiction = z.infer<typeof JurisdictionSchema>;
 
-/** The selectable options: every entry but the empty placeholder (docs/requirements/public-site.md#jurisdiction-picker: the placeholder is skipped). */
-export const selectableJurisdictions = jurisdictionOptions.slice(1) as unknown as readonly (JurisdictionOption & { value: Jurisdiction })[];
+function unique<T>(values: T[]): [T, ...T[]] {
+  return [...new Set(values)] as [T, ...T[]];
+}
+/** The MAC jurisdictions in file order (`['J5', 'J8']`): the database enum and demo data use them. */
+export const macJurisdictions = unique(selectableJurisdictions.map((e) => e.jurisdiction));
+/** The lines of business in file order (`['A', 'B']`). */
+export const linesOfBusiness = unique(selectableJurisdictions.map((e) => e.lineOfBusiness));
 
-/** Default map shown when an option has no image of its own (docs/requirements/jurisdictions.md#map-images). */
+/** Default map shown when an option has no image of its own. */
 export const defaultJurisdictionImage = 'jurisdiction_default.svg';
 
 export function isJurisdiction(value: unknown): value is Jurisdiction {
   return JurisdictionSchema.safeParse(value).success;
+}
+
+/** `J5A` → `{ jurisdiction: 'J5', lineOfBusiness: 'A' }`, the way the database stores it. */
+export function toJurisdictionParts(value: Jurisdiction): Pick<JurisdictionEntry, 'jurisdiction' | 'lineOfBusiness'> {
+  const entry = selectableJurisdictions.find((e) => e.value === value);
+  if (!entry) throw new RangeError(`Unknown jurisdiction ${String(value)}`);
+  return { jurisdiction: entry.jurisdiction, lineOfBusiness: entry.lineOfBusiness };
+}
+
+/** `{ jurisdiction: 'J5', lineOfBusiness: 'A' }` → `J5A`; throws for a pair the portal does not serve. */
+export function fromJurisdictionParts(parts: { jurisdiction: string; lineOfBusiness: string }): Jurisdiction {
+  const entry = selectableJurisdictions.find(
+    (e) => e.jurisdiction === parts.jurisdiction && e.lineOfBusiness === parts.lineOfBusiness,
+  );
+  if (!entry)
+    throw new RangeError(`Unknown jurisdiction ${parts.jurisdiction} with line of business ${parts.lineOfBusiness}`);
+  return entry.value;
+}
+
+/** The provider states of a MAC jurisdiction (`J5` → IA, KS, MO, NE), in file order. */
+export function statesOf(jurisdiction: MacJurisdiction): string[] {
+  return [
+    ...new Set(selectableJurisdictions.filter((e) => e.jurisdiction === jurisdiction).flatMap((e) => e.providers)),
+  ];
 }
 
 /** Text under a tile's map: "IA, KS, MO, NE Providers". */

@@ -1,6 +1,7 @@
 import { Faker, en } from '@faker-js/faker';
 import { count, eq, sql } from 'drizzle-orm';
 import { npiCheckDigit } from '@portal/contracts/identifiers';
+import { linesOfBusiness, macJurisdictions, statesOf } from '@portal/contracts/jurisdictions';
 import type { Db } from './client';
 import { appState, claims, providerLocations } from './schema';
 
@@ -12,7 +13,6 @@ export const DEMO_SEED = 20261122;
 /** Claims paid within this many days prove authority (docs/requirements/portal.md#authority-validation); the generator puts claims on both sides. */
 export const AUTHORITY_LOOKBACK_DAYS = 90;
 
-const STATES = { J5: ['IA', 'KS', 'MO', 'NE'], J8: ['IN', 'MI'] } as const;
 const KINDS = ['Family Medicine', 'Medical Group', 'Cardiology Associates', 'Orthopedics', 'Community Hospital', 'Rehabilitation Center', 'Imaging Center', 'Pediatrics', 'Home Health', 'Surgical Center'];
 const MBI_LETTERS = 'ACDEFGHJKMNPQRTUVWXY';
 
@@ -60,8 +60,8 @@ export function* generateDemoData(options: { seed?: number; locations: number; t
   let previous: LocationRow | undefined;
 
   for (let i = 0; i < options.locations; i++) {
-    const jurisdiction = f.helpers.arrayElement(['J5', 'J8'] as const);
-    const lineOfBusiness = f.helpers.arrayElement(['A', 'B'] as const);
+    const jurisdiction = f.helpers.arrayElement(macJurisdictions);
+    const lineOfBusiness = f.helpers.arrayElement(linesOfBusiness);
     const sibling = previous && i % 10 === 9 ? previous : undefined;
     let npi = sibling?.npi;
     while (!npi || (!sibling && usedNpis.has(npi))) {
@@ -78,7 +78,7 @@ export function* generateDemoData(options: { seed?: number; locations: number; t
       legalName: `${f.person.lastName()} ${f.helpers.arrayElement(KINDS)}${f.helpers.maybe(() => ', LLC', { probability: 0.4 }) ?? ''}`,
       jurisdiction: sibling?.jurisdiction ?? jurisdiction,
       lineOfBusiness,
-      state: f.helpers.arrayElement(STATES[sibling?.jurisdiction ?? jurisdiction]),
+      state: f.helpers.arrayElement(statesOf(sibling?.jurisdiction ?? jurisdiction)),
       addressLine1: f.location.streetAddress(),
       city: f.location.city(),
       zip: f.location.zipCode('#####'),

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { linesOfBusiness, macJurisdictions } from '@portal/contracts/jurisdictions';
 import {
   bigserial,
   boolean,
@@ -20,8 +21,9 @@ import {
 /** docs/requirements/portal.md#data-model. All times are stored in UTC (timestamptz). */
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-export const jurisdictionEnum = pgEnum('jurisdiction', ['J5', 'J8']);
-export const lineOfBusinessEnum = pgEnum('line_of_business', ['A', 'B']);
+// From packages/contracts/src/jurisdictions.json; a new value there needs a migration (npm run db:generate).
+export const jurisdictionEnum = pgEnum('jurisdiction', macJurisdictions);
+export const lineOfBusinessEnum = pgEnum('line_of_business', linesOfBusiness);
 export const locationStatusEnum = pgEnum('location_status', ['active', 'inactive']);
 export const userStatusEnum = pgEnum('user_status', ['pending', 'active', 'locked', 'disabled_inactive', 'disabled_admin']);
 export const locationRoleEnum = pgEnum('location_role', ['administrator', 'user']);

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SITE_CONFIG_GLOBAL, SITE_CONFIG_PATH, type SiteConfig } from '@portal/contracts/site-config';
 import type { Config } from '../../config';
 
@@ -19,9 +19,10 @@ export function siteConfigFor(config: Config): SiteConfig {
  * The browser-visible settings as a classic script that index.html loads before the SPA: no inline script
  * (CSP) and no extra round trip before the first render.
  */
-export async function siteConfigRoutes(app: FastifyInstance, options: { config: Config }) {
+export const siteConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   // Escape characters that could end a script context or break older parsers.
   const json = JSON.stringify(siteConfigFor(options.config)).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   const body = `window.${SITE_CONFIG_GLOBAL} = ${json};\n`;
+  // A script, not JSON, so no JSON response schema: its shape is SiteConfig, checked by the compiler.
   app.get(SITE_CONFIG_PATH, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(body));
-}
+};

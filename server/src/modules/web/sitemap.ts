@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TopicListSchema } from '@portal/contracts/content';
+import { dataEnvelope } from '@portal/contracts/http';
 import type { Config } from '../../config';
 
 function escapeXml(value: string): string {
@@ -10,15 +11,15 @@ function escapeXml(value: string): string {
  * `/sitemap.xml` of the home page and every published topic (docs/requirements/public-site.md#every-page), read through the content proxy so it
  * shares its cache and allow-list. When the CMS cannot answer, the sitemap lists the home page only.
  */
-export async function sitemapRoutes(app: FastifyInstance, options: { config: Config }) {
+export const sitemapRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   const base = options.config.publicUrl;
   app.get('/sitemap.xml', async (request, reply) => {
     const urls = [`${base}/`];
     const res = await app.inject({ method: 'GET', url: '/api/content/topics?fields[0]=title&fields[1]=slug&fields[2]=updatedAt&sort=order:asc&pagination[pageSize]=100' });
     if (res.statusCode === 200) {
-      const parsed = TopicListSchema.safeParse((res.json() as { data?: unknown }).data);
+      const parsed = dataEnvelope(TopicListSchema).safeParse(res.json());
       if (parsed.success) {
-        for (const topic of parsed.data) if (topic.attributes.publishedAt !== null) urls.push(`${base}/topics/${encodeURIComponent(topic.attributes.slug)}`);
+        for (const topic of parsed.data.data) if (topic.attributes.publishedAt !== null) urls.push(`${base}/topics/${encodeURIComponent(topic.attributes.slug)}`);
       } else {
         request.log.warn('sitemap: the topics answer did not have the expected shape');
       }
@@ -34,4 +35,4 @@ export async function sitemapRoutes(app: FastifyInstance, options: { config: Con
     ].join('\n');
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(body);
   });
-}
+};

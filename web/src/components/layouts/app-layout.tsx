@@ -1,4 +1,5 @@
 import { AppBar, Box, Container, Link, Stack, Toolbar, Typography } from '@mui/material';
+import { linesOfBusiness, macJurisdictions, statesOf } from '@portal/contracts';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet, ScrollRestoration } from 'react-router';
 import { paths } from '../../config/paths';
@@ -8,6 +9,12 @@ const footerLinks = [
   { label: 'Privacy', href: paths.topic.href('privacy') },
   { label: 'Accessibility', href: paths.topic.href('accessibility') },
 ];
+
+const and = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction' }).format(items);
+/** "J5 and J8 · Part A and Part B" */
+const servedLine = `${and(macJurisdictions)} · ${and(linesOfBusiness.map((line) => `Part ${line}`))}`;
+/** "J5 (IA, KS, MO, NE) and J8 (IN, MI)" */
+const servedStates = and(macJurisdictions.map((jurisdiction) => `${jurisdiction} (${statesOf(jurisdiction).join(', ')})`));
 
 /** Header (product name + jurisdiction slot), main content, footer. */
 export function AppLayout({ jurisdictionSlot }: { jurisdictionSlot?: ReactNode }) {
@@ -26,7 +33,7 @@ export function AppLayout({ jurisdictionSlot }: { jurisdictionSlot?: ReactNode }
               Medicare Provider Portal
             </Typography>
             <Typography component="span" variant="body2" sx={{ color: 'secondary.main', display: 'block' }}>
-              J5 and J8 · Part A and Part B
+              {servedLine}
             </Typography>
           </Link>
           <Box data-testid="jurisdiction-slot">{jurisdictionSlot}</Box>
@@ -45,7 +52,7 @@ export function AppLayout({ jurisdictionSlot }: { jurisdictionSlot?: ReactNode }
             ))}
           </Stack>
           <Typography variant="body2" sx={{ mt: 2 }}>
-            Medicare Administrative Contractor for jurisdictions J5 (IA, KS, MO, NE) and J8 (IN, MI).
+            Medicare Administrative Contractor for jurisdictions {servedStates}.
           </Typography>
         </Container>
       </Box>

@@ -1,0 +1,3 @@
+import { betaInternal } from './internal';
+
+export const betaService = () => betaInternal;

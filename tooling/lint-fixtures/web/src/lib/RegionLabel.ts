@@ -1,0 +1,2 @@
+// Bad: not kebab-case.
+export const regionLabel = 'region';
