@@ -43,7 +43,7 @@ export interface AppDependencies {
 
 /**
  * Node checks request deadlines only every `connectionsCheckingInterval` (30 s by default), so a client sending
- * its headers slowly would hold a socket for up to twice the limit. Checking every second keeps the limit honest.
+ * its headers slowly could hold a socket up to 30 s past the limit. Checking every second keeps the limit honest.
  */
 function connectionsCheckingInterval(requestTimeoutMs: number): number {
   return Math.min(1_000, requestTimeoutMs);
