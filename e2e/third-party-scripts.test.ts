@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -22,12 +23,15 @@ describe('third-party scripts', () => {
     stub = createServer((req, res) => {
       const body = stubScripts[req.url ?? ''];
       if (!body) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(body);
+      // CORS: a script checked against an integrity hash is fetched in CORS mode.
+      res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(body);
     });
     await new Promise<void>((r) => stub.listen(port, '127.0.0.1', r));
     portal = await startPortal({
       CMS_URL: 'http://127.0.0.1:9', // no CMS: these pages must work without content too
       ANALYTICS_SCRIPT_URL: `${stubOrigin}/analytics.js`,
+      // The hash a vendor would publish: the tag below runs only if the file matches it.
+      ANALYTICS_SCRIPT_INTEGRITY: `sha384-${createHash('sha384').update(stubScripts['/analytics.js']!).digest('base64')}`,
       CHAT_SCRIPT_URL: `${stubOrigin}/chat.js`,
       CHAT_SUPPORT_ADDRESS: 'providers-chat@example.org',
       SURVEY_SCRIPT_URL: `${stubOrigin}/missing-survey.js`,
@@ -40,14 +44,16 @@ describe('third-party scripts', () => {
     await new Promise((r) => stub?.close(r));
   });
 
-  it('admits exactly the configured script origins in the CSP', async () => {
+  it('admits exactly the configured scripts (by full path) in the CSP', async () => {
     const csp = (await fetch(`${portal.url}/`)).headers.get('content-security-policy')!;
-    expect(csp.split(';').find((d) => d.startsWith('script-src'))).toBe(`script-src 'self' ${stubOrigin}`);
+    expect(csp.split(';').find((d) => d.startsWith('script-src'))).toBe(
+      `script-src 'self' ${stubOrigin}/analytics.js ${stubOrigin}/chat.js ${stubOrigin}/missing-survey.js`,
+    );
     const plain = (await fetch(`${inject('portalUrl')}/`)).headers.get('content-security-policy')!;
     expect(plain.split(';').find((d) => d.startsWith('script-src'))).toBe("script-src 'self'");
   });
 
-  it('sends user_region to the analytics tag, and again when the jurisdiction changes', async () => {
+  it('loads the analytics tag pinned to its integrity hash, and sends it user_region, again when the jurisdiction changes', async () => {
     const { context, page } = await openPage(browser, portal.url);
     await context.addCookies([{ name: 'region', value: 'J5A', url: portal.url }]);
     await page.goto('/');

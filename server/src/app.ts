@@ -1,5 +1,13 @@
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from './config';
 import { contentPlugin } from './content/plugin';
 import type { DatabaseHandle } from './db/client';
@@ -7,12 +15,14 @@ import { healthRoutes } from './modules/health/routes';
 import { siteConfigRoutes } from './modules/site-config/routes';
 import { sitemapRoutes } from './modules/web/sitemap';
 import { staticSitePlugin } from './modules/web/static-site';
+import { cspReportRoutes } from './platform/csp-report';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin, sendError } from './platform/error-handler';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
-import { requestIdFrom } from './platform/request-id';
+import { proxyTrust } from './platform/proxy-trust';
+import { requestIdGenerator } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
-import { helmetOptions, securityHeadersPlugin, staticSecurityHeaders } from './platform/security-headers';
+import { helmetOptions, reportingEndpointsHeader, securityHeadersPlugin, staticSecurityHeaders } from './platform/security-headers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +37,16 @@ export interface AppDependencies {
   database: DatabaseHandle;
   /** Tests pass a pino destination stream to read what was logged. */
   logStream?: NodeJS.WritableStream;
+  /** Called for every route as it is declared, before any plugin: tests walk the whole route table with it. */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+/**
+ * Node checks request deadlines only every `connectionsCheckingInterval` (30 s by default), so a client sending
+ * its headers slowly could hold a socket up to 30 s past the limit. Checking every second keeps the limit honest.
+ */
+function connectionsCheckingInterval(requestTimeoutMs: number): number {
+  return Math.min(1_000, requestTimeoutMs);
 }
 
 /** Origins whose browser calls may change state (CSRF check). Locally both loopback names reach the same server. */
@@ -45,23 +65,26 @@ function allowedOrigins(config: Config): string[] {
  */
 function frameworkErrorHandler(baselineHeaders: Record<string, string>) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    reply.headers(baselineHeaders).header('x-request-id', request.id);
+    reply.headers(baselineHeaders).header(REQUEST_ID_HEADER, request.id);
     sendError(error, request, reply);
   };
 }
 
 /** Builds the portal server without listening, so tests drive it with `app.inject`. */
-export async function buildApp({ config, database, logStream }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream, onRoute }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
-  const baselineHeaders = staticSecurityHeaders(helmetOptions(config));
+  const baselineHeaders = { ...staticSecurityHeaders(helmetOptions(config)), 'reporting-endpoints': reportingEndpointsHeader(config) };
+  const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : loggerOptions(config.logLevel),
-    genReqId: requestIdFrom,
+    genReqId: requestIdGenerator(trust),
     childLoggerFactory: lazyChildLogger,
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? '') }),
-    trustProxy: config.trustProxy,
+    // X-Forwarded-For is believed from the configured proxies only (docs/decisions/0014).
+    trustProxy: config.trustProxy === false ? false : trust,
     bodyLimit: 100 * 1024,
-    requestTimeout: 15_000,
+    requestTimeout: config.requestTimeoutMs,
+    http: { connectionsCheckingInterval: connectionsCheckingInterval(config.requestTimeoutMs) },
     connectionTimeout: 20_000,
     // On shutdown keep-alive connections are closed once idle so in-flight requests can finish.
     forceCloseConnections: 'idle',
@@ -69,6 +92,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
     frameworkErrors: frameworkErrorHandler(baselineHeaders),
   }).withTypeProvider<ZodTypeProvider>();
 
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
@@ -79,6 +103,7 @@ export async function buildApp({ config, database, logStream }: AppDependencies)
   await app.register(errorHandlerPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(healthRoutes, { database });
+  await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
   await app.register(contentPlugin, { config });
   await app.register(sitemapRoutes, { config });

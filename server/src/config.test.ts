@@ -44,6 +44,44 @@ describe('loadConfig', () => {
     ]);
   });
 
+  const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64) };
+
+  it('seeds demo data by default outside production only; an explicit true still seeds in production', () => {
+    expect(loadConfig({}).seedDemoData).toBe(true);
+    expect(loadConfig(production).seedDemoData).toBe(false);
+    expect(loadConfig({ ...production, SEED_DEMO_DATA: 'true' }).seedDemoData).toBe(true);
+    expect(loadConfig({ SEED_DEMO_DATA: 'false' }).seedDemoData).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as false, true, or a list of addresses and CIDR ranges', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8, loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ ...production, TRUST_PROXY: '10.1.2.3' }).trustProxy).toEqual(['10.1.2.3']);
+  });
+
+  it('refuses a TRUST_PROXY entry that is no address or range, and true in production', () => {
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/8,proxy.internal' })).toEqual([
+      'TRUST_PROXY must be false or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8 (got "10.0.0.0/8,proxy.internal")',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' })).toHaveLength(1);
+    expect(problemsOf({ ...production, TRUST_PROXY: 'true' })).toEqual([
+      "TRUST_PROXY must list the proxies' addresses or CIDR ranges when NODE_ENV=production, not true (got \"true\")",
+    ]);
+  });
+
+  it('reads the request time-out and the optional integrity hashes of third-party scripts', () => {
+    expect(loadConfig({}).requestTimeoutMs).toBe(15_000);
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '2000' }).requestTimeoutMs).toBe(2000);
+    expect(problemsOf({ REQUEST_TIMEOUT_MS: '10' })).toHaveLength(1);
+    const hash = 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC';
+    expect(loadConfig({ ANALYTICS_SCRIPT_INTEGRITY: hash }).thirdParty.analyticsScriptIntegrity).toBe(hash);
+    expect(problemsOf({ CHAT_SCRIPT_INTEGRITY: 'md5-abc' })).toEqual([
+      'CHAT_SCRIPT_INTEGRITY must be a Subresource Integrity value such as sha384-<base64 hash> (got "md5-abc")',
+    ]);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(3000);
   });

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /** Repository root: paths in settings are resolved from here so `npm start` works from any folder. */
@@ -11,6 +12,31 @@ const booleanSetting = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const urlSetting = z.url({ message: 'must be an absolute URL such as http://localhost:3000' }).transform((v) => v.replace(/\/+$/, ''));
+
+/**
+ * `false`, `true` (any peer is a proxy: laptops and tests only), or the proxies' addresses and CIDR ranges
+ * separated by commas (`10.0.0.0/8, 192.168.1.7`; also `loopback`, `linklocal`, `uniquelocal`).
+ */
+const trustProxySetting = z.string().transform((value, ctx): boolean | string[] => {
+  const trimmed = value.trim().toLowerCase();
+  if (['false', '0', 'no'].includes(trimmed)) return false;
+  if (['true', '1', 'yes'].includes(trimmed)) return true;
+  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    try {
+      proxyAddr.compile(entry);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be false or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8' });
+      return z.NEVER;
+    }
+  }
+  return entries.length ? entries : false;
+});
+
+/** A Subresource Integrity value as vendors publish it: one or more `sha256-`/`sha384-`/`sha512-` base64 hashes. */
+const integritySetting = z
+  .string()
+  .regex(/^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}( +sha(256|384|512)-[A-Za-z0-9+/]+={0,2})*$/, 'must be a Subresource Integrity value such as sha384-<base64 hash>');
 
 const postgresUrl = z
   .string()
@@ -34,7 +60,8 @@ export const EnvSchema = z.object({
     DATABASE_URL: postgresUrl.optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: booleanSetting.default(false),
+    TRUST_PROXY: trustProxySetting.default(false),
+    REQUEST_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(300_000).default(15_000),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     ENCRYPTION_KEY: z
       .string()
@@ -42,7 +69,8 @@ export const EnvSchema = z.object({
       .optional(),
     COOKIE_DOMAIN: z.string().regex(/^\.?[a-z0-9.-]+$/i, 'must be a domain such as .example.com').optional(),
     WEB_DIST_DIR: z.string().min(1).default('web/dist'),
-    SEED_DEMO_DATA: booleanSetting.default(true),
+    // Unset: on outside production, off in production (the demo identifiers are published in the README).
+    SEED_DEMO_DATA: booleanSetting.optional(),
     SEED_LOCATIONS: z.coerce.number().int().min(0).max(2_000_000).default(250),
     CMS_URL: urlSetting.default('http://127.0.0.1:1337'),
     CMS_TOKEN: z.string().min(1).optional(),
@@ -51,9 +79,12 @@ export const EnvSchema = z.object({
     CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
     CONTENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(180_000).default(180_000),
     ANALYTICS_SCRIPT_URL: urlSetting.optional(),
+    ANALYTICS_SCRIPT_INTEGRITY: integritySetting.optional(),
     CHAT_SCRIPT_URL: urlSetting.optional(),
+    CHAT_SCRIPT_INTEGRITY: integritySetting.optional(),
     CHAT_SUPPORT_ADDRESS: z.string().min(1).optional(),
     SURVEY_SCRIPT_URL: urlSetting.optional(),
+    SURVEY_SCRIPT_INTEGRITY: integritySetting.optional(),
     JURISDICTION_IMAGE_BASE: z.string().min(1).default('/images/jurisdictions/'),
 });
 
@@ -71,11 +102,12 @@ export const ConfigSchema = EnvSchema
       databasePoolMax: env.DATABASE_POOL_MAX,
       logLevel: env.LOG_LEVEL,
       trustProxy: env.TRUST_PROXY,
+      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
       sessionSecret: env.SESSION_SECRET,
       encryptionKey: env.ENCRYPTION_KEY,
       cookieDomain: env.COOKIE_DOMAIN,
       webDistDir: fromRoot(env.WEB_DIST_DIR),
-      seedDemoData: env.SEED_DEMO_DATA,
+      seedDemoData: env.SEED_DEMO_DATA ?? env.NODE_ENV !== 'production',
       seedLocations: env.SEED_LOCATIONS,
       cms: {
         url: env.CMS_URL,
@@ -87,9 +119,12 @@ export const ConfigSchema = EnvSchema
       },
       thirdParty: {
         analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL,
+        analyticsScriptIntegrity: env.ANALYTICS_SCRIPT_INTEGRITY,
         chatScriptUrl: env.CHAT_SCRIPT_URL,
+        chatScriptIntegrity: env.CHAT_SCRIPT_INTEGRITY,
         chatSupportAddress: env.CHAT_SUPPORT_ADDRESS,
         surveyScriptUrl: env.SURVEY_SCRIPT_URL,
+        surveyScriptIntegrity: env.SURVEY_SCRIPT_INTEGRITY,
       },
       jurisdictionImageBase: env.JURISDICTION_IMAGE_BASE,
     };
@@ -99,6 +134,10 @@ export const ConfigSchema = EnvSchema
     if (config.isProduction) {
       if (!config.sessionSecret) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
       if (!config.encryptionKey) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production' });
+      // `true` believes any X-Forwarded-For, so every client could choose its own address (and rate-limit key).
+      if (config.trustProxy === true) {
+        ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: 'must list the proxies\' addresses or CIDR ranges when NODE_ENV=production, not true' });
+      }
     }
   });
 

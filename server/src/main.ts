@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoData } from './db/demo-data';
+import { preparePrivateDataDir, restrictNewFilesToOwner } from './platform/data-dir';
 import { loggerOptions } from './platform/logger';
 
 function readConfig(): Config {
@@ -21,6 +22,15 @@ function readConfig(): Config {
 
 const config = readConfig();
 const log = pino(loggerOptions(config.logLevel));
+
+// The database, secrets and token handover files are for this user's eyes only (folders 0700, files 0600).
+restrictNewFilesToOwner();
+try {
+  preparePrivateDataDir(config.dataDir);
+} catch (err) {
+  console.error(`Configuration error: DATA_DIR ${config.dataDir} cannot be made private to this user (${(err as Error).message})`);
+  process.exit(1);
+}
 
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
 const applied = await database.migrate();

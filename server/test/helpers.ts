@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
@@ -57,13 +57,15 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** Builds the app on a fresh database and captures its log lines, so tests can assert what was (not) logged. */
-export async function buildTestApp(options: { config?: Config; database?: DatabaseHandle; extraRoutes?: (app: FastifyInstance) => void } = {}) {
+export async function buildTestApp(
+  options: { config?: Config; database?: DatabaseHandle; extraRoutes?: (app: FastifyInstance) => void; onRoute?: (route: RouteOptions) => void } = {},
+) {
   const database = options.database ?? (await createTestDatabase());
   const config = options.config ?? testConfig();
   const logStream = new PassThrough();
   const logLines: string[] = [];
   logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const app = await buildApp({ config, database, logStream });
+  const app = await buildApp({ config, database, logStream, onRoute: options.onRoute });
   app.addHook('onClose', async () => {
     await database.close();
     rmSync(config.dataDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -65,13 +65,33 @@ describe('the server process', () => {
     expect(stdout).toBe('');
   });
 
+  it('refuses TRUST_PROXY=true in production with one readable line, and exit code 1', async () => {
+    const env = { PATH: process.env.PATH, NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64), TRUST_PROXY: 'true' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      `Configuration error: TRUST_PROXY must list the proxies' addresses or CIDR ranges when NODE_ENV=production, not true (got "true")`,
+    ]);
+  });
+
   it('creates its data folder and demo data on first start, keeps them across a restart, and stops cleanly on SIGTERM', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
+    // A data folder left world-readable by an earlier version is narrowed on start.
+    mkdirSync(dataDir, { mode: 0o755 });
     const env = { DATA_DIR: dataDir };
     const first = await startServer(env);
     expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
     expect(existsSync(join(dataDir, 'pgdata'))).toBe(true);
-    expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    // The database, the secrets and the CMS handover are private to the portal's user.
+    const mode = (path: string) => statSync(join(dataDir, path)).mode & 0o777;
+    expect(mode('.')).toBe(0o700);
+    expect(mode('pgdata')).toBe(0o700);
+    expect(mode('pgdata/base')).toBe(0o700);
+    expect(mode('secrets.json')).toBe(0o600);
+    expect(mode('cms-webhook-secret')).toBe(0o600);
     expect(first.output.join('\n')).toContain('applied 1 database migration(s)');
     expect(first.output.join('\n')).toContain('created demo data');
     expect(await stop(first)).toBe(0);

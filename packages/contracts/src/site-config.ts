@@ -9,9 +9,13 @@ export const SiteConfigSchema = z.object({
   jurisdictionImageBase: z.string(),
   cookieDomain: z.optional(z.string()),
   analyticsScriptUrl: z.optional(z.string()),
+  /** Subresource Integrity hashes, where the vendor publishes one for its script. */
+  analyticsScriptIntegrity: z.optional(z.string()),
   chatScriptUrl: z.optional(z.string()),
+  chatScriptIntegrity: z.optional(z.string()),
   chatSupportAddress: z.optional(z.string()),
   surveyScriptUrl: z.optional(z.string()),
+  surveyScriptIntegrity: z.optional(z.string()),
 });
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;
 

@@ -13,7 +13,7 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * CSRF defence (docs/requirements/api.md#csrf-header): every state-changing /api route requires `X-Portal-Request: 1` (a header a
+ * CSRF defence (docs/requirements/api.md#csrf-header): every state-changing route, whatever its path, requires `X-Portal-Request: 1` (a header a
  * cross-site form cannot send without a CORS preflight we never grant) and, when the browser names an Origin,
  * our own; a cross-site Sec-Fetch-Site is refused too. Cookies are SameSite=Lax as a further layer.
  * The check is attached to those routes when they are declared, so reads pay nothing for it.
@@ -31,7 +31,7 @@ export const csrfPlugin = fp(async (app: FastifyInstance, options: { allowedOrig
   };
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
-    if (!route.url.startsWith('/api/') || route.config?.csrf === false || methods.every((m) => SAFE_METHODS.has(m))) return;
+    if (route.config?.csrf === false || methods.every((m) => SAFE_METHODS.has(m))) return;
     route.onRequest = [checkCsrf, ...[route.onRequest ?? []].flat()];
   });
 });

@@ -19,7 +19,7 @@ export function loadSecrets(config: Config): Secrets {
   if (existsSync(file)) stored = SecretsFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   if (!stored) {
     stored = { sessionSecret: randomBytes(32).toString('base64url'), encryptionKey: randomBytes(32).toString('hex') };
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
   }

@@ -1,12 +1,36 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from '../config';
+import { CSP_REPORT_GROUP, CSP_REPORT_PATH } from './csp-report';
 
-/** Origins of the optional third-party scripts; the CSP admits exactly these and nothing else. */
-export function thirdPartyOrigins(config: Config): string[] {
+function thirdPartyScriptUrls(config: Config): URL[] {
   const urls = [config.thirdParty.analyticsScriptUrl, config.thirdParty.chatScriptUrl, config.thirdParty.surveyScriptUrl];
-  return [...new Set(urls.filter((u): u is string => !!u).map((u) => new URL(u).origin))];
+  return urls.filter((u): u is string => !!u).map((u) => new URL(u));
+}
+
+/**
+ * Origins of the optional third-party scripts: what the loaded scripts may connect to, show images from and frame
+ * (the vendors choose those paths, so they are admitted by origin).
+ */
+export function thirdPartyOrigins(config: Config): string[] {
+  return [...new Set(thirdPartyScriptUrls(config).map((u) => u.origin))];
+}
+
+/**
+ * `script-src` entries for the third-party scripts: each script's full path, not its whole origin, so another file
+ * on the vendor's host (or a host shared by many customers) cannot be loaded. CSP ignores the query string, and
+ * requires `;` and `,` in a path to be percent-encoded.
+ */
+export function thirdPartyScriptSources(config: Config): string[] {
+  const sources = thirdPartyScriptUrls(config).map((u) => `${u.origin}${u.pathname.replace(/;/g, '%3B').replace(/,/g, '%2C')}`);
+  return [...new Set(sources)];
+}
+
+/** The Reporting API endpoint list named by the CSP's `report-to` (browsers need an absolute URL here). */
+export function reportingEndpointsHeader(config: Config): string {
+  return `${CSP_REPORT_GROUP}="${new URL(CSP_REPORT_PATH, config.publicUrl).href}"`;
 }
 
 export function helmetOptions(config: Config): HelmetOptions {
@@ -17,7 +41,7 @@ export function helmetOptions(config: Config): HelmetOptions {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...external],
+        scriptSrc: ["'self'", ...thirdPartyScriptSources(config)],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', ...external],
         fontSrc: ["'self'"],
@@ -28,6 +52,9 @@ export function helmetOptions(config: Config): HelmetOptions {
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         ...(https ? { upgradeInsecureRequests: [] } : {}),
+        // Violations are reported to the portal's log: report-to for current browsers, report-uri for the rest.
+        reportUri: [CSP_REPORT_PATH],
+        reportTo: [CSP_REPORT_GROUP],
       },
     },
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
@@ -74,7 +101,7 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: { 
   app.addHook('onRequest', (request, reply, done) => {
     // API answers are personal or state-changing: never cached, unless the route sets its own cache-control
     // (which replaces this one). Set here rather than in an onSend hook, which every answer would pay for.
-    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers).header('x-request-id', request.id);
+    reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers).header(REQUEST_ID_HEADER, request.id);
     done();
   });
 });

@@ -12,6 +12,9 @@ export function siteConfigFor(config: Config): SiteConfig {
     ...(thirdParty.chatScriptUrl ? { chatScriptUrl: thirdParty.chatScriptUrl } : {}),
     ...(thirdParty.chatSupportAddress ? { chatSupportAddress: thirdParty.chatSupportAddress } : {}),
     ...(thirdParty.surveyScriptUrl ? { surveyScriptUrl: thirdParty.surveyScriptUrl } : {}),
+    ...(thirdParty.analyticsScriptIntegrity ? { analyticsScriptIntegrity: thirdParty.analyticsScriptIntegrity } : {}),
+    ...(thirdParty.chatScriptIntegrity ? { chatScriptIntegrity: thirdParty.chatScriptIntegrity } : {}),
+    ...(thirdParty.surveyScriptIntegrity ? { surveyScriptIntegrity: thirdParty.surveyScriptIntegrity } : {}),
   };
 }
 

@@ -9,11 +9,18 @@ declare global {
   }
 }
 
-/** Adds a script once; a script that fails to load is reported to the console and never breaks the page. */
-function loadScript(src: string, name: string) {
+/**
+ * Adds a script once; a script that fails to load is reported to the console and never breaks the page. With an
+ * integrity hash the browser refuses a file that differs from the one the vendor published (which needs CORS mode).
+ */
+export function loadScript(src: string, name: string, integrity?: string) {
   if (document.querySelector(`script[data-third-party="${name}"]`)) return;
   const script = document.createElement('script');
   script.src = src;
+  if (integrity) {
+    script.setAttribute('integrity', integrity);
+    script.crossOrigin = 'anonymous';
+  }
   script.async = true;
   script.dataset.thirdParty = name;
   script.onerror = () => console.warn(`The ${name} script could not be loaded; the page works without it.`);
@@ -48,7 +55,8 @@ function whenIdleOrInteracted(load: () => void): () => void {
  */
 export function ThirdPartyScripts() {
   const { jurisdiction } = useRegion();
-  const { analyticsScriptUrl, chatScriptUrl, chatSupportAddress, surveyScriptUrl } = siteConfig;
+  const { analyticsScriptUrl, analyticsScriptIntegrity, chatScriptUrl, chatScriptIntegrity, chatSupportAddress, surveyScriptUrl, surveyScriptIntegrity } =
+    siteConfig;
 
   useEffect(() => {
     if (!analyticsScriptUrl) return;
@@ -59,19 +67,19 @@ export function ThirdPartyScripts() {
   }, [analyticsScriptUrl, jurisdiction]);
 
   useEffect(() => {
-    if (analyticsScriptUrl) loadScript(analyticsScriptUrl, 'analytics');
-  }, [analyticsScriptUrl]);
+    if (analyticsScriptUrl) loadScript(analyticsScriptUrl, 'analytics', analyticsScriptIntegrity);
+  }, [analyticsScriptUrl, analyticsScriptIntegrity]);
 
   useEffect(() => {
     if (!chatScriptUrl && !surveyScriptUrl) return;
     return whenIdleOrInteracted(() => {
       if (chatScriptUrl) {
         window.portalChat = { supportAddress: chatSupportAddress };
-        loadScript(chatScriptUrl, 'chat');
+        loadScript(chatScriptUrl, 'chat', chatScriptIntegrity);
       }
-      if (surveyScriptUrl) loadScript(surveyScriptUrl, 'survey');
+      if (surveyScriptUrl) loadScript(surveyScriptUrl, 'survey', surveyScriptIntegrity);
     });
-  }, [chatScriptUrl, chatSupportAddress, surveyScriptUrl]);
+  }, [chatScriptUrl, chatScriptIntegrity, chatSupportAddress, surveyScriptUrl, surveyScriptIntegrity]);
 
   return null;
 }
