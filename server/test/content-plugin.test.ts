@@ -469,8 +469,10 @@ describe('content proxy limits and outage reporting', () => {
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toEqual({ errorMessage: 'Too_Many_Requests' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-      // CMS 4xx answers count too (they are uncached), and a cached answer is still served to the limited client.
+      // A cached answer is still served to the limited client, even past its TTL; CMS 4xx answers count (uncached).
       expect((await from('10.0.0.1', '/api/content/topics?pagination[page]=1')).statusCode).toBe(200);
+      app.contentCache.content.invalidateAll();
+      expect((await from('10.0.0.1', '/api/content/topics?pagination[page]=1')).statusCode).toBe(429);
       expect((await from('10.0.0.2', '/api/content/error-messages?filters[ErrorCode][$eq]=A')).statusCode).toBe(400);
       expect((await from('10.0.0.2', '/api/content/topics?pagination[page]=4')).statusCode).toBe(200);
     } finally {

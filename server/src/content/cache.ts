@@ -179,6 +179,11 @@ export class ResponseCache {
     return cached && cached.generation === this.generation && this.withinTtl(cached) ? cached : undefined;
   }
 
+  /** True when a copy of this generation is cached (fresh or past its TTL): a read then never waits for the upstream. */
+  has(key: string): boolean {
+    return this.entries.peek(key)?.generation === this.generation;
+  }
+
   private withinTtl(answer: CachedAnswer): boolean {
     return this.now() - answer.storedAt < this.options.ttlMs;
   }

@@ -27,7 +27,7 @@ export interface ContentLimits {
   retryAfterFailureMs: number;
   /** Consecutive CMS health failures that pause every upstream call for retryAfterFailureMs. */
   breakerThreshold: number;
-  /** Requests per client and minute that may reach the CMS (cache misses, stale reads, drafts, uploads). */
+  /** Requests per client and minute that wait for the CMS (cache misses, CMS 4xx, drafts, upload misses). */
   uncachedPerMinute: number;
   webhookPerMinute: number;
   webhookBodyBytes: number;
@@ -150,7 +150,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   await app.register(async (scope) => {
     await scope.register(rateLimit, { global: false });
     const uncachedLimit = scope.createRateLimit({ max: limits.uncachedPerMinute, timeWindow: 60_000 });
-    /** Requests that may reach the CMS count against the client's budget; cached answers never do. */
+    /** Requests that wait for the CMS count against the client's budget; cached answers (even stale) never do. */
     async function countUncached(request: FastifyRequest) {
       const limit = await uncachedLimit(request);
       if (!limit.isAllowed && limit.isExceeded) throw new PortalError(429, 'Too_Many_Requests', undefined, { 'retry-after': String(limit.ttlInSeconds) });
@@ -199,7 +199,8 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     /** Published content through the cache: stale-while-revalidate, single-flight misses, last good copy. */
     async function answerPublished(request: FastifyRequest, reply: FastifyReply, parsed: ContentRequest) {
       const { path, pairs } = parsed;
-      await countUncached(request);
+      // A stale copy is served at once (one background refresh per key whoever asks): only waits count.
+      if (!content.has(parsed.cacheKey)) await countUncached(request);
       let lookup: CacheLookup;
       try {
         lookup = await content.get(parsed.cacheKey, answering(() => client.content(path, pairs, request.log)));
@@ -276,7 +277,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     scope.get('/uploads/*', async (request, reply) => {
       const path = parseUploadPath((request.params as { '*': string })['*']);
       if (!path) throw new PortalError(404, 'Not_Found');
-      if (!uploads.fresh(path)) await countUncached(request);
+      if (!uploads.has(path)) await countUncached(request);
       let lookup: CacheLookup;
       try {
         lookup = await uploads.get(path, answering(() => client.upload(path, request.log)));
