@@ -164,6 +164,8 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
     }
     // Each failing query reached the CMS once: the proxy remembers the failure for that query.
     expect(upstream.requests).toHaveLength(2);
+    expect(ctx.app.contentCache.content.breakerOpen).toBe(false);
+    expect(ctx.logLines.some((l) => l.includes('the CMS failed this query'))).toBe(true);
     for (const q of ['sort=order:asc', 'fields[0]=title', 'pagination[page]=2', 'filters[order][$eq]=3']) {
       expect((await ctx.app.inject(`/api/content/topics?${q}`)).statusCode, q).toBe(200);
     }

@@ -17,9 +17,10 @@ export type LoadResult = { kind: 'ok'; body: Buffer; contentType: string } | { k
 
 /**
  * Why the upstream gave no usable answer: the first three say something about the CMS's health (see
- * ResponseCache); `other` (no token yet, token refused, answer too large or of the wrong type) does not.
+ * ResponseCache); `other` (no token yet, token refused, answer too large) does not; `resting` means the upstream
+ * was not asked because it (or this query) failed moments ago.
  */
-export type UpstreamFailure = 'connection' | 'timeout' | 'server-error' | 'other';
+export type UpstreamFailure = 'connection' | 'timeout' | 'server-error' | 'other' | 'resting';
 
 /** The upstream could not answer (network error, time-out, 5xx, unusable answer) and nothing was cached. */
 export class UpstreamUnavailable extends Error {
@@ -200,7 +201,7 @@ export class ResponseCache {
     if (this.upstreamResting(key)) {
       if (cached) return { kind: 'ok', answer: cached, stale: true };
       if (this.recentFailure(key)?.result === 'bad-request') return { kind: 'bad-request' };
-      throw new UpstreamUnavailable(this.breakerOpen ? 'the CMS failed moments ago; not asking again yet' : 'this query failed moments ago; not asking again yet');
+      throw new UpstreamUnavailable(this.breakerOpen ? 'the CMS failed moments ago; not asking again yet' : 'this query failed moments ago; not asking again yet', { failure: 'resting' });
     }
     try {
       const result = await this.refresh(key, load);

@@ -127,10 +127,16 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   const common = { ttlMs: config.cms.cacheTtlMs, retryAfterFailureMs: limits.retryAfterFailureMs, breakerThreshold: limits.breakerThreshold, onBackgroundError };
   const content = new ResponseCache({ ...common, maxEntries: limits.contentCacheEntries, maxBytes: limits.contentCacheBytes });
   const uploads = new ResponseCache({ ...common, maxEntries: limits.uploadCacheEntries, maxBytes: limits.uploadCacheBytes });
-  /** Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. */
+  /**
+   * Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. A 5xx on one query (the
+   * breaker closed) is that query's problem, logged per request at info; a request not sent because the CMS or the
+   * query failed moments ago was reported then; anything else is the CMS being unavailable, said once per outage.
+   */
   function unavailable(request: FastifyRequest, err: unknown): PortalError {
-    if (err instanceof UpstreamUnavailable) outage.failed(err);
-    else request.log.error({ err }, 'unexpected failure in the content proxy');
+    if (!(err instanceof UpstreamUnavailable)) request.log.error({ err }, 'unexpected failure in the content proxy');
+    else if (err.failure === 'resting') request.log.debug({ reason: err.message }, 'content unavailable');
+    else if (err.failure === 'server-error' && !content.breakerOpen) request.log.info({ reason: err.message }, 'the CMS failed this query');
+    else outage.failed(err);
     return new PortalError(502, 'Content_Unavailable');
   }
   /** A loader that also tells the outage log when the CMS answered. */
