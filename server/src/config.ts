@@ -77,7 +77,9 @@ export const EnvSchema = z.object({
     CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
     CONTENT_PREVIEW: booleanSetting.default(false),
     CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
-    CONTENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(180_000).default(180_000),
+    CONTENT_PREVIEW_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    // The server's own upstream deadline, short on purpose; the browser's content time-out is separate.
+    CMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     ANALYTICS_SCRIPT_URL: urlSetting.optional(),
     ANALYTICS_SCRIPT_INTEGRITY: integritySetting.optional(),
     CHAT_SCRIPT_URL: urlSetting.optional(),
@@ -114,8 +116,9 @@ export const ConfigSchema = EnvSchema
         token: env.CMS_TOKEN,
         webhookSecret: env.CMS_WEBHOOK_SECRET,
         preview: env.CONTENT_PREVIEW,
+        previewSecret: env.CONTENT_PREVIEW_SECRET,
         cacheTtlMs: env.CONTENT_CACHE_TTL_MS,
-        timeoutMs: env.CONTENT_TIMEOUT_MS,
+        timeoutMs: env.CMS_TIMEOUT_MS,
       },
       thirdParty: {
         analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL,
@@ -138,6 +141,8 @@ export const ConfigSchema = EnvSchema
       if (config.trustProxy === true) {
         ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: 'must list the proxies\' addresses or CIDR ranges when NODE_ENV=production, not true' });
       }
+      // Drafts go only to editors holding a preview link signed with this secret.
+      if (config.cms.preview && !config.cms.previewSecret) ctx.addIssue({ code: 'custom', path: ['CONTENT_PREVIEW_SECRET'], message: 'is required when CONTENT_PREVIEW=true and NODE_ENV=production' });
     }
   });
 

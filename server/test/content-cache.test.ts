@@ -1,10 +1,22 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { normaliseQuery, parseContentPath, parseUploadPath, QueryRejected } from '../src/content/allow-list';
-import { etagMatches, ResponseCache, strongEtag, UpstreamUnavailable, type LoadResult } from '../src/content/cache';
+import { etagMatches, ResponseCache, strongEtag, UpstreamUnavailable, type LoadResult, type UpstreamFailure } from '../src/content/cache';
 import { CmsTokenSource, readOrCreateWebhookSecret, secretsEqual, WebhookSecret } from '../src/content/handover';
+import { previewLink, safeLandingPath, signPreviewToken, verifyPreviewToken } from '../src/content/preview';
+
+// Every call of crypto.timingSafeEqual is recorded, so the tests can check how secrets are compared.
+const timingSafeEqualCalls = vi.hoisted(() => [] as Array<[Buffer, Buffer]>);
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>();
+  const timingSafeEqual = (a: Buffer, b: Buffer) => {
+    timingSafeEqualCalls.push([a, b]);
+    return actual.timingSafeEqual(a, b);
+  };
+  return { ...actual, default: { ...actual, timingSafeEqual }, timingSafeEqual };
+});
 
 const ok = (text: string): LoadResult => ({ kind: 'ok', body: Buffer.from(text), contentType: 'application/json' });
 
@@ -114,25 +126,87 @@ describe('ResponseCache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('after a failure the upstream rests: cached copies are served and misses fail without a request', async () => {
+  const failing = (failure: UpstreamFailure, counter: { calls: number }) => async (): Promise<LoadResult> => {
+    counter.calls++;
+    throw new UpstreamUnavailable('down', { failure });
+  };
+
+  it('a query that failed is not asked again for a while; its cached copy is served meanwhile', async () => {
     const c = clock();
     const cache = make(c, { retryAfterFailureMs: 2000 });
     await cache.get('k', async () => ok('v1'));
     c.advance(1500);
-    let calls = 0;
-    const failing = async (): Promise<LoadResult> => {
-      calls++;
-      throw new UpstreamUnavailable('down');
-    };
-    await cache.get('k', failing); // stale read starts a background refresh that fails
+    const counter = { calls: 0 };
+    await cache.get('k', failing('server-error', counter)); // stale read starts a background refresh that fails
     await flush();
-    expect(calls).toBe(1);
-    await cache.get('k', failing);
-    await expect(cache.get('miss', failing)).rejects.toBeInstanceOf(UpstreamUnavailable);
-    expect(calls).toBe(1);
+    expect(counter.calls).toBe(1);
+    expect(await cache.get('k', failing('server-error', counter))).toMatchObject({ kind: 'ok', stale: true });
+    expect(counter.calls).toBe(1);
     c.advance(2500);
-    await expect(cache.get('miss', failing)).rejects.toBeInstanceOf(UpstreamUnavailable);
+    await cache.get('k', failing('server-error', counter));
+    await flush();
+    expect(counter.calls).toBe(2);
+  });
+
+  it('one failing query (never worked, 5xx) pauses nobody else: other keys still reach the upstream', async () => {
+    const cache = make(clock(), { retryAfterFailureMs: 2000, breakerThreshold: 3 });
+    const counter = { calls: 0 };
+    for (let i = 0; i < 10; i++) await expect(cache.get('attack', failing('server-error', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    // Asked once: the key rests after its failure.
+    expect(counter.calls).toBe(1);
+    expect(cache.breakerOpen).toBe(false);
+    for (const k of ['a', 'b', 'c']) expect(await cache.get(k, async () => ok(k))).toMatchObject({ kind: 'ok', stale: false });
+  });
+
+  it('a 4xx is remembered for its key only (answered again as bad-request without asking) and is no outage', async () => {
+    const c = clock();
+    const cache = make(c, { retryAfterFailureMs: 2000, breakerThreshold: 1 });
+    let calls = 0;
+    const rejected = async (): Promise<LoadResult> => (calls++, { kind: 'bad-request' });
+    for (let i = 0; i < 5; i++) expect(await cache.get('bad', rejected)).toEqual({ kind: 'bad-request' });
+    expect(calls).toBe(1);
+    expect(cache.breakerOpen).toBe(false);
+    expect(await cache.get('good', async () => ok('g'))).toMatchObject({ kind: 'ok' });
+    c.advance(2500);
+    await cache.get('bad', rejected);
     expect(calls).toBe(2);
+  });
+
+  it('the breaker opens on consecutive connection errors (whatever the key): misses then fail without a request', async () => {
+    const c = clock();
+    const changes: boolean[] = [];
+    const cache = make(c, { retryAfterFailureMs: 2000, breakerThreshold: 3, onHealthChange: (healthy) => changes.push(healthy) });
+    await cache.get('cached', async () => ok('v'));
+    cache.invalidateAll();
+    const counter = { calls: 0 };
+    for (const k of ['a', 'b']) await expect(cache.get(k, failing('connection', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    expect(cache.breakerOpen).toBe(false);
+    await expect(cache.get('c', failing('connection', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    expect(cache.breakerOpen).toBe(true);
+    expect(changes).toEqual([false]);
+    await expect(cache.get('d', failing('connection', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    expect(await cache.get('cached', failing('connection', counter))).toMatchObject({ kind: 'ok', stale: true });
+    expect(counter.calls).toBe(3);
+    // After the pause the upstream is asked again; an answer closes the breaker.
+    c.advance(2500);
+    expect(await cache.get('e', async () => ok('e'))).toMatchObject({ kind: 'ok' });
+    expect(cache.breakerOpen).toBe(false);
+    expect(changes).toEqual([false, true]);
+  });
+
+  it('time-outs and 5xx count toward the breaker only on queries that succeeded before', async () => {
+    const c = clock();
+    const cache = make(c, { retryAfterFailureMs: 2000, breakerThreshold: 2 });
+    const counter = { calls: 0 };
+    for (const k of ['new1', 'new2', 'new3']) await expect(cache.get(k, failing('timeout', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    for (const k of ['new4', 'new5']) await expect(cache.get(k, failing('server-error', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    expect(cache.breakerOpen).toBe(false);
+    for (const k of ['good1', 'good2']) await cache.get(k, async () => ok(k));
+    cache.invalidateAll();
+    await cache.get('good1', failing('timeout', counter));
+    expect(cache.breakerOpen).toBe(false);
+    await cache.get('good2', failing('server-error', counter));
+    expect(cache.breakerOpen).toBe(true);
   });
 
   it('is bounded in entries and bytes, dropping the least recently used', async () => {
@@ -182,7 +256,7 @@ describe('content allow-list', () => {
   });
 
   it('normalises allowed parameters into a sorted, decoded list', () => {
-    const q = normaliseQuery('sort=order%3Aasc&filters%5Bslug%5D%5B%24eq%5D=contact&populate=*&pagination%5BpageSize%5D=500&fields%5B0%5D=title');
+    const q = normaliseQuery('topics', 'sort=order%3Aasc&filters%5Bslug%5D%5B%24eq%5D=contact&populate=*&pagination%5BpageSize%5D=500&fields%5B0%5D=title');
     expect(q.preview).toBe(false);
     expect(q.pairs).toEqual([
       ['fields[0]', 'title'],
@@ -192,35 +266,81 @@ describe('content allow-list', () => {
       ['sort', 'order:asc'],
     ]);
     // The same query in another order gives the same list (one cache entry).
-    expect(normaliseQuery('populate=*&fields[0]=title&sort=order:asc&pagination[pageSize]=100&filters[slug][$eq]=contact').pairs).toEqual(q.pairs);
+    expect(normaliseQuery('topics', 'populate=*&fields[0]=title&sort=order:asc&pagination[pageSize]=100&filters[slug][$eq]=contact').pairs).toEqual(q.pairs);
   });
 
   it('takes publicationState out of the list and reports preview', () => {
-    expect(normaliseQuery('publicationState=preview&populate=*')).toEqual({ pairs: [['populate', '*']], preview: true });
-    expect(normaliseQuery('publicationState=live')).toEqual({ pairs: [], preview: false });
-  });
-
-  it('accepts nested populate, $in arrays, $eqi and $containsi', () => {
-    expect(() => normaliseQuery('populate[featuredTopics][fields][0]=title&filters[ErrorCode][$in][0]=A&filters[title][$containsi]=med&filters[slug][$eqi]=X')).not.toThrow();
+    expect(normaliseQuery('topics', 'publicationState=preview&populate=*')).toEqual({ pairs: [['populate', '*']], preview: true });
+    expect(normaliseQuery('topics', 'publicationState=live')).toEqual({ pairs: [], preview: false });
   });
 
   it.each([
-    'status=draft',
-    'locale=es',
-    'filters[slug][$ne]=x',
-    'filters[createdBy][id][$eq]=1',
-    'populate=createdBy%0A',
-    'sort=title;drop',
-    'pagination[page]=0',
-    'pagination[pageSize]=-1',
-    'pagination[limit]=1000',
-    'fields[0]=a.b',
-    'publicationState=draft',
-    '%E0%A4%A=1',
-    `filters[slug][$eq]=${'x'.repeat(300)}`,
-    Array.from({ length: 41 }, (_, i) => `fields[${i}]=a`).join('&'),
-  ])('rejects %s', (query) => {
-    expect(() => normaliseQuery(query)).toThrow(QueryRejected);
+    ['home-page', 'populate[featuredTopics][fields][0]=title'],
+    ['home-page', 'populate[featuredTopics][sort]=order:asc'],
+    ['home-page', 'populate[featuredTopics][sort][0]=order:desc'],
+    ['home-page', 'populate[featuredTopics][filters][slug][$eq]=contact'],
+    ['home-page', 'populate[featuredTopics][populate]=*'],
+    ['home-page', 'populate[featuredTopics]=true'],
+    ['home-page', 'populate[notices][fields][0]=title'],
+    ['home-page', 'populate[0]=featuredTopics'],
+    ['home-page', 'populate=featuredTopics,notices'],
+    ['error-messages', 'filters[ErrorCode][$in][0]=A&filters[ErrorCode][$in][1]=B'],
+    ['topics', 'filters[title][$containsi]=med&filters[slug][$eqi]=X'],
+    ['topics', 'filters[order][$eq]=-3&filters[id][$in][0]=7'],
+    ['topics', 'filters[publishedAt][$eq]=2026-01-01T00:00:00.000Z&filters[updatedAt][$eq]=2026-01-01'],
+    ['topics', 'fields[0]=title&fields[1]=publishedAt&sort=order:asc,title'],
+  ] as const)('accepts on %s: %s', (type, query) => {
+    expect(() => normaliseQuery(type, query)).not.toThrow();
+  });
+
+  // Each case has exactly one thing wrong; the reason says which.
+  it.each([
+    ['topics', 'status=draft', 'status is never passed'],
+    ['topics', 'locale=es', 'locale is never passed'],
+    ['topics', '_q=medicare', '_q is never passed'],
+    ['topics', 'publicationFilter=never-published-document', 'publicationFilter is never passed'],
+    ['topics', 'hasPublishedVersion=true', 'hasPublishedVersion is never passed'],
+    ['topics', 'populate[createdBy]=true', 'createdBy is never passed'],
+    ['topics', 'filters[updatedBy][id][$eq]=1', 'updatedBy is never passed'],
+    ['home-page', 'populate[featuredTopics][status]=draft', 'status is never passed'],
+    ['home-page', 'populate[featuredTopics][locale]=es', 'locale is never passed'],
+    ['home-page', 'populate[featuredTopics][filters][createdBy][firstname]=Ann', 'createdBy is never passed'],
+    ['home-page', 'populate[featuredTopics][populate][createdBy]=true', 'createdBy is never passed'],
+    ['home-page', 'populate[featuredTopics][publicationState]=preview', 'publicationState is never passed'],
+    ['topics', 'populate[featuredTopics]=true', 'topics has no relation featuredTopics'],
+    ['home-page', 'populate[noSuch]=true', 'home-page has no relation noSuch'],
+    ['home-page', 'populate=featuredTopics,noSuch', 'home-page has no relation noSuch'],
+    ['home-page', 'populate[featuredTopics][count]=true', 'does not take count'],
+    ['home-page', 'populate[featuredTopics][fields][0]=heroTitle', 'topics has no field heroTitle'],
+    ['home-page', 'populate[featuredTopics][populate][a][populate][b]=true', 'topics has no relation a'],
+    ['topics', 'filters[order][$eq]=abc', 'order takes an integer'],
+    ['topics', 'filters[order][$eq]=1.5', 'order takes an integer'],
+    ['topics', 'filters[id][$in][0]=x', 'id takes an integer'],
+    ['topics', 'filters[publishedAt][$eq]=notadate', 'publishedAt takes a datetime'],
+    ['topics', 'filters[order][$containsi]=1', 'filter $containsi is not allowed on order'],
+    ['topics', 'filters[jurisdictions][$containsi]=J5', 'filter $containsi is not allowed on jurisdictions'],
+    ['topics', 'filters[noSuchField][$eq]=1', 'topics has no field noSuchField'],
+    ['topics', 'filters[slug][$ne]=x', 'filter $ne is not allowed on slug'],
+    ['topics', 'sort=jurisdictions:asc', 'cannot be sorted by jurisdictions'],
+    ['topics', 'sort=title;drop', 'bad sort'],
+    ['topics', 'fields[0]=a.b', 'topics has no field a.b'],
+    ['topics', 'populate=createdBy%0A', 'control characters'],
+    ['topics', 'pagination[page]=0', 'bad page'],
+    ['topics', 'pagination[pageSize]=-1', 'bad pageSize'],
+    ['topics', 'pagination[limit]=1000', 'not allowed'],
+    ['topics', 'publicationState=draft', 'bad publicationState'],
+    ['topics', '%E0%A4%A=1', 'malformed percent-encoding'],
+    ['topics', `filters[slug][$eq]=${'x'.repeat(300)}`, 'too long'],
+    ['topics', Array.from({ length: 41 }, () => `fields[0]=title`).join('&'), 'too many parameters'],
+  ] as const)('rejects on %s: %s', (type, query, reason) => {
+    let error: unknown;
+    try {
+      normaliseQuery(type, query);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(QueryRejected);
+    expect((error as QueryRejected).reason).toContain(reason);
   });
 
   it('upload paths are plain file names', () => {
@@ -259,10 +379,20 @@ describe('token and webhook secret handover', () => {
     expect(existsSync(file) && readFileSync(file, 'utf8').trim()).toBe(created);
   });
 
-  it('verifies in constant time and rejects wrong, empty or non-string values', () => {
+  it('compares secrets with crypto.timingSafeEqual on equal-length digests, whatever the lengths given', () => {
+    timingSafeEqualCalls.length = 0;
     expect(secretsEqual('abc', 'abc')).toBe(true);
     expect(secretsEqual('abc', 'abd')).toBe(false);
     expect(secretsEqual('ab', 'abc')).toBe(false);
+    expect(secretsEqual('x'.repeat(500), 'abc')).toBe(false);
+    expect(timingSafeEqualCalls).toHaveLength(4);
+    for (const [a, b] of timingSafeEqualCalls) {
+      expect(a.length).toBe(32);
+      expect(b.length).toBe(32);
+    }
+  });
+
+  it('the webhook secret rejects wrong, empty or non-string values, and is read once at start', () => {
     const dir = mkdtempSync(join(root, 'case-'));
     const secret = new WebhookSecret('configured-secret-value', join(dir, 'unused'));
     expect(secret.verify('configured-secret-value')).toBe(true);
@@ -270,5 +400,39 @@ describe('token and webhook secret handover', () => {
     expect(secret.verify('')).toBe(false);
     expect(secret.verify(['configured-secret-value'])).toBe(false);
     expect(existsSync(join(dir, 'unused'))).toBe(false);
+    // From the file: a value written there later is not picked up per request.
+    const file = join(dir, 'cms-webhook-secret');
+    writeFileSync(file, 'first-secret-0123456789\n', { mode: 0o600 });
+    const fromFile = new WebhookSecret(undefined, file);
+    writeFileSync(file, 'second-secret-0123456789\n', { mode: 0o600 });
+    expect(fromFile.verify('second-secret-0123456789')).toBe(false);
+    expect(fromFile.verify('first-secret-0123456789')).toBe(true);
+  });
+});
+
+describe('preview credential', () => {
+  const secret = 'preview-secret-0123456789abcdef0123456789';
+  const now = 1_800_000_000_000;
+  beforeEach(() => void (timingSafeEqualCalls.length = 0));
+  afterEach(() => void (timingSafeEqualCalls.length = 0));
+
+  it('a token signed with the secret is valid until it expires; forged, foreign or too-long-lived ones are not', () => {
+    const token = signPreviewToken(secret, now + 60_000);
+    expect(verifyPreviewToken(secret, token, now)).toBe(now + 60_000);
+    expect(timingSafeEqualCalls.at(-1)!.map((b) => b.length)).toEqual([32, 32]);
+    expect(verifyPreviewToken(secret, token, now + 60_000)).toBeUndefined();
+    expect(verifyPreviewToken('another-secret-0123456789abcdef012345', token, now)).toBeUndefined();
+    expect(verifyPreviewToken(secret, token.replace(/^\d+/, String(now + 120_000)), now)).toBeUndefined();
+    expect(verifyPreviewToken(secret, signPreviewToken(secret, now + 30 * 24 * 3600_000), now)).toBeUndefined();
+    for (const bad of [undefined, '', 'x', `${now + 1000}.`, ['a']]) expect(verifyPreviewToken(secret, bad, now)).toBeUndefined();
+  });
+
+  it('links land only on same-site paths', () => {
+    expect(safeLandingPath('/topics/contact')).toBe('/topics/contact');
+    for (const bad of ['//evil.tld', '/\\evil.tld', 'https://evil.tld', 'topics', undefined]) expect(safeLandingPath(bad), String(bad)).toBe('/');
+    const link = new URL(previewLink('https://portal.example', secret, { to: '/topics/x', now }));
+    expect(link.pathname).toBe('/api/content/preview');
+    expect(link.searchParams.get('to')).toBe('/topics/x');
+    expect(verifyPreviewToken(secret, link.searchParams.get('token'), now)).toBeGreaterThan(now);
   });
 });

@@ -2,13 +2,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { contentTypeNames } from '@portal/contracts/content-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { previewLink } from '../src/content/preview';
 import { buildTestApp, testConfig } from './helpers';
 import { freePort, startStrapi, type RunningStrapi } from './support/strapi';
 
 /**
- * The content proxy against the REAL Strapi (cms/scripts/start-headless.mjs on a throw-away SQLite file): no
- * mock. One CMS for this file; the last tests kill it to check the failure policy.
+ * The content proxy and the CMS's own settings against the REAL Strapi (cms/scripts/start-headless.mjs on a
+ * throw-away SQLite file): no mock. One CMS for this file; the last tests kill it to check the failure policy.
  */
 
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
@@ -18,17 +20,20 @@ let cms: RunningStrapi;
 let portal: Ctx;
 let preview: Ctx;
 let portalUrl: string;
-/** Every answer the tests saw, to prove the CMS token never reached a browser. */
-const seen: LightMyRequestResponse[] = [];
 let adminToken: string | undefined;
-
-async function get(app: Ctx['app'], options: string | InjectOptions) {
-  const res = await app.inject(options);
-  seen.push(res);
-  return res;
-}
+const PREVIEW_SECRET = 'preview-secret-for-the-real-cms-0123456789';
+const ADMIN = { email: 'editor@example.com', password: 'Editor-passw0rd' };
 
 const token = () => readFileSync(join(dataDir, 'cms-api-token'), 'utf8').trim();
+
+/** Every answer is checked: the CMS token never reaches a browser. */
+async function get(app: Ctx['app'], options: string | InjectOptions): Promise<LightMyRequestResponse> {
+  const res = await app.inject(options);
+  const secret = token();
+  expect(res.body).not.toContain(secret);
+  expect(JSON.stringify(res.headers)).not.toContain(secret);
+  return res;
+}
 
 async function cmsAdmin(method: string, path: string, body?: unknown) {
   const res = await fetch(`${cms.url}${path}`, {
@@ -53,19 +58,19 @@ async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs: num
 beforeAll(async () => {
   const cmsPort = await freePort();
   const portalPort = await freePort();
-  const common = { DATA_DIR: dataDir, CMS_URL: `http://127.0.0.1:${cmsPort}`, CONTENT_CACHE_TTL_MS: '600000', CONTENT_TIMEOUT_MS: '5000' };
+  const common = { DATA_DIR: dataDir, CMS_URL: `http://127.0.0.1:${cmsPort}`, CONTENT_CACHE_TTL_MS: '600000' };
   // The portal starts first (it creates the webhook secret file the CMS then reads) and listens on a real port
   // so the real Strapi webhook can reach it.
   portal = await buildTestApp({ config: testConfig({ ...common, PUBLIC_URL: `http://localhost:${portalPort}` }) });
   await portal.app.listen({ host: '127.0.0.1', port: portalPort });
   portalUrl = `http://127.0.0.1:${portalPort}`;
-  preview = await buildTestApp({ config: testConfig({ ...common, CONTENT_PREVIEW: 'true' }) });
+  preview = await buildTestApp({ config: testConfig({ ...common, CONTENT_PREVIEW: 'true', CONTENT_PREVIEW_SECRET: PREVIEW_SECRET }) });
   const adminTokenFile = join(dataDir, 'test-admin-token');
   cms = await startStrapi({
     portalDataDir: dataDir,
     port: cmsPort,
     webhookUrl: `${portalUrl}/api/content/webhook`,
-    env: { CMS_TEST_ADMIN_TOKEN_FILE: adminTokenFile },
+    env: { CMS_TEST_ADMIN_TOKEN_FILE: adminTokenFile, CMS_ADMIN_EMAIL: ADMIN.email, CMS_ADMIN_PASSWORD: ADMIN.password },
   });
   console.log(`[content-proxy] real Strapi ready in ${cms.startupMs} ms`);
   if (existsSync(adminTokenFile)) adminToken = readFileSync(adminTokenFile, 'utf8').trim();
@@ -122,22 +127,71 @@ describe('content proxy against the real Strapi', () => {
     expect(res.json()).toEqual({ errorMessage: 'Not_Found' });
   });
 
-  it('a query the CMS refuses (unknown field) answers 400 Validation_Failed, never a 500', async () => {
+  it('a query on an unknown field answers 400 Validation_Failed, never a 500', async () => {
     const res = await get(portal.app, '/api/content/topics?filters[noSuchField][$eq]=1');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
   });
 
-  it('the allow-list holds: other types 404, other parameters 400', async () => {
+  it('the attack (text on an integer filter, which this Strapi answers with a 500) pauses nothing: ordinary uncached reads answer 200', async () => {
+    const attack = Array.from({ length: 16 }, () => get(portal.app, '/api/content/topics?filters[order][$eq]=abc'));
+    for (const res of await Promise.all(attack)) {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
+    }
+    for (const slug of ['contact', 'privacy', 'accessibility', 'rendering-examples']) {
+      const res = await get(portal.app, `/api/content/topics?filters[slug][$eq]=${slug}&fields[0]=slug&fields[1]=order`);
+      expect(res.statusCode, slug).toBe(200);
+      expect(res.json().data[0].attributes.slug).toBe(slug);
+    }
+    for (const [path, query] of [['security-questions', 'sort=order:desc'], ['error-messages', 'filters[ErrorCode][$eq]=Not_Found'], ['license', 'fields[0]=LicenseText']]) {
+      expect((await get(portal.app, `/api/content/${path}?${query}`)).statusCode, path).toBe(200);
+    }
+  });
+
+  it('other content types and paths answer 404', async () => {
     for (const path of ['/api/content/users', '/api/content/upload/files', '/api/content/users-permissions/roles', '/api/content/topics/a/b']) {
       const res = await get(portal.app, path);
       expect(res.statusCode, path).toBe(404);
     }
-    for (const query of ['status=draft', 'filters[slug][$ne]=contact', 'populate[createdBy]=true&x=1', 'locale=*']) {
-      const res = await get(portal.app, `/api/content/topics?${query}`);
-      expect(res.statusCode, query).toBe(400);
-      expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
-    }
+  });
+
+  // The nested forms the allow-list accepts are ones this Strapi answers.
+  it.each([
+    'populate[featuredTopics][fields][0]=title',
+    'populate[featuredTopics][sort]=order:asc',
+    'populate[featuredTopics][filters][slug][$eq]=contact',
+    'populate[featuredTopics][populate]=*',
+    'populate[notices][fields][0]=title',
+    'populate[0]=featuredTopics',
+    'populate=featuredTopics,notices',
+  ])('home-page?%s answers 200', async (query) => {
+    const res = await get(portal.app, `/api/content/home-page?${query}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.attributes).toBeDefined();
+  });
+
+  // One reason per request; the logged reason proves which rule refused it (nothing reached the CMS).
+  it.each([
+    ['topics', 'status=draft', 'status is never passed'],
+    ['topics', 'locale=en', 'locale is never passed'],
+    ['topics', '_q=contact', '_q is never passed'],
+    ['topics', 'publicationFilter=never-published-document', 'publicationFilter is never passed'],
+    ['topics', 'hasPublishedVersion=false', 'hasPublishedVersion is never passed'],
+    ['topics', 'populate[createdBy]=true', 'createdBy is never passed'],
+    ['home-page', 'populate[featuredTopics][status]=draft', 'status is never passed'],
+    ['home-page', 'populate[featuredTopics][filters][createdBy][firstname]=Ann', 'createdBy is never passed'],
+    ['home-page', 'populate[featuredTopics][populate][updatedBy]=true', 'updatedBy is never passed'],
+    ['home-page', 'populate[noSuchRelation]=true', 'home-page has no relation noSuchRelation'],
+    ['topics', 'filters[slug][$ne]=contact', 'filter $ne is not allowed on slug'],
+    ['topics', 'filters[jurisdictions][$containsi]=J5', 'filter $containsi is not allowed on jurisdictions'],
+    ['topics', 'filters[publishedAt][$eq]=yesterday', 'publishedAt takes a datetime'],
+  ])('%s?%s answers 400 (%s)', async (type, query, reason) => {
+    const res = await get(portal.app, `/api/content/${type}?${query}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
+    const logged = portal.logLines.filter((l) => l.includes('content query rejected')).at(-1);
+    expect(logged).toContain(reason);
   });
 
   it('drafts stay hidden on a normal instance, even when the browser asks for preview', async () => {
@@ -148,13 +202,20 @@ describe('content proxy against the real Strapi', () => {
     }
   });
 
-  it('a preview instance (CONTENT_PREVIEW=true) shows drafts for publicationState=preview, uncached', async () => {
-    const res = await get(preview.app, '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview');
+  it('a preview instance shows drafts only to the holder of a signed preview link, uncached', async () => {
+    const url = '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview';
+    expect((await get(preview.app, url)).json().data).toEqual([]);
+    const cachedEntries = preview.app.contentCache.content.size;
+    const link = new URL(previewLink(preview.config.publicUrl, PREVIEW_SECRET, { to: '/topics/draft-topic-example' }));
+    const landing = await get(preview.app, link.pathname + link.search);
+    expect(landing.statusCode).toBe(303);
+    const cookie = String(landing.headers['set-cookie']).split(';')[0]!;
+    const res = await get(preview.app, { url, headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const [draft] = res.json().data;
     expect(draft.attributes).toMatchObject({ slug: 'draft-topic-example', publishedAt: null });
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(preview.app.contentCache.content.size).toBe(0);
+    expect(preview.app.contentCache.content.size).toBe(cachedEntries);
     // Without the parameter, the preview instance still serves published content only.
     expect((await get(preview.app, '/api/content/topics?filters[slug][$eq]=draft-topic-example')).json().data).toEqual([]);
   });
@@ -205,6 +266,51 @@ describe('content proxy against the real Strapi', () => {
     expect(portal.logLines.filter((l) => l.includes('CMS webhook: content cache invalidated')).length).toBeGreaterThan(webhooksBefore);
   });
 
+  describe('the CMS itself, off Strapi\'s unsafe defaults', () => {
+    it('CORS answers only the editors\' origin: a foreign Origin gets no Access-Control-Allow-Origin', async () => {
+      const preflight = (origin: string) =>
+        fetch(`${cms.url}/admin/login`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+      const evil = await preflight('https://evil.tld');
+      expect(evil.headers.get('access-control-allow-origin')).toBeNull();
+      expect(evil.headers.get('access-control-allow-credentials')).toBeNull();
+      // No CMS_PUBLIC_URL in this test: the editors' origin is http://localhost:<CMS_PORT>.
+      const editors = await preflight(`http://localhost:${cms.port}`);
+      expect(editors.headers.get('access-control-allow-origin')).toBe(`http://localhost:${cms.port}`);
+    });
+
+    it('public sign-up is closed (the permission is not granted: not a 400 validation error)', async () => {
+      const res = await fetch(`${cms.url}/api/auth/local/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'mallory', email: 'mallory@example.com', password: 'Mallory-passw0rd' }) });
+      expect([401, 403, 404]).toContain(res.status);
+      // Without a token nothing is readable either (the public role holds no permission at all).
+      for (const type of contentTypeNames) expect([401, 403], type).toContain((await fetch(`${cms.url}/api/${type}`)).status);
+    });
+
+    it('sends no X-Powered-By header', async () => {
+      for (const path of ['/api/topics', '/admin/init', '/_health']) {
+        const res = await fetch(`${cms.url}${path}`);
+        expect(res.headers.get('x-powered-by'), path).toBeNull();
+      }
+    });
+
+    it('the first administrator comes from CMS_ADMIN_EMAIL/CMS_ADMIN_PASSWORD and can log in', async () => {
+      const login = (password: string) => fetch(`${cms.url}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN.email, password }) });
+      const ok = await login(ADMIN.password);
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { data: { token: string } }).data.token).toEqual(expect.any(String));
+      expect((await login('Wrong-passw0rd')).status).toBe(400);
+      const init = (await (await fetch(`${cms.url}/admin/init`)).json()) as { data: { hasAdmin: boolean } };
+      expect(init.data.hasAdmin).toBe(true);
+    });
+
+    it('the portal token reads the five content types and nothing else (403 on users and upload listings)', async () => {
+      const auth = { authorization: `Bearer ${token()}` };
+      for (const type of contentTypeNames) expect((await fetch(`${cms.url}/api/${type}`, { headers: auth })).status, type).toBe(200);
+      for (const path of ['/api/users', '/api/upload/files', '/api/users-permissions/roles']) {
+        expect((await fetch(`${cms.url}${path}`, { headers: auth })).status, path).toBe(403);
+      }
+    });
+  });
+
   describe('with the CMS process killed', () => {
     beforeAll(async () => {
       // Warm entries while the CMS is up, then crash it.
@@ -233,19 +339,17 @@ describe('content proxy against the real Strapi', () => {
       const res = await get(portal.app, '/api/content/topics?filters[slug][$eq]=never-cached');
       expect(res.statusCode).toBe(502);
       expect(res.json()).toEqual({ errorMessage: 'Content_Unavailable' });
-      const draft = await get(preview.app, '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview');
+      const link = new URL(previewLink(preview.config.publicUrl, PREVIEW_SECRET));
+      const cookie = String((await get(preview.app, link.pathname + link.search)).headers['set-cookie']).split(';')[0]!;
+      const draft = await get(preview.app, { url: '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview', headers: { cookie } });
       expect(draft.statusCode).toBe(502);
-      expect(portal.logLines.some((l) => l.includes('CMS request failed'))).toBe(true);
+      expect(portal.logLines.some((l) => l.includes('Content is unavailable'))).toBe(true);
     });
 
-    it('the CMS token never appeared in any answer body, header or log line', () => {
-      const secret = token();
-      expect(seen.length).toBeGreaterThan(20);
-      for (const res of seen) {
-        expect(res.body).not.toContain(secret);
-        expect(JSON.stringify(res.headers)).not.toContain(secret);
-      }
-      expect([...portal.logLines, ...preview.logLines].join('\n')).not.toContain(secret);
+    it('the CMS token never appears in a log line, the failures of a dead CMS included', async () => {
+      await get(portal.app, '/api/content/topics?filters[slug][$eq]=also-never-cached');
+      await get(preview.app, '/api/content/license?fields[0]=LicenseText');
+      expect([...portal.logLines, ...preview.logLines].join('\n')).not.toContain(token());
     });
   });
 });

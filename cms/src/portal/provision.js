@@ -1,7 +1,8 @@
 'use strict';
 // Everything the portal server needs from the CMS, made true on every start: the error-message catalogue in
-// step with the portal's error-code registry, no public (unauthenticated) API access, a read-only API token
-// handed over in a file, and a webhook that tells the portal to drop its content cache.
+// step with the portal's error-code registry, no public sign-up and empty public/authenticated roles, the first
+// administrator from settings, an API token that can only read the portal's content types (handed over in a
+// file), and a webhook that tells the portal to drop its content cache.
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -12,7 +13,12 @@ const fromCms = (p) => path.resolve(cmsRoot, p);
 const TOKEN_NAME = 'portal-server';
 const WEBHOOK_NAME = 'portal-cache';
 const WEBHOOK_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'media.create', 'media.update', 'media.delete'];
-const CONTENT_TYPES = ['api::topic.topic', 'api::home-page.home-page', 'api::license.license', 'api::error-message.error-message', 'api::security-question.security-question'];
+// The content types the portal reads: one list, shared with the portal server's allow-list.
+const contentTypes = require(path.resolve(cmsRoot, '..', 'packages', 'contracts', 'src', 'content-types.json')).types;
+/** What the portal's token may do: find (and findOne on collections) on those types, nothing else. */
+const TOKEN_PERMISSIONS = Object.values(contentTypes)
+  .flatMap(({ uid, single }) => (single ? [`${uid}.find`] : [`${uid}.find`, `${uid}.findOne`]))
+  .sort();
 
 function writeSecretFile(file, value) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -40,20 +46,56 @@ async function syncErrorMessages(strapi) {
   if (added) strapi.log.info(`[portal] added ${added} error message(s) from the registry`);
 }
 
-/** Public (unauthenticated) access stays off: the portal reads content with its token only. */
+/**
+ * No end-user accounts in the CMS: public sign-up off, and the public and authenticated roles hold no permission
+ * (Strapi grants sign-up, login and password reset to the public role by default). The portal reads content with
+ * its token only.
+ */
 async function closePublicAccess(strapi) {
-  const role = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
-  if (!role) return;
-  const actions = CONTENT_TYPES.flatMap((uid) => ['find', 'findOne'].map((a) => `${uid}.${a}`));
-  await strapi.db.query('plugin::users-permissions.permission').deleteMany({ where: { role: role.id, action: { $in: actions } } });
+  const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
+  const advanced = (await store.get({ key: 'advanced' })) || {};
+  if (advanced.allow_register !== false) await store.set({ key: 'advanced', value: { ...advanced, allow_register: false } });
+  const roles = await strapi.db.query('plugin::users-permissions.role').findMany({ where: { type: { $in: ['public', 'authenticated'] } } });
+  if (roles.length) await strapi.db.query('plugin::users-permissions.permission').deleteMany({ where: { role: { id: { $in: roles.map((r) => r.id) } } } });
 }
 
-/** A read-only token for the portal; its plain key exists only when created, so it is (re)generated whenever the file is missing or stale. */
+/**
+ * The first administrator comes from CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD, so nobody can claim a fresh CMS by
+ * being first at /admin. Required in production while no administrator exists; on a laptop without them the
+ * first visit to /admin registers one (see the README).
+ */
+async function provisionFirstAdmin(strapi) {
+  const users = strapi.service('admin::user');
+  if (await users.exists()) return;
+  const email = process.env.CMS_ADMIN_EMAIL;
+  const password = process.env.CMS_ADMIN_PASSWORD;
+  if (!email || !password) {
+    if (process.env.NODE_ENV === 'production') throw new Error('CMS configuration error: CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD must be set when NODE_ENV=production (no administrator exists yet)');
+    strapi.log.warn('[portal] no CMS administrator yet: set CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD, or register one at /admin');
+    return;
+  }
+  // Strapi's own rule for admin passwords (its registration form enforces it; the service does not).
+  if (password.length < 8 || password.length > 72 || !/[a-z]/.test(password) || !/[A-Z]/.test(password) || !/\d/.test(password)) {
+    throw new Error('CMS configuration error: CMS_ADMIN_PASSWORD must be 8 to 72 characters with a lower-case letter, an upper-case letter and a digit');
+  }
+  await users.createFirstAdmin({ email: email.toLowerCase(), firstname: 'Administrator', password });
+  strapi.log.info(`[portal] created the first CMS administrator from CMS_ADMIN_EMAIL`);
+}
+
+/**
+ * The portal's token: a custom token allowed only TOKEN_PERMISSIONS (a read-only token would read every API route,
+ * users and upload listings included). Its plain key exists only when created, so it is (re)generated whenever the
+ * file is missing or stale.
+ */
 async function provisionToken(strapi) {
   const file = fromCms(process.env.CMS_PORTAL_TOKEN_FILE || '../data/cms-api-token');
   const service = strapi.service('admin::api-token');
   const token = await service.getByName(TOKEN_NAME);
   const onFile = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+  if (token && (token.type !== 'custom' || JSON.stringify([...(token.permissions || [])].sort()) !== JSON.stringify(TOKEN_PERMISSIONS))) {
+    await service.update(token.id, { type: 'custom', permissions: TOKEN_PERMISSIONS });
+    strapi.log.info('[portal] narrowed the portal token to reading the portal content types');
+  }
   if (token && onFile) {
     // The service's getters leave the stored hash out, so compare against the row itself.
     const row = await strapi.db.query('admin::api-token').findOne({ select: ['accessKey', 'expiresAt'], where: { id: token.id } });
@@ -64,10 +106,10 @@ async function provisionToken(strapi) {
   if (token) {
     ({ accessKey } = await service.regenerate(token.id));
   } else {
-    ({ accessKey } = await service.create({ name: TOKEN_NAME, description: 'Read-only access for the portal server content proxy', type: 'read-only', lifespan: null }));
+    ({ accessKey } = await service.create({ name: TOKEN_NAME, description: 'The portal server content proxy: reads the portal content types only', type: 'custom', permissions: TOKEN_PERMISSIONS, lifespan: null }));
   }
   writeSecretFile(file, accessKey);
-  strapi.log.info(`[portal] wrote the portal's read-only API token to ${file}`);
+  strapi.log.info(`[portal] wrote the portal's API token to ${file}`);
 }
 
 function webhookSecret() {
@@ -124,9 +166,10 @@ async function provisionTestAdminToken(strapi) {
 async function provisionPortal(strapi) {
   await syncErrorMessages(strapi);
   await closePublicAccess(strapi);
+  await provisionFirstAdmin(strapi);
   await provisionToken(strapi);
   await provisionWebhook(strapi);
   await provisionTestAdminToken(strapi);
 }
 
-module.exports = { provisionPortal };
+module.exports = { provisionPortal, TOKEN_PERMISSIONS };

@@ -1,4 +1,5 @@
 export * from './content';
+export * from './content-types';
 export * from './errors';
 export * from './http';
 export * from './identifiers';

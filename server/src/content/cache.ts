@@ -15,11 +15,20 @@ export interface CachedAnswer {
 /** What a loader (one upstream request) found. */
 export type LoadResult = { kind: 'ok'; body: Buffer; contentType: string } | { kind: 'not-found' } | { kind: 'bad-request' };
 
+/**
+ * Why the upstream gave no usable answer: the first three say something about the CMS's health (see
+ * ResponseCache); `other` (no token yet, token refused, answer too large) does not; `resting` means the upstream
+ * was not asked because it (or this query) failed moments ago.
+ */
+export type UpstreamFailure = 'connection' | 'timeout' | 'server-error' | 'other' | 'resting';
+
 /** The upstream could not answer (network error, time-out, 5xx, unusable answer) and nothing was cached. */
 export class UpstreamUnavailable extends Error {
-  constructor(reason: string, options?: { cause?: unknown }) {
+  readonly failure: UpstreamFailure;
+  constructor(reason: string, options?: { cause?: unknown; failure?: UpstreamFailure }) {
     super(reason, options);
     this.name = 'UpstreamUnavailable';
+    this.failure = options?.failure ?? 'other';
   }
 }
 
@@ -34,8 +43,15 @@ export interface ResponseCacheOptions {
   ttlMs: number;
   maxEntries: number;
   maxBytes: number;
-  /** After an upstream failure, serve cached copies (and fail misses) without asking again for this long. */
+  /**
+   * After a query fails, that query is not asked again for this long; when the CMS looks unhealthy (see
+   * `breakerThreshold`), no query is.
+   */
   retryAfterFailureMs: number;
+  /** Consecutive health failures (see ResponseCache) that pause every upstream call; default 3. */
+  breakerThreshold?: number;
+  /** Told when the circuit breaker opens (the CMS looks down) and when an answer arrives again. */
+  onHealthChange?: (healthy: boolean, err?: unknown) => void;
   now?: () => number;
   /** Called when a background refresh fails (the request that triggered it has already been answered). */
   onBackgroundError?: (err: unknown) => void;
@@ -65,13 +81,24 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  *   visible at once, but the old copy still serves as the last good copy if the upstream fails;
  * - miss → one upstream request however many callers wait for it (single-flight);
  * - upstream unavailable → the last good copy marked stale, else UpstreamUnavailable.
- * After a failure the upstream is left alone for `retryAfterFailureMs` (a small circuit breaker, docs/decisions/0007-content-proxy.md).
+ *
+ * Failures are remembered per key: a query that failed (4xx or unavailable) is not asked again for
+ * `retryAfterFailureMs`, and meanwhile answers the same (a 4xx stays a 4xx). One client's bad query therefore
+ * never pauses anyone else's. A circuit breaker keyed by the CMS's health, not by a query, pauses every upstream
+ * call for `retryAfterFailureMs` after `breakerThreshold` consecutive health failures: connection errors, and
+ * time-outs or 5xx on queries that succeeded before (a query that never worked says nothing about the CMS).
+ * Any answer from the CMS (even a 4xx or 404) resets the count.
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedAnswer>;
   private readonly inflight = new Map<string, Promise<Resolved>>();
   private generation = 0;
-  private failedAt: number | undefined;
+  /** Keys whose last upstream request failed, with when and how (bounded like the entries). */
+  private readonly failedKeys: LRUCache<string, { at: number; result: 'bad-request' | 'unavailable' }>;
+  /** Keys the upstream answered 200 for at least once. */
+  private readonly knownGood: LRUCache<string, true>;
+  private healthFailures = 0;
+  private openedAt: number | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: ResponseCacheOptions) {
@@ -81,6 +108,8 @@ export class ResponseCache {
       maxSize: options.maxBytes,
       sizeCalculation: (answer, key) => answer.body.length + key.length + 200,
     });
+    this.failedKeys = new LRUCache({ max: options.maxEntries });
+    this.knownGood = new LRUCache({ max: options.maxEntries * 2 });
   }
 
   get size(): number {
@@ -94,17 +123,52 @@ export class ResponseCache {
   /** The CMS changed something: every cached answer must be fetched again before it is served as current. */
   invalidateAll(): void {
     this.generation++;
+    this.failedKeys.clear();
   }
 
-  /** Forgets everything, last good copies and the last upstream failure included. */
+  /** Forgets everything, last good copies and upstream failures included. */
   clear(): void {
     this.generation++;
     this.entries.clear();
-    this.failedAt = undefined;
+    this.failedKeys.clear();
+    this.knownGood.clear();
+    this.healthFailures = 0;
+    this.openedAt = undefined;
   }
 
-  private upstreamResting(): boolean {
-    return this.failedAt !== undefined && this.now() - this.failedAt < this.options.retryAfterFailureMs;
+  /** True while the circuit breaker pauses every upstream call. */
+  get breakerOpen(): boolean {
+    return this.openedAt !== undefined && this.now() - this.openedAt < this.options.retryAfterFailureMs;
+  }
+
+  /** How this key failed, if it did within `retryAfterFailureMs`. */
+  private recentFailure(key: string) {
+    const failed = this.failedKeys.get(key);
+    return failed && this.now() - failed.at < this.options.retryAfterFailureMs ? failed : undefined;
+  }
+
+  private upstreamResting(key: string): boolean {
+    return this.breakerOpen || this.recentFailure(key) !== undefined;
+  }
+
+  private answered(key: string, ok: boolean): void {
+    if (ok) this.knownGood.set(key, true);
+    const wasOpen = this.healthFailures >= (this.options.breakerThreshold ?? 3);
+    this.healthFailures = 0;
+    this.openedAt = undefined;
+    if (wasOpen) this.options.onHealthChange?.(true);
+  }
+
+  private failed(key: string, err: unknown): void {
+    this.failedKeys.set(key, { at: this.now(), result: 'unavailable' });
+    const failure = err instanceof UpstreamUnavailable ? err.failure : 'other';
+    const health = failure === 'connection' || ((failure === 'timeout' || failure === 'server-error') && this.knownGood.has(key));
+    if (!health) return;
+    this.healthFailures++;
+    if (this.healthFailures >= (this.options.breakerThreshold ?? 3)) {
+      if (!this.breakerOpen) this.options.onHealthChange?.(false, err);
+      this.openedAt = this.now();
+    }
   }
 
   /**
@@ -116,6 +180,11 @@ export class ResponseCache {
     return cached && cached.generation === this.generation && this.withinTtl(cached) ? cached : undefined;
   }
 
+  /** True when a copy of this generation is cached (fresh or past its TTL): a read then never waits for the upstream. */
+  has(key: string): boolean {
+    return this.entries.peek(key)?.generation === this.generation;
+  }
+
   private withinTtl(answer: CachedAnswer): boolean {
     return this.now() - answer.storedAt < this.options.ttlMs;
   }
@@ -124,14 +193,15 @@ export class ResponseCache {
     const cached = this.entries.get(key);
     if (cached && cached.generation === this.generation) {
       if (this.withinTtl(cached)) return { kind: 'ok', answer: cached, stale: false };
-      if (!this.upstreamResting()) {
+      if (!this.upstreamResting(key)) {
         this.refresh(key, load).catch((err: unknown) => this.options.onBackgroundError?.(err));
       }
       return { kind: 'ok', answer: cached, stale: true };
     }
-    if (this.upstreamResting()) {
+    if (this.upstreamResting(key)) {
       if (cached) return { kind: 'ok', answer: cached, stale: true };
-      throw new UpstreamUnavailable('the CMS failed moments ago; not asking again yet');
+      if (this.recentFailure(key)?.result === 'bad-request') return { kind: 'bad-request' };
+      throw new UpstreamUnavailable(this.breakerOpen ? 'the CMS failed moments ago; not asking again yet' : 'this query failed moments ago; not asking again yet', { failure: 'resting' });
     }
     try {
       const result = await this.refresh(key, load);
@@ -155,7 +225,9 @@ export class ResponseCache {
     const flight = (async (): Promise<Resolved> => {
       try {
         const result = await load();
-        this.failedAt = undefined;
+        this.answered(key, result.kind === 'ok');
+        if (result.kind === 'bad-request') this.failedKeys.set(key, { at: this.now(), result: 'bad-request' });
+        else this.failedKeys.delete(key);
         if (result.kind !== 'ok') {
           // Unpublished or deleted: do not keep serving the old copy.
           if (result.kind === 'not-found' && generation === this.generation) this.entries.delete(key);
@@ -168,7 +240,7 @@ export class ResponseCache {
         if (!existing || existing.generation <= generation) this.entries.set(key, answer);
         return { kind: 'ok', answer };
       } catch (err) {
-        this.failedAt = this.now();
+        this.failed(key, err);
         throw err;
       } finally {
         this.inflight.delete(flightKey);

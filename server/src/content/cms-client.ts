@@ -19,6 +19,11 @@ const JSON_TYPE = /^application\/(vnd\.api\+)?json\b/i;
 export class CmsClient {
   constructor(private readonly options: CmsClientOptions) {}
 
+  private failureOf(err: unknown) {
+    if (err instanceof UpstreamError) return err.reason === 'timeout' ? 'timeout' : err.reason === 'network' ? 'connection' : 'other';
+    return 'other';
+  }
+
   private describe(err: unknown): string {
     return err instanceof UpstreamError ? err.message : err instanceof Error ? err.message : 'unknown failure';
   }
@@ -32,8 +37,8 @@ export class CmsClient {
 
     let token = await tokens.current();
     if (!token) {
-      log.warn(where, 'CMS request not made: the CMS API token is not available yet (CMS_TOKEN unset and no token file)');
-      throw new UpstreamUnavailable('no CMS token');
+      log.debug(where, 'CMS request not made: no token yet');
+      throw new UpstreamUnavailable('the CMS API token is not available yet (CMS_TOKEN unset and no token file)');
     }
     let res = await this.send(url, token, log, where);
     if ((res.status === 401 || res.status === 403) && tokens.rereadable) {
@@ -55,8 +60,8 @@ export class CmsClient {
     try {
       res = await upstreamGet(url, { accept: 'image/*,*/*;q=0.5' }, { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxUploadBytes, agents: this.options.agents });
     } catch (err) {
-      log.warn({ ...where, reason: this.describe(err) }, 'CMS upload request failed');
-      throw new UpstreamUnavailable(this.describe(err), { cause: err });
+      log.debug({ ...where, reason: this.describe(err) }, 'CMS upload request failed');
+      throw new UpstreamUnavailable(this.describe(err), { cause: err, failure: this.failureOf(err) });
     }
     return this.classify(res, log, where, /./);
   }
@@ -70,26 +75,31 @@ export class CmsClient {
       );
     } catch (err) {
       // Only our own message and the error code are logged: never the request options (they carry the token).
-      log.warn({ ...where, reason: this.describe(err) }, 'CMS request failed');
-      throw new UpstreamUnavailable(this.describe(err), { cause: err });
+      // Per request at debug only: the plugin says once per outage that the CMS is unavailable.
+      log.debug({ ...where, reason: this.describe(err) }, 'CMS request failed');
+      throw new UpstreamUnavailable(this.describe(err), { cause: err, failure: this.failureOf(err) });
     }
   }
 
   private classify(res: UpstreamResponse, log: FastifyBaseLogger, where: object, acceptable: RegExp): LoadResult {
     if (res.status === 200) {
       if (!acceptable.test(res.contentType)) {
-        log.warn({ ...where, status: res.status, contentType: res.contentType }, 'CMS answered an unexpected content type');
-        throw new UpstreamUnavailable('unexpected content type');
+        log.debug({ ...where, status: res.status, contentType: res.contentType }, 'CMS answered an unexpected content type');
+        throw new UpstreamUnavailable(`the CMS answered an unexpected content type (${res.contentType.slice(0, 60)})`, { failure: 'server-error' });
       }
       return { kind: 'ok', body: res.body, contentType: res.contentType };
     }
     if (res.status === 404) return { kind: 'not-found' };
-    if (res.status === 400) {
+    if (res.status === 401 || res.status === 403) {
+      // The portal's own token, not the caller: a configuration problem, never the client's error.
+      throw new UpstreamUnavailable(`the CMS refused the portal's API token (${res.status})`);
+    }
+    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
+      // The CMS refused this query: the caller's error (answered 400), never a CMS outage.
       log.info({ ...where, status: res.status }, 'CMS rejected the query');
       return { kind: 'bad-request' };
     }
-    const level = res.status === 401 || res.status === 403 ? 'error' : 'warn';
-    log[level]({ ...where, status: res.status }, res.status === 401 || res.status === 403 ? 'CMS refused the portal token' : 'CMS request failed');
-    throw new UpstreamUnavailable(`CMS answered ${res.status}`);
+    log.debug({ ...where, status: res.status }, 'CMS request failed');
+    throw new UpstreamUnavailable(`the CMS answered ${res.status}`, { failure: 'server-error' });
   }
 }

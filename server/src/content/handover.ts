@@ -92,25 +92,19 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(a, b) && given.length === expected.length;
 }
 
-/** The webhook secret: CMS_WEBHOOK_SECRET if set, else the shared file (re-read when a caller's value differs). */
+/**
+ * The webhook secret: CMS_WEBHOOK_SECRET if set, else the shared file, read once when the portal starts (never per
+ * request: a webhook call costs no disk access, and a secret changed on disk takes effect on restart).
+ */
 export class WebhookSecret {
-  private value: string;
+  private readonly value: string;
 
-  constructor(
-    private readonly configured: string | undefined,
-    private readonly file: string,
-  ) {
+  constructor(configured: string | undefined, file: string) {
     this.value = configured ?? readOrCreateWebhookSecret(file);
   }
 
   verify(given: unknown): boolean {
     if (typeof given !== 'string' || given.length === 0 || given.length > 512) return false;
-    if (secretsEqual(given, this.value)) return true;
-    if (this.configured) return false;
-    // The file may have been replaced (e.g. the data folder was reset while the portal ran).
-    const reread = readTrimmed(this.file);
-    if (!reread || reread === this.value) return false;
-    this.value = reread;
     return secretsEqual(given, this.value);
   }
 }

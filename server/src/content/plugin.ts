@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
@@ -7,6 +8,7 @@ import { parseContentRequest, parseUploadPath, QueryRejected, type ContentReques
 import { etagMatches, ResponseCache, UpstreamUnavailable, type CacheLookup, type CachedAnswer } from './cache';
 import { CmsClient } from './cms-client';
 import { CmsTokenSource, tokenFile, WebhookSecret, webhookSecretFile } from './handover';
+import { cookieValue, PREVIEW_COOKIE, PREVIEW_PATH, safeLandingPath, verifyPreviewToken } from './preview';
 import { createAgents } from './upstream';
 
 export interface ContentPluginOptions {
@@ -23,6 +25,11 @@ export interface ContentLimits {
   uploadCacheEntries: number;
   uploadCacheBytes: number;
   retryAfterFailureMs: number;
+  /** Consecutive CMS health failures that pause every upstream call for retryAfterFailureMs. */
+  breakerThreshold: number;
+  /** Requests per client and minute that wait for the CMS (cache misses, CMS 4xx, drafts, upload misses). */
+  uncachedPerMinute: number;
+  webhookPerMinute: number;
   webhookBodyBytes: number;
   /** Distinct content URLs whose allow-list check is remembered. */
   parsedRequestEntries: number;
@@ -36,6 +43,9 @@ export const defaultContentLimits: ContentLimits = {
   uploadCacheEntries: 500,
   uploadCacheBytes: 64 * 1024 * 1024,
   retryAfterFailureMs: 2000,
+  breakerThreshold: 3,
+  uncachedPerMinute: 120,
+  webhookPerMinute: 300,
   // Strapi's webhook body carries the whole entry (a topic's markdown body); the secret is checked first.
   webhookBodyBytes: 2 * 1024 * 1024,
   parsedRequestEntries: 1000,
@@ -56,10 +66,25 @@ function rawQueryOf(url: string): string {
   return i === -1 ? '' : url.slice(i + 1);
 }
 
-/** Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. */
-function unavailable(request: FastifyRequest, err: unknown): PortalError {
-  if (!(err instanceof UpstreamUnavailable)) request.log.error({ err }, 'unexpected failure in the content proxy');
-  return new PortalError(502, 'Content_Unavailable');
+/**
+ * Says once per outage that the CMS gives no content (a warning, e.g. while it is still starting), and once that
+ * it answers again; the failed requests in between log at debug only.
+ */
+function outageLog(log: FastifyInstance['log']) {
+  let since: number | undefined;
+  return {
+    failed(err: unknown) {
+      const reason = err instanceof Error ? err.message : 'unknown failure';
+      if (since !== undefined) return log.debug({ reason }, 'content unavailable');
+      since = Date.now();
+      log.warn({ reason }, 'Content is unavailable: the CMS gives no answer (it may still be starting). Said once until it answers again.');
+    },
+    answered() {
+      if (since === undefined) return;
+      log.info({ unavailableMs: Date.now() - since }, 'The CMS answers again: content is served.');
+      since = undefined;
+    },
+  };
 }
 
 /** Replays a cached answer: 304 when the browser's copy is current, X-Content-Stale when it is past its TTL. */
@@ -92,142 +117,190 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     // Several instances behind a load balancer do not share a disk: the handover files suit one machine only.
     app.log.warn('CMS_TOKEN or CMS_WEBHOOK_SECRET is unset: the CMS token and webhook secret come from files in DATA_DIR, which only works when the CMS and this instance share that folder');
   }
-  const onBackgroundError = (err: unknown) => app.log.debug({ reason: err instanceof Error ? err.message : 'unknown' }, 'background content refresh failed');
-  const content = new ResponseCache({
-    ttlMs: config.cms.cacheTtlMs,
-    maxEntries: limits.contentCacheEntries,
-    maxBytes: limits.contentCacheBytes,
-    retryAfterFailureMs: limits.retryAfterFailureMs,
-    onBackgroundError,
-  });
-  const uploads = new ResponseCache({
-    ttlMs: config.cms.cacheTtlMs,
-    maxEntries: limits.uploadCacheEntries,
-    maxBytes: limits.uploadCacheBytes,
-    retryAfterFailureMs: limits.retryAfterFailureMs,
-    onBackgroundError,
-  });
+  const previewSecret = config.cms.previewSecret;
+  if (config.cms.preview && !previewSecret) {
+    // config.ts refuses this combination in production.
+    app.log.warn('CONTENT_PREVIEW=true without CONTENT_PREVIEW_SECRET: drafts are served to anyone who asks (development only)');
+  }
+  const outage = outageLog(app.log);
+  const onBackgroundError = (err: unknown) => outage.failed(err);
+  const common = { ttlMs: config.cms.cacheTtlMs, retryAfterFailureMs: limits.retryAfterFailureMs, breakerThreshold: limits.breakerThreshold, onBackgroundError };
+  const content = new ResponseCache({ ...common, maxEntries: limits.contentCacheEntries, maxBytes: limits.contentCacheBytes });
+  const uploads = new ResponseCache({ ...common, maxEntries: limits.uploadCacheEntries, maxBytes: limits.uploadCacheBytes });
+  /**
+   * Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. A 5xx on one query (the
+   * breaker closed) is that query's problem, logged per request at info; a request not sent because the CMS or the
+   * query failed moments ago was reported then; anything else is the CMS being unavailable, said once per outage.
+   */
+  function unavailable(request: FastifyRequest, err: unknown): PortalError {
+    if (!(err instanceof UpstreamUnavailable)) request.log.error({ err }, 'unexpected failure in the content proxy');
+    else if (err.failure === 'resting') request.log.debug({ reason: err.message }, 'content unavailable');
+    else if (err.failure === 'server-error' && !content.breakerOpen) request.log.info({ reason: err.message }, 'the CMS failed this query');
+    else outage.failed(err);
+    return new PortalError(502, 'Content_Unavailable');
+  }
+  /** A loader that also tells the outage log when the CMS answered. */
+  const answering = <T>(load: () => Promise<T>) => async () => {
+    const result = await load();
+    outage.answered();
+    return result;
+  };
   app.decorate('contentCache', { content, uploads });
   app.addHook('onClose', async () => {
     agents.http.destroy();
     agents.https.destroy();
   });
 
-  // Allowed requests, parsed once per distinct URL: the SPA asks for the same few URLs over and over.
-  const parsedRequests = new LRUCache<string, ContentRequest>({ max: limits.parsedRequestEntries });
-  function parseRequest(request: FastifyRequest): ContentRequest {
-    const known = parsedRequests.get(request.url);
-    if (known) return known;
-    let parsed;
-    try {
-      parsed = parseContentRequest((request.params as { '*': string })['*'], rawQueryOf(request.url));
-    } catch (err) {
-      if (err instanceof QueryRejected) {
-        request.log.info({ reason: err.reason }, 'content query rejected');
-        throw new PortalError(400, 'Validation_Failed');
-      }
-      throw err;
+  // The routes live in their own scope with their own rate limiter (so another part of the app can register
+  // @fastify/rate-limit too). Limits are per client address, in memory (per instance).
+  await app.register(async (scope) => {
+    await scope.register(rateLimit, { global: false });
+    const uncachedLimit = scope.createRateLimit({ max: limits.uncachedPerMinute, timeWindow: 60_000 });
+    /** Requests that wait for the CMS count against the client's budget; cached answers (even stale) never do. */
+    async function countUncached(request: FastifyRequest) {
+      const limit = await uncachedLimit(request);
+      if (!limit.isAllowed && limit.isExceeded) throw new PortalError(429, 'Too_Many_Requests', undefined, { 'retry-after': String(limit.ttlInSeconds) });
     }
-    if (!parsed) throw new PortalError(404, 'Not_Found');
-    parsedRequests.set(request.url, parsed);
-    return parsed;
-  }
-
-  /** Drafts (Strapi 5 names them status=draft), straight from the CMS and never cached. */
-  async function answerDraft(request: FastifyRequest, reply: FastifyReply, { path, pairs }: ContentRequest) {
-    let result;
-    try {
-      result = await client.content(path, [...pairs, ['status', 'draft']], request.log);
-    } catch (err) {
-      throw unavailable(request, err);
-    }
-    if (result.kind === 'not-found') throw new PortalError(404, 'Not_Found');
-    if (result.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
-    return reply.header('cache-control', 'no-store').header('content-type', result.contentType).send(result.body);
-  }
-
-  /** Published content through the cache: stale-while-revalidate, single-flight misses, last good copy. */
-  async function answerPublished(request: FastifyRequest, reply: FastifyReply, parsed: ContentRequest) {
-    const { path, pairs } = parsed;
-    let lookup: CacheLookup;
-    try {
-      lookup = await content.get(parsed.cacheKey, () => client.content(path, pairs, request.log));
-    } catch (err) {
-      throw unavailable(request, err);
-    }
-    if (lookup.kind === 'not-found') throw new PortalError(404, 'Not_Found');
-    if (lookup.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
-    return sendAnswer(request, reply, lookup.answer, lookup.stale, 'no-cache');
-  }
-
-  // Public, cached reads: no per-request access lines (platform/logger.ts isQuietRequest); failures are logged.
-  // A fresh cached answer is sent synchronously, without a promise; the rest asks the cache or the CMS.
-  app.get('/api/content/*', (request, reply) => {
-    const parsed = parseRequest(request);
-    // Drafts leave the server only on a preview instance; elsewhere publicationState=preview is ignored.
-    if (parsed.preview && config.cms.preview) return answerDraft(request, reply, parsed);
-    const answer = content.fresh(parsed.cacheKey);
-    if (answer) {
-      sendAnswer(request, reply, answer, false, 'no-cache');
-      // Not `return reply`: Fastify would try to send it a second time.
-      return;
-    }
-    return answerPublished(request, reply, parsed);
-  });
-
-  // Only GET/HEAD reach the CMS; other methods on content paths are refused outright.
-  app.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE'],
-    url: '/api/content/*',
-    handler: async () => {
-      throw new PortalError(405, 'Method_Not_Allowed', undefined, { allow: 'GET, HEAD' });
-    },
-  });
-
-  app.post(
-    '/api/content/webhook',
-    {
-      // Server-to-server: authenticated by the shared secret instead of the browser CSRF check.
-      config: { csrf: false },
-      bodyLimit: limits.webhookBodyBytes,
-      // Checked before the body is read, and the cache is invalidated here so an oversized or odd body
-      // from an authenticated CMS still takes effect.
-      onRequest: async (request) => {
-        if (!webhookSecret.verify(request.headers['x-webhook-secret'])) {
-          request.log.warn('CMS webhook with a wrong or missing secret');
-          throw new PortalError(401, 'Unauthorized');
+    // Allowed requests, parsed once per distinct URL: the SPA asks for the same few URLs over and over.
+    const parsedRequests = new LRUCache<string, ContentRequest>({ max: limits.parsedRequestEntries });
+    function parseRequest(request: FastifyRequest): ContentRequest {
+      const known = parsedRequests.get(request.url);
+      if (known) return known;
+      let parsed;
+      try {
+        parsed = parseContentRequest((request.params as { '*': string })['*'], rawQueryOf(request.url));
+      } catch (err) {
+        if (err instanceof QueryRejected) {
+          request.log.info({ reason: err.reason }, 'content query rejected');
+          throw new PortalError(400, 'Validation_Failed');
         }
-        content.invalidateAll();
-        uploads.invalidateAll();
-      },
-    },
-    async (request, reply) => {
-      const body = (request.body ?? {}) as { event?: unknown; model?: unknown; uid?: unknown };
-      const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : undefined);
-      request.log.info({ event: short(body.event), model: short(body.model) ?? short(body.uid) }, 'CMS webhook: content cache invalidated');
-      return reply.code(204).send();
-    },
-  );
-
-  app.get('/uploads/*', async (request, reply) => {
-    const path = parseUploadPath((request.params as { '*': string })['*']);
-    if (!path) throw new PortalError(404, 'Not_Found');
-    let lookup: CacheLookup;
-    try {
-      lookup = await uploads.get(path, () => client.upload(path, request.log));
-    } catch (err) {
-      throw unavailable(request, err);
+        throw err;
+      }
+      if (!parsed) throw new PortalError(404, 'Not_Found');
+      parsedRequests.set(request.url, parsed);
+      return parsed;
     }
-    if (lookup.kind !== 'ok') throw new PortalError(404, 'Not_Found');
-    // An uploaded SVG or HTML file must not run script on our origin: images keep their type, anything else is
-    // a download, and the answer carries its own locked-down CSP.
-    const type = lookup.answer.contentType.split(';')[0]!.trim().toLowerCase();
-    reply.header('content-security-policy', CONTENT_CSP_FOR_UPLOADS);
-    if (!IMAGE_TYPES.has(type)) reply.header('content-disposition', 'attachment');
-    reply.header('content-type', IMAGE_TYPES.has(type) ? type : 'application/octet-stream');
-    reply.header('etag', lookup.answer.etag).header('cache-control', 'public, max-age=86400');
-    if (lookup.stale) reply.header('x-content-stale', '1');
-    if (etagMatches(request.headers['if-none-match'], lookup.answer.etag)) return reply.code(304).send();
-    return reply.send(lookup.answer.body);
+
+    /** Drafts are served on a preview instance to holders of the preview credential only. */
+    function previewAllowed(request: FastifyRequest): boolean {
+      if (!config.cms.preview) return false;
+      if (!previewSecret) return true;
+      return verifyPreviewToken(previewSecret, cookieValue(request.headers.cookie, PREVIEW_COOKIE)) !== undefined;
+    }
+
+    /** Drafts (Strapi 5 names them status=draft), straight from the CMS and never cached. */
+    async function answerDraft(request: FastifyRequest, reply: FastifyReply, { path, pairs }: ContentRequest) {
+      await countUncached(request);
+      let result;
+      try {
+        result = await answering(() => client.content(path, [...pairs, ['status', 'draft']], request.log))();
+      } catch (err) {
+        throw unavailable(request, err);
+      }
+      if (result.kind === 'not-found') throw new PortalError(404, 'Not_Found');
+      if (result.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
+      return reply.header('cache-control', 'no-store').header('content-type', result.contentType).send(result.body);
+    }
+
+    /** Published content through the cache: stale-while-revalidate, single-flight misses, last good copy. */
+    async function answerPublished(request: FastifyRequest, reply: FastifyReply, parsed: ContentRequest) {
+      const { path, pairs } = parsed;
+      // A stale copy is served at once (one background refresh per key whoever asks): only waits count.
+      if (!content.has(parsed.cacheKey)) await countUncached(request);
+      let lookup: CacheLookup;
+      try {
+        lookup = await content.get(parsed.cacheKey, answering(() => client.content(path, pairs, request.log)));
+      } catch (err) {
+        throw unavailable(request, err);
+      }
+      if (lookup.kind === 'not-found') throw new PortalError(404, 'Not_Found');
+      if (lookup.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
+      return sendAnswer(request, reply, lookup.answer, lookup.stale, 'no-cache');
+    }
+
+    // Public, cached reads: no per-request access lines (platform/logger.ts isQuietRequest); failures are logged.
+    // A fresh cached answer is sent synchronously, without a promise; the rest asks the cache or the CMS.
+    scope.get('/api/content/*', (request, reply) => {
+      const parsed = parseRequest(request);
+      // Drafts leave the server only on a preview instance, to an editor with the preview credential; for anyone
+      // else publicationState=preview is ignored (published content is served).
+      if (parsed.preview && previewAllowed(request)) return answerDraft(request, reply, parsed);
+      const answer = content.fresh(parsed.cacheKey);
+      if (answer) {
+        sendAnswer(request, reply, answer, false, 'no-cache');
+        // Not `return reply`: Fastify would try to send it a second time.
+        return;
+      }
+      return answerPublished(request, reply, parsed);
+    });
+
+    // An editor's signed preview link: sets the preview cookie and lands on the page to preview.
+    scope.get(PREVIEW_PATH, { config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async (request, reply) => {
+      if (!config.cms.preview || !previewSecret) throw new PortalError(404, 'Not_Found');
+      const { token, to } = request.query as Record<string, unknown>;
+      const expires = verifyPreviewToken(previewSecret, token);
+      if (expires === undefined) throw new PortalError(401, 'Unauthorized');
+      const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
+      const maxAge = Math.max(1, Math.floor((expires - Date.now()) / 1000));
+      reply.header('set-cookie', `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
+      return reply.code(303).header('cache-control', 'no-store').header('location', safeLandingPath(to)).send();
+    });
+
+    // Only GET/HEAD reach the CMS; other methods on content paths are refused outright.
+    scope.route({
+      method: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/api/content/*',
+      handler: async () => {
+        throw new PortalError(405, 'Method_Not_Allowed', undefined, { allow: 'GET, HEAD' });
+      },
+    });
+
+    scope.post(
+      '/api/content/webhook',
+      {
+        // Server-to-server: authenticated by the shared secret instead of the browser CSRF check.
+        config: { csrf: false, rateLimit: { max: limits.webhookPerMinute, timeWindow: 60_000 } },
+        bodyLimit: limits.webhookBodyBytes,
+        // Checked before the body is read, and the cache is invalidated here so an oversized or odd body
+        // from an authenticated CMS still takes effect.
+        onRequest: async (request) => {
+          if (!webhookSecret.verify(request.headers['x-webhook-secret'])) {
+            request.log.warn('CMS webhook with a wrong or missing secret');
+            throw new PortalError(401, 'Unauthorized');
+          }
+          content.invalidateAll();
+          uploads.invalidateAll();
+        },
+      },
+      async (request, reply) => {
+        const body = (request.body ?? {}) as { event?: unknown; model?: unknown; uid?: unknown };
+        const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : undefined);
+        request.log.info({ event: short(body.event), model: short(body.model) ?? short(body.uid) }, 'CMS webhook: content cache invalidated');
+        return reply.code(204).send();
+      },
+    );
+
+    scope.get('/uploads/*', async (request, reply) => {
+      const path = parseUploadPath((request.params as { '*': string })['*']);
+      if (!path) throw new PortalError(404, 'Not_Found');
+      if (!uploads.has(path)) await countUncached(request);
+      let lookup: CacheLookup;
+      try {
+        lookup = await uploads.get(path, answering(() => client.upload(path, request.log)));
+      } catch (err) {
+        throw unavailable(request, err);
+      }
+      if (lookup.kind !== 'ok') throw new PortalError(404, 'Not_Found');
+      // An uploaded SVG or HTML file must not run script on our origin: images keep their type, anything else is
+      // a download, and the answer carries its own locked-down CSP.
+      const type = lookup.answer.contentType.split(';')[0]!.trim().toLowerCase();
+      reply.header('content-security-policy', CONTENT_CSP_FOR_UPLOADS);
+      if (!IMAGE_TYPES.has(type)) reply.header('content-disposition', 'attachment');
+      reply.header('content-type', IMAGE_TYPES.has(type) ? type : 'application/octet-stream');
+      reply.header('etag', lookup.answer.etag).header('cache-control', 'public, max-age=86400');
+      if (lookup.stale) reply.header('x-content-stale', '1');
+      if (etagMatches(request.headers['if-none-match'], lookup.answer.etag)) return reply.code(304).send();
+      return reply.send(lookup.answer.body);
+    });
   });
 });

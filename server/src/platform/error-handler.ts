@@ -52,7 +52,10 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
     body = { errorMessage: status === 404 ? 'Not_Found' : status === 405 ? 'Method_Not_Allowed' : 'Validation_Failed' };
   }
 
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+  // A PortalError is a deliberate answer whose cause the thrower has logged (e.g. the content proxy says once per
+  // CMS outage that content is unavailable), so no stack trace per request.
+  if (status >= 500 && error instanceof PortalError) request.log.debug({ errorCode: body.errorMessage, status }, 'request answered with an error');
+  else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ errorCode: body.errorMessage, status }, 'request rejected');
   return reply.code(status).header('cache-control', 'no-store').send(body);
 }

@@ -13,7 +13,7 @@ export type FakeHandler = (req: RecordedRequest, res: ServerResponse) => void | 
  * A tiny HTTP server on 127.0.0.1 playing the CMS, for the proxy's unit-level tests only (cache, single-flight,
  * ETag, failure handling). The integration tests use the real Strapi (test/support/strapi.ts).
  */
-export async function startFakeUpstream(handler: FakeHandler) {
+export async function startFakeUpstream(handler: FakeHandler, port = 0) {
   const requests: RecordedRequest[] = [];
   let current = handler;
   const server = createServer((req, res) => {
@@ -21,10 +21,10 @@ export async function startFakeUpstream(handler: FakeHandler) {
     requests.push(recorded);
     Promise.resolve(current(recorded, res)).catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     requests,
     setHandler(next: FakeHandler) {
       current = next;
