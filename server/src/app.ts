@@ -25,7 +25,7 @@ declare module 'fastify' {
 export interface AppDependencies {
   config: Config;
   database: DatabaseHandle;
-  /** Tests pass a pino destination stream to read what was logged. */
+  /** Where log lines go instead of stdout: pino-pretty in development (main.ts), a stream tests read. */
   logStream?: NodeJS.WritableStream;
 }
 

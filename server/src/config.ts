@@ -35,6 +35,7 @@ export const EnvSchema = z.object({
     DATABASE_URL: postgresUrl.optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).default('json'),
     TRUST_PROXY: booleanSetting.default(false),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     ENCRYPTION_KEY: z
@@ -71,6 +72,7 @@ export const ConfigSchema = EnvSchema
       databaseUrl: env.DATABASE_URL,
       databasePoolMax: env.DATABASE_POOL_MAX,
       logLevel: env.LOG_LEVEL,
+      logFormat: env.LOG_FORMAT,
       trustProxy: env.TRUST_PROXY,
       sessionSecret: env.SESSION_SECRET,
       encryptionKey: env.ENCRYPTION_KEY,

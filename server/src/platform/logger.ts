@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { LoggerOptions } from 'pino';
+import pinoPretty, { type PrettyStream } from 'pino-pretty';
 
 /**
  * pino options shared by the server and its CLIs. Secrets and personal data are redacted wherever they
@@ -44,6 +45,18 @@ export function loggerOptions(level: string): LoggerOptions {
       },
     },
   };
+}
+
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * Where log lines go. `json` (the default, and what production, log collectors and tests read): pino's own stdout
+ * destination, so this answers undefined. `pretty` (set by `npm start` outside production): one readable line per
+ * event through pino-pretty, in this process and synchronously, so that the last lines before an exit are not lost.
+ */
+export function logDestination(format: LogFormat, destination: NodeJS.WritableStream | number = 1): PrettyStream | undefined {
+  if (format === 'json') return undefined;
+  return pinoPretty({ destination, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
 }
 
 /**
