@@ -56,7 +56,8 @@ export type LogFormat = 'json' | 'pretty';
  */
 export function logDestination(format: LogFormat, destination: NodeJS.WritableStream | number = 1): PrettyStream | undefined {
   if (format === 'json') return undefined;
-  return pinoPretty({ destination, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+  // `req.id` repeats the line's `requestId`.
+  return pinoPretty({ destination, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,req.id' });
 }
 
 /**
