@@ -117,20 +117,29 @@ const bareUrl = await listen(bare);
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
 const loadGenerator = pinned ? { command: 'taskset', prefix: ['-c', '1', process.execPath] } : { command: process.execPath, prefix: [] };
 
-async function measure(url: string, seconds = DURATION_S): Promise<number> {
+interface Measurement {
+  rate: number;
+  /** CPU time (user + system) of this process — the servers — per answered request, in µs. */
+  cpuPerRequestUs: number;
+}
+
+async function measure(url: string, seconds = DURATION_S): Promise<Measurement> {
   const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), `${url}${PATH}`];
+  const cpuBefore = process.cpuUsage();
   const { stdout } = await promisify(execFile)(loadGenerator.command, args, {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
-  const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
+  const cpu = process.cpuUsage(cpuBefore);
+  const result = JSON.parse(stdout) as { requests: { average: number; total: number }; non2xx: number; errors: number };
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return result.requests.average;
+  return { rate: result.requests.average, cpuPerRequestUs: (cpu.user + cpu.system) / result.requests.total };
 }
 
 type Target = 'portal' | 'bare' | 'plugin';
 const urls: Record<Target, string> = { portal: portalUrl, bare: bareUrl, plugin: pluginUrl };
 const rates: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
+const cpuCosts: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
 const orders: Target[][] = [
   ['portal', 'bare', 'plugin'],
   ['bare', 'plugin', 'portal'],
@@ -141,7 +150,11 @@ try {
   for (const target of Object.keys(urls) as Target[]) await measure(urls[target], WARMUP_S);
   for (let round = 1; round <= ROUNDS; round++) {
     // The order rotates each round: no target always runs first or last on a shared, noisy machine.
-    for (const target of orders[(round - 1) % orders.length]!) rates[target].push(await measure(urls[target]));
+    for (const target of orders[(round - 1) % orders.length]!) {
+      const { rate, cpuPerRequestUs } = await measure(urls[target]);
+      rates[target].push(rate);
+      cpuCosts[target].push(cpuPerRequestUs);
+    }
     console.log(`round ${round}: portal ${rates.portal.at(-1)!.toFixed(0)}, bare ${rates.bare.at(-1)!.toFixed(0)}, plugin alone ${rates.plugin.at(-1)!.toFixed(0)} req/s`);
   }
 } finally {
@@ -157,9 +170,14 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const [portal, bareRate, plugin] = [mean(rates.portal), mean(rates.bare), mean(rates.plugin)];
 const portalRatio = median(rates.portal.map((r, i) => r / rates.bare[i]!));
 const pluginRatio = median(rates.plugin.map((r, i) => r / rates.bare[i]!));
+// CPU time per request depends far less than requests/s on what else the machine runs at the time: on a shared
+// machine it is the steadier figure, and bare / portal estimates the ratio an otherwise idle core would give.
+const [portalCpu, bareCpu, pluginCpu] = [median(cpuCosts.portal), median(cpuCosts.bare), median(cpuCosts.plugin)];
 console.log(`\ncached GET ${PATH} (${body.length} bytes, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`);
 console.log(`portal (whole app):          ${portal.toFixed(0)} req/s`);
 console.log(`bare Fastify route:          ${bareRate.toFixed(0)} req/s`);
 console.log(`content plugin alone:        ${plugin.toFixed(0)} req/s`);
 console.log(`ratio portal / bare:         ${portalRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${portalRatio >= 0.8 ? 'MET' : 'NOT MET'}`);
 console.log(`ratio plugin alone / bare:   ${pluginRatio.toFixed(2)} (the proxy's own cost, without the platform plugins)`);
+console.log(`server CPU per request:      portal ${portalCpu.toFixed(1)} µs, bare ${bareCpu.toFixed(1)} µs, plugin alone ${pluginCpu.toFixed(1)} µs (medians)`);
+console.log(`ratio by CPU (bare / portal): ${(bareCpu / portalCpu).toFixed(2)} (what an idle core would give; less sensitive to other load)`);

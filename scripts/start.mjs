@@ -1,6 +1,8 @@
 // `npm start`: builds the web app and the server, then runs the CMS and the portal server together with
 // their logs interleaved and prefixed; Ctrl-C (or SIGTERM) stops both. The portal does not wait for the CMS:
 // content answers 502 Content_Unavailable until the CMS is up, and everything else works meanwhile.
+// Outside production the portal logs one readable line per event (LOG_FORMAT=pretty, unless set); once both
+// answer, the last lines say where the site and the CMS admin are.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -19,6 +21,13 @@ function run(label, args) {
 }
 
 run('building the web app and the server', ['run', 'build']);
+
+const env = { ...process.env };
+if (env.NODE_ENV !== 'production') env.LOG_FORMAT ??= 'pretty';
+// Piped through this script, the children cannot see a terminal: keep colours when there is one.
+if (process.stdout.isTTY && env.NO_COLOR === undefined) env.FORCE_COLOR ??= '1';
+// The portal finds a CMS started on another port.
+if (env.CMS_PORT && !env.CMS_URL) env.CMS_URL = `http://127.0.0.1:${env.CMS_PORT}`;
 
 const children = [];
 function launch(name, command, args, options) {
@@ -49,9 +58,47 @@ function shutdown(code = 0) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-if (existsSync(`${root}/cms/node_modules/@strapi/strapi`)) {
-  launch('cms   ', process.execPath, ['scripts/start.mjs'], { cwd: `${root}/cms`, env: process.env });
+const cmsInstalled = existsSync(`${root}/cms/node_modules/@strapi/strapi`);
+if (cmsInstalled) {
+  launch('cms   ', process.execPath, ['scripts/start.mjs'], { cwd: `${root}/cms`, env });
 } else {
   console.log('[start] the CMS is not installed (cms/node_modules missing); content pages will say content is unavailable. Run `npm install` to install it.');
 }
-launch('portal', process.execPath, ['server/dist/main.js'], { env: process.env });
+launch('portal', process.execPath, ['server/dist/main.js'], { env });
+
+/** Resolves once `url` answers with a 2xx status (polled; the answer's body is not read). */
+async function answers(url) {
+  while (!stopping) {
+    const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+// Where the probes reach each server: its listening address, with a wildcard address reached over loopback.
+const local = (host) => (!host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
+const portalPort = env.PORT || '3000';
+const cmsPort = env.CMS_PORT || '1337';
+const places = [{ name: 'Site', url: env.PUBLIC_URL || `http://localhost:${portalPort}`, ready: answers(`http://${local(env.HOST)}:${portalPort}/readyz`) }];
+if (cmsInstalled) {
+  const cmsUrl = (env.CMS_PUBLIC_URL || `http://localhost:${cmsPort}`).replace(/\/+$/, '');
+  places.push({ name: 'CMS admin', url: `${cmsUrl}/admin`, ready: answers(`http://${local(env.CMS_HOST)}:${cmsPort}/_health`) });
+}
+// The mail viewer (development mail catcher) belongs in this list once it exists.
+
+if (cmsInstalled) {
+  places[0].ready.then(async (portalUp) => {
+    const cmsUp = await Promise.race([places[1].ready, new Promise((resolve) => setTimeout(() => resolve(false), 1_000))]);
+    if (portalUp && !cmsUp && !stopping) console.log('[start] the portal is up; waiting for the CMS (its first start builds the admin panel, a minute or two)');
+  });
+}
+Promise.all(places.map((place) => place.ready)).then((up) => {
+  if (stopping || !up.every(Boolean)) return;
+  const width = Math.max(...places.map((place) => place.name.length));
+  console.log(`\n[start] ready (Ctrl-C stops everything):`);
+  for (const place of places) console.log(`[start]   ${place.name.padEnd(width)}  ${place.url}`);
+});

@@ -35,7 +35,7 @@ declare module 'fastify' {
 export interface AppDependencies {
   config: Config;
   database: DatabaseHandle;
-  /** Tests pass a pino destination stream to read what was logged. */
+  /** Where log lines go instead of stdout: pino-pretty in development (main.ts), a stream tests read. */
   logStream?: NodeJS.WritableStream;
   /** Called for every route as it is declared, before any plugin: tests walk the whole route table with it. */
   onRoute?: (route: RouteOptions) => void;

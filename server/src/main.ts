@@ -5,11 +5,23 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoData } from './db/demo-data';
 import { preparePrivateDataDir, restrictNewFilesToOwner } from './platform/data-dir';
-import { loggerOptions } from './platform/logger';
+import { logDestination, loggerOptions } from './platform/logger';
+import { loadSecrets } from './platform/secrets';
 
 function readConfig(): Config {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    // The database, secrets and token handover files are for this user's eyes only (folders 0700, files 0600).
+    restrictNewFilesToOwner();
+    try {
+      preparePrivateDataDir(config.dataDir);
+    } catch (err) {
+      console.error(`Configuration error: DATA_DIR ${config.dataDir} cannot be made private to this user (${(err as Error).message})`);
+      process.exit(1);
+    }
+    // A damaged data/secrets.json is a configuration problem too: reported before anything starts.
+    loadSecrets(config);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       // One readable line per bad setting, then exit 1 (no stack trace: this is the operator's input).
@@ -21,16 +33,8 @@ function readConfig(): Config {
 }
 
 const config = readConfig();
-const log = pino(loggerOptions(config.logLevel));
-
-// The database, secrets and token handover files are for this user's eyes only (folders 0700, files 0600).
-restrictNewFilesToOwner();
-try {
-  preparePrivateDataDir(config.dataDir);
-} catch (err) {
-  console.error(`Configuration error: DATA_DIR ${config.dataDir} cannot be made private to this user (${(err as Error).message})`);
-  process.exit(1);
-}
+const logStream = logDestination(config.logFormat);
+const log = logStream ? pino(loggerOptions(config.logLevel), logStream) : pino(loggerOptions(config.logLevel));
 
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
 const applied = await database.migrate();
@@ -41,7 +45,7 @@ if (config.seedDemoData) {
   if (seeded.seeded) log.info({ locations: seeded.locations, claims: seeded.claims }, 'created demo data');
 }
 
-const app = await buildApp({ config, database });
+const app = await buildApp({ config, database, logStream });
 app.addHook('onClose', async () => {
   await database.close();
 });

@@ -1,8 +1,8 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isValidMbi, isValidNpi } from '@portal/contracts/identifiers';
 import type { DatabaseHandle } from '../src/db/client';
-import { AUTHORITY_LOOKBACK_DAYS, generateDemoData, seedDemoData } from '../src/db/demo-data';
+import { AUTHORITY_LOOKBACK_DAYS, DEMO_SEED, generateDemoData, seedDemoData } from '../src/db/demo-data';
 import { appState, claims, providerLocations } from '../src/db/schema';
 import { buildTestApp, createTestDatabase } from './helpers';
 
@@ -48,10 +48,32 @@ describe('demo data generator', () => {
 
 describe('database', () => {
   let database: DatabaseHandle;
-  beforeAll(async () => {
+  // Each test gets its own copy of the migrated template: none depends on what an earlier one wrote.
+  beforeEach(async () => {
     database = await createTestDatabase();
   });
-  afterAll(async () => database.close());
+  afterEach(async () => database.close());
+
+  const rowCounts = async () => {
+    const [locations] = await database.db.select({ n: count() }).from(providerLocations);
+    const [claimRows] = await database.db.select({ n: count() }).from(claims);
+    const [marker] = await database.db.select().from(appState).where(eq(appState.key, 'demo_data'));
+    return { locations: locations?.n, claims: claimRows?.n, marker: marker?.value };
+  };
+  /** A seed that fails after its first batch of rows is written (as a full disk or a lost connection would). */
+  const failingSeed = (options: { reset?: boolean; seed?: number } = {}) => {
+    let written = 0;
+    const result = seedDemoData(database.db, {
+      locations: 30,
+      today: TODAY,
+      ...options,
+      onProgress(done) {
+        written = done;
+        throw new Error('injected failure');
+      },
+    });
+    return { result, written: () => written };
+  };
 
   it('re-running migrations applies nothing and keeps them recorded as applied', async () => {
     expect(await database.migrate()).toBe(0);
@@ -63,24 +85,32 @@ describe('database', () => {
     expect(first).toEqual({ seeded: true, locations: 40, claims: 120 });
     const second = await seedDemoData(database.db, { locations: 40, today: TODAY });
     expect(second.seeded).toBe(false);
-    const [{ n }] = (await database.db.select({ n: count() }).from(providerLocations)) as [{ n: number }];
-    expect(n).toBe(40);
-    const [marker] = await database.db.select().from(appState).where(eq(appState.key, 'demo_data'));
-    expect(marker?.value).toMatchObject({ locations: 40 });
+    expect(await rowCounts()).toEqual({ locations: 40, claims: 120, marker: { seed: DEMO_SEED, locations: 40, today: TODAY } });
   });
 
   it('a failing seed leaves nothing behind', async () => {
-    const before = await database.db.select({ n: count() }).from(claims);
-    // A duplicate claim number in the second batch violates the unique index: the whole seed must roll back.
-    await expect(
-      database.db.transaction(async (tx) => {
-        const [batch] = [...generateDemoData({ seed: 99, locations: 2, today: TODAY })];
-        await tx.insert(providerLocations).values(batch!.locations);
-        await tx.insert(claims).values([...batch!.claims, batch!.claims[0]!]);
-      }),
-    ).rejects.toThrow();
-    const after = await database.db.select({ n: count() }).from(claims);
-    expect(after).toEqual(before);
+    const seed = failingSeed();
+    await expect(seed.result).rejects.toThrow('injected failure');
+    expect(seed.written()).toBe(30); // the rows were inserted before the failure
+    expect(await rowCounts()).toEqual({ locations: 0, claims: 0, marker: undefined });
+  });
+
+  it('seed --reset replaces the demo data', async () => {
+    await seedDemoData(database.db, { locations: 40, today: TODAY });
+    const [oldLocation] = await database.db.select({ id: providerLocations.id }).from(providerLocations).limit(1);
+    const replaced = await seedDemoData(database.db, { locations: 25, seed: 7, today: TODAY, reset: true });
+    expect(replaced).toEqual({ seeded: true, locations: 25, claims: 75 });
+    expect(await rowCounts()).toEqual({ locations: 25, claims: 75, marker: { seed: 7, locations: 25, today: TODAY } });
+    expect(await database.db.select().from(providerLocations).where(eq(providerLocations.id, oldLocation!.id))).toEqual([]);
+  });
+
+  it('a failing seed --reset keeps the demo data it was to replace', async () => {
+    await seedDemoData(database.db, { locations: 40, today: TODAY });
+    const before = await rowCounts();
+    const seed = failingSeed({ reset: true, seed: 7 });
+    await expect(seed.result).rejects.toThrow('injected failure');
+    expect(seed.written()).toBe(30);
+    expect(await rowCounts()).toEqual(before);
   });
 
   it('usernames are unique whatever their case', async () => {
@@ -100,6 +130,16 @@ describe('readiness', () => {
     expect(res.json()).toMatchObject({ status: 'not_ready', database: 'down' });
     // the app's own onClose would close the database a second time
     database.close = async () => {};
+    await app.close();
+  });
+
+  it('answers 503 while a migration is pending', async () => {
+    const { app, database } = await buildTestApp();
+    // As after deploying a build whose newest migration has not run yet: the bookkeeping lacks its row.
+    await database.db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    const res = await app.inject('/readyz');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'not_ready', database: 'up', migrations: 'pending' });
     await app.close();
   });
 });

@@ -41,15 +41,18 @@ async function appliedMigrationCount(db: Db): Promise<number> {
   }
 }
 
-function handle(db: Db, kind: DatabaseHandle['kind'], runMigrations: () => Promise<void>, close: () => Promise<void>): DatabaseHandle {
+/** Runs the migrator on `db` and answers how many migrations it recorded as newly applied. */
+async function migrateCounting(db: Db, runMigrations: () => Promise<void>): Promise<number> {
+  const before = await appliedMigrationCount(db);
+  await runMigrations();
+  return (await appliedMigrationCount(db)) - before;
+}
+
+function handle(db: Db, kind: DatabaseHandle['kind'], migrate: () => Promise<number>, close: () => Promise<void>): DatabaseHandle {
   return {
     db,
     kind,
-    async migrate() {
-      const before = await appliedMigrationCount(db);
-      await runMigrations();
-      return (await appliedMigrationCount(db)) - before;
-    },
+    migrate,
     async ping() {
       await db.execute(sql`select 1`);
     },
@@ -68,7 +71,7 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   return handle(
     db,
     'pglite',
-    () => migratePglite(db as never, { migrationsFolder }),
+    () => migrateCounting(db, () => migratePglite(db as never, { migrationsFolder })),
     () => client.close(),
   );
 }
@@ -84,11 +87,13 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
     'postgres',
     async () => {
       // Several instances may start at once: a session-level advisory lock lets exactly one migrate at a time.
-      // Lock and migration share one connection so a pool of one cannot deadlock.
+      // Lock, migration and the before/after count share one connection so a pool of one cannot deadlock, and an
+      // instance that waited for another reports 0 applied, not the other's work.
       const lockClient = await pool.connect();
       try {
         await lockClient.query("select pg_advisory_lock(hashtext('portal:migrations'))");
-        await migratePg(drizzlePg(lockClient), { migrationsFolder });
+        const lockDb = drizzlePg(lockClient, { schema }) as unknown as Db;
+        return await migrateCounting(lockDb, () => migratePg(lockDb as never, { migrationsFolder }));
       } finally {
         await lockClient.query("select pg_advisory_unlock(hashtext('portal:migrations'))").catch(() => {});
         lockClient.release();
