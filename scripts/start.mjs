@@ -54,4 +54,11 @@ if (existsSync(`${root}/cms/node_modules/@strapi/strapi`)) {
 } else {
   console.log('[start] the CMS is not installed (cms/node_modules missing); content pages will say content is unavailable. Run `npm install` to install it.');
 }
-launch('portal', process.execPath, ['server/dist/main.js'], { env: process.env });
+// The demo shows the emails the portal sends (account locked, password changed …) at /dev/mail. Never in production:
+// the server refuses MAIL_VIEWER=true there; an explicit MAIL_VIEWER setting wins.
+const portalEnv = { ...process.env };
+if (portalEnv.NODE_ENV !== 'production' && !portalEnv.MAIL_VIEWER) portalEnv.MAIL_VIEWER = 'true';
+launch('portal', process.execPath, ['server/dist/main.js'], { env: portalEnv });
+const publicUrl = (portalEnv.PUBLIC_URL || `http://localhost:${portalEnv.PORT || 3000}`).replace(/\/+$/, '');
+console.log(`[start] the portal: ${publicUrl}`);
+if (portalEnv.MAIL_VIEWER === 'true') console.log(`[start] emails the portal sends (mail viewer, demo only): ${publicUrl}/dev/mail`);

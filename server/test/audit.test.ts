@@ -21,35 +21,66 @@ describe('audit writer', () => {
       ip: '203.0.113.9',
       details: { reason: 'bad_password', method: 'password', count: 3 },
     });
-    const [row] = await database.db.select().from(auditEvents).where(sql`${auditEvents.target} = 'jdoe'`);
-    expect(row).toMatchObject({ action: 'login', outcome: 'failure', ip: '203.0.113.9', details: { reason: 'bad_password', method: 'password', count: 3 } });
+    const [row] = await database.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.target} = 'jdoe'`);
+    expect(row).toMatchObject({
+      action: 'login',
+      outcome: 'failure',
+      ip: '203.0.113.9',
+      details: { reason: 'bad_password', method: 'password', count: 3 },
+    });
   });
 
   it('refuses a detail key outside the closed list (a password, code, answer or DOB) and writes nothing', async () => {
-    for (const details of [{ password: 'hunter2hunter2hunter2' }, { code: '123456' }, { answer: 'Fluffy' }, { dob: '1970-01-01' }, { tin: '123456789' }]) {
+    for (const details of [
+      { password: 'hunter2hunter2hunter2' },
+      { code: '123456' },
+      { answer: 'Fluffy' },
+      { dob: '1970-01-01' },
+      { tin: '123456789' },
+    ]) {
       // @ts-expect-error the details type has no such key
-      await expect(recordAudit(database.db, { actor: 'system', action: 'refused-write', outcome: 'success', details })).rejects.toThrow();
+      await expect(
+        recordAudit(database.db, { actor: 'system', action: 'refused-write', outcome: 'success', details }),
+      ).rejects.toThrow();
     }
-    const rows = await database.db.select().from(auditEvents).where(sql`${auditEvents.action} = 'refused-write'`);
+    const rows = await database.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'refused-write'`);
     expect(rows).toHaveLength(0);
   });
 
   it('masks TIN-like digits in the target and free-text fields', async () => {
-    await recordAudit(database.db, { actor: 'system', action: 'tin-check', target: 'tin 12-3456789', outcome: 'failure', details: { reason: 'x123456789' } });
-    const [row] = await database.db.select().from(auditEvents).where(sql`${auditEvents.action} = 'tin-check'`);
+    await recordAudit(database.db, {
+      actor: 'system',
+      action: 'tin-check',
+      target: 'tin 12-3456789',
+      outcome: 'failure',
+      details: { reason: 'x123456789' },
+    });
+    const [row] = await database.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'tin-check'`);
     expect(row!.target).toBe('tin *****6789');
     expect(JSON.stringify(row!.details)).not.toMatch(/\d{9}/);
     expect(row!.details).toEqual({ reason: 'x*****6789' });
   });
 
-  it('writes in the caller\'s transaction: a rolled-back change leaves no event', async () => {
+  it("writes in the caller's transaction: a rolled-back change leaves no event", async () => {
     await database.db
       .transaction(async (tx) => {
         await recordAudit(tx, { actor: 'system', action: 'rolled-back', outcome: 'success' });
         throw new Error('change failed');
       })
       .catch(() => {});
-    const rows = await database.db.select().from(auditEvents).where(sql`${auditEvents.action} = 'rolled-back'`);
+    const rows = await database.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'rolled-back'`);
     expect(rows).toHaveLength(0);
   });
 });

@@ -24,14 +24,18 @@ async function startSmtpServer() {
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (address.address.endsWith('@refused.example')) return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+      if (address.address.endsWith('@refused.example'))
+        return callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
       callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -39,12 +43,19 @@ async function startSmtpServer() {
   server.listen(0, '127.0.0.1');
   await once(server.server, 'listening');
   const { port } = server.server.address() as AddressInfo;
-  return { received, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    received,
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('email templates', () => {
   it('carry the product name, PUBLIC_URL links and escape their data', () => {
-    const email = renderEmail('https://portal.example.gov', 'account-locked', { firstName: '<b>Ann</b> & co', unlockAt: '2026-11-23T12:00:00Z' });
+    const email = renderEmail('https://portal.example.gov', 'account-locked', {
+      firstName: '<b>Ann</b> & co',
+      unlockAt: '2026-11-23T12:00:00Z',
+    });
     expect(email.subject).toBe('Medicare Provider Portal: Your account is locked');
     expect(email.text).toContain('https://portal.example.gov/login');
     expect(email.text).toContain('<b>Ann</b> & co');
@@ -54,7 +65,9 @@ describe('email templates', () => {
   });
 
   it('refuse data the template does not know', () => {
-    expect(() => renderEmail('https://x.example', 'password-changed', { firstName: 'A', password: 'secret' })).toThrow();
+    expect(() =>
+      renderEmail('https://x.example', 'password-changed', { firstName: 'A', password: 'secret' }),
+    ).toThrow();
   });
 });
 
@@ -66,7 +79,11 @@ describe('email outbox and sender', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     built = await buildTestApp({ config: testConfig({ MAIL_VIEWER: 'true' }) });
-    const job = outboxSenderJob({ smtpUrl: smtp.url, from: 'Medicare Provider Portal <no-reply@portal.test>', publicUrl: 'https://portal.example.gov' });
+    const job = outboxSenderJob({
+      smtpUrl: smtp.url,
+      from: 'Medicare Provider Portal <no-reply@portal.test>',
+      publicUrl: 'https://portal.example.gov',
+    });
     runner = new JobRunner(built.app.database.db, [job], pino({ level: 'silent' }));
   });
   afterAll(async () => {
@@ -88,7 +105,9 @@ describe('email outbox and sender', () => {
 
   it('delivers queued email over SMTP, once, with plain and HTML parts', async () => {
     const { db } = built.app.database;
-    const id = await db.transaction((tx) => enqueueEmail(tx, { to: 'ann@clinic.example', template: 'password-changed', data: { firstName: 'Ann' } }));
+    const id = await db.transaction((tx) =>
+      enqueueEmail(tx, { to: 'ann@clinic.example', template: 'password-changed', data: { firstName: 'Ann' } }),
+    );
     expect(await runner.runOnce(OUTBOX_JOB, { force: true })).toBe(true);
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.to).toEqual(['ann@clinic.example']);
@@ -103,10 +122,17 @@ describe('email outbox and sender', () => {
 
   it('keeps a refused email for a retry with backoff', async () => {
     const { db } = built.app.database;
-    const id = await db.transaction((tx) => enqueueEmail(tx, { to: 'nobody@refused.example', template: 'password-changed', data: { firstName: 'N' } }));
+    const id = await db.transaction((tx) =>
+      enqueueEmail(tx, { to: 'nobody@refused.example', template: 'password-changed', data: { firstName: 'N' } }),
+    );
     await runner.runOnce(OUTBOX_JOB, { force: true });
     const [row] = await db
-      .select({ attempts: outbox.attempts, sentAt: outbox.sentAt, lastError: outbox.lastError, waitMs: sql<number>`(extract(epoch from (${outbox.nextAttemptAt} - now())) * 1000)::int` })
+      .select({
+        attempts: outbox.attempts,
+        sentAt: outbox.sentAt,
+        lastError: outbox.lastError,
+        waitMs: sql<number>`(extract(epoch from (${outbox.nextAttemptAt} - now())) * 1000)::int`,
+      })
       .from(outbox)
       .where(eq(outbox.id, id));
     expect(row).toMatchObject({ attempts: 1, sentAt: null });
@@ -121,7 +147,13 @@ describe('email outbox and sender', () => {
 
   it('shows queued email in the mail viewer, escaped, with both parts', async () => {
     const { db } = built.app.database;
-    const id = await db.transaction((tx) => enqueueEmail(tx, { to: 'viewer@clinic.example', template: 'password-changed', data: { firstName: '<script>x</script>' } }));
+    const id = await db.transaction((tx) =>
+      enqueueEmail(tx, {
+        to: 'viewer@clinic.example',
+        template: 'password-changed',
+        data: { firstName: '<script>x</script>' },
+      }),
+    );
     const list = await built.app.inject({ method: 'GET', url: '/dev/mail' });
     expect(list.statusCode).toBe(200);
     expect(list.headers['content-type']).toContain('text/html');
@@ -133,7 +165,9 @@ describe('email outbox and sender', () => {
     expect(view.body).not.toContain('<script>');
     expect(view.body).toContain('&lt;script&gt;');
     expect(view.body).toContain('http://localhost:3000/login');
-    expect((await built.app.inject({ method: 'GET', url: '/dev/mail/00000000-0000-4000-8000-000000000000' })).statusCode).toBe(404);
+    expect(
+      (await built.app.inject({ method: 'GET', url: '/dev/mail/00000000-0000-4000-8000-000000000000' })).statusCode,
+    ).toBe(404);
     expect(built.logLines.some((l) => l.includes('MAIL_VIEWER is on'))).toBe(true);
   });
 });
@@ -150,7 +184,9 @@ describe('mail viewer setting', () => {
 
   it('is a configuration error in production', () => {
     const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64) };
-    expect(() => loadConfig({ ...production, MAIL_VIEWER: 'true' })).toThrow(/MAIL_VIEWER must not be true when NODE_ENV=production/);
+    expect(() => loadConfig({ ...production, MAIL_VIEWER: 'true' })).toThrow(
+      /MAIL_VIEWER must not be true when NODE_ENV=production/,
+    );
     expect(() => loadConfig(production)).not.toThrow();
   });
 });

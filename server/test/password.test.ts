@@ -49,7 +49,14 @@ describe('password history', () => {
     ({ app } = await buildTestApp());
     const [user] = await app.database.db
       .insert(users)
-      .values({ username: 'history', email: 'h@example.com', firstName: 'H', lastName: 'I', dob: '1970-01-01', passwordHash: 'x' })
+      .values({
+        username: 'history',
+        email: 'h@example.com',
+        firstName: 'H',
+        lastName: 'I',
+        dob: '1970-01-01',
+        passwordHash: 'x',
+      })
       .returning({ id: users.id });
     userId = user!.id;
   });
@@ -95,13 +102,18 @@ describe('POST /api/password/generate/get', () => {
   });
 
   it('is refused without the portal request header (CSRF)', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/password/generate/get', remoteAddress: '198.51.100.8' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/password/generate/get',
+      remoteAddress: '198.51.100.8',
+    });
     expect(response.statusCode).toBe(403);
   });
 
   it('limits each client across both instances: 429 Too_Many_Requests with Retry-After', async () => {
     const ip = '198.51.100.20';
-    for (let i = 0; i < GENERATE_PER_MINUTE; i++) expect((await generate(i % 2 ? app : second, ip)).statusCode).toBe(200);
+    for (let i = 0; i < GENERATE_PER_MINUTE; i++)
+      expect((await generate(i % 2 ? app : second, ip)).statusCode).toBe(200);
     for (const instance of [app, second]) {
       const refused = await generate(instance, ip);
       expect(refused.statusCode).toBe(429);

@@ -59,7 +59,8 @@ export function checkPassword(password: string, context: PasswordContext = {}): 
   const problems: PasswordProblem[] = [];
   const normal = password.toLowerCase();
   if (isCommon(normal, context.blocklist)) problems.push('Password_Too_Common');
-  if (personalWords(context.personal ?? []).some((word) => normal.includes(word))) problems.push('Password_Contains_Personal_Info');
+  if (personalWords(context.personal ?? []).some((word) => normal.includes(word)))
+    problems.push('Password_Contains_Personal_Info');
   return problems;
 }
 

@@ -13,7 +13,10 @@ export const AuditDetails = z.strictObject({
   field: z.enum(['email', 'phone', 'password', 'mfa', 'security_answers', 'name', 'status', 'role']).optional(),
   count: z.number().int().optional(),
   locationId: z.uuid().optional(),
-  npi: z.string().regex(/^\d{10}$/).optional(),
+  npi: z
+    .string()
+    .regex(/^\d{10}$/)
+    .optional(),
   ptan: z.string().max(10).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   sessionCount: z.number().int().optional(),
@@ -34,7 +37,10 @@ export interface AuditEvent {
 
 /** Nine digits in a row (with optional dashes) look like a TIN or SSN: only the last four are kept. */
 export function maskTinLike(value: string): string {
-  return value.replace(/\d{2}-?\d{3}-?\d{4}|\d{3}-\d{2}-\d{4}/g, (match) => `*****${match.replace(/-/g, '').slice(-4)}`);
+  return value.replace(
+    /\d{2}-?\d{3}-?\d{4}|\d{3}-\d{2}-\d{4}/g,
+    (match) => `*****${match.replace(/-/g, '').slice(-4)}`,
+  );
 }
 
 /** Writes one audit event, in the caller's transaction when given one (the event exists only if the change commits). */

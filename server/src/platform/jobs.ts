@@ -53,7 +53,9 @@ export class JobRunner {
     if (!job) throw new Error(`unknown job ${name}`);
     try {
       return await this.db.transaction(async (tx) => {
-        const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${JOB_LOCK_CLASS}, ${lockKey(name)}) as locked`));
+        const [lock] = rowsOf<{ locked: boolean }>(
+          await tx.execute(sql`select pg_try_advisory_xact_lock(${JOB_LOCK_CLASS}, ${lockKey(name)}) as locked`),
+        );
         if (!lock?.locked) return false;
         const now = this.now();
         const due = new Date(now.getTime() - job.intervalMs + 1);

@@ -18,7 +18,10 @@ const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, which isolated modules 
 export const passwordBlocklist: ReadonlySet<string> = new Set(blocklistEntries);
 
 /** The policy with the blocklist loaded; `personal` is the user's names, username and email. */
-export function passwordProblems(password: string, personal: readonly (string | null | undefined)[]): PasswordProblem[] {
+export function passwordProblems(
+  password: string,
+  personal: readonly (string | null | undefined)[],
+): PasswordProblem[] {
   return checkPassword(password, { personal, blocklist: passwordBlocklist });
 }
 
@@ -28,16 +31,21 @@ export class PasswordHasher {
   private dummyHash: Promise<string> | undefined;
 
   constructor(readonly settings: HashingSettings) {
-    this.options = { algorithm: ARGON2ID, memoryCost: settings.memoryKib, timeCost: settings.iterations, parallelism: 1 };
+    this.options = {
+      algorithm: ARGON2ID,
+      memoryCost: settings.memoryKib,
+      timeCost: settings.iterations,
+      parallelism: 1,
+    };
   }
 
   hash(password: string): Promise<string> {
-    return hash(password.normalize('NFC'), this.options);
+    return hash(password.normalize('NFKC'), this.options);
   }
 
   async verify(storedHash: string, password: string): Promise<boolean> {
     try {
-      return await verify(storedHash, password.normalize('NFC'));
+      return await verify(storedHash, password.normalize('NFKC'));
     } catch {
       return false; // a malformed stored hash never matches
     }
@@ -48,7 +56,9 @@ export class PasswordHasher {
     if (!storedHash.startsWith('$argon2id$')) return true;
     try {
       const used = parseOptions(storedHash);
-      return used.memoryCost !== this.options.memoryCost || used.timeCost !== this.options.timeCost || used.parallelism !== 1;
+      return (
+        used.memoryCost !== this.options.memoryCost || used.timeCost !== this.options.timeCost || used.parallelism !== 1
+      );
     } catch {
       return true;
     }
@@ -68,7 +78,13 @@ export class PasswordHasher {
 }
 
 /** Whether `password` matches one of the user's last `count` passwords (the history holds every password set). */
-export async function isRecentPassword(db: DbExecutor, hasher: PasswordHasher, userId: string, password: string, count: number): Promise<boolean> {
+export async function isRecentPassword(
+  db: DbExecutor,
+  hasher: PasswordHasher,
+  userId: string,
+  password: string,
+  count: number,
+): Promise<boolean> {
   const recent = await db
     .select({ passwordHash: passwordHistory.passwordHash })
     .from(passwordHistory)
@@ -80,7 +96,12 @@ export async function isRecentPassword(db: DbExecutor, hasher: PasswordHasher, u
 }
 
 /** Records a newly set password's hash and forgets those older than the last `count`. Call in the change's transaction. */
-export async function rememberPassword(db: DbExecutor, userId: string, passwordHash: string, count: number): Promise<void> {
+export async function rememberPassword(
+  db: DbExecutor,
+  userId: string,
+  passwordHash: string,
+  count: number,
+): Promise<void> {
   await db.insert(passwordHistory).values({ userId, passwordHash });
   const keep = await db
     .select({ id: passwordHistory.id })
@@ -88,5 +109,11 @@ export async function rememberPassword(db: DbExecutor, userId: string, passwordH
     .where(eq(passwordHistory.userId, userId))
     .orderBy(desc(passwordHistory.createdAt), desc(passwordHistory.id))
     .offset(count);
-  if (keep.length) await db.delete(passwordHistory).where(inArray(passwordHistory.id, keep.map((r) => r.id)));
+  if (keep.length)
+    await db.delete(passwordHistory).where(
+      inArray(
+        passwordHistory.id,
+        keep.map((r) => r.id),
+      ),
+    );
 }

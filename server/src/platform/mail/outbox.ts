@@ -18,7 +18,10 @@ export async function enqueueEmail<T extends EmailTemplateName>(
   email: { to: string; template: T; data: EmailTemplateData<T> },
 ): Promise<string> {
   const data = emailTemplates[email.template].data.parse(email.data) as Record<string, unknown>;
-  const [row] = await tx.insert(outbox).values({ recipient: email.to, template: email.template, data }).returning({ id: outbox.id });
+  const [row] = await tx
+    .insert(outbox)
+    .values({ recipient: email.to, template: email.template, data })
+    .returning({ id: outbox.id });
   return row!.id;
 }
 
@@ -40,7 +43,10 @@ export interface SenderSettings {
  * (`FOR UPDATE SKIP LOCKED`, so even a second sender would not take the same rows), delivers each over SMTP, and
  * marks it sent or schedules a retry with backoff.
  */
-export function outboxSenderJob(settings: SenderSettings, transporter: Transporter = nodemailer.createTransport(settings.smtpUrl)): Job {
+export function outboxSenderJob(
+  settings: SenderSettings,
+  transporter: Transporter = nodemailer.createTransport(settings.smtpUrl),
+): Job {
   return {
     name: OUTBOX_JOB,
     intervalMs: settings.intervalMs ?? 15_000,
@@ -48,15 +54,26 @@ export function outboxSenderJob(settings: SenderSettings, transporter: Transport
       const due = await tx
         .select()
         .from(outbox)
-        .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`), sql`${outbox.attempts} < ${MAX_ATTEMPTS}`))
+        .where(
+          and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`), sql`${outbox.attempts} < ${MAX_ATTEMPTS}`),
+        )
         .orderBy(asc(outbox.createdAt))
         .limit(settings.batchSize ?? 20)
         .for('update', { skipLocked: true });
       for (const message of due) {
         try {
           const email = renderEmail(settings.publicUrl, message.template, message.data);
-          await transporter.sendMail({ from: settings.from, to: message.recipient, subject: email.subject, text: email.text, html: email.html });
-          await tx.update(outbox).set({ sentAt: sql`now()`, attempts: message.attempts + 1, lastError: null }).where(eq(outbox.id, message.id));
+          await transporter.sendMail({
+            from: settings.from,
+            to: message.recipient,
+            subject: email.subject,
+            text: email.text,
+            html: email.html,
+          });
+          await tx
+            .update(outbox)
+            .set({ sentAt: sql`now()`, attempts: message.attempts + 1, lastError: null })
+            .where(eq(outbox.id, message.id));
         } catch (err) {
           const attempts = message.attempts + 1;
           await tx

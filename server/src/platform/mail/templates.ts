@@ -11,7 +11,10 @@ export interface RenderedEmail {
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** A link into the portal, always built from PUBLIC_URL (never the request's Host header). */
@@ -28,7 +31,8 @@ interface Body {
 
 function render(publicUrl: string, body: Body): RenderedEmail {
   const url = body.link ? portalLink(publicUrl, body.link.path) : undefined;
-  const text = [...body.paragraphs, ...(url ? [`${body.link!.label}: ${url}`] : []), `— ${PRODUCT_NAME}`].join('\n\n') + '\n';
+  const text =
+    [...body.paragraphs, ...(url ? [`${body.link!.label}: ${url}`] : []), `— ${PRODUCT_NAME}`].join('\n\n') + '\n';
   const html = [
     '<!doctype html>',
     `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(body.subject)}</title></head><body>`,
@@ -58,7 +62,10 @@ export const emailTemplates = {
     data: z.strictObject({ firstName: z.string().max(100) }),
     body: (d: { firstName: string }): Body => ({
       subject: 'Your password was changed',
-      paragraphs: [`Hello ${d.firstName},`, 'The password of your account was just changed. If this was not you, contact the help desk at once.'],
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'The password of your account was just changed. If this was not you, contact the help desk at once.',
+      ],
       link: { label: 'Log in', path: '/login' },
     }),
   },
