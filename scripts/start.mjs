@@ -21,10 +21,13 @@ function run(label, args) {
 run('building the web app and the server', ['run', 'build']);
 
 const children = [];
-function launch(name, command, args, options) {
+function launch(name, command, args, options, onLine = () => {}) {
   const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], ...options });
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${name} | ${line}\n`));
+    createInterface({ input: stream }).on('line', (line) => {
+      process.stdout.write(`${name} | ${line}\n`);
+      onLine(line);
+    });
   }
   child.on('exit', (code, signal) => {
     console.log(`${name} | exited (${signal ?? code})`);
@@ -58,7 +61,12 @@ if (existsSync(`${root}/cms/node_modules/@strapi/strapi`)) {
 // the server refuses MAIL_VIEWER=true there; an explicit MAIL_VIEWER setting wins.
 const portalEnv = { ...process.env };
 if (portalEnv.NODE_ENV !== 'production' && !portalEnv.MAIL_VIEWER) portalEnv.MAIL_VIEWER = 'true';
-launch('portal', process.execPath, ['server/dist/main.js'], { env: portalEnv });
 const publicUrl = (portalEnv.PUBLIC_URL || `http://localhost:${portalEnv.PORT || 3000}`).replace(/\/+$/, '');
-console.log(`[start] the portal: ${publicUrl}`);
-if (portalEnv.MAIL_VIEWER === 'true') console.log(`[start] emails the portal sends (mail viewer, demo only): ${publicUrl}/dev/mail`);
+let announced = false;
+// Once the portal listens, the last lines say where to go.
+launch('portal', process.execPath, ['server/dist/main.js'], { env: portalEnv }, (line) => {
+  if (announced || !line.includes('Server listening')) return;
+  announced = true;
+  console.log(`[start] the portal is ready: ${publicUrl}`);
+  if (portalEnv.MAIL_VIEWER === 'true') console.log(`[start] emails the portal sends (mail viewer, demo only): ${publicUrl}/dev/mail`);
+});
