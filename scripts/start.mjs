@@ -24,6 +24,9 @@ run('building the web app and the server', ['run', 'build']);
 
 const env = { ...process.env };
 if (env.NODE_ENV !== 'production') env.LOG_FORMAT ??= 'pretty';
+// The demo shows the emails the portal sends at /dev/mail. Never in production (the server refuses MAIL_VIEWER=true
+// there); an explicit MAIL_VIEWER setting wins.
+if (env.NODE_ENV !== 'production' && !env.MAIL_VIEWER) env.MAIL_VIEWER = 'true';
 // Piped through this script, the children cannot see a terminal: keep colours when there is one.
 if (process.stdout.isTTY && env.NO_COLOR === undefined) env.FORCE_COLOR ??= '1';
 // The portal finds a CMS started on another port.
@@ -88,7 +91,8 @@ if (cmsInstalled) {
   const cmsUrl = (env.CMS_PUBLIC_URL || `http://localhost:${cmsPort}`).replace(/\/+$/, '');
   places.push({ name: 'CMS admin', url: `${cmsUrl}/admin`, ready: answers(`http://${local(env.CMS_HOST)}:${cmsPort}/_health`) });
 }
-// The mail viewer (development mail catcher) belongs in this list once it exists.
+// The demo's mail viewer (MAIL_VIEWER, set above outside production) shows the emails the portal sends.
+if (env.MAIL_VIEWER === 'true') places.push({ name: 'Mail viewer', url: `${places[0].url.replace(/\/+$/, '')}/dev/mail`, ready: places[0].ready });
 
 if (cmsInstalled) {
   places[0].ready.then(async (portalUp) => {

@@ -18,6 +18,12 @@ import { staticSitePlugin } from './modules/web/static-site';
 import { cspReportRoutes } from './platform/csp-report';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin, sendError } from './platform/error-handler';
+import { JobRunner, type Job } from './platform/jobs';
+import { outboxSenderJob } from './platform/mail/outbox';
+import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
+import { PasswordHasher } from './platform/password-hashing';
+import { rateLimitCleanupJob } from './platform/rate-limit';
+import { passwordRoutes } from './modules/password/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -29,6 +35,9 @@ declare module 'fastify' {
     config: Config;
     database: DatabaseHandle;
     secrets: Secrets;
+    /** Periodic jobs, one instance at a time; `jobs.kick(OUTBOX_JOB)` after a transaction that queued email. */
+    jobs: JobRunner;
+    passwordHasher: PasswordHasher;
   }
 }
 
@@ -98,6 +107,14 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('secrets', loadSecrets(config));
+  app.decorate('passwordHasher', new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }));
+  const jobs: Job[] = [rateLimitCleanupJob()];
+  if (config.mail.smtpUrl) jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
+  const jobRunner = new JobRunner(database.db, jobs, app.log);
+  app.decorate('jobs', jobRunner);
+  // Jobs run on a listening server only (tests drive them with runOnce); they stop before the database closes.
+  app.addHook('onListen', async () => jobRunner.start());
+  app.addHook('onClose', async () => jobRunner.stop());
 
   await app.register(securityHeadersPlugin, { headers: baselineHeaders });
   await app.register(errorHandlerPlugin);
@@ -107,6 +124,11 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
   await app.register(siteConfigRoutes, { config });
   await app.register(contentPlugin, { config });
   await app.register(sitemapRoutes, { config });
+  await app.register(passwordRoutes);
+  if (config.mail.viewer) {
+    app.log.warn({ path: MAIL_VIEWER_PATH }, 'MAIL_VIEWER is on: every queued email, reset links included, is readable at /dev/mail');
+    await app.register(mailViewerRoutes);
+  }
   await app.register(staticSitePlugin, { webDistDir: config.webDistDir });
 
   return app;

@@ -89,6 +89,14 @@ export const EnvSchema = z.object({
     SURVEY_SCRIPT_URL: urlSetting.optional(),
     SURVEY_SCRIPT_INTEGRITY: integritySetting.optional(),
     JURISDICTION_IMAGE_BASE: z.string().min(1).default('/images/jurisdictions/'),
+    // Email (docs/decisions/0017): unset SMTP_URL keeps mail in the outbox (readable in the mail viewer when on).
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    MAIL_FROM: z.string().min(3).default('Medicare Provider Portal <no-reply@localhost>'),
+    MAIL_VIEWER: booleanSetting.default(false),
+    // argon2id cost: at least OWASP's minimum (19 MiB, 2 passes); raising either rehashes passwords at next login.
+    PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(19_456, 'must be at least 19456 (19 MiB)').max(1_048_576).default(19_456),
+    PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(2, 'must be at least 2').max(20).default(2),
+    PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
 });
 
 export const ConfigSchema = EnvSchema
@@ -132,6 +140,12 @@ export const ConfigSchema = EnvSchema
         surveyScriptIntegrity: env.SURVEY_SCRIPT_INTEGRITY,
       },
       jurisdictionImageBase: env.JURISDICTION_IMAGE_BASE,
+      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, viewer: env.MAIL_VIEWER },
+      passwords: {
+        hashMemoryKib: env.PASSWORD_HASH_MEMORY_KIB,
+        hashIterations: env.PASSWORD_HASH_ITERATIONS,
+        historyCount: env.PASSWORD_HISTORY_COUNT,
+      },
     };
   })
   .superRefine((config, ctx) => {
@@ -144,6 +158,8 @@ export const ConfigSchema = EnvSchema
         ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: 'must list the proxies\' addresses or CIDR ranges when NODE_ENV=production, not true' });
       }
       // Drafts go only to editors holding a preview link signed with this secret.
+      // The viewer shows every email (reset links included) to anyone who can reach the server.
+      if (config.mail.viewer) ctx.addIssue({ code: 'custom', path: ['MAIL_VIEWER'], message: 'must not be true when NODE_ENV=production' });
       if (config.cms.preview && !config.cms.previewSecret) ctx.addIssue({ code: 'custom', path: ['CONTENT_PREVIEW_SECRET'], message: 'is required when CONTENT_PREVIEW=true and NODE_ENV=production' });
     }
   });
@@ -166,7 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'configuration');
-    const got = name in cleaned && !/SECRET|KEY|TOKEN|PASSWORD|DATABASE_URL/.test(name) ? ` (got "${cleaned[name]}")` : '';
+    const got = name in cleaned && !/SECRET|KEY|TOKEN|PASSWORD|DATABASE_URL|SMTP_URL/.test(name) ? ` (got "${cleaned[name]}")` : '';
     return `${name} ${issue.message}${got}`;
   });
   throw new ConfigError(problems);

@@ -162,9 +162,36 @@ export const outbox = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: createdAt(),
+    /** Backoff: a failed delivery is retried no sooner than this. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [index('outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null`)],
+);
+
+/** Rate-limit counters shared by every instance (docs/decisions/0017): one row per key and window. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: varchar('key', { length: 200 }).primaryKey(),
+    count: integer('count').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
+);
+
+/** Earlier password hashes of a user, so a recent password is not chosen again. */
+export const passwordHistory = pgTable(
+  'password_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_history_user_idx').on(t.userId, t.createdAt)],
 );
 
 /** Marks one-off work done at first start (demo data), so a restart never repeats it. */

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { auditEvents } from '../db/schema';
+import type { DbExecutor } from './db-executor';
+
+/**
+ * The only keys an audit event's details may carry (docs/requirements/portal.md#rate-limits-and-audit). The schema is
+ * closed: a password, code, security answer, date of birth or TIN has no key to go in, at compile time (excess
+ * property check) and at run time (strict parse). Strings are short facts, never free text from a form.
+ */
+export const AuditDetails = z.strictObject({
+  reason: z.string().max(64).optional(),
+  method: z.enum(['password', 'totp', 'passkey', 'recovery_code', 'email_link']).optional(),
+  field: z.enum(['email', 'phone', 'password', 'mfa', 'security_answers', 'name', 'status', 'role']).optional(),
+  count: z.number().int().optional(),
+  locationId: z.uuid().optional(),
+  npi: z
+    .string()
+    .regex(/^\d{10}$/)
+    .optional(),
+  ptan: z.string().max(10).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+  sessionCount: z.number().int().optional(),
+});
+export type AuditDetails = z.input<typeof AuditDetails>;
+
+export interface AuditEvent {
+  /** Who acted: a user id, `system`, or null when unknown (e.g. a failed login for an unknown username). */
+  actor: string | null;
+  action: string;
+  /** What was acted on: a user id, a location id, a username as typed (TIN-like digits are masked). */
+  target?: string | null;
+  outcome: 'success' | 'failure';
+  ip?: string | null;
+  requestId?: string | null;
+  details?: AuditDetails;
+}
+
+/** Nine digits in a row (with optional dashes) look like a TIN or SSN: only the last four are kept. */
+export function maskTinLike(value: string): string {
+  return value.replace(
+    /\d{2}-?\d{3}-?\d{4}|\d{3}-\d{2}-\d{4}/g,
+    (match) => `*****${match.replace(/-/g, '').slice(-4)}`,
+  );
+}
+
+/** Writes one audit event, in the caller's transaction when given one (the event exists only if the change commits). */
+export async function recordAudit(db: DbExecutor, event: AuditEvent): Promise<void> {
+  const details = event.details === undefined ? null : AuditDetails.parse(event.details);
+  if (details?.reason !== undefined) details.reason = maskTinLike(details.reason);
+  if (details?.ptan !== undefined) details.ptan = maskTinLike(details.ptan);
+  await db.insert(auditEvents).values({
+    actor: event.actor === null ? null : maskTinLike(event.actor),
+    action: event.action,
+    target: event.target == null ? null : maskTinLike(event.target),
+    outcome: event.outcome,
+    ip: event.ip ?? null,
+    requestId: event.requestId ?? null,
+    details,
+  });
+}

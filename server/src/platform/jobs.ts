@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client';
+import { rowsOf, type DbExecutor } from './db-executor';
+
+/** A named periodic job (docs/decisions/0017): outbox delivery, rate-limit cleanup, later inactivity and retention. */
+export interface Job {
+  name: string;
+  intervalMs: number;
+  /** Runs inside the transaction that holds the job's advisory lock. */
+  run(tx: DbExecutor): Promise<void>;
+}
+
+/** A stable 32-bit key per job name for pg_try_advisory_xact_lock (its two-integer form, first half "portal jobs"). */
+function lockKey(name: string): number {
+  let h = 0;
+  for (const ch of name) h = (Math.imul(h, 31) + ch.codePointAt(0)!) | 0;
+  return h;
+}
+const JOB_LOCK_CLASS = 0x6a6f6273; // 'jobs'
+
+/**
+ * Runs jobs on every instance's timer, but each job at most once per interval across all instances: the run takes
+ * the job's transaction-scoped advisory lock (another instance holding it skips), then claims the interval in
+ * `app_state` (an instance whose lock came after another's run sees the claim and skips). Works on PGlite and PostgreSQL.
+ */
+export class JobRunner {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Set<Promise<unknown>>();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly jobs: readonly Job[],
+    private readonly log: FastifyBaseLogger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  start(): void {
+    for (const job of this.jobs) this.schedule(job, job.intervalMs);
+  }
+
+  /** Runs the job soon (e.g. the outbox after an enqueue), whether or not its interval has passed. */
+  kick(name: string): void {
+    const job = this.jobs.find((j) => j.name === name);
+    if (!job || this.stopped) return;
+    this.track(this.runOnce(job.name, { force: true }));
+  }
+
+  /** Answers whether this call ran the job (false: another instance holds it, or it already ran this interval). */
+  async runOnce(name: string, { force = false } = {}): Promise<boolean> {
+    const job = this.jobs.find((j) => j.name === name);
+    if (!job) throw new Error(`unknown job ${name}`);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [lock] = rowsOf<{ locked: boolean }>(
+          await tx.execute(sql`select pg_try_advisory_xact_lock(${JOB_LOCK_CLASS}, ${lockKey(name)}) as locked`),
+        );
+        if (!lock?.locked) return false;
+        const now = this.now();
+        const due = new Date(now.getTime() - job.intervalMs + 1);
+        const claimed = rowsOf(
+          await tx.execute(sql`
+            insert into app_state (key, value, updated_at) values (${`job:${name}`}, '{}'::jsonb, ${now.toISOString()})
+            on conflict (key) do update set updated_at = excluded.updated_at
+            where ${force} or app_state.updated_at < ${due.toISOString()}
+            returning key`),
+        );
+        if (!claimed.length) return false;
+        await job.run(tx);
+        return true;
+      });
+    } catch (err) {
+      this.log.error({ err, job: name }, 'job failed');
+      return false;
+    }
+  }
+
+  /** Stops the timers and waits for runs in progress (close-with-grace on shutdown). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private schedule(job: Job, delayMs: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.track(this.runOnce(job.name)).finally(() => this.schedule(job, job.intervalMs));
+    }, delayMs);
+    timer.unref();
+    this.timers.set(job.name, timer);
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.running.add(promise);
+    void promise.finally(() => this.running.delete(promise));
+    return promise;
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** The product's name as emails show it. */
+export const PRODUCT_NAME = 'Medicare Provider Portal';
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+}
+
+/** A link into the portal, always built from PUBLIC_URL (never the request's Host header). */
+export function portalLink(publicUrl: string, path: string): string {
+  return new URL(path.startsWith('/') ? path : `/${path}`, `${publicUrl}/`).toString();
+}
+
+interface Body {
+  subject: string;
+  /** Paragraphs of plain text; each is escaped for the HTML part. */
+  paragraphs: string[];
+  link?: { label: string; path: string };
+}
+
+function render(publicUrl: string, body: Body): RenderedEmail {
+  const url = body.link ? portalLink(publicUrl, body.link.path) : undefined;
+  const text =
+    [...body.paragraphs, ...(url ? [`${body.link!.label}: ${url}`] : []), `— ${PRODUCT_NAME}`].join('\n\n') + '\n';
+  const html = [
+    '<!doctype html>',
+    `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(body.subject)}</title></head><body>`,
+    `<h1>${escapeHtml(PRODUCT_NAME)}</h1>`,
+    ...body.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...(url ? [`<p><a href="${escapeHtml(url)}">${escapeHtml(body.link!.label)}</a></p>`] : []),
+    '</body></html>',
+  ].join('\n');
+  return { subject: `${PRODUCT_NAME}: ${body.subject}`, text, html };
+}
+
+/** Each template: the data it needs (checked when the email is queued) and how it reads. */
+export const emailTemplates = {
+  'account-locked': {
+    data: z.strictObject({ firstName: z.string().max(100), unlockAt: z.iso.datetime({ offset: true }) }),
+    body: (d: { firstName: string; unlockAt: string }): Body => ({
+      subject: 'Your account is locked',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        `Your account was locked after several failed login attempts. You can try again after ${new Date(d.unlockAt).toUTCString()}.`,
+        'If this was not you, reset your password and contact the help desk.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  'password-changed': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'Your password was changed',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'The password of your account was just changed. If this was not you, contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+} as const;
+
+export type EmailTemplateName = keyof typeof emailTemplates;
+export type EmailTemplateData<T extends EmailTemplateName> = z.input<(typeof emailTemplates)[T]['data']>;
+
+export function renderEmail(publicUrl: string, template: string, data: unknown): RenderedEmail {
+  const entry = emailTemplates[template as EmailTemplateName];
+  if (!entry) throw new Error(`unknown email template ${template}`);
+  return render(publicUrl, entry.body(entry.data.parse(data) as never));
+}
