@@ -1,6 +1,6 @@
 import { Dialog, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import { PICKER_TITLE, JurisdictionChooser } from './jurisdiction-chooser';
-import { useRegion } from './region-context';
+import { useRegion } from '../../lib/region/region-context';
 
 /** Spec §2 jurisdiction picker. It can be dismissed only when a jurisdiction is already chosen. */
 export function JurisdictionPickerDialog({ open }: { open: boolean }) {

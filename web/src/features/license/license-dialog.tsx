@@ -1,9 +1,9 @@
 import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
-import { useLicense } from '../content/api/get-license';
-import { LazyContentMarkdown as ContentMarkdown } from '../content/components/lazy-content-markdown';
-import { useRegion } from '../jurisdiction/region-context';
+import { useLicense } from './api/get-license';
+import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
+import { useRegion } from '../../lib/region/region-context';
 
 /** Spec §8: shown when the license cannot be fetched. */
 export const LICENSE_ERROR_TEXT = 'Unable to retrieve About Us information.';

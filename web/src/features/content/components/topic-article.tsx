@@ -4,7 +4,7 @@ import { Link as RouterLink } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useTopic } from '../api/get-topic';
-import { ContentMarkdown } from './content-markdown';
+import { ContentMarkdown } from '../../../components/content-markdown/content-markdown';
 import { PRINT_BLOCK_ID, usePrintBlock } from './use-print-block';
 import { useErrorMessage } from '../api/get-error-message';
 import { ApiError } from '../../../lib/api-client';
