@@ -1,5 +1,24 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { installConsoleGuard } from './console-guard';
+import { server } from './msw-server';
 
-afterEach(() => cleanup());
+// jsdom does not lay out or scroll; React Router's scroll restoration and the in-page links call these.
+window.scrollTo = () => {};
+Element.prototype.scrollIntoView = () => {};
+
+// The first render of a lazy route transforms its modules on demand: give findBy* more than the default second.
+configure({ asyncUtilTimeout: 5000 });
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
+// Hooks after a test run in reverse order: cleanup (unmount) first, then the console check sees unmount errors.
+installConsoleGuard();
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  server.events.removeAllListeners();
+  for (const cookie of document.cookie.split('; ').filter(Boolean)) document.cookie = `${cookie.split('=')[0]}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+});
