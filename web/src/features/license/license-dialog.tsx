@@ -20,7 +20,7 @@ export function LicenseDialog({ open }: { open: boolean }) {
       <DialogTitle id="license-dialog-title">License agreement</DialogTitle>
       <DialogContent id="license-dialog-content" dividers tabIndex={0} sx={{ maxHeight: '500px', overflowY: 'auto' }} data-testid="license-content">
         {license.isPending && (
-          <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} aria-busy="true" aria-label="Loading the license">
+          <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} aria-busy="true">
             <CircularProgress aria-label="Loading the license" />
           </Box>
         )}

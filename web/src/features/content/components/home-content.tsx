@@ -28,7 +28,7 @@ function TopicCard({ topic }: { topic: TopicEntry }) {
 
 function CardsSkeleton() {
   return (
-    <Grid container spacing={2} aria-busy="true" aria-label="Loading topics">
+    <Grid container spacing={2} role="status" aria-busy="true" aria-label="Loading topics">
       {[0, 1, 2].map((i) => (
         <Grid key={i} size={{ xs: 12, sm: 6, md: 4 }}>
           <Skeleton variant="rounded" height={120} />
