@@ -49,6 +49,8 @@ describe('topic page', () => {
     renderApp({ path: '/topics/appeals', cookies: done });
     const alert = await screen.findByRole('alert');
     await waitFor(() => expect(alert).toHaveTextContent(defaultErrorMessages.Content_Unavailable!));
+    // The message is the page's level-one heading: the page is about it.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(defaultErrorMessages.Content_Unavailable!);
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
     expect(topicRequests(requests)).toHaveLength(4);
   });
