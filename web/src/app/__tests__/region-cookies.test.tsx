@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { renderApp } from '../../../testing/render-app';
+import { renderApp } from '../../testing/render-app';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 let cookieWrites: MockInstance<(value: string) => void>;

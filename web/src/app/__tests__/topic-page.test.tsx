@@ -2,9 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer, topic } from '../../../../testing/content-handlers';
-import { recordRequests, server } from '../../../../testing/msw-server';
-import { renderApp } from '../../../../testing/render-app';
+import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer, topic } from '../../testing/content-handlers';
+import { recordRequests, server } from '../../testing/msw-server';
+import { renderApp } from '../../testing/render-app';
 
 const done = { [REGION_COOKIE]: 'J5A', [LICENSE_COOKIE]: 'true' };
 const topicRequests = (requests: URL[]) => requests.filter((url) => url.pathname.endsWith('/topics'));

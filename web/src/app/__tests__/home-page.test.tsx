@@ -2,9 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { REGION_COOKIE } from '@portal/contracts';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer } from '../../../../testing/content-handlers';
-import { server } from '../../../../testing/msw-server';
-import { renderApp } from '../../../../testing/render-app';
+import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer } from '../../testing/content-handlers';
+import { server } from '../../testing/msw-server';
+import { renderApp } from '../../testing/render-app';
 
 const topicTitles = () =>
   within(screen.getByRole('region', { name: /^Topics for/ }))
