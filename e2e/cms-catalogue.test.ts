@@ -60,7 +60,8 @@ describe('error messages in the page (docs/requirements/api.md#error-message-loo
   afterAll(async () => browser?.close());
 
   async function topicFailingWith(code: string, options: { messagesDown?: boolean } = {}) {
-    const { context, page } = await openPage(browser, baseURL);
+    // The failures this test makes on purpose show in the console as failed requests.
+    const { context, page } = await openPage(browser, baseURL, { allowConsoleErrors: [/status of 400/, /ERR_FAILED/] });
     await withDialogsCompleted(context, baseURL);
     await page.route('**/api/content/topics?*', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errorMessage: code }) }));
     if (options.messagesDown) await page.route('**/api/content/error-messages?*', (route) => route.abort());

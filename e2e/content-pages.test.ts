@@ -85,6 +85,9 @@ describe('content pages from the CMS', () => {
     // The portal stays where it was; the other site is in its own tab.
     expect(new URL(page.url()).pathname).toBe(`/topics/${SLUG}`);
     await popup.close();
+    // The pointer leaves the link: the tooltip goes, as it would for a user.
+    await page.mouse.move(0, 0);
+    await expect.poll(() => page.getByRole('tooltip').count()).toBe(0);
   });
 
   it('keeps # links on the page', async () => {

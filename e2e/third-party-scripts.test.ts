@@ -53,8 +53,12 @@ describe('third-party scripts', () => {
     expect(plain.split(';').find((d) => d.startsWith('script-src'))).toBe("script-src 'self'");
   });
 
+  // This portal has no CMS (content requests answer 502) and its survey script does not exist (404): the browser
+  // reports both in the console.
+  const noCms = [/status of 502/, /status of 404/];
+
   it('loads the analytics tag pinned to its integrity hash, and sends it user_region, again when the jurisdiction changes', async () => {
-    const { context, page } = await openPage(browser, portal.url);
+    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors: noCms });
     await context.addCookies([{ name: 'region', value: 'J5A', url: portal.url }]);
     await page.goto('/');
     await expect.poll(() => page.evaluate(() => (window as unknown as { __vendor?: { name: string }[] }).__vendor?.find((v) => v.name === 'analytics'))).toMatchObject({ regions: ['J5A'] });
@@ -66,7 +70,8 @@ describe('third-party scripts', () => {
   });
 
   it('loads the chat widget lazily with its support address, and survives a survey script that fails to load', async () => {
-    const { context, page, problems } = await openPage(browser, portal.url);
+    // The survey script's address refuses connections on purpose.
+    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors: [...noCms, /ERR_CONNECTION_REFUSED/] });
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
         (window as unknown as { __atDomReady: number }).__atDomReady = document.querySelectorAll('script[data-third-party="chat"]').length;
@@ -82,7 +87,6 @@ describe('third-party scripts', () => {
     expect(await page.locator('script[data-third-party="survey"]').count()).toBe(1);
     // The page still works after the survey script failed.
     await page.getByRole('heading', { name: 'Get the right info.' }).waitFor();
-    expect(problems.consoleErrors.filter((e) => !/Failed to load resource|ERR_CONNECTION_REFUSED|502/.test(e))).toEqual([]);
     await context.close();
   });
 
@@ -91,7 +95,7 @@ describe('third-party scripts', () => {
     await page.goto('/');
     await page.getByRole('heading', { name: 'Get the right info.' }).waitFor();
     await page.mouse.click(5, 5);
-    await page.waitForTimeout(500);
+    await page.waitForLoadState('networkidle');
     expect(await page.locator('script[data-third-party]').count()).toBe(0);
     await context.close();
   });

@@ -12,11 +12,13 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Builds what `npm start` builds: the SPA (web/dist) and the bundled server (server/dist). */
 export function buildProduction() {
+  // vitest sets NODE_ENV=test, which would make Vite bundle React's development build: build as `npm run build` does.
+  const { NODE_ENV: _testEnv, ...env } = process.env;
   for (const [label, args, cwd] of [
     ['web', ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', 'web'], repoRoot],
     ['server', ['build.mjs'], join(repoRoot, 'server')],
   ] as const) {
-    const result = spawnSync(process.execPath, [...args], { cwd, stdio: 'inherit' });
+    const result = spawnSync(process.execPath, [...args], { cwd, env, stdio: 'inherit' });
     if (result.status !== 0) throw new Error(`building the ${label} failed`);
   }
 }

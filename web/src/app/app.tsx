@@ -1,27 +1,15 @@
-import { CssBaseline, GlobalStyles, ThemeProvider } from '@mui/material';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { RouterProvider } from 'react-router';
-import { RegionProvider } from '../features/jurisdiction/region-context';
-import { SessionProvider } from '../features/session/session-context';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { AppProviders } from './app-providers';
 import { createQueryClient } from './query-client';
-import { printStyles } from './print-styles';
-import { router } from './router';
-import { theme } from './theme';
+import { routes } from './router';
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
+  const [router] = useState(() => createBrowserRouter(routes));
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <GlobalStyles styles={printStyles} />
-      <QueryClientProvider client={queryClient}>
-        <SessionProvider>
-          <RegionProvider>
-            <RouterProvider router={router} />
-          </RegionProvider>
-        </SessionProvider>
-      </QueryClientProvider>
-    </ThemeProvider>
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>
   );
 }

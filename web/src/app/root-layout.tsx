@@ -1,5 +1,5 @@
 import { AppLayout } from '../components/layouts/app-layout';
-import { GlobalDialogs } from '../features/dialogs/global-dialogs';
+import { GlobalDialogs } from './dialogs/global-dialogs';
 import { JurisdictionHeaderControl } from '../features/jurisdiction/jurisdiction-header-control';
 import { ThirdPartyScripts } from '../features/third-party/third-party-scripts';
 

@@ -1,10 +1,10 @@
-import { createBrowserRouter } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/errors/route-error-fallback';
 import { paths } from '../config/paths';
 import { RootLayout } from './root-layout';
 
 /** Pages load on demand so the home page's first download stays small (bench/web-size). */
-export const routes = [
+export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorFallback />,
@@ -15,5 +15,3 @@ export const routes = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

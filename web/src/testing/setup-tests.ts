@@ -1,5 +1,28 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { installConsoleGuard } from './console-guard';
+import { server } from './msw-server';
 
-afterEach(() => cleanup());
+// Hooks after a test run in reverse order: the console check registered first runs last and sees unmount errors.
+installConsoleGuard();
+
+// A file may run under `@vitest-environment node` (the HTTP client against a real server): no DOM, no MSW there.
+if (typeof window !== 'undefined') {
+  // jsdom does not lay out or scroll; React Router's scroll restoration and the in-page links call these.
+  window.scrollTo = () => {};
+  Element.prototype.scrollIntoView = () => {};
+
+  // The first render of a lazy route transforms its modules on demand: give findBy* more than the default second.
+  configure({ asyncUtilTimeout: 5000 });
+
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  afterEach(() => {
+    cleanup();
+    server.resetHandlers();
+    server.events.removeAllListeners();
+    for (const cookie of document.cookie.split('; ').filter(Boolean)) document.cookie = `${cookie.split('=')[0]}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+  });
+}

@@ -1,6 +1,6 @@
 import { Box, Button, Typography } from '@mui/material';
 import { useLocation } from 'react-router';
-import { useRegion } from './region-context';
+import { useRegion } from '../../lib/region/region-context';
 
 export const INLINE_CHOOSER_ID = 'jurisdiction-chooser';
 

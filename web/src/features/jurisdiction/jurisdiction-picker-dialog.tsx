@@ -1,6 +1,6 @@
 import { Dialog, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import { PICKER_TITLE, JurisdictionChooser } from './jurisdiction-chooser';
-import { useRegion } from './region-context';
+import { useRegion } from '../../lib/region/region-context';
 
 /** Jurisdiction picker (docs/requirements/public-site.md#jurisdiction-picker). It can be dismissed only when a jurisdiction is already chosen. */
 export function JurisdictionPickerDialog({ open }: { open: boolean }) {

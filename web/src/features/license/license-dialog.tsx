@@ -1,9 +1,9 @@
 import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
-import { useLicense } from '../content/api/get-license';
-import { LazyContentMarkdown as ContentMarkdown } from '../content/components/lazy-content-markdown';
-import { useRegion } from '../jurisdiction/region-context';
+import { useLicense } from './api/get-license';
+import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
+import { useRegion } from '../../lib/region/region-context';
 
 /** docs/requirements/api.md#error-catalogue: shown when the license cannot be fetched. */
 export const LICENSE_ERROR_TEXT = 'Unable to retrieve About Us information.';
@@ -20,7 +20,7 @@ export function LicenseDialog({ open }: { open: boolean }) {
       <DialogTitle id="license-dialog-title">License agreement</DialogTitle>
       <DialogContent id="license-dialog-content" dividers tabIndex={0} sx={{ maxHeight: '500px', overflowY: 'auto' }} data-testid="license-content">
         {license.isPending && (
-          <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} aria-busy="true" aria-label="Loading the license">
+          <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} aria-busy="true">
             <CircularProgress aria-label="Loading the license" />
           </Box>
         )}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { siteConfig } from '../../config/site-config';
-import { useRegion } from '../jurisdiction/region-context';
+import { useRegion } from '../../lib/region/region-context';
 
 declare global {
   interface Window {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { HomePageEntrySchema } from '@portal/contracts';
-import { contentRequest } from './content-request';
+import { contentRequest } from '../../../lib/content-request';
 
 export const getHomePageQueryOptions = () =>
   queryOptions({

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { TopicListSchema } from '@portal/contracts';
-import { contentRequest } from './content-request';
+import { contentRequest } from '../../../lib/content-request';
 
 /** One topic by its stable slug (`/topics/{slug}`). Answers null when none is found. */
 export const getTopicQueryOptions = (slug: string) =>

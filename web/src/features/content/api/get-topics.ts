@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { TopicListSchema, type Jurisdiction, type TopicEntry } from '@portal/contracts';
-import { contentRequest } from './content-request';
+import { contentRequest } from '../../../lib/content-request';
 
 export const getTopicsQueryOptions = () =>
   queryOptions({

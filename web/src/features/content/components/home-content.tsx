@@ -1,16 +1,15 @@
 import { Alert, AlertTitle, Box, Card, CardActionArea, CardContent, Grid, Skeleton, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { TopicEntry } from '@portal/contracts';
+import { LazyContentMarkdown as ContentMarkdown } from '../../../components/content-markdown/lazy-content-markdown';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { JurisdictionChooser } from '../../jurisdiction/jurisdiction-chooser';
-import { INLINE_CHOOSER_ID } from '../../jurisdiction/jurisdiction-header-control';
-import { useRegion } from '../../jurisdiction/region-context';
-import { useSession } from '../../session/session-context';
+import { useRegion } from '../../../lib/region/region-context';
+import { useSession } from '../../../lib/session/session-context';
 import { useErrorMessage } from '../api/get-error-message';
 import { useHomePage } from '../api/get-home-page';
 import { topicsFor, useTopics } from '../api/get-topics';
-import { LazyContentMarkdown as ContentMarkdown } from './lazy-content-markdown';
 
 function TopicCard({ topic }: { topic: TopicEntry }) {
   return (
@@ -29,7 +28,7 @@ function TopicCard({ topic }: { topic: TopicEntry }) {
 
 function CardsSkeleton() {
   return (
-    <Grid container spacing={2} aria-busy="true" aria-label="Loading topics">
+    <Grid container spacing={2} role="status" aria-busy="true" aria-label="Loading topics">
       {[0, 1, 2].map((i) => (
         <Grid key={i} size={{ xs: 12, sm: 6, md: 4 }}>
           <Skeleton variant="rounded" height={120} />
@@ -44,11 +43,14 @@ function ContentProblem({ error }: { error: unknown }) {
   return <Alert severity="warning">{message.data ?? 'Loading…'}</Alert>;
 }
 
-/** Home page (`/`): CMS hero and notices, topics for the current jurisdiction, and the jurisdiction tiles inline. */
-export function HomeContent() {
+/**
+ * Home page (`/`) content: CMS hero and notices, topics for the current jurisdiction, then `chooser` (the page
+ * composes the inline jurisdiction tiles in, so this feature does not import the jurisdiction feature).
+ */
+export function HomeContent({ chooser }: { chooser?: ReactNode }) {
   const home = useHomePage();
   const topics = useTopics();
-  const { jurisdiction, option, chooseJurisdiction } = useRegion();
+  const { jurisdiction, option } = useRegion();
   const { showAlerts, setShowAlerts } = useSession();
   const attributes = home.data?.attributes;
   const notices = attributes?.notices ?? [];
@@ -121,11 +123,7 @@ export function HomeContent() {
         )}
       </Box>
 
-      <Box component="section" id={INLINE_CHOOSER_ID} aria-labelledby="inline-chooser-title" sx={{ scrollMarginTop: 16 }}>
-        <Box sx={{ maxWidth: 640 }}>
-          <JurisdictionChooser selected={jurisdiction} onChoose={chooseJurisdiction} titleId="inline-chooser-title" />
-        </Box>
-      </Box>
+      {chooser}
     </Stack>
   );
 }

@@ -4,14 +4,14 @@ import { Link as RouterLink } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useTopic } from '../api/get-topic';
-import { ContentMarkdown } from './content-markdown';
+import { ContentMarkdown } from '../../../components/content-markdown/content-markdown';
 import { PRINT_BLOCK_ID, usePrintBlock } from './use-print-block';
 import { useErrorMessage } from '../api/get-error-message';
 import { ApiError } from '../../../lib/api-client';
 
 function TopicSkeleton() {
   return (
-    <Box aria-busy="true" aria-label="Loading the topic">
+    <Box role="status" aria-busy="true" aria-label="Loading the topic">
       <Skeleton variant="text" sx={{ fontSize: '2rem', width: '60%' }} />
       <Skeleton variant="text" />
       <Skeleton variant="text" />
@@ -35,7 +35,10 @@ function ContentError({ code }: { code: string }) {
   const message = useErrorMessage(code);
   return (
     <Alert severity="error" action={<Button color="inherit" onClick={() => window.location.reload()}>Try again</Button>}>
-      {message.data ?? 'Loading…'}
+      {/* The message is what this page is about: it is the page's level-one heading, in the alert's own type. */}
+      <Typography component="h1" sx={{ font: 'inherit' }}>
+        {message.data ?? 'Loading…'}
+      </Typography>
     </Alert>
   );
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { LicenseEntrySchema } from '@portal/contracts';
-import { contentRequest } from './content-request';
+import { contentRequest } from '../../../lib/content-request';
 
 /** docs/requirements/api.md#calls: license?populate=*, stale time 180000 ms, retry 3, no refetch on focus, kept 5 minutes. */
 export const getLicenseQueryOptions = () =>

@@ -1,7 +1,7 @@
 import { CONTENT_PATH, CONTENT_TIMEOUT_MS } from '@portal/contracts';
 import type { z } from 'zod/mini';
-import { siteConfig } from '../../../config/site-config';
-import { apiRequest } from '../../../lib/api-client';
+import { siteConfig } from '../config/site-config';
+import { apiRequest } from './api-client';
 
 /**
  * GET from the server's content proxy. docs/requirements/api.md#request-rules: with content preview on, every /api/content request gets

@@ -20,6 +20,14 @@ describe('classifyLink (docs/requirements/public-site.md#links-in-content)', () 
     expect(classifyLink('mailto:help@example.com', here).kind).toBe('external');
     expect(classifyLink('https://other.example.com/', here).kind).toBe('external');
   });
+  it('classifies by the address the browser resolves: a backslash path that leaves the host is external', () => {
+    // Browsers read `/\evil.com` as `//evil.com`: another host, though the text starts with one slash.
+    expect(classifyLink('/\\evil.example/x', here)).toEqual({ kind: 'external', href: '/\\evil.example/x' });
+    expect(classifyLink('/\\/evil.example', here).kind).toBe('external');
+  });
+  it('keeps a # link whose escape cannot be decoded on the page instead of throwing', () => {
+    expect(classifyLink('#%E0%A4%A', here)).toEqual({ kind: 'in-page', id: '%E0%A4%A' });
+  });
 });
 
 describe('imagePath', () => {
@@ -72,6 +80,12 @@ describe('ContentMarkdown', () => {
     expect(screen.getByRole('link', { name: 'jump' })).toHaveAttribute('href', '#how-to-submit');
     expect(container.querySelector('script')).toBeNull();
     expect(container.querySelector('b')).toBeNull();
+  });
+
+  it('renders a # link with a malformed escape as a link, and the rest of the content too', () => {
+    renderMarkdown('[broken](#%E0%A4%A)\n\nAfter the link.');
+    expect(screen.getByRole('link', { name: 'broken' })).toHaveAttribute('href', '#%E0%A4%25A');
+    expect(screen.getByText('After the link.')).toBeInTheDocument();
   });
 
   it('reduces image sources to their path', () => {

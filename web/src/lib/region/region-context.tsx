@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { isJurisdiction, LICENSE_COOKIE, REGION_COOKIE, selectableJurisdictions, type Jurisdiction, type JurisdictionOption } from '@portal/contracts';
 import { siteConfig } from '../../config/site-config';
-import { currentCookieContext, readCookie, removeCookie, writeCookie } from '../../lib/cookies';
+import { currentCookieContext, readCookie, removeCookie, writeCookie } from '../cookies';
 
 export interface RegionContextValue {
   /** The chosen jurisdiction, or '' when none is chosen (docs/requirements/public-site.md#dialog-flow). */

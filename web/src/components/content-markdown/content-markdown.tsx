@@ -10,13 +10,23 @@ export const NEW_TAB_TOOLTIP = 'In a new tab, visit';
 
 type LinkKind = { kind: 'in-page'; id: string } | { kind: 'in-app'; to: string } | { kind: 'external'; href: string };
 
+/** The id a `#…` link points at; an escape that cannot be decoded is used as written rather than breaking the page. */
+function fragmentId(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
 /**
- * Link rules (docs/requirements/public-site.md#links-in-content): `#…` stays on the page; our own domain or a path starting with `/` navigates in the app;
- * anything else opens in a new tab. "Own domain" is the host name the portal is served from (any port).
+ * Link rules (docs/requirements/public-site.md#links-in-content): `#…` stays on the page; our own domain or a path starting with
+ * `/` navigates in the app; anything else opens in a new tab. Links are classified by the address the browser
+ * resolves them to, never by how the text starts (`/\evil.com` resolves to another host). "Own domain" is the
+ * host name the portal is served from (any port), over http or https.
  */
 export function classifyLink(href: string, location: Pick<Location, 'hostname' | 'origin'> = window.location): LinkKind {
-  if (href.startsWith('#')) return { kind: 'in-page', id: decodeURIComponent(href.slice(1)) };
-  if (href.startsWith('/') && !href.startsWith('//')) return { kind: 'in-app', to: href };
+  if (href.startsWith('#')) return { kind: 'in-page', id: fragmentId(href.slice(1)) };
   try {
     const url = new URL(href, location.origin);
     if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === location.hostname) return { kind: 'in-app', to: `${url.pathname}${url.search}${url.hash}` };

@@ -1,0 +1,76 @@
+import { screen, waitFor } from '@testing-library/react';
+import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
+import { http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer, topic } from '../../testing/content-handlers';
+import { recordRequests, server } from '../../testing/msw-server';
+import { renderApp } from '../../testing/render-app';
+
+const done = { [REGION_COOKIE]: 'J5A', [LICENSE_COOKIE]: 'true' };
+const topicRequests = (requests: URL[]) => requests.filter((url) => url.pathname.endsWith('/topics'));
+
+describe('topic page', () => {
+  it('shows a published topic: title, summary, body, a Print button and the page title', async () => {
+    const requests = recordRequests();
+    renderApp({ path: '/topics/appeals', cookies: done });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Title of appeals' })).toBeInTheDocument();
+    expect(screen.getByText('Summary of appeals')).toBeInTheDocument();
+    expect(await screen.findByText('Body of appeals.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Print' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Title of appeals | Medicare Provider Portal'));
+    expect(topicRequests(requests)[0]?.searchParams.get('filters[slug][$eq]')).toBe('appeals');
+  });
+
+  it("says 'This content was not found.' for a topic that is not published", async () => {
+    server.use(http.get(contentRoute('topics'), () => dataAnswer([topic('draft-rule', { publishedAt: null })])));
+    renderApp({ path: '/topics/draft-rule', cookies: done });
+    expect(await screen.findByRole('heading', { level: 1, name: 'This content was not found.' })).toBeInTheDocument();
+    expect(screen.queryByText('Body of draft-rule.')).toBeNull();
+    await waitFor(() => expect(document.title).toBe('Content not found | Medicare Provider Portal'));
+  });
+
+  it("says 'This content was not found.' for a slug the CMS does not know", async () => {
+    renderApp({ path: '/topics/no-such-topic', cookies: done });
+    expect(await screen.findByRole('heading', { level: 1, name: 'This content was not found.' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+  });
+
+  it("says 'This content was not found.' for a 404 answer, without asking again", async () => {
+    const requests = recordRequests();
+    server.use(http.get(contentRoute('topics'), () => errorAnswer(404, 'Not_Found')));
+    renderApp({ path: '/topics/gone', cookies: done });
+    expect(await screen.findByRole('heading', { level: 1, name: 'This content was not found.' })).toBeInTheDocument();
+    expect(topicRequests(requests)).toHaveLength(1);
+  });
+
+  it('shows the CMS text for the error code when the CMS cannot answer, after three more tries, with Try again', async () => {
+    const requests = recordRequests();
+    server.use(http.get(contentRoute('topics'), () => errorAnswer(502, 'Content_Unavailable')));
+    renderApp({ path: '/topics/appeals', cookies: done });
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert).toHaveTextContent(defaultErrorMessages.Content_Unavailable!));
+    // The message is the page's level-one heading: the page is about it.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(defaultErrorMessages.Content_Unavailable!);
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(topicRequests(requests)).toHaveLength(4);
+  });
+
+  it('a 4xx error other than 404 is not retried and shows the generic text when its code has none', async () => {
+    const requests = recordRequests();
+    server.use(http.get(contentRoute('topics'), () => errorAnswer(400, 'Validation_Failed')));
+    renderApp({ path: '/topics/appeals', cookies: done });
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert).toHaveTextContent(defaultErrorMessages.Generic_Error_For_Services!));
+    expect(topicRequests(requests)).toHaveLength(1);
+  });
+
+  it('a network failure shows the fallback text when the CMS cannot give any message either', async () => {
+    server.use(
+      http.get(contentRoute('topics'), () => Response.error()),
+      http.get(contentRoute('error-messages'), () => Response.error()),
+    );
+    renderApp({ path: '/topics/appeals', cookies: done });
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert).toHaveTextContent('An error has happened, please try again.'));
+  });
+});

@@ -1,0 +1,53 @@
+import { CONTENT_PATH, GENERIC_ERROR_CODE, type TopicEntry } from '@portal/contracts';
+import { http, HttpResponse } from 'msw';
+
+/** MSW route for a content type behind the server's content proxy, e.g. contentRoute('topics'). */
+export const contentRoute = (type: string) => `${CONTENT_PATH}/${type}`;
+
+/** A success answer of the portal server (`{ data }`). */
+export const dataAnswer = (data: unknown) => HttpResponse.json({ data });
+
+/** An error answer of the portal server (`{ errorMessage: <Code> }`). */
+export const errorAnswer = (status: number, code: string) => HttpResponse.json({ errorMessage: code }, { status });
+
+export function topic(slug: string, attributes: Partial<TopicEntry['attributes']> = {}): TopicEntry {
+  return {
+    id: slug.length,
+    attributes: { title: `Title of ${slug}`, slug, summary: `Summary of ${slug}`, body: `Body of ${slug}.`, jurisdictions: null, publishedAt: '2026-11-01T00:00:00.000Z', ...attributes },
+  };
+}
+
+export const LICENSE_TEXT = 'CPT is a registered trademark of the American Medical Association.';
+
+export const defaultTopics = [
+  topic('appeals'),
+  topic('part-a-billing', { title: 'Part A billing', jurisdictions: ['J5A', 'J8A'] }),
+  topic('part-b-claims', { title: 'Part B claims', jurisdictions: ['J5B', 'J8B'] }),
+];
+
+export const defaultErrorMessages: Record<string, string> = {
+  [GENERIC_ERROR_CODE]: 'Something went wrong on our side. Please try again later.',
+  Content_Unavailable: 'Content is not available right now.',
+};
+
+function entry(id: number, attributes: Record<string, unknown>) {
+  return { id, attributes: { publishedAt: '2026-11-01T00:00:00.000Z', ...attributes } };
+}
+
+/**
+ * The content a healthy CMS serves through the proxy: home page, topics (filtered by slug like Strapi), license
+ * and error messages. Tests override one route with `server.use(...)`.
+ */
+export const contentHandlers = [
+  http.get(contentRoute('home-page'), () => dataAnswer(entry(1, { heroTitle: 'Welcome, providers', heroText: 'Guidance for **your** region.', notices: [] }))),
+  http.get(contentRoute('topics'), ({ request }) => {
+    const slug = new URL(request.url).searchParams.get('filters[slug][$eq]');
+    return dataAnswer(slug === null ? defaultTopics : defaultTopics.filter((t) => t.attributes.slug === slug));
+  }),
+  http.get(contentRoute('license'), () => dataAnswer(entry(1, { LicenseText: LICENSE_TEXT }))),
+  http.get(contentRoute('error-messages'), ({ request }) => {
+    const code = new URL(request.url).searchParams.get('filters[ErrorCode][$eq]') ?? '';
+    const message = defaultErrorMessages[code];
+    return dataAnswer(message ? [entry(1, { ErrorCode: code, Message: message })] : []);
+  }),
+];
