@@ -1,7 +1,7 @@
 // Writes `<file>.br` and `<file>.gz` beside every text file of a build folder (the web build runs it on web/dist),
 // at maximum quality since it happens once per build; the server sends them with @fastify/static's `preCompressed`
-// (docs/decisions/0019-compression-and-cross-instance-invalidation.md). Small files and files that do not shrink
-// get none. Run: node scripts/precompress.mjs <folder>
+// (docs/decisions/0019-compression-and-cross-instance-invalidation.md). A form that would not be smaller is not
+// written. Run: node scripts/precompress.mjs <folder>
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,6 @@ const gzip = promisify(zlib.gzip);
 
 /** The text types the portal serves statically. */
 export const PRECOMPRESSED_EXTENSIONS = /\.(?:html|js|mjs|css|svg|json|txt|xml|webmanifest)$/;
-/** Same threshold as the server's compression: below it the headers outweigh the saving. */
-const MIN_BYTES = 1024;
 
 /** Compresses every eligible file under `dir`; answers the files written, relative to `dir`. */
 export async function precompress(dir) {
@@ -24,7 +22,6 @@ export async function precompress(dir) {
   await Promise.all(
     files.map(async (file) => {
       const body = await readFile(file);
-      if (body.length < MIN_BYTES) return;
       const [br, gz] = await Promise.all([
         brotli(body, {
           params: {
