@@ -35,9 +35,10 @@ export async function startInvalidationBroadcast(database: Pick<DatabaseHandle, 
         lostSince = undefined;
       },
       onError(err) {
-        if (lostSince !== undefined) return log.debug({ err }, 'still not listening for content invalidations');
+        const reason = err instanceof Error ? err.message : 'unknown failure';
+        if (lostSince !== undefined) return log.debug({ reason }, 'still not listening for content invalidations');
         lostSince = Date.now();
-        log.warn({ err }, 'the connection listening for content invalidations failed; reconnecting (this instance may serve content up to CONTENT_CACHE_TTL_MS old meanwhile)');
+        log.warn({ reason }, 'the connection listening for content invalidations failed; reconnecting (this instance may serve content up to CONTENT_CACHE_TTL_MS old meanwhile)');
       },
     },
   );
