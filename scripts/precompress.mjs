@@ -18,7 +18,9 @@ export const PRECOMPRESSED_EXTENSIONS = /\.(?:html|js|mjs|css|svg|json|txt|xml|w
 export async function precompress(dir) {
   const written = [];
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile() && PRECOMPRESSED_EXTENSIONS.test(e.name)).map((e) => join(e.parentPath, e.name));
+  const files = entries
+    .filter((e) => e.isFile() && PRECOMPRESSED_EXTENSIONS.test(e.name))
+    .map((e) => join(e.parentPath, e.name));
   await Promise.all(
     files.map(async (file) => {
       const body = await readFile(file);

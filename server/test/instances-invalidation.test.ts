@@ -26,7 +26,12 @@ interface Instance {
 }
 
 async function startInstance(database: DatabaseHandle, cmsUrl: string): Promise<Instance> {
-  const config = testConfig({ CMS_URL: cmsUrl, CMS_TOKEN: 'fake-token', CMS_WEBHOOK_SECRET: WEBHOOK_SECRET, CONTENT_CACHE_TTL_MS: '600000' });
+  const config = testConfig({
+    CMS_URL: cmsUrl,
+    CMS_TOKEN: 'fake-token',
+    CMS_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    CONTENT_CACHE_TTL_MS: '600000',
+  });
   const logStream = new PassThrough();
   const logLines: string[] = [];
   logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
@@ -37,7 +42,9 @@ async function startInstance(database: DatabaseHandle, cmsUrl: string): Promise<
 }
 
 /** Two instances reading one CMS whose topic title the test changes. */
-function scenario(openDatabases: () => Promise<{ databases: [DatabaseHandle, DatabaseHandle]; close: () => Promise<void> }>) {
+function scenario(
+  openDatabases: () => Promise<{ databases: [DatabaseHandle, DatabaseHandle]; close: () => Promise<void> }>,
+) {
   let title = 'Before the edit';
   let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
   let first: Instance;
@@ -50,10 +57,17 @@ function scenario(openDatabases: () => Promise<{ databases: [DatabaseHandle, Dat
     return (res.json() as { data: { attributes: { title: string } }[] }).data[0]!.attributes.title;
   };
   const webhook = (instance: Instance) =>
-    instance.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': WEBHOOK_SECRET, 'content-type': 'application/json' }, payload: { event: 'entry.publish', model: 'topic' } });
+    instance.app.inject({
+      method: 'POST',
+      url: '/api/content/webhook',
+      headers: { 'x-webhook-secret': WEBHOOK_SECRET, 'content-type': 'application/json' },
+      payload: { event: 'entry.publish', model: 'topic' },
+    });
 
   beforeAll(async () => {
-    upstream = await startFakeUpstream((_req, res) => json(res, 200, { data: [{ id: 1, attributes: { title, slug: 'contact' } }], meta: {} }));
+    upstream = await startFakeUpstream((_req, res) =>
+      json(res, 200, { data: [{ id: 1, attributes: { title, slug: 'contact' } }], meta: {} }),
+    );
     const opened = await openDatabases();
     closeDatabases = opened.close;
     first = await startInstance(opened.databases[0], upstream.url);
@@ -76,7 +90,10 @@ function scenario(openDatabases: () => Promise<{ databases: [DatabaseHandle, Dat
 
     expect((await webhook(first)).statusCode).toBe(204);
     expect(await titleServedBy(first)).toBe('After the edit');
-    await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('After the edit'), { timeout: 1000, interval: 20 });
+    await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('After the edit'), {
+      timeout: 1000,
+      interval: 20,
+    });
     await vi.waitFor(() => expect(second.logLines.join('\n')).toContain('another instance received the CMS webhook'));
     // The instance that received the webhook does not hear its own message as news.
     expect(first.logLines.join('\n')).not.toContain('another instance received the CMS webhook');
@@ -85,10 +102,18 @@ function scenario(openDatabases: () => Promise<{ databases: [DatabaseHandle, Dat
   it('works the other way round too', async () => {
     title = 'Second edit';
     expect((await webhook(second)).statusCode).toBe(204);
-    await vi.waitFor(async () => expect(await titleServedBy(first)).toBe('Second edit'), { timeout: 1000, interval: 20 });
+    await vi.waitFor(async () => expect(await titleServedBy(first)).toBe('Second edit'), {
+      timeout: 1000,
+      interval: 20,
+    });
   });
 
-  return { instances: () => [first, second] as const, setTitle: (next: string) => (title = next), titleServedBy, webhook };
+  return {
+    instances: () => [first, second] as const,
+    setTitle: (next: string) => (title = next),
+    titleServedBy,
+    webhook,
+  };
 }
 
 // PGlite is one connection in one process: two app instances share it, as two instances share a PostgreSQL server.
@@ -107,51 +132,70 @@ describe('two instances on one embedded PGlite database', () => {
   });
 });
 
-describe.runIf(inject('postgresTemplate'))('two instances on one PostgreSQL database (separate pools and listening connections)', () => {
-  const template = inject('postgresTemplate')!;
-  const name = `portal_invalidation_${randomBytes(6).toString('hex')}`;
-  const url = new URL(template?.url ?? 'postgres://unused');
-  url.pathname = `/${name}`;
+describe.runIf(inject('postgresTemplate'))(
+  'two instances on one PostgreSQL database (separate pools and listening connections)',
+  () => {
+    const template = inject('postgresTemplate')!;
+    const name = `portal_invalidation_${randomBytes(6).toString('hex')}`;
+    const url = new URL(template?.url ?? 'postgres://unused');
+    url.pathname = `/${name}`;
 
-  const { instances, setTitle, titleServedBy, webhook } = scenario(async () => {
-    const admin = new pg.Client({ connectionString: template.url });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${template.database}`);
-    await admin.end();
-    const databases: [DatabaseHandle, DatabaseHandle] = [openPostgres(url.toString(), 2), openPostgres(url.toString(), 2)];
-    return {
-      databases,
-      close: async () => {
-        for (const database of databases) await database.close();
-        const cleanup = new pg.Client({ connectionString: template.url });
-        await cleanup.connect();
-        await cleanup.query(`drop database if exists ${name} with (force)`);
-        await cleanup.end();
-      },
-    };
-  });
-
-  it('a listening connection that drops reconnects, invalidates (it may have missed a webhook) and hears the next one', async () => {
-    const [first, second] = instances();
-    setTitle('Before the outage');
-    const admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
-    try {
-      await webhook(first);
-      await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('Before the outage'), { timeout: 1000, interval: 20 });
-      setTitle('Edited during the outage');
-      // What a database restart does to the listening connections.
-      const { rowCount } = await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %'");
-      expect(rowCount).toBe(2);
-      await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('Edited during the outage'), { timeout: 5000, interval: 50 });
-      await vi.waitFor(() => expect(second.logLines.join('\n')).toContain('listening for content invalidations again'));
-      expect(second.logLines.join('\n')).toContain('the connection listening for content invalidations failed');
-
-      setTitle('After the outage');
-      expect((await webhook(first)).statusCode).toBe(204);
-      await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('After the outage'), { timeout: 1000, interval: 20 });
-    } finally {
+    const { instances, setTitle, titleServedBy, webhook } = scenario(async () => {
+      const admin = new pg.Client({ connectionString: template.url });
+      await admin.connect();
+      await admin.query(`create database ${name} template ${template.database}`);
       await admin.end();
-    }
-  });
-});
+      const databases: [DatabaseHandle, DatabaseHandle] = [
+        openPostgres(url.toString(), 2),
+        openPostgres(url.toString(), 2),
+      ];
+      return {
+        databases,
+        close: async () => {
+          for (const database of databases) await database.close();
+          const cleanup = new pg.Client({ connectionString: template.url });
+          await cleanup.connect();
+          await cleanup.query(`drop database if exists ${name} with (force)`);
+          await cleanup.end();
+        },
+      };
+    });
+
+    it('a listening connection that drops reconnects, invalidates (it may have missed a webhook) and hears the next one', async () => {
+      const [first, second] = instances();
+      setTitle('Before the outage');
+      const admin = new pg.Client({ connectionString: url.toString() });
+      await admin.connect();
+      try {
+        await webhook(first);
+        await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('Before the outage'), {
+          timeout: 1000,
+          interval: 20,
+        });
+        setTitle('Edited during the outage');
+        // What a database restart does to the listening connections.
+        const { rowCount } = await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen %'",
+        );
+        expect(rowCount).toBe(2);
+        await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('Edited during the outage'), {
+          timeout: 5000,
+          interval: 50,
+        });
+        await vi.waitFor(() =>
+          expect(second.logLines.join('\n')).toContain('listening for content invalidations again'),
+        );
+        expect(second.logLines.join('\n')).toContain('the connection listening for content invalidations failed');
+
+        setTitle('After the outage');
+        expect((await webhook(first)).statusCode).toBe(204);
+        await vi.waitFor(async () => expect(await titleServedBy(second)).toBe('After the outage'), {
+          timeout: 1000,
+          interval: 20,
+        });
+      } finally {
+        await admin.end();
+      }
+    });
+  },
+);

@@ -31,9 +31,17 @@ export function isCompressible(contentType: string): boolean {
   return COMPRESSIBLE.test(contentType);
 }
 
-function run(compress: typeof zlib.gzip | typeof zlib.brotliCompress, body: Buffer, options: zlib.ZlibOptions | zlib.BrotliOptions): Promise<Buffer> {
+function run(
+  compress: typeof zlib.gzip | typeof zlib.brotliCompress,
+  body: Buffer,
+  options: zlib.ZlibOptions | zlib.BrotliOptions,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    (compress as (buf: Buffer, options: object, callback: (err: Error | null, result: Buffer) => void) => void)(body, options, (err, result) => (err ? reject(err) : resolve(result)));
+    (compress as (buf: Buffer, options: object, callback: (err: Error | null, result: Buffer) => void) => void)(
+      body,
+      options,
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
   });
 }
 
@@ -66,7 +74,10 @@ export async function compressAnswer(body: Buffer, contentType: string, etag: st
 }
 
 // Browsers send a handful of distinct Accept-Encoding values; the negotiation of each is remembered.
-const negotiator = new Negotiator<Encoding>({ supportedValues: ['br', 'gzip'], cache: new LRUCache<string, string>({ max: 200 }) });
+const negotiator = new Negotiator<Encoding>({
+  supportedValues: ['br', 'gzip'],
+  cache: new LRUCache<string, string>({ max: 200 }),
+});
 
 /** The coding to answer with for this Accept-Encoding header: br when accepted, else gzip, else none (identity). */
 export function preferredEncoding(acceptEncoding: string | undefined): Encoding | undefined {
@@ -74,8 +85,13 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
 }
 
 /** What to send for one request: the stored form matching its Accept-Encoding, or the identity body. */
-export function pickForm(answer: { body: Buffer; etag: string; encoded: EncodedForms }, acceptEncoding: string | undefined): { body: Buffer; etag: string; encoding: Encoding | undefined } {
+export function pickForm(
+  answer: { body: Buffer; etag: string; encoded: EncodedForms },
+  acceptEncoding: string | undefined,
+): { body: Buffer; etag: string; encoding: Encoding | undefined } {
   const encoding = preferredEncoding(acceptEncoding);
   const form = encoding && answer.encoded[encoding];
-  return form ? { body: form.body, etag: form.etag, encoding } : { body: answer.body, etag: answer.etag, encoding: undefined };
+  return form
+    ? { body: form.body, etag: form.etag, encoding }
+    : { body: answer.body, etag: answer.etag, encoding: undefined };
 }

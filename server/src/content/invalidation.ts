@@ -18,7 +18,11 @@ export interface InvalidationBroadcast {
  * connection was lost, notifications may have been missed: the cache is invalidated then too (the next reads ask
  * the CMS again, which is cheap next to serving an edit late).
  */
-export async function startInvalidationBroadcast(database: Pick<DatabaseHandle, 'notify' | 'listen'>, invalidate: () => void, log: FastifyBaseLogger): Promise<InvalidationBroadcast> {
+export async function startInvalidationBroadcast(
+  database: Pick<DatabaseHandle, 'notify' | 'listen'>,
+  invalidate: () => void,
+  log: FastifyBaseLogger,
+): Promise<InvalidationBroadcast> {
   const instanceId = randomUUID();
   let lostSince: number | undefined;
   const unlisten = await database.listen(
@@ -31,14 +35,20 @@ export async function startInvalidationBroadcast(database: Pick<DatabaseHandle, 
     {
       onReconnect() {
         invalidate();
-        log.info({ lostMs: lostSince === undefined ? undefined : Date.now() - lostSince }, 'listening for content invalidations again; content cache invalidated in case one was missed');
+        log.info(
+          { lostMs: lostSince === undefined ? undefined : Date.now() - lostSince },
+          'listening for content invalidations again; content cache invalidated in case one was missed',
+        );
         lostSince = undefined;
       },
       onError(err) {
         const reason = err instanceof Error ? err.message : 'unknown failure';
         if (lostSince !== undefined) return log.debug({ reason }, 'still not listening for content invalidations');
         lostSince = Date.now();
-        log.warn({ reason }, 'the connection listening for content invalidations failed; reconnecting (this instance may serve content up to CONTENT_CACHE_TTL_MS old meanwhile)');
+        log.warn(
+          { reason },
+          'the connection listening for content invalidations failed; reconnecting (this instance may serve content up to CONTENT_CACHE_TTL_MS old meanwhile)',
+        );
       },
     },
   );

@@ -16,7 +16,12 @@ export interface SendAnswerOptions {
  * ResponseCache (content, uploads, rendered pages) is sent this way. Routes using it opt out of @fastify/compress
  * (`compress: false`). Synchronous: a fresh hit is answered without a promise (docs/decisions/0010).
  */
-export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, options: SendAnswerOptions): FastifyReply {
+export function sendCachedAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: CachedAnswer,
+  options: SendAnswerOptions,
+): FastifyReply {
   const form = pickForm(answer, request.headers['accept-encoding']);
   reply.header('etag', form.etag).header('cache-control', options.cacheControl);
   if (answer.encoded.br || answer.encoded.gzip) reply.header('vary', 'accept-encoding');
