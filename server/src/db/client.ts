@@ -113,6 +113,7 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const listeners = new Set<() => Promise<void>>();
   return handle(
     db,
     'postgres',
@@ -130,12 +131,24 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
         lockClient.release();
       }
     },
-    () => pool.end(),
+    async () => {
+      // The listening connections belong to the handle: closing it ends them too (a database can then be dropped).
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
     {
       async notify(channel, payload) {
         await pool.query('select pg_notify($1, $2)', [channel, payload]);
       },
-      listen: (channel, onMessage, events) => listenOnPostgres(url, channel, onMessage, events),
+      async listen(channel, onMessage, events) {
+        const stop = await listenOnPostgres(url, channel, onMessage, events);
+        const stopOnce = async () => {
+          listeners.delete(stopOnce);
+          await stop();
+        };
+        listeners.add(stopOnce);
+        return stopOnce;
+      },
     },
   );
 }
