@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { compressAnswer, pickForm } from '../src/content/encodings';
 import { buildTestApp, testConfig } from './helpers';
 import { json, startFakeUpstream } from './support/fake-upstream';
 
@@ -196,5 +197,37 @@ describe('compressed answers', () => {
     expect(otherForm.headers['content-encoding']).toBe('gzip');
     expect(compressCalls()).toBe(0);
     expect(upstream.requests).toHaveLength(1);
+  });
+});
+
+describe('compressed forms of a cached answer', () => {
+  const text = Buffer.from(
+    JSON.stringify({ items: Array.from({ length: 200 }, (_, i) => ({ i, label: `item ${i}` })) }),
+  );
+
+  it('a text answer of 1 KB or more keeps a brotli and a gzip form, each with its own strong ETag', async () => {
+    const forms = await compressAnswer(text, 'application/json; charset=utf-8', '"abc"');
+    expect(forms.br?.etag).toBe('"abc-br"');
+    expect(forms.gzip?.etag).toBe('"abc-gzip"');
+    expect(zlib.brotliDecompressSync(forms.br!.body).equals(text)).toBe(true);
+    expect(zlib.gunzipSync(forms.gzip!.body).equals(text)).toBe(true);
+  });
+
+  it('small answers and binary types stay identity only', async () => {
+    expect(await compressAnswer(text.subarray(0, 1000), 'application/json', '"abc"')).toEqual({});
+    expect(await compressAnswer(text, 'image/png', '"abc"')).toEqual({});
+  });
+
+  it('picks br, else gzip, else identity from Accept-Encoding (q-values honoured)', () => {
+    const answer = {
+      body: Buffer.from('identity'),
+      etag: '"e"',
+      encoded: { br: { body: Buffer.from('b'), etag: '"e-br"' }, gzip: { body: Buffer.from('g'), etag: '"e-gzip"' } },
+    };
+    expect(pickForm(answer, 'gzip, deflate, br').encoding).toBe('br');
+    expect(pickForm(answer, 'br;q=0, gzip').encoding).toBe('gzip');
+    expect(pickForm(answer, 'deflate')).toEqual({ body: answer.body, etag: '"e"', encoding: undefined });
+    expect(pickForm(answer, undefined).encoding).toBeUndefined();
+    expect(pickForm({ ...answer, encoded: {} }, 'br, gzip').encoding).toBeUndefined();
   });
 });
