@@ -1,6 +1,8 @@
 // Requests per second of a cached content answer through the portal (`GET /api/content/topics?populate=*`
 // through the whole app: helmet headers, request ids, CSRF hook, request logging, the proxy's cache and ETag)
-// against a bare Fastify route on another port returning the same bytes with the same headers.
+// against a bare Fastify route on another port returning the same bytes with the same headers. Both sides answer
+// `Accept-Encoding: br, gzip` as browsers send it: the portal with the brotli form stored with the cache entry, the
+// bare route with those same compressed bytes.
 // Target: ≥ 0.8 of bare. A third server, the content plugin alone in a bare Fastify, separates the proxy's
 // own cost from the platform plugins' cost.
 // The content comes from the real Strapi (cms/scripts/start-headless.mjs) on a throw-away SQLite file.
@@ -8,6 +10,7 @@
 // Run: npm run bench:content   (or: npx tsx bench/content.ts)
 import { execFile, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -52,6 +55,19 @@ const DURATION_S = 5;
 const ROUNDS = 5;
 const WARMUP_S = 2;
 const PATH = '/api/content/topics?populate=*';
+// What a browser sends; the answer's bytes are taken as they come (fetch would decompress them).
+const ACCEPT_ENCODING = 'br, gzip';
+
+function rawGet(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
 const autocannonCli = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-content-'));
@@ -92,20 +108,20 @@ await pluginOnly.register(errorHandlerPlugin);
 await pluginOnly.register(contentPlugin, { config });
 const pluginUrl = await listen(pluginOnly);
 
-const warm = await fetch(`${portalUrl}${PATH}`);
-const body = Buffer.from(await warm.arrayBuffer());
-if (warm.status !== 200) throw new Error(`warming the cache failed: ${warm.status} ${body.toString()}`);
-await (await fetch(`${pluginUrl}${PATH}`)).arrayBuffer();
-const again = await fetch(`${portalUrl}${PATH}`);
-await again.arrayBuffer();
-if (again.headers.get('x-content-stale')) throw new Error('the answer is not fresh from the cache');
+const warm = await rawGet(`${portalUrl}${PATH}`);
+if (warm.status !== 200) throw new Error(`warming the cache failed: ${warm.status} ${warm.body.toString()}`);
+await rawGet(`${pluginUrl}${PATH}`);
+const again = await rawGet(`${portalUrl}${PATH}`);
+if (again.headers['x-content-stale']) throw new Error('the answer is not fresh from the cache');
+const body = again.body;
+const encoding = again.headers['content-encoding'] ?? 'identity';
 
 // The bare route sends the same bytes and the same headers (the request id is the only per-request value).
 const skip = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 const headers: Record<string, string> = {};
-warm.headers.forEach((value, name) => {
-  if (!skip.has(name)) headers[name] = value;
-});
+for (const [name, value] of Object.entries(again.headers)) {
+  if (!skip.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+}
 const bare = Fastify({ logger: false });
 bare.get('/api/content/topics', (_request, reply) => {
   reply.headers(headers).send(body);
@@ -124,7 +140,7 @@ interface Measurement {
 }
 
 async function measure(url: string, seconds = DURATION_S): Promise<Measurement> {
-  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), `${url}${PATH}`];
+  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-H', `accept-encoding=${ACCEPT_ENCODING}`, `${url}${PATH}`];
   const cpuBefore = process.cpuUsage();
   const { stdout } = await promisify(execFile)(loadGenerator.command, args, {
     encoding: 'utf8',
@@ -173,7 +189,7 @@ const pluginRatio = median(rates.plugin.map((r, i) => r / rates.bare[i]!));
 // CPU time per request depends far less than requests/s on what else the machine runs at the time: on a shared
 // machine it is the steadier figure, and bare / portal estimates the ratio an otherwise idle core would give.
 const [portalCpu, bareCpu, pluginCpu] = [median(cpuCosts.portal), median(cpuCosts.bare), median(cpuCosts.plugin)];
-console.log(`\ncached GET ${PATH} (${body.length} bytes, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`);
+console.log(`\ncached GET ${PATH} (${body.length} bytes ${encoding}, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`);
 console.log(`portal (whole app):          ${portal.toFixed(0)} req/s`);
 console.log(`bare Fastify route:          ${bareRate.toFixed(0)} req/s`);
 console.log(`content plugin alone:        ${plugin.toFixed(0)} req/s`);

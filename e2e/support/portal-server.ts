@@ -16,6 +16,8 @@ export function buildProduction() {
   const { NODE_ENV: _testEnv, ...env } = process.env;
   for (const [label, args, cwd] of [
     ['web', ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', 'web'], repoRoot],
+    // The .br/.gz files `npm run build -w web` writes after Vite, served as they are (docs/decisions/0019).
+    ['precompress', ['scripts/precompress.mjs', 'web/dist'], repoRoot],
     ['server', ['build.mjs'], join(repoRoot, 'server')],
   ] as const) {
     const result = spawnSync(process.execPath, [...args], { cwd, env, stdio: 'inherit' });

@@ -1,3 +1,4 @@
+import { constants as zlibConstants } from 'node:zlib';
 import Fastify, {
   LogController,
   type FastifyError,
@@ -6,6 +7,7 @@ import Fastify, {
   type FastifyRequest,
   type RouteOptions,
 } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from './config';
@@ -117,12 +119,22 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
   app.addHook('onClose', async () => jobRunner.stop());
 
   await app.register(securityHeadersPlugin, { headers: baselineHeaders });
+  // Dynamic text answers above 1 KB leave brotli- or gzip-compressed (with Vary: Accept-Encoding). Registered before
+  // every route (it hooks each as declared). Cached content and precompressed static files carry their own
+  // compressed bytes and skip it (docs/decisions/0019).
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    // Per request, so fast: brotli 4 is about as fast as gzip 6 and smaller.
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 6 },
+  });
   await app.register(errorHandlerPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(healthRoutes, { database });
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
-  await app.register(contentPlugin, { config });
+  await app.register(contentPlugin, { config, database });
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   if (config.mail.viewer) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { compressAnswer, type EncodedForms } from './encodings';
 
 /** One upstream answer as the proxy replays it. */
 export interface CachedAnswer {
@@ -7,6 +8,11 @@ export interface CachedAnswer {
   contentType: string;
   /** Strong validator over the body bytes, quoted (RFC 9110 §8.8.3). */
   etag: string;
+  /**
+   * The body compressed once when stored (brotli and gzip, each with its own strong ETag), so a hit never
+   * compresses again; empty for small or binary answers, which are sent as they are. See encodings.ts.
+   */
+  encoded: EncodedForms;
   storedAt: number;
   /** Cache generation the answer was fetched in; a webhook starts a new generation. */
   generation: number;
@@ -106,7 +112,7 @@ export class ResponseCache {
     this.entries = new LRUCache<string, CachedAnswer>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
-      sizeCalculation: (answer, key) => answer.body.length + key.length + 200,
+      sizeCalculation: (answer, key) => answer.body.length + (answer.encoded.br?.body.length ?? 0) + (answer.encoded.gzip?.body.length ?? 0) + key.length + 300,
     });
     this.failedKeys = new LRUCache({ max: options.maxEntries });
     this.knownGood = new LRUCache({ max: options.maxEntries * 2 });
@@ -212,8 +218,11 @@ export class ResponseCache {
     }
   }
 
-  private toAnswer(result: { body: Buffer; contentType: string }, generation: number): CachedAnswer {
-    return { body: result.body, contentType: result.contentType, etag: strongEtag(result.body), storedAt: this.now(), generation };
+  /** The answer as stored, its compressed forms included (async zlib, once per stored answer, never on a hit). */
+  private async toAnswer(result: { body: Buffer; contentType: string }, generation: number): Promise<CachedAnswer> {
+    const etag = strongEtag(result.body);
+    const encoded = await compressAnswer(result.body, result.contentType, etag);
+    return { body: result.body, contentType: result.contentType, etag, encoded, storedAt: this.now(), generation };
   }
 
   /** One upstream request per key and generation; concurrent callers share it. */
@@ -233,7 +242,7 @@ export class ResponseCache {
           if (result.kind === 'not-found' && generation === this.generation) this.entries.delete(key);
           return result;
         }
-        const answer = this.toAnswer(result, generation);
+        const answer = await this.toAnswer(result, generation);
         // An answer fetched before a newer webhook never replaces one fetched after it. (An answer larger
         // than the cache allows is not kept by the LRU but is still served to the callers waiting for it.)
         const existing = this.entries.peek(key);

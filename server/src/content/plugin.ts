@@ -2,17 +2,22 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
+import type { DatabaseHandle } from '../db/client';
 import { LRUCache } from 'lru-cache';
 import { PortalError } from '../platform/portal-error';
 import { parseContentRequest, parseUploadPath, QueryRejected, type ContentRequest } from './allow-list';
-import { etagMatches, ResponseCache, UpstreamUnavailable, type CacheLookup, type CachedAnswer } from './cache';
+import { ResponseCache, UpstreamUnavailable, type CacheLookup } from './cache';
 import { CmsClient } from './cms-client';
 import { CmsTokenSource, tokenFile, WebhookSecret, webhookSecretFile } from './handover';
 import { cookieValue, PREVIEW_COOKIE, PREVIEW_PATH, safeLandingPath, verifyPreviewToken } from './preview';
+import { sendCachedAnswer } from './send-answer';
+import { startInvalidationBroadcast } from './invalidation';
 import { createAgents } from './upstream';
 
 export interface ContentPluginOptions {
   config: Config;
+  /** The shared database, through which a webhook received here reaches the other instances; none: this instance only. */
+  database?: Pick<DatabaseHandle, 'notify' | 'listen'>;
   /** Limits; the defaults suit one portal instance. Tests shrink them. */
   limits?: Partial<ContentLimits>;
 }
@@ -87,14 +92,6 @@ function outageLog(log: FastifyInstance['log']) {
   };
 }
 
-/** Replays a cached answer: 304 when the browser's copy is current, X-Content-Stale when it is past its TTL. */
-function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, stale: boolean, cacheControl: string) {
-  reply.header('etag', answer.etag).header('cache-control', cacheControl);
-  if (stale) reply.header('x-content-stale', '1');
-  if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
-  return reply.header('content-type', answer.contentType).send(answer.body);
-}
-
 /**
  * The CMS proxy (docs/requirements/api.md#content-proxy): `GET /api/content/<type>[/<documentId>]` with the
  * server-held token, a per-instance cache (SWR, single-flight, ETag), the CMS webhook that invalidates it, and
@@ -146,9 +143,15 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     return result;
   };
   app.decorate('contentCache', { content, uploads });
+  const invalidateLocally = () => {
+    content.invalidateAll();
+    uploads.invalidateAll();
+  };
+  const broadcast = options.database ? await startInvalidationBroadcast(options.database, invalidateLocally, app.log) : undefined;
   app.addHook('onClose', async () => {
     agents.http.destroy();
     agents.https.destroy();
+    await broadcast?.close().catch(() => {});
   });
 
   // The routes live in their own scope with their own rate limiter (so another part of the app can register
@@ -215,19 +218,20 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       }
       if (lookup.kind === 'not-found') throw new PortalError(404, 'Not_Found');
       if (lookup.kind === 'bad-request') throw new PortalError(400, 'Validation_Failed');
-      return sendAnswer(request, reply, lookup.answer, lookup.stale, 'no-cache');
+      return sendCachedAnswer(request, reply, lookup.answer, { stale: lookup.stale, cacheControl: 'no-cache' });
     }
 
     // Public, cached reads: no per-request access lines (platform/logger.ts isQuietRequest); failures are logged.
     // A fresh cached answer is sent synchronously, without a promise; the rest asks the cache or the CMS.
-    scope.get('/api/content/*', (request, reply) => {
+    // Answers leave in the compressed form stored with the cache entry: @fastify/compress stays out (`compress: false`).
+    scope.get('/api/content/*', { compress: false }, (request, reply) => {
       const parsed = parseRequest(request);
       // Drafts leave the server only on a preview instance, to an editor with the preview credential; for anyone
       // else publicationState=preview is ignored (published content is served).
       if (parsed.preview && previewAllowed(request)) return answerDraft(request, reply, parsed);
       const answer = content.fresh(parsed.cacheKey);
       if (answer) {
-        sendAnswer(request, reply, answer, false, 'no-cache');
+        sendCachedAnswer(request, reply, answer, { cacheControl: 'no-cache' });
         // Not `return reply`: Fastify would try to send it a second time.
         return;
       }
@@ -268,8 +272,11 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
             request.log.warn('CMS webhook with a wrong or missing secret');
             throw new PortalError(401, 'Unauthorized');
           }
-          content.invalidateAll();
-          uploads.invalidateAll();
+          invalidateLocally();
+          // The CMS calls one instance; the others hear it through the database (docs/decisions/0019).
+          await broadcast?.publish().catch((err: unknown) => {
+            request.log.error({ err }, 'CMS webhook: could not tell the other instances; they serve their copies until CONTENT_CACHE_TTL_MS passes');
+          });
         },
       },
       async (request, reply) => {
@@ -280,7 +287,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       },
     );
 
-    scope.get('/uploads/*', async (request, reply) => {
+    scope.get('/uploads/*', { compress: false }, async (request, reply) => {
       const path = parseUploadPath((request.params as { '*': string })['*']);
       if (!path) throw new PortalError(404, 'Not_Found');
       if (!uploads.has(path)) await countUncached(request);
@@ -296,11 +303,9 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       const type = lookup.answer.contentType.split(';')[0]!.trim().toLowerCase();
       reply.header('content-security-policy', CONTENT_CSP_FOR_UPLOADS);
       if (!IMAGE_TYPES.has(type)) reply.header('content-disposition', 'attachment');
-      reply.header('content-type', IMAGE_TYPES.has(type) ? type : 'application/octet-stream');
-      reply.header('etag', lookup.answer.etag).header('cache-control', 'public, max-age=86400');
-      if (lookup.stale) reply.header('x-content-stale', '1');
-      if (etagMatches(request.headers['if-none-match'], lookup.answer.etag)) return reply.code(304).send();
-      return reply.send(lookup.answer.body);
+      // An SVG leaves compressed like other text; other images were stored as they are.
+      const contentType = IMAGE_TYPES.has(type) ? type : 'application/octet-stream';
+      return sendCachedAnswer(request, reply, lookup.answer, { stale: lookup.stale, cacheControl: 'public, max-age=86400', contentType });
     });
   });
 });

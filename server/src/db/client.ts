@@ -21,7 +21,27 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Whether every committed migration is recorded as applied. */
   migrationsApplied(): Promise<boolean>;
+  /** Sends `payload` to every connection listening on `channel`, this process's included (PostgreSQL NOTIFY). */
+  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * Calls `onMessage` with each payload sent on `channel` (PostgreSQL LISTEN). On PostgreSQL a dedicated connection
+   * listens and reconnects when it drops; `onReconnect` then says that messages may have been missed meanwhile.
+   * Answers a function that stops listening.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, events?: ListenEvents): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenEvents {
+  /** The listening connection was lost and is listening again: notifications sent in between were missed. */
+  onReconnect?: () => void;
+  /** The listening connection was lost or could not be re-established (it keeps retrying). */
+  onError?: (err: unknown) => void;
+}
+
+/** A channel name as a quoted SQL identifier (LISTEN takes no bind parameter). */
+function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** Committed SQL migrations: beside this file in the sources, copied next to main.js by the server build. */
@@ -48,11 +68,14 @@ async function migrateCounting(db: Db, runMigrations: () => Promise<void>): Prom
   return (await appliedMigrationCount(db)) - before;
 }
 
-function handle(db: Db, kind: DatabaseHandle['kind'], migrate: () => Promise<number>, close: () => Promise<void>): DatabaseHandle {
+type Messaging = Pick<DatabaseHandle, 'notify' | 'listen'>;
+
+function handle(db: Db, kind: DatabaseHandle['kind'], migrate: () => Promise<number>, close: () => Promise<void>, messaging: Messaging): DatabaseHandle {
   return {
     db,
     kind,
     migrate,
+    ...messaging,
     async ping() {
       await db.execute(sql`select 1`);
     },
@@ -73,6 +96,14 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
     'pglite',
     () => migrateCounting(db, () => migratePglite(db as never, { migrationsFolder })),
     () => client.close(),
+    {
+      async notify(channel, payload) {
+        await client.query('select pg_notify($1, $2)', [channel, payload]);
+      },
+      // PGlite is one connection in this process: every listener on it (several app instances in one test, say)
+      // hears every notification. It never disconnects, so there is nothing to reconnect.
+      listen: (channel, onMessage) => client.listen(channel, onMessage).then((unlisten) => () => unlisten()),
+    },
   );
 }
 
@@ -82,6 +113,7 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const listeners = new Set<() => Promise<void>>();
   return handle(
     db,
     'postgres',
@@ -99,8 +131,93 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
         lockClient.release();
       }
     },
-    () => pool.end(),
+    async () => {
+      // The listening connections belong to the handle: closing it ends them too (a database can then be dropped).
+      await Promise.all([...listeners].map((stop) => stop()));
+      await pool.end();
+    },
+    {
+      async notify(channel, payload) {
+        await pool.query('select pg_notify($1, $2)', [channel, payload]);
+      },
+      async listen(channel, onMessage, events) {
+        const stop = await listenOnPostgres(url, channel, onMessage, events);
+        const stopOnce = async () => {
+          listeners.delete(stopOnce);
+          await stop();
+        };
+        listeners.add(stopOnce);
+        return stopOnce;
+      },
+    },
   );
+}
+
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+
+/**
+ * LISTEN needs a connection of its own for as long as the process runs (a pooled one would be handed to other
+ * queries). When it drops (the server restarted, a network blip) it reconnects with a growing pause, listens again and
+ * says so (`onReconnect`), since notifications sent meanwhile are lost. The first connection must succeed.
+ */
+async function listenOnPostgres(url: string, channel: string, onMessage: (payload: string) => void, events: ListenEvents = {}): Promise<() => Promise<void>> {
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let pauseMs = RECONNECT_FIRST_MS;
+
+  async function connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+    // An 'error' on an idle client is followed by 'end'; without a listener it would crash the process.
+    client.on('error', (err) => events.onError?.(err));
+    client.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    client.on('end', () => {
+      if (current !== client || stopped) return;
+      current = undefined;
+      events.onError?.(new Error(`the connection listening on ${channel} closed`));
+      scheduleReconnect();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${quoteIdentifier(channel)}`);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    if (stopped) return void (await client.end().catch(() => {}));
+    current = client;
+  }
+
+  function scheduleReconnect(): void {
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      if (stopped) return;
+      connect().then(
+        () => {
+          pauseMs = RECONNECT_FIRST_MS;
+          if (!stopped) events.onReconnect?.();
+        },
+        (err: unknown) => {
+          events.onError?.(err);
+          pauseMs = Math.min(pauseMs * 2, RECONNECT_MAX_MS);
+          scheduleReconnect();
+        },
+      );
+    }, pauseMs);
+    retryTimer.unref();
+  }
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retryTimer) clearTimeout(retryTimer);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
+  };
 }
 
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string; poolMax?: number }): Promise<DatabaseHandle> {

@@ -5,9 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { PortalError } from '../../platform/portal-error';
 
+/** Text files the web build writes `.br`/`.gz` beside (web/scripts/precompress.mjs): their answer varies with Accept-Encoding. */
+const PRECOMPRESSED = /\.(?:html|js|mjs|css|svg|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
+
 /**
  * Serves the built SPA: hashed files under /assets/ are cached for a year (their names change with their
- * content), everything else must be revalidated. Unknown non-API GETs get index.html so the router can
+ * content), everything else must be revalidated. Text files go out as the brotli or gzip file written at build
+ * time (`preCompressed`), so nothing static is compressed per request (docs/decisions/0019). Unknown non-API GETs get index.html so the router can
  * render them (including its not-found page); unknown /api/* paths get the JSON 404.
  */
 export const staticSitePlugin = fp(async (app: FastifyInstance, options: { webDistDir: string }) => {
@@ -18,8 +22,10 @@ export const staticSitePlugin = fp(async (app: FastifyInstance, options: { webDi
       wildcard: false,
       index: false,
       cacheControl: false,
+      preCompressed: true,
       setHeaders(res, path) {
         res.setHeader('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        if (PRECOMPRESSED.test(path)) res.setHeader('vary', 'accept-encoding');
       },
     });
   } else {
