@@ -1,4 +1,5 @@
 'use strict';
+const fs = require('node:fs');
 const path = require('node:path');
 
 // The CMS reads only CMS_-prefixed settings so it never picks up the portal's DATABASE_URL by accident.
@@ -23,10 +24,17 @@ module.exports = ({ env }) => {
     };
   }
   if (client !== 'sqlite') throw new Error(`CMS configuration error: CMS_DATABASE_CLIENT must be sqlite or postgres (got "${client}")`);
+  // The SQLite file holds the token hashes and the webhook secret: its folder 0700 and the file (with its -wal and
+  // -shm companions, created later by SQLite under the umask) 0600, narrowed when an older start left them wider.
+  const filename = path.resolve(__dirname, '..', env('CMS_DATABASE_FILENAME', '.tmp/data.db'));
+  process.umask(0o077);
+  fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
+  fs.chmodSync(path.dirname(filename), 0o700);
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) if (fs.existsSync(file)) fs.chmodSync(file, 0o600);
   return {
     connection: {
       client: 'sqlite',
-      connection: { filename: path.resolve(__dirname, '..', env('CMS_DATABASE_FILENAME', '.tmp/data.db')) },
+      connection: { filename },
       useNullAsDefault: true,
     },
   };

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -276,6 +276,10 @@ describe('content proxy against the real Strapi', () => {
       // No CMS_PUBLIC_URL in this test: the editors' origin is http://localhost:<CMS_PORT>.
       const editors = await preflight(`http://localhost:${cms.port}`);
       expect(editors.headers.get('access-control-allow-origin')).toBe(`http://localhost:${cms.port}`);
+    });
+
+    it('keeps its database file private to its user (0600): it holds token hashes and the webhook secret', () => {
+      expect(statSync(cms.databaseFile).mode & 0o777).toBe(0o600);
     });
 
     it('public sign-up is closed (the permission is not granted: not a 400 validation error)', async () => {

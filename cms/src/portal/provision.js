@@ -14,6 +14,7 @@ const TOKEN_NAME = 'portal-server';
 const WEBHOOK_NAME = 'portal-cache';
 const WEBHOOK_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'media.create', 'media.update', 'media.delete'];
 // The content types the portal reads: one list, shared with the portal server's allow-list.
+const httpHeaders = require(path.resolve(cmsRoot, '..', 'packages', 'contracts', 'src', 'http-headers.json'));
 const contentTypes = require(path.resolve(cmsRoot, '..', 'packages', 'contracts', 'src', 'content-types.json')).types;
 /** What the portal's token may do: find (and findOne on collections) on those types, nothing else. */
 const TOKEN_PERMISSIONS = Object.values(contentTypes)
@@ -127,7 +128,7 @@ function webhookSecret() {
 
 async function provisionWebhook(strapi) {
   const url = process.env.CMS_PORTAL_WEBHOOK_URL || 'http://127.0.0.1:3000/api/content/webhook';
-  const wanted = { name: WEBHOOK_NAME, url, headers: { 'X-Webhook-Secret': webhookSecret() }, events: WEBHOOK_EVENTS, isEnabled: true };
+  const wanted = { name: WEBHOOK_NAME, url, headers: { [httpHeaders.webhookSecret]: webhookSecret() }, events: WEBHOOK_EVENTS, isEnabled: true };
   const store = strapi.get('webhookStore');
   const runner = strapi.get('webhookRunner');
   const existing = (await store.findWebhooks()).find((w) => w.name === WEBHOOK_NAME);

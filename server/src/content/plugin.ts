@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../db/client';
 import { LRUCache } from 'lru-cache';
+import { WEBHOOK_SECRET_HEADER } from '@portal/contracts/http';
 import { PortalError } from '../platform/portal-error';
 import { parseContentRequest, parseUploadPath, QueryRejected, type ContentRequest } from './allow-list';
 import { ResponseCache, UpstreamUnavailable, type CacheLookup } from './cache';
@@ -268,7 +269,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
         // Checked before the body is read, and the cache is invalidated here so an oversized or odd body
         // from an authenticated CMS still takes effect.
         onRequest: async (request) => {
-          if (!webhookSecret.verify(request.headers['x-webhook-secret'])) {
+          if (!webhookSecret.verify(request.headers[WEBHOOK_SECRET_HEADER.toLowerCase()])) {
             request.log.warn('CMS webhook with a wrong or missing secret');
             throw new PortalError(401, 'Unauthorized');
           }

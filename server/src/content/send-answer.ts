@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CONTENT_STALE_HEADER } from '@portal/contracts/http';
 import { etagMatches, type CachedAnswer } from './cache';
 import { pickForm } from './encodings';
 
@@ -25,7 +26,7 @@ export function sendCachedAnswer(
   const form = pickForm(answer, request.headers['accept-encoding']);
   reply.header('etag', form.etag).header('cache-control', options.cacheControl);
   if (answer.encoded.br || answer.encoded.gzip) reply.header('vary', 'accept-encoding');
-  if (options.stale) reply.header('x-content-stale', '1');
+  if (options.stale) reply.header(CONTENT_STALE_HEADER, '1');
   if (etagMatches(request.headers['if-none-match'], form.etag)) return reply.code(304).send();
   if (form.encoding) reply.header('content-encoding', form.encoding);
   return reply.header('content-type', options.contentType ?? answer.contentType).send(form.body);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString, LoggerOptions } from 'pino';
 import pinoPretty, { type PrettyStream } from 'pino-pretty';
+import { WEBHOOK_SECRET_HEADER } from '@portal/contracts/http';
 
 /**
  * pino options shared by the server and its CLIs. Secrets and personal data are redacted wherever they
@@ -9,7 +10,7 @@ import pinoPretty, { type PrettyStream } from 'pino-pretty';
 export const redactPaths = [
   'req.headers.cookie',
   'req.headers.authorization',
-  'req.headers["x-webhook-secret"]',
+  `req.headers["${WEBHOOK_SECRET_HEADER.toLowerCase()}"]`,
   'res.headers["set-cookie"]',
   '*.password',
   '*.newPassword',

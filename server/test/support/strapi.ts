@@ -44,6 +44,8 @@ export function assertCmsInstalled() {
 export interface RunningStrapi {
   url: string;
   port: number;
+  /** The throw-away SQLite file the CMS writes. */
+  databaseFile: string;
   child: ChildProcess;
   /** Everything the CMS printed (stdout and stderr). */
   logs: string[];
@@ -121,5 +123,5 @@ export async function startStrapi(options: StartStrapiOptions): Promise<RunningS
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { url, port, child, logs, startupMs, stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  return { url, port, child, logs, startupMs, databaseFile: join(dbDir, 'cms.db'), stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
 }
