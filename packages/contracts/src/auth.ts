@@ -90,3 +90,7 @@ export type SessionResponse = z.infer<typeof SessionResponse>;
 /** `POST /api/session/extend`: restarts the idle timer of a logged-in session; answers the new state. */
 export const SessionExtendResponse = SessionResponse;
 export type SessionExtendResponse = SessionResponse;
+
+/** Either answer of `POST /api/auth/mfa/enroll` (start without a code, confirm with one). */
+export const MfaEnrollResponse = z.union([MfaEnrollStartResponse, MfaEnrollConfirmResponse]);
+export type MfaEnrollResponse = z.infer<typeof MfaEnrollResponse>;
