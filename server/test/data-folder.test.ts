@@ -79,5 +79,7 @@ describe('npm run seed', () => {
     } finally {
       await database.close();
     }
-  });
+    // Three CLI processes, each compiling with tsx and opening an embedded database: more than the default 30 s
+    // on a loaded two-core machine.
+  }, 120_000);
 });

@@ -151,7 +151,8 @@ describe.runIf(inject('postgresTemplate'))('the server process on PostgreSQL', (
       const first = await startServer(env);
       expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
       expect(first.output.join('\n')).toContain('"database":"postgres"');
-      expect(first.output.join('\n')).toContain('applied 1 database migration(s)');
+      const committed = (JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+      expect(first.output.join('\n')).toContain(`applied ${committed} database migration(s)`);
       expect(await stop(first)).toBe(0);
       expect(existsSync(join(dataDir, 'pgdata'))).toBe(false);
 
