@@ -24,10 +24,12 @@ import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
 import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
+import { authRoutes } from './modules/auth/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
+import { sessionCleanupJob, sessionPlugin } from './platform/session';
 import { helmetOptions, reportingEndpointsHeader, securityHeadersPlugin, staticSecurityHeaders } from './platform/security-headers';
 
 declare module 'fastify' {
@@ -48,6 +50,8 @@ export interface AppDependencies {
   logStream?: NodeJS.WritableStream;
   /** Called for every route as it is declared, before any plugin: tests walk the whole route table with it. */
   onRoute?: (route: RouteOptions) => void;
+  /** The current time (default: the system clock); tests move it through session and lockout limits. */
+  clock?: () => Date;
 }
 
 /**
@@ -80,7 +84,7 @@ function frameworkErrorHandler(baselineHeaders: Record<string, string>) {
 }
 
 /** Builds the portal server without listening, so tests drive it with `app.inject`. */
-export async function buildApp({ config, database, logStream, onRoute }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logStream, onRoute, clock }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
   const baselineHeaders = { ...staticSecurityHeaders(helmetOptions(config)), 'reporting-endpoints': reportingEndpointsHeader(config) };
   const trust = proxyTrust(config.trustProxy);
@@ -106,9 +110,10 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('clock', clock ?? (() => new Date()));
   app.decorate('secrets', loadSecrets(config));
   app.decorate('passwordHasher', new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }));
-  const jobs: Job[] = [rateLimitCleanupJob()];
+  const jobs: Job[] = [rateLimitCleanupJob(), sessionCleanupJob(config.sessions)];
   if (config.mail.smtpUrl) jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
   app.decorate('jobs', jobRunner);
@@ -119,12 +124,14 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
   await app.register(securityHeadersPlugin, { headers: baselineHeaders });
   await app.register(errorHandlerPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
+  await app.register(sessionPlugin);
   await app.register(healthRoutes, { database });
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
   await app.register(contentPlugin, { config });
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
+  await app.register(authRoutes);
   if (config.mail.viewer) {
     app.log.warn({ path: MAIL_VIEWER_PATH }, 'MAIL_VIEWER is on: every queued email, reset links included, is readable at /dev/mail');
     await app.register(mailViewerRoutes);

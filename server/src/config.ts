@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
+import { SESSION_ABSOLUTE_MS_DEFAULT, SESSION_IDLE_MS_DEFAULT } from '@portal/contracts/auth';
 import { z } from 'zod';
 
 /** Repository root: paths in settings are resolved from here so `npm start` works from any folder. */
@@ -97,6 +98,14 @@ export const EnvSchema = z.object({
     PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(19_456, 'must be at least 19456 (19 MiB)').max(1_048_576).default(19_456),
     PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(2, 'must be at least 2').max(20).default(2),
     PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
+    // Sessions and login (docs/requirements/session.md): short values only in tests.
+    SESSION_IDLE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(86_400_000).default(SESSION_IDLE_MS_DEFAULT),
+    SESSION_ABSOLUTE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(7 * 86_400_000).default(SESSION_ABSOLUTE_MS_DEFAULT),
+    LOGIN_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+    LOGIN_LOCKOUT_WINDOW_MS: z.coerce.number().int().min(1_000).default(120 * 60_000),
+    LOGIN_LOCKOUT_DURATION_MS: z.coerce.number().int().min(1_000).default(60 * 60_000),
+    LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+    MFA_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(10),
 });
 
 export const ConfigSchema = EnvSchema
@@ -146,9 +155,18 @@ export const ConfigSchema = EnvSchema
         hashIterations: env.PASSWORD_HASH_ITERATIONS,
         historyCount: env.PASSWORD_HISTORY_COUNT,
       },
+      sessions: { idleMs: env.SESSION_IDLE_MS, absoluteMs: env.SESSION_ABSOLUTE_MS },
+      login: {
+        lockoutThreshold: env.LOGIN_LOCKOUT_THRESHOLD,
+        lockoutWindowMs: env.LOGIN_LOCKOUT_WINDOW_MS,
+        lockoutDurationMs: env.LOGIN_LOCKOUT_DURATION_MS,
+        attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
+        mfaMaxFailures: env.MFA_MAX_FAILURES,
+      },
     };
   })
   .superRefine((config, ctx) => {
+    if (config.sessions.idleMs > config.sessions.absoluteMs) ctx.addIssue({ code: 'custom', path: ['SESSION_IDLE_MS'], message: 'must not be longer than SESSION_ABSOLUTE_MS' });
     // Production must not invent secrets on its own disk: several instances need the same ones.
     if (config.isProduction) {
       if (!config.sessionSecret) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });

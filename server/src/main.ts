@@ -4,6 +4,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/client';
 import { seedDemoData } from './db/demo-data';
+import { seedDemoAccounts } from './modules/auth/demo-accounts';
 import { preparePrivateDataDir, restrictNewFilesToOwner } from './platform/data-dir';
 import { logDestination, loggerOptions } from './platform/logger';
 import { loadSecrets } from './platform/secrets';
@@ -46,6 +47,10 @@ if (config.seedDemoData) {
 }
 
 const app = await buildApp({ config, database, logStream });
+if (config.seedDemoData) {
+  const created = await seedDemoAccounts(database.db, app.passwordHasher, app.secrets.encryptionKey);
+  if (created) log.info({ accounts: created }, 'created demo accounts (README: Demo accounts)');
+}
 app.addHook('onClose', async () => {
   await database.close();
 });

@@ -58,14 +58,14 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 /** Builds the app on a fresh database and captures its log lines, so tests can assert what was (not) logged. */
 export async function buildTestApp(
-  options: { config?: Config; database?: DatabaseHandle; extraRoutes?: (app: FastifyInstance) => void; onRoute?: (route: RouteOptions) => void } = {},
+  options: { config?: Config; database?: DatabaseHandle; extraRoutes?: (app: FastifyInstance) => void; onRoute?: (route: RouteOptions) => void; clock?: () => Date } = {},
 ) {
   const database = options.database ?? (await createTestDatabase());
   const config = options.config ?? testConfig();
   const logStream = new PassThrough();
   const logLines: string[] = [];
   logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const app = await buildApp({ config, database, logStream, onRoute: options.onRoute });
+  const app = await buildApp({ config, database, logStream, onRoute: options.onRoute, clock: options.clock });
   app.addHook('onClose', async () => {
     await database.close();
     rmSync(config.dataDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { linesOfBusiness, macJurisdictions } from '@portal/contracts/jurisdictions';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -25,8 +26,15 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const jurisdictionEnum = pgEnum('jurisdiction', macJurisdictions);
 export const lineOfBusinessEnum = pgEnum('line_of_business', linesOfBusiness);
 export const locationStatusEnum = pgEnum('location_status', ['active', 'inactive']);
-export const userStatusEnum = pgEnum('user_status', ['pending', 'active', 'locked', 'disabled_inactive', 'disabled_admin']);
+export const userStatusEnum = pgEnum('user_status', [
+  'pending',
+  'active',
+  'locked',
+  'disabled_inactive',
+  'disabled_admin',
+]);
 export const locationRoleEnum = pgEnum('location_role', ['administrator', 'user']);
+export const sessionStageEnum = pgEnum('session_stage', ['mfa', 'mfa-enroll', 'active']);
 export const outcomeEnum = pgEnum('audit_outcome', ['success', 'failure']);
 
 export const providerLocations = pgTable(
@@ -89,7 +97,13 @@ export const users = pgTable(
     isInternal: boolean('is_internal').notNull().default(false),
     /** AES-GCM ciphertext of the TOTP secret (ENCRYPTION_KEY), never the plain secret. */
     totpSecretEncrypted: text('totp_secret_encrypted'),
+    /** The last TOTP time step accepted: a code is accepted once (docs/requirements/session.md#mfa). */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** When the authenticator was confirmed; null = the next login enrols one. */
+    mfaEnrolledAt: timestamp('mfa_enrolled_at', { withTimezone: true }),
     failedLoginCount: integer('failed_login_count').notNull().default(0),
+    /** The first of the current run of failed logins: the lockout counts failures within a window from it. */
+    failedLoginFirstAt: timestamp('failed_login_first_at', { withTimezone: true }),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
@@ -115,7 +129,10 @@ export const userLocations = pgTable(
     status: varchar('status', { length: 16 }).notNull().default('active'),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.locationId] }), index('user_locations_location_idx').on(t.locationId, t.role)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.locationId] }),
+    index('user_locations_location_idx').on(t.locationId, t.role),
+  ],
 );
 
 export const sessions = pgTable(
@@ -128,11 +145,41 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The absolute limit: the session ends then whatever the activity. */
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     ip: varchar('ip', { length: 45 }),
     userAgent: text('user_agent'),
+    /**
+     * `mfa` / `mfa-enroll`: the password was accepted and the session grants nothing but the second-factor step;
+     * `active`: logged in (docs/requirements/session.md#server-sessions).
+     */
+    stage: sessionStageEnum('stage').notNull().default('active'),
+    /** When both factors were given (null before): the re-authentication window counts from here. */
+    authenticatedAt: timestamp('authenticated_at', { withTimezone: true }),
+    /** A TOTP secret offered during enrolment, encrypted like the user's, until a code confirms it. */
+    pendingTotpSecretEncrypted: text('pending_totp_secret_encrypted'),
+    /** Wrong codes in this pending login; too many end it. */
+    mfaFailures: integer('mfa_failures').notNull().default(0),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * One-time recovery codes of a user's authenticator, as keyed hashes (docs/decisions/0020). Other second factors
+ * (passkeys) get their own table keyed by user; a login's session records which step it waits for, not which method.
+ */
+export const mfaRecoveryCodes = pgTable(
+  'mfa_recovery_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('mfa_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
 );
 
 export const auditEvents = pgTable(
@@ -166,7 +213,11 @@ export const outbox = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (t) => [index('outbox_unsent_idx').on(t.createdAt).where(sql`${t.sentAt} is null`)],
+  (t) => [
+    index('outbox_unsent_idx')
+      .on(t.createdAt)
+      .where(sql`${t.sentAt} is null`),
+  ],
 );
 
 /** Rate-limit counters shared by every instance (docs/decisions/0017): one row per key and window. */

@@ -1,0 +1,96 @@
+import { z } from 'zod/mini';
+import { dataEnvelope } from './http';
+
+/**
+ * Login, second factor and session calls (docs/requirements/session.md, docs/requirements/api.md). Every answer is
+ * wrapped in `{ data }`; a failure is the usual `{ errorMessage }` envelope with a code from error-codes.json.
+ */
+
+/** Session cookie name over plain HTTP (development, tests). */
+export const SESSION_COOKIE = 'portal_session';
+/** Session cookie name over HTTPS: the `__Host-` prefix binds it to the host, `Path=/`, `Secure`, no `Domain`. */
+export const SESSION_COOKIE_SECURE = '__Host-portal_session';
+
+/** Server defaults (docs/requirements/session.md#server-sessions); both are settings. */
+export const SESSION_IDLE_MS_DEFAULT = 30 * 60 * 1000;
+export const SESSION_ABSOLUTE_MS_DEFAULT = 12 * 60 * 60 * 1000;
+
+export const TOTP_CODE_LENGTH = 6;
+export const RECOVERY_CODE_COUNT = 10;
+
+const Username = z.string().check(z.minLength(1), z.maxLength(100));
+
+/** `POST /api/auth/login` */
+export const LoginRequest = z.object({
+  username: Username,
+  // The policy's length rules apply when a password is set, never at login: an old password still logs in.
+  password: z.string().check(z.minLength(1), z.maxLength(1024)),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+/** After the password: `mfa` = enter a code (or a recovery code), `mfa-enroll` = set up the authenticator first. */
+export const LoginNextStep = z.enum(['mfa', 'mfa-enroll']);
+export type LoginNextStep = z.infer<typeof LoginNextStep>;
+export const LoginResponse = dataEnvelope(z.object({ next: LoginNextStep }));
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/** A 6-digit TOTP code, or a recovery code (letters/digits, dashes and spaces ignored by the server). */
+export const MfaCode = z.string().check(z.minLength(6), z.maxLength(64));
+
+/** `POST /api/auth/mfa` */
+export const MfaRequest = z.object({ code: MfaCode });
+export type MfaRequest = z.infer<typeof MfaRequest>;
+export const MfaResponse = dataEnvelope(z.object({ loggedIn: z.literal(true) }));
+export type MfaResponse = z.infer<typeof MfaResponse>;
+
+/**
+ * `POST /api/auth/mfa/enroll`: without `code` it starts enrolment (a new secret, shown as a QR code and as a manual
+ * key); with `code` it confirms the secret, completes the login and returns the recovery codes (shown once).
+ */
+export const MfaEnrollRequest = z.object({ code: z.optional(z.string().check(z.regex(/^\d{6}$/))) });
+export type MfaEnrollRequest = z.infer<typeof MfaEnrollRequest>;
+export const MfaEnrollStart = z.object({
+  /** `otpauth://totp/...` for authenticator apps. */
+  otpauthUrl: z.string(),
+  /** The base32 secret, grouped in fours, for typing into an app by hand. */
+  secret: z.string(),
+  /** The QR code of `otpauthUrl` as an SVG document (render with an `<img src="data:image/svg+xml,...">`). */
+  qrSvg: z.string(),
+});
+export type MfaEnrollStart = z.infer<typeof MfaEnrollStart>;
+export const MfaEnrollConfirm = z.object({
+  recoveryCodes: z.array(z.string()).check(z.length(RECOVERY_CODE_COUNT)),
+  loggedIn: z.literal(true),
+});
+export type MfaEnrollConfirm = z.infer<typeof MfaEnrollConfirm>;
+export const MfaEnrollStartResponse = dataEnvelope(MfaEnrollStart);
+export const MfaEnrollConfirmResponse = dataEnvelope(MfaEnrollConfirm);
+export type MfaEnrollStartResponse = z.infer<typeof MfaEnrollStartResponse>;
+export type MfaEnrollConfirmResponse = z.infer<typeof MfaEnrollConfirmResponse>;
+
+/** `POST /api/auth/logout`: always succeeds (logging out twice is not an error). */
+export const LogoutResponse = dataEnvelope(z.object({ loggedIn: z.literal(false) }));
+export type LogoutResponse = z.infer<typeof LogoutResponse>;
+
+/** `GET /api/session`: reading it never extends the idle timer. */
+export const SessionState = z.object({
+  loggedIn: z.boolean(),
+  username: z.optional(z.string()),
+  displayName: z.optional(z.string()),
+  /** Seconds until the idle limit ends the session (present when logged in or MFA is pending). */
+  idleSecondsLeft: z.optional(z.number()),
+  /** Seconds until the absolute limit ends the session. */
+  absoluteSecondsLeft: z.optional(z.number()),
+  /** The password was accepted; the session waits for the second factor (`mfa`) or enrolment (`mfa-enroll`). */
+  mfaPending: z.optional(LoginNextStep),
+});
+export type SessionState = z.infer<typeof SessionState>;
+export const SessionResponse = dataEnvelope(SessionState);
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/** `POST /api/session/extend`: restarts the idle timer of a logged-in session; answers the new state. */
+export const SessionExtendResponse = SessionResponse;
+export type SessionExtendResponse = SessionResponse;
+
+/** Either answer of `POST /api/auth/mfa/enroll` (start without a code, confirm with one). */
+export const MfaEnrollResponse = z.union([MfaEnrollStartResponse, MfaEnrollConfirmResponse]);
+export type MfaEnrollResponse = z.infer<typeof MfaEnrollResponse>;

@@ -1,0 +1,136 @@
+import { macJurisdictions, type MacJurisdiction } from '@portal/contracts/jurisdictions';
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { providerLocations, userLocations, users } from '../../db/schema';
+import { encryptSecret } from '../../platform/encryption';
+import type { PasswordHasher } from '../../platform/password-hashing';
+import { rememberPassword } from '../../platform/password-hashing';
+
+/**
+ * Demo accounts (README "Demo accounts"), created with the demo data outside production. Their password and the
+ * enrolled account's TOTP secret are public, which is why production never seeds them unless told to.
+ */
+export const DEMO_PASSWORD = 'Harbor lantern quartz meadow';
+
+/** Base32 TOTP secrets of the demo accounts enrolled in MFA from the start (`npm run demo:totp -- <username>`). */
+export const DEMO_TOTP_SECRETS: Readonly<Record<string, string>> = {
+  'demo.admin.j5': 'DEMOPORTALJ5ADMINTOTPSECRET23456',
+};
+
+type UserStatus = (typeof users.$inferInsert)['status'];
+
+interface DemoAccount {
+  username: string;
+  firstName: string;
+  lastName: string;
+  status: UserStatus;
+  isInternal?: boolean;
+  location?: { jurisdiction: MacJurisdiction; role: 'administrator' | 'user' };
+}
+
+export function demoAccounts(): DemoAccount[] {
+  const accounts: DemoAccount[] = [];
+  for (const jurisdiction of macJurisdictions) {
+    const j = jurisdiction.toLowerCase();
+    accounts.push(
+      {
+        username: `demo.admin.${j}`,
+        firstName: 'Avery',
+        lastName: `Admin ${jurisdiction}`,
+        status: 'active',
+        location: { jurisdiction, role: 'administrator' },
+      },
+      {
+        username: `demo.user.${j}`,
+        firstName: 'Jordan',
+        lastName: `User ${jurisdiction}`,
+        status: 'active',
+        location: { jurisdiction, role: 'user' },
+      },
+    );
+  }
+  const first = macJurisdictions[0]!;
+  accounts.push(
+    {
+      username: 'demo.locked',
+      firstName: 'Lee',
+      lastName: 'Locked',
+      status: 'locked',
+      location: { jurisdiction: first, role: 'user' },
+    },
+    {
+      username: 'demo.inactive',
+      firstName: 'Ira',
+      lastName: 'Inactive',
+      status: 'disabled_inactive',
+      location: { jurisdiction: first, role: 'user' },
+    },
+    { username: 'demo.internal', firstName: 'Casey', lastName: 'Internal', status: 'active', isInternal: true },
+  );
+  return accounts;
+}
+
+/** The first demo location of a jurisdiction (by NPI, so the same one on every install with the same seed). */
+async function firstLocation(db: Db, jurisdiction: MacJurisdiction): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: providerLocations.id })
+    .from(providerLocations)
+    .where(eq(providerLocations.jurisdiction, jurisdiction))
+    .orderBy(asc(providerLocations.npi), asc(providerLocations.ptan))
+    .limit(1);
+  return row?.id;
+}
+
+/**
+ * Creates the missing demo accounts and their location links. Runs at every start with demo data on: an existing
+ * account is left as it is (its password, lockout or MFA state may have changed since), a lost link is restored
+ * (e.g. after `npm run seed -- --reset`).
+ */
+export async function seedDemoAccounts(
+  db: Db,
+  hasher: PasswordHasher,
+  encryptionKey: string,
+  now: Date = new Date(),
+): Promise<number> {
+  let created = 0;
+  for (const account of demoAccounts()) {
+    let [user] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(sql`lower(${users.username})`, account.username));
+    if (!user) {
+      const passwordHash = await hasher.hash(DEMO_PASSWORD);
+      const secret = DEMO_TOTP_SECRETS[account.username];
+      const inserted = await db.transaction(async (tx) => {
+        const rows = await tx
+          .insert(users)
+          .values({
+            username: account.username,
+            email: `${account.username}@example.com`,
+            firstName: account.firstName,
+            lastName: account.lastName,
+            dob: '1980-01-01',
+            passwordHash,
+            status: account.status,
+            isInternal: account.isInternal ?? false,
+            ...(secret ? { totpSecretEncrypted: encryptSecret(encryptionKey, secret), mfaEnrolledAt: now } : {}),
+          })
+          .onConflictDoNothing()
+          .returning({ id: users.id });
+        if (rows[0]) await rememberPassword(tx, rows[0].id, passwordHash, 6);
+        return rows[0];
+      });
+      if (!inserted) continue; // another instance created it at the same moment
+      user = inserted;
+      created++;
+    }
+    if (!account.location) continue;
+    const locationId = await firstLocation(db, account.location.jurisdiction);
+    if (locationId)
+      await db
+        .insert(userLocations)
+        .values({ userId: user.id, locationId, role: account.location.role })
+        .onConflictDoNothing();
+  }
+  return created;
+}

@@ -1,0 +1,122 @@
+import {
+  LoginRequest,
+  LoginResponse,
+  LogoutResponse,
+  MfaEnrollRequest,
+  MfaEnrollResponse,
+  MfaRequest,
+  MfaResponse,
+  SessionExtendResponse,
+  SessionResponse,
+} from '@portal/contracts/auth';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { recordAudit } from '../../platform/audit';
+import { PortalError } from '../../platform/portal-error';
+import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import {
+  clearSessionCookie,
+  destroySession,
+  lookupSession,
+  requireSession,
+  sessionState,
+  type LoadedSession,
+  type SessionStage,
+} from '../../platform/session';
+import { completeMfa, confirmEnrolment, loginWithPassword, startEnrolment } from './service';
+import { groupedKey, otpauthUrl, qrSvg } from './totp';
+
+/** The session waiting for `stage`; anything else cannot take this step. */
+async function pendingSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stage: SessionStage,
+): Promise<LoadedSession> {
+  const lookup = await lookupSession(request);
+  if (lookup.status === 'expired') {
+    clearSessionCookie(reply);
+    throw new PortalError(401, 'Session_Expired');
+  }
+  if (lookup.status === 'none' || lookup.session.stage !== stage) throw new PortalError(401, 'Mfa_Not_Pending');
+  return lookup.session;
+}
+
+/**
+ * Login, second factor, logout and session state (docs/requirements/session.md, docs/requirements/api.md). Answers
+ * are never cached. The login and MFA steps are throttled per client address in the shared store, in front of the
+ * per-account lockout and the per-login code limit.
+ */
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  await registerSharedRateLimit(app);
+  const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    '/api/auth/login',
+    { config: { rateLimit: perClient }, schema: { body: LoginRequest, response: { 200: LoginResponse } } },
+    async (request, reply) => ({ data: { next: await loginWithPassword(request, reply, request.body) } }),
+  );
+
+  app.post(
+    '/api/auth/mfa',
+    { config: { rateLimit: perClient }, schema: { body: MfaRequest, response: { 200: MfaResponse } } },
+    async (request, reply) => {
+      const session = await pendingSession(request, reply, 'mfa');
+      await completeMfa(request, reply, session, request.body.code);
+      return { data: { loggedIn: true as const } };
+    },
+  );
+
+  app.post(
+    '/api/auth/mfa/enroll',
+    {
+      config: { rateLimit: perClient },
+      schema: { body: MfaEnrollRequest, response: { 200: MfaEnrollResponse } },
+    },
+    async (request, reply) => {
+      const session = await pendingSession(request, reply, 'mfa-enroll');
+      if (request.body.code !== undefined) {
+        const recoveryCodes = await confirmEnrolment(request, reply, session, request.body.code);
+        return { data: { recoveryCodes, loggedIn: true as const } };
+      }
+      const secret = await startEnrolment(request, session);
+      const url = otpauthUrl(secret, session.username);
+      return { data: { otpauthUrl: url, secret: groupedKey(secret), qrSvg: await qrSvg(url) } };
+    },
+  );
+
+  app.post('/api/auth/logout', { schema: { response: { 200: LogoutResponse } } }, async (request, reply) => {
+    const lookup = await lookupSession(request);
+    if (lookup.status === 'valid') {
+      const { db } = app.database;
+      await destroySession(db, lookup.session.idHash);
+      await recordAudit(db, {
+        actor: lookup.session.userId,
+        action: 'logout',
+        target: lookup.session.userId,
+        outcome: 'success',
+        ip: request.ip,
+        requestId: request.id,
+      });
+    }
+    clearSessionCookie(reply);
+    return { data: { loggedIn: false as const } };
+  });
+
+  // Reading the state is not activity: it never restarts the idle timer.
+  app.get('/api/session', { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
+    const lookup = await lookupSession(request);
+    if (lookup.status === 'expired') clearSessionCookie(reply);
+    return {
+      data: sessionState(lookup.status === 'valid' ? lookup.session : undefined, app.clock(), app.config.sessions),
+    };
+  });
+
+  app.post(
+    '/api/session/extend',
+    { preHandler: requireSession, schema: { response: { 200: SessionExtendResponse } } },
+    async (request) => ({ data: sessionState(request.portalSession, app.clock(), app.config.sessions) }),
+  );
+};

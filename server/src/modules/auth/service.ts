@@ -1,0 +1,353 @@
+import type { LoginNextStep } from '@portal/contracts/auth';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sessions, users } from '../../db/schema';
+import { recordAudit, type AuditDetails } from '../../platform/audit';
+import type { DbExecutor } from '../../platform/db-executor';
+import { decryptSecret, encryptSecret } from '../../platform/encryption';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { PortalError } from '../../platform/portal-error';
+import {
+  createSession,
+  destroySession,
+  endAllSessions,
+  hashSessionId,
+  sessionCookieOf,
+  setSessionCookie,
+  type LoadedSession,
+} from '../../platform/session';
+import { issueRecoveryCodes, looksLikeRecoveryCode, redeemRecoveryCode } from './recovery-codes';
+import { newTotpSecret, verifyTotp } from './totp';
+
+/**
+ * Login and second factor (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
+ * answers the same 401 `Login_Failed`, after the same single password-hash verification, whatever the reason.
+ */
+
+const loginFailed = () => new PortalError(401, 'Login_Failed');
+const codeInvalid = () => new PortalError(401, 'Mfa_Code_Invalid');
+
+function audit(
+  request: FastifyRequest,
+  db: DbExecutor,
+  event: {
+    actor: string | null;
+    action: string;
+    target?: string | null;
+    outcome: 'success' | 'failure';
+    details?: AuditDetails;
+  },
+) {
+  return recordAudit(db, { ...event, ip: request.ip, requestId: request.id });
+}
+
+/** A username as typed, for the audit trail of a failed login: bounded, and only printable characters. */
+function typedUsername(username: string): string {
+  return username.replace(/[^\p{L}\p{N}._@+-]/gu, '').slice(0, 64);
+}
+
+/**
+ * Counts a failed password in the lockout window, atomically (two instances failing at once both count), and locks
+ * the account when the threshold is reached: an audit event and an email in the same transaction.
+ */
+async function recordPasswordFailure(
+  request: FastifyRequest,
+  user: typeof users.$inferSelect,
+  now: Date,
+): Promise<void> {
+  const { config, database } = request.server;
+  const { lockoutThreshold, lockoutWindowMs, lockoutDurationMs } = config.login;
+  const windowStart = new Date(now.getTime() - lockoutWindowMs).toISOString();
+  const inWindow = sql`${users.failedLoginFirstAt} > ${windowStart}::timestamptz`;
+  let locked = false;
+  await database.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({
+        failedLoginCount: sql`case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end`,
+        failedLoginFirstAt: sql`case when ${inWindow} then ${users.failedLoginFirstAt} else ${now.toISOString()}::timestamptz end`,
+      })
+      .where(eq(users.id, user.id))
+      .returning({ count: users.failedLoginCount });
+    const count = row?.count ?? 1;
+    await audit(request, tx, {
+      actor: null,
+      action: 'login.failed',
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: 'wrong_password', count },
+    });
+    if (count < lockoutThreshold) return;
+    const until = new Date(now.getTime() + lockoutDurationMs);
+    await tx
+      .update(users)
+      .set({ lockedUntil: until, failedLoginCount: 0, failedLoginFirstAt: null })
+      .where(eq(users.id, user.id));
+    await audit(request, tx, {
+      actor: 'system',
+      action: 'account.locked',
+      target: user.id,
+      outcome: 'success',
+      details: { count, until: until.toISOString() },
+    });
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-locked',
+      data: { firstName: user.firstName, unlockAt: until.toISOString() },
+    });
+    locked = true;
+  });
+  if (locked) request.server.jobs.kick(OUTBOX_JOB);
+}
+
+/** Replaces the request's session (if any) with a new one: a new id at every change of privilege. */
+async function rotateSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tx: DbExecutor,
+  session: {
+    userId: string;
+    stage: LoadedSession['stage'];
+    keep?: Pick<LoadedSession, 'createdAt' | 'expiresAt'>;
+    authenticatedAt?: Date;
+  },
+): Promise<void> {
+  const { config } = request.server;
+  const old = sessionCookieOf(request);
+  if (old) await destroySession(tx, hashSessionId(old));
+  const id = await createSession(tx, {
+    userId: session.userId,
+    stage: session.stage,
+    now: request.server.clock(),
+    limits: config.sessions,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    createdAt: session.keep?.createdAt,
+    expiresAt: session.keep?.expiresAt,
+    authenticatedAt: session.authenticatedAt,
+  });
+  setSessionCookie(reply, id);
+}
+
+/** `POST /api/auth/login`: the password step. Answers which second-factor step comes next. */
+export async function loginWithPassword(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { username: string; password: string },
+): Promise<LoginNextStep> {
+  const { database, passwordHasher, clock } = request.server;
+  const { db } = database;
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, input.username.trim().toLowerCase()));
+  if (!user) {
+    await passwordHasher.verifyDummy(input.password); // the same work as a real check
+    await audit(request, db, {
+      actor: null,
+      action: 'login.failed',
+      target: typedUsername(input.username),
+      outcome: 'failure',
+      details: { reason: 'unknown_user' },
+    });
+    throw loginFailed();
+  }
+  const passwordOk = await passwordHasher.verify(user.passwordHash, input.password);
+  const now = clock();
+  if (user.lockedUntil && user.lockedUntil > now) {
+    await audit(request, db, {
+      actor: null,
+      action: 'login.failed',
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: 'locked' },
+    });
+    throw loginFailed();
+  }
+  if (user.status !== 'active') {
+    await audit(request, db, {
+      actor: null,
+      action: 'login.failed',
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: `status_${user.status}` },
+    });
+    throw loginFailed();
+  }
+  if (!passwordOk) {
+    await recordPasswordFailure(request, user, now);
+    throw loginFailed();
+  }
+  // Parameters raised since the hash was made: store a new hash while the password is at hand.
+  const newHash = passwordHasher.needsRehash(user.passwordHash) ? await passwordHasher.hash(input.password) : undefined;
+  const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
+  await db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        failedLoginCount: 0,
+        failedLoginFirstAt: null,
+        lockedUntil: null,
+        ...(newHash ? { passwordHash: newHash } : {}),
+      })
+      .where(eq(users.id, user.id));
+    await rotateSession(request, reply, tx, { userId: user.id, stage: next });
+    await audit(request, tx, {
+      actor: user.id,
+      action: 'login.password',
+      target: user.id,
+      outcome: 'success',
+      details: { method: 'password' },
+    });
+  });
+  return next;
+}
+
+/** Counts a wrong code against the pending login; too many end it (the password must be given again). */
+async function recordCodeFailure(
+  request: FastifyRequest,
+  session: LoadedSession,
+  method: AuditDetails['method'],
+): Promise<void> {
+  const { db } = request.server.database;
+  const [row] = await db
+    .update(sessions)
+    .set({ mfaFailures: sql`${sessions.mfaFailures} + 1` })
+    .where(eq(sessions.idHash, session.idHash))
+    .returning({ failures: sessions.mfaFailures });
+  const failures = row?.failures ?? request.server.config.login.mfaMaxFailures;
+  const ended = failures >= request.server.config.login.mfaMaxFailures;
+  if (ended) await destroySession(db, session.idHash);
+  await audit(request, db, {
+    actor: session.userId,
+    action: 'login.mfa_failed',
+    target: session.userId,
+    outcome: 'failure',
+    details: { method, count: failures, ...(ended ? { reason: 'too_many_codes' } : {}) },
+  });
+}
+
+/** Accepts a TOTP step only if it is later than the last one accepted (atomic: a replay racing the first use loses). */
+async function claimTotpStep(db: DbExecutor, userId: string, step: number): Promise<boolean> {
+  const claimed = await db
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
+  return claimed.length === 1;
+}
+
+/** `POST /api/auth/mfa`: a TOTP code or a recovery code completes the login; the session id changes again. */
+export async function completeMfa(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  code: string,
+): Promise<void> {
+  const { database, secrets, clock } = request.server;
+  const { db } = database;
+  const now = clock();
+  const [user] = await db.select().from(users).where(eq(users.id, session.userId));
+  if (!user?.totpSecretEncrypted) throw new PortalError(401, 'Mfa_Not_Pending');
+  const typed = code.replace(/\s+/g, '');
+  let method: AuditDetails['method'];
+  let ok = false;
+  if (/^\d{6}$/.test(typed)) {
+    method = 'totp';
+    const step = await verifyTotp(
+      decryptSecret(secrets.encryptionKey, user.totpSecretEncrypted),
+      typed,
+      now,
+      user.totpLastStep,
+    );
+    ok = step !== null && (await claimTotpStep(db, user.id, step));
+  } else {
+    method = 'recovery_code';
+    ok = looksLikeRecoveryCode(typed) && (await redeemRecoveryCode(db, secrets.encryptionKey, user.id, typed, now));
+  }
+  if (!ok) {
+    await recordCodeFailure(request, session, method);
+    throw codeInvalid();
+  }
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
+    await rotateSession(request, reply, tx, { userId: user.id, stage: 'active', keep: session, authenticatedAt: now });
+    await audit(request, tx, {
+      actor: user.id,
+      action: 'login.mfa',
+      target: user.id,
+      outcome: 'success',
+      details: { method },
+    });
+  });
+}
+
+/** Enrolment, step 1: a new secret, kept (encrypted) on the pending session until a code confirms it. */
+export async function startEnrolment(request: FastifyRequest, session: LoadedSession): Promise<string> {
+  const { database, secrets } = request.server;
+  const secret = newTotpSecret();
+  await database.db
+    .update(sessions)
+    .set({ pendingTotpSecretEncrypted: encryptSecret(secrets.encryptionKey, secret) })
+    .where(eq(sessions.idHash, session.idHash));
+  await audit(request, database.db, {
+    actor: session.userId,
+    action: 'mfa.enrol_started',
+    target: session.userId,
+    outcome: 'success',
+    details: { method: 'totp' },
+  });
+  return secret;
+}
+
+/**
+ * Enrolment, step 2: a code from the new secret confirms it; the secret becomes the user's, 10 recovery codes are
+ * issued, every other session of the user ends (an MFA change) and this one becomes a logged-in session.
+ */
+export async function confirmEnrolment(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  code: string,
+): Promise<string[]> {
+  const { database, secrets, clock } = request.server;
+  if (!session.pendingTotpSecretEncrypted) throw new PortalError(400, 'Mfa_Enroll_Not_Started');
+  const now = clock();
+  const step = await verifyTotp(
+    decryptSecret(secrets.encryptionKey, session.pendingTotpSecretEncrypted),
+    code,
+    now,
+    null,
+  );
+  if (step === null) {
+    await recordCodeFailure(request, session, 'totp');
+    throw codeInvalid();
+  }
+  return database.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        totpSecretEncrypted: session.pendingTotpSecretEncrypted,
+        totpLastStep: step,
+        mfaEnrolledAt: now,
+        lastLoginAt: now,
+      })
+      .where(eq(users.id, session.userId));
+    const recoveryCodes = await issueRecoveryCodes(tx, secrets.encryptionKey, session.userId);
+    const ended = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+    await rotateSession(request, reply, tx, {
+      userId: session.userId,
+      stage: 'active',
+      keep: session,
+      authenticatedAt: now,
+    });
+    await audit(request, tx, {
+      actor: session.userId,
+      action: 'mfa.enrolled',
+      target: session.userId,
+      outcome: 'success',
+      details: { method: 'totp', field: 'mfa', sessionCount: ended },
+    });
+    return recoveryCodes;
+  });
+}

@@ -1,0 +1,236 @@
+import { createHash, randomBytes } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import { SESSION_COOKIE, SESSION_COOKIE_SECURE, type SessionState } from '@portal/contracts/auth';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { sessions, users } from '../db/schema';
+import type { DbExecutor } from './db-executor';
+import type { Job } from './jobs';
+import { PortalError } from './portal-error';
+
+/**
+ * Server-side sessions in PostgreSQL (docs/requirements/session.md#server-sessions, docs/decisions/0020): the browser
+ * holds a random id, the table only its SHA-256, so any instance serves any session and a leaked table logs no one in.
+ */
+
+export type SessionStage = (typeof sessions.$inferSelect)['stage'];
+
+export interface SessionLimits {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** A session read from the cookie, with the user fields the routes need. */
+export interface LoadedSession {
+  idHash: string;
+  userId: string;
+  stage: SessionStage;
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  authenticatedAt: Date | null;
+  pendingTotpSecretEncrypted: string | null;
+  mfaFailures: number;
+  username: string;
+  firstName: string;
+  lastName: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The current time; tests inject a clock to move through idle, absolute and lockout limits. */
+    clock: () => Date;
+  }
+  interface FastifyRequest {
+    /** The logged-in session, set by `requireSession`. */
+    portalSession?: LoadedSession;
+  }
+}
+
+/** 32 random bytes (256 bits) from the CSPRNG, base64url: the cookie value. */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/** Over HTTPS the cookie takes the `__Host-` prefix and `Secure`; plain HTTP (a laptop, tests) can carry neither. */
+export function sessionCookieName(publicUrl: string): string {
+  return publicUrl.startsWith('https:') ? SESSION_COOKIE_SECURE : SESSION_COOKIE;
+}
+
+function cookieOptions(publicUrl: string) {
+  // No Domain and Path=/ (required by __Host-); no Max-Age: the server enforces the limits, the cookie ends with the browser.
+  return { httpOnly: true, secure: publicUrl.startsWith('https:'), sameSite: 'lax' as const, path: '/' };
+}
+
+export function setSessionCookie(reply: FastifyReply, id: string): void {
+  const publicUrl = reply.server.config.publicUrl;
+  reply.setCookie(sessionCookieName(publicUrl), id, cookieOptions(publicUrl));
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  const publicUrl = reply.server.config.publicUrl;
+  reply.clearCookie(sessionCookieName(publicUrl), cookieOptions(publicUrl));
+}
+
+export function sessionCookieOf(request: FastifyRequest): string | undefined {
+  return request.cookies[sessionCookieName(request.server.config.publicUrl)] || undefined;
+}
+
+export interface NewSession {
+  userId: string;
+  stage: SessionStage;
+  now: Date;
+  limits: SessionLimits;
+  ip?: string;
+  userAgent?: string;
+  /** Kept from the session being replaced, so rotating never extends the absolute limit. */
+  createdAt?: Date;
+  expiresAt?: Date;
+  authenticatedAt?: Date | null;
+}
+
+/** Inserts a session and answers its id (for the cookie; never stored). */
+export async function createSession(db: DbExecutor, session: NewSession): Promise<string> {
+  const id = newSessionId();
+  await db.insert(sessions).values({
+    idHash: hashSessionId(id),
+    userId: session.userId,
+    stage: session.stage,
+    createdAt: session.createdAt ?? session.now,
+    lastSeenAt: session.now,
+    expiresAt: session.expiresAt ?? new Date(session.now.getTime() + session.limits.absoluteMs),
+    authenticatedAt: session.authenticatedAt ?? null,
+    ip: session.ip?.slice(0, 45),
+    userAgent: session.userAgent?.slice(0, 512),
+  });
+  return id;
+}
+
+export async function destroySession(db: DbExecutor, idHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.idHash, idHash));
+}
+
+/**
+ * Ends every session of a user (password change or reset, MFA change, account disable), optionally sparing the
+ * caller's own ("sign out everywhere else"). Answers how many ended.
+ */
+export async function endAllSessions(
+  db: DbExecutor,
+  userId: string,
+  options: { exceptIdHash?: string } = {},
+): Promise<number> {
+  const condition = options.exceptIdHash
+    ? and(eq(sessions.userId, userId), ne(sessions.idHash, options.exceptIdHash))
+    : eq(sessions.userId, userId);
+  const ended = await db.delete(sessions).where(condition).returning({ idHash: sessions.idHash });
+  return ended.length;
+}
+
+export type SessionLookup = { status: 'none' } | { status: 'expired' } | { status: 'valid'; session: LoadedSession };
+
+/** Past the idle or the absolute limit at `now`. */
+export function isExpired(
+  session: Pick<LoadedSession, 'lastSeenAt' | 'expiresAt'>,
+  now: Date,
+  limits: SessionLimits,
+): boolean {
+  return now.getTime() >= session.expiresAt.getTime() || now.getTime() - session.lastSeenAt.getTime() >= limits.idleMs;
+}
+
+/** Reads the session named by the request's cookie; an expired one is deleted. Never extends it. */
+export async function lookupSession(request: FastifyRequest): Promise<SessionLookup> {
+  const id = sessionCookieOf(request);
+  if (!id) return { status: 'none' };
+  const { db } = request.server.database;
+  const idHash = hashSessionId(id);
+  const [row] = await db
+    .select({
+      idHash: sessions.idHash,
+      userId: sessions.userId,
+      stage: sessions.stage,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      authenticatedAt: sessions.authenticatedAt,
+      pendingTotpSecretEncrypted: sessions.pendingTotpSecretEncrypted,
+      mfaFailures: sessions.mfaFailures,
+      username: users.username,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.idHash, idHash));
+  // A cookie naming no row was ended (logout, endAllSessions, expiry cleaned up): to the user it has expired.
+  if (!row) return { status: 'expired' };
+  if (isExpired(row, request.server.clock(), request.server.config.sessions)) {
+    await destroySession(db, idHash);
+    return { status: 'expired' };
+  }
+  return { status: 'valid', session: row };
+}
+
+/** Restarts the idle timer (activity on a protected route, or I'm still here). */
+export async function touchSession(db: DbExecutor, idHash: string, now: Date): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+}
+
+/** What `GET /api/session` answers for a session (or none). */
+export function sessionState(session: LoadedSession | undefined, now: Date, limits: SessionLimits): SessionState {
+  if (!session) return { loggedIn: false };
+  const idleSecondsLeft = Math.max(
+    0,
+    Math.floor((session.lastSeenAt.getTime() + limits.idleMs - now.getTime()) / 1000),
+  );
+  const absoluteSecondsLeft = Math.max(0, Math.floor((session.expiresAt.getTime() - now.getTime()) / 1000));
+  const seconds = { idleSecondsLeft: Math.min(idleSecondsLeft, absoluteSecondsLeft), absoluteSecondsLeft };
+  if (session.stage !== 'active') return { loggedIn: false, mfaPending: session.stage, ...seconds };
+  return {
+    loggedIn: true,
+    username: session.username,
+    displayName: `${session.firstName} ${session.lastName}`.trim(),
+    ...seconds,
+  };
+}
+
+/**
+ * preHandler for every route that needs a logged-in user: 401 `Not_Logged_In` without a session (or with one still
+ * waiting for its second factor), 401 `Session_Expired` past the idle or absolute limit. A served request is
+ * activity: it restarts the idle timer.
+ */
+export const requireSession: preHandlerAsyncHookHandler = async function (request, reply) {
+  const lookup = await lookupSession(request);
+  if (lookup.status === 'expired') {
+    clearSessionCookie(reply);
+    throw new PortalError(401, 'Session_Expired');
+  }
+  if (lookup.status === 'none' || lookup.session.stage !== 'active') throw new PortalError(401, 'Not_Logged_In');
+  const now = request.server.clock();
+  await touchSession(request.server.database.db, lookup.session.idHash, now);
+  request.portalSession = { ...lookup.session, lastSeenAt: now };
+};
+
+/** Deletes sessions past their absolute limit, or idle for longer than the idle limit (run by the job runner). */
+export function sessionCleanupJob(limits: SessionLimits, intervalMs = 10 * 60_000): Job {
+  return {
+    name: 'session-cleanup',
+    intervalMs,
+    async run(tx) {
+      await tx
+        .delete(sessions)
+        .where(
+          sql`${sessions.expiresAt} <= now() or ${sessions.lastSeenAt} <= now() - ${limits.idleMs} * interval '1 millisecond'`,
+        );
+    },
+  };
+}
+
+/** Cookie parsing for the whole app (the session cookie is the only one the server reads). */
+export const sessionPlugin = fp(async (app: FastifyInstance) => {
+  await app.register(cookie);
+});
