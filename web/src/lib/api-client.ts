@@ -20,6 +20,19 @@ export class ApiError extends Error {
   }
 }
 
+/** The codes of a 401 that mean the server no longer has a logged-in session for this browser. */
+const SESSION_LOST_CODES = new Set(['Session_Expired', 'Not_Logged_In']);
+const sessionLostListeners = new Set<(code: string) => void>();
+
+/**
+ * Called on every 401 Session_Expired / Not_Logged_In answer (docs/requirements/session.md#activity-status: the
+ * session context turns it into the session-ended dialog, never a silent failure). Returns the unsubscribe.
+ */
+export function onSessionLost(listener: (code: string) => void): () => void {
+  sessionLostListeners.add(listener);
+  return () => sessionLostListeners.delete(listener);
+}
+
 export interface RequestOptions<T extends z.core.$ZodType> {
   method?: 'GET' | 'POST';
   body?: unknown;
@@ -57,7 +70,10 @@ export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(p
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const parsed = ErrorResponseSchema.safeParse(payload);
-    if (parsed.success) throw new ApiError(response.status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+    if (parsed.success) {
+      if (response.status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage)) for (const listener of sessionLostListeners) listener(parsed.data.errorMessage);
+      throw new ApiError(response.status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+    }
     throw new ApiError(response.status, GENERIC_ERROR_CODE);
   }
   const data = (payload as { data?: unknown } | undefined)?.data;

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ErrorMessageListSchema, FALLBACK_ERROR_TEXT, GENERIC_ERROR_CODE } from '@portal/contracts';
-import { contentRequest } from '../../../lib/content-request';
+import { contentRequest } from './content-request';
 
 async function messageFor(code: string, signal?: AbortSignal): Promise<string | undefined> {
   const list = await contentRequest('error-messages', { 'filters[ErrorCode][$eq]': code }, ErrorMessageListSchema, signal);
