@@ -77,6 +77,16 @@ describe('audit writer', () => {
     expect(row!.details).toEqual({ reason: 'x*****6789' });
   });
 
+  it('keeps a user id whole even when it holds nine digits in a row', async () => {
+    const userId = '12345678-9012-4345-8678-901234567890';
+    await recordAudit(database.db, { actor: userId, action: 'uuid-check', target: userId, outcome: 'success' });
+    const [row] = await database.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'uuid-check'`);
+    expect(row).toMatchObject({ actor: userId, target: userId });
+  });
+
   it("writes in the caller's transaction: a rolled-back change leaves no event", async () => {
     await database.db
       .transaction(async (tx) => {

@@ -35,8 +35,14 @@ export interface AuditEvent {
   details?: AuditDetails;
 }
 
-/** Nine digits in a row (with optional dashes) look like a TIN or SSN: only the last four are kept. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Nine digits in a row (with optional dashes) look like a TIN or SSN: only the last four are kept. A user or
+ * location id (a UUID) is left whole: its digits are random, and a masked id could no longer find its events.
+ */
 export function maskTinLike(value: string): string {
+  if (UUID.test(value)) return value;
   return value.replace(
     /\d{2}-?\d{3}-?\d{4}|\d{3}-\d{2}-\d{4}/g,
     (match) => `*****${match.replace(/-/g, '').slice(-4)}`,

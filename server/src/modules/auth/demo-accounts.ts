@@ -17,6 +17,9 @@ export const DEMO_TOTP_SECRETS: Readonly<Record<string, string>> = {
   'demo.admin.j5': 'DEMOPORTALJ5ADMINTOTPSECRET23456',
 };
 
+/** A new account has one password in its history; trimming to the setting's maximum keeps it whatever the setting. */
+const PASSWORD_HISTORY_KEPT = 24;
+
 type UserStatus = (typeof users.$inferInsert)['status'];
 
 interface DemoAccount {
@@ -117,7 +120,7 @@ export async function seedDemoAccounts(
           })
           .onConflictDoNothing()
           .returning({ id: users.id });
-        if (rows[0]) await rememberPassword(tx, rows[0].id, passwordHash, 6);
+        if (rows[0]) await rememberPassword(tx, rows[0].id, passwordHash, PASSWORD_HISTORY_KEPT);
         return rows[0];
       });
       if (!inserted) continue; // another instance created it at the same moment
