@@ -3,7 +3,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { currentTotp } from '../server/src/modules/auth/totp';
 import { tokenFile } from '../server/src/content/handover';
-import { expectNoAxeViolations, launchBrowser, openPage, waitForSettled, withDialogsCompleted } from './support/browser';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  waitForSettled,
+  withDialogsCompleted,
+} from './support/browser';
 import { startPortal, type RunningPortal } from './support/portal-server';
 
 /**
@@ -50,7 +56,9 @@ async function loginWithTotp(page: Page, username: string, secret: string) {
 
 /** The session cookie's API answer with this cookie jar (the browser's own, or an old copy of it). */
 async function sessionWith(portal: RunningPortal, cookies: { name: string; value: string }[]) {
-  const res = await fetch(`${portal.url}/api/session`, { headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') } });
+  const res = await fetch(`${portal.url}/api/session`, {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+  });
   return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
 }
 
@@ -84,7 +92,9 @@ describe('login, MFA and inactivity', () => {
   it('first login enrols the authenticator (key read from the page), logout, then login with a TOTP code; a recovery code works once', async () => {
     const { context, page } = await newPage();
     await enterPassword(page, 'demo.user.j5');
-    await expect.poll(() => page.getByTestId('system-use-notice').innerText()).toContain('Government-authorized use only');
+    await expect
+      .poll(() => page.getByTestId('system-use-notice').innerText())
+      .toContain('Government-authorized use only');
     const key = (await page.getByTestId('mfa-manual-key').innerText()).trim();
     await page.getByRole('img', { name: /qr code/i }).waitFor();
     await expectNoAxeViolations(page, 'MFA enrolment');
@@ -117,7 +127,10 @@ describe('login, MFA and inactivity', () => {
         await page.getByRole('button', { name: 'Log out' }).click();
         await endedDialog(page).getByRole('button', { name: 'Stay logged out' }).click();
       } else {
-        await page.getByTestId('form-error-summary').getByText(/not correct or has already been used/).waitFor();
+        await page
+          .getByTestId('form-error-summary')
+          .getByText(/not correct or has already been used/)
+          .waitFor();
       }
     }
     await context.close();
@@ -127,12 +140,20 @@ describe('login, MFA and inactivity', () => {
     const { context, page } = await newPage();
     for (let i = 0; i < 5; i++) {
       await enterPassword(page, 'demo.user.j8', `wrong password number ${i}`);
-      await page.getByTestId('form-error-summary').getByText(/username or password is not correct/).waitFor();
+      await page
+        .getByTestId('form-error-summary')
+        .getByText(/username or password is not correct/)
+        .waitFor();
     }
     await enterPassword(page, 'demo.user.j8');
-    await page.getByTestId('form-error-summary').getByText(/username or password is not correct/).waitFor();
+    await page
+      .getByTestId('form-error-summary')
+      .getByText(/username or password is not correct/)
+      .waitFor();
     // The mail viewer's list (plain server HTML, not a screen of the app).
-    await expect.poll(async () => (await fetch(`${portal.url}/dev/mail`)).text()).toMatch(/Your account is locked<\/a> to demo\.user\.j8@example\.com/);
+    await expect
+      .poll(async () => (await fetch(`${portal.url}/dev/mail`)).text())
+      .toMatch(/Your account is locked<\/a> to demo\.user\.j8@example\.com/);
     await context.close();
   });
 
@@ -153,7 +174,9 @@ describe('login, MFA and inactivity', () => {
     // last activity without the extend): the server session still stands only because I'm still here extended it.
     const cookies = await context.cookies();
     await promptDialog(page).waitFor({ timeout: IDLE_MS });
-    await expect.poll(() => countdownSeconds(page), { timeout: IDLE_MS }).toBeLessThan((IDLE_MS - PROMPT_BEFORE_MS) / 1000);
+    await expect
+      .poll(() => countdownSeconds(page), { timeout: IDLE_MS })
+      .toBeLessThan((IDLE_MS - PROMPT_BEFORE_MS) / 1000);
     expect(await sessionWith(portal, cookies)).toBe(true);
     await promptDialog(page).getByRole('button', { name: 'Logout now' }).click();
     await endedDialog(page).waitFor();
@@ -173,7 +196,7 @@ describe('login, MFA and inactivity', () => {
     await context.close();
   });
 
-  it('two tabs stay in step: both prompt, I\'m still here in one resets both, Log out in one ends both', async () => {
+  it("two tabs stay in step: both prompt, I'm still here in one resets both, Log out in one ends both", async () => {
     const { context, page } = await newPage();
     await loginWithTotp(page, 'demo.admin.j5', DEMO_ADMIN_SECRET);
     const other = await context.newPage();

@@ -46,9 +46,14 @@ export interface RequestOptions<T extends z.core.$ZodType> {
  * The one HTTP client (docs/requirements/api.md#request-rules): sends cookies and the custom header with value 1 on every call, and answers
  * the response's `data` field. Failures become ApiError with the server's error code.
  */
-export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(path: string, options: RequestOptions<T> = {}): Promise<z.output<T>> {
+export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<z.output<T>> {
   const { method = 'GET', body, schema, timeoutMs } = options;
-  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter(
+    (s): s is AbortSignal => !!s,
+  );
   let response: Response;
   try {
     response = await fetch(path, {
@@ -71,7 +76,8 @@ export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(p
   if (!response.ok) {
     const parsed = ErrorResponseSchema.safeParse(payload);
     if (parsed.success) {
-      if (response.status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage)) for (const listener of sessionLostListeners) listener(parsed.data.errorMessage);
+      if (response.status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage))
+        for (const listener of sessionLostListeners) listener(parsed.data.errorMessage);
       throw new ApiError(response.status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
     }
     throw new ApiError(response.status, GENERIC_ERROR_CODE);

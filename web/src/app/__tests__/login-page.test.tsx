@@ -21,11 +21,20 @@ function loginAnswers(next: 'mfa' | 'mfa-enroll') {
     }),
     http.post('/api/auth/mfa', async ({ request }) => {
       const { code } = (await request.json()) as { code: string };
-      return code === '123456' ? HttpResponse.json({ data: { loggedIn: true } }) : HttpResponse.json({ errorMessage: 'Mfa_Code_Invalid' }, { status: 400 });
+      return code === '123456'
+        ? HttpResponse.json({ data: { loggedIn: true } })
+        : HttpResponse.json({ errorMessage: 'Mfa_Code_Invalid' }, { status: 400 });
     }),
     http.post('/api/auth/mfa/enroll', async ({ request }) => {
       const { code } = (await request.json()) as { code?: string };
-      if (code === undefined) return HttpResponse.json({ data: { otpauthUrl: 'otpauth://totp/x', secret: 'ABCD EFGH IJKL MNOP', qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>' } });
+      if (code === undefined)
+        return HttpResponse.json({
+          data: {
+            otpauthUrl: 'otpauth://totp/x',
+            secret: 'ABCD EFGH IJKL MNOP',
+            qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+          },
+        });
       return HttpResponse.json({ data: { recoveryCodes: RECOVERY_CODES, loggedIn: true } });
     }),
   );
@@ -41,7 +50,9 @@ async function enterPassword(user: ReturnType<typeof renderApp>['user'], passwor
 describe('/login (docs/requirements/session.md#login)', () => {
   it('shows the CMS system-use notice above the form', async () => {
     renderApp({ path: '/login', cookies });
-    expect(await within(await screen.findByTestId('system-use-notice')).findByText(SYSTEM_USE_NOTICE_TEXT)).toBeInTheDocument();
+    expect(
+      await within(await screen.findByTestId('system-use-notice')).findByText(SYSTEM_USE_NOTICE_TEXT),
+    ).toBeInTheDocument();
   });
 
   it('an empty submit: the summary takes focus and each field error is tied to its field', async () => {
@@ -50,10 +61,15 @@ describe('/login (docs/requirements/session.md#login)', () => {
     await user.click(await screen.findByRole('button', { name: 'Log in' }));
     const summary = await screen.findByTestId('form-error-summary');
     await waitFor(() => expect(summary).toHaveFocus());
-    expect(within(summary).getByRole('link', { name: 'Enter your username.' })).toHaveAttribute('href', '#login-username');
+    expect(within(summary).getByRole('link', { name: 'Enter your username.' })).toHaveAttribute(
+      'href',
+      '#login-username',
+    );
     const username = screen.getByLabelText(/username/i);
     expect(username).toHaveAttribute('aria-invalid', 'true');
-    expect(document.getElementById(username.getAttribute('aria-describedby')!)).toHaveTextContent('Enter your username.');
+    expect(document.getElementById(username.getAttribute('aria-describedby')!)).toHaveTextContent(
+      'Enter your username.',
+    );
     expect(requests.some((url) => url.pathname === '/api/auth/login')).toBe(false);
   });
 
@@ -97,11 +113,17 @@ describe('/login (docs/requirements/session.md#login)', () => {
     expect(screen.getByTestId('mfa-manual-key')).toHaveTextContent('ABCD EFGH IJKL MNOP');
     await user.type(screen.getByLabelText(/6-digit code/i), '12345');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
-    expect(await screen.findByTestId('form-error-summary')).toHaveTextContent('Enter the 6-digit code your authenticator app shows.');
+    expect(await screen.findByTestId('form-error-summary')).toHaveTextContent(
+      'Enter the 6-digit code your authenticator app shows.',
+    );
     await user.type(screen.getByLabelText(/6-digit code/i), '6');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     const list = await screen.findByTestId('recovery-codes');
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(RECOVERY_CODES);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(RECOVERY_CODES);
     const continueButton = screen.getByRole('button', { name: 'Continue' });
     expect(continueButton).toBeDisabled();
     await user.click(screen.getByLabelText('I saved my recovery codes'));
@@ -110,7 +132,9 @@ describe('/login (docs/requirements/session.md#login)', () => {
   });
 
   it('Log out: server logout, then "Your session has been terminated"; Login goes back to the login field', async () => {
-    server.use(http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, username: 'demo.user.j5' } })));
+    server.use(
+      http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, username: 'demo.user.j5' } })),
+    );
     const requests = recordRequests();
     const { user, router } = renderApp({ path: '/topics/appeals', cookies });
     await user.click(await screen.findByRole('button', { name: 'Log out' }));

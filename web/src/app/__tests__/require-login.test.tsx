@@ -11,7 +11,14 @@ function renderProtected() {
   const router = createMemoryRouter(
     [
       { path: '/login', element: <p>login page</p> },
-      { path: '/private', element: <RequireLogin><p>private page</p></RequireLogin> },
+      {
+        path: '/private',
+        element: (
+          <RequireLogin>
+            <p>private page</p>
+          </RequireLogin>
+        ),
+      },
     ],
     { initialEntries: ['/private?tab=2'] },
   );

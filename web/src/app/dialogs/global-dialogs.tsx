@@ -4,10 +4,20 @@ import { useRegion } from '../../lib/region/region-context';
 import { useSession } from '../../lib/session/session-context';
 
 // The dialogs' code loads only when one is due: never on `/`, where no dialog may open.
-const JurisdictionPickerDialog = lazy(() => import('../../features/jurisdiction/jurisdiction-picker-dialog').then((m) => ({ default: m.JurisdictionPickerDialog })));
-const SessionPromptDialog = lazy(() => import('../../features/inactivity/session-prompt-dialog').then((m) => ({ default: m.SessionPromptDialog })));
-const SessionEndedDialog = lazy(() => import('../../features/inactivity/session-ended-dialog').then((m) => ({ default: m.SessionEndedDialog })));
-const LicenseDialog = lazy(() => import('../../features/license/license-dialog').then((m) => ({ default: m.LicenseDialog })));
+const JurisdictionPickerDialog = lazy(() =>
+  import('../../features/jurisdiction/jurisdiction-picker-dialog').then((m) => ({
+    default: m.JurisdictionPickerDialog,
+  })),
+);
+const SessionPromptDialog = lazy(() =>
+  import('../../features/inactivity/session-prompt-dialog').then((m) => ({ default: m.SessionPromptDialog })),
+);
+const SessionEndedDialog = lazy(() =>
+  import('../../features/inactivity/session-ended-dialog').then((m) => ({ default: m.SessionEndedDialog })),
+);
+const LicenseDialog = lazy(() =>
+  import('../../features/license/license-dialog').then((m) => ({ default: m.LicenseDialog })),
+);
 
 /** docs/requirements/public-site.md#global-dialogs: no dialog at all for a user agent containing 'veracode' (a security scanner). */
 export function dialogsAllowedFor(userAgent: string): boolean {
@@ -25,8 +35,18 @@ export function GlobalDialogs() {
   const { activityStatus } = useSession();
   const dialogsAllowed = dialogsAllowedFor(navigator.userAgent);
   // The inactivity dialogs (docs/requirements/session.md#inactivity-dialogs) show on every page, `/` included.
-  if (dialogsAllowed && activityStatus === 'prompted') return <Suspense fallback={null}><SessionPromptDialog /></Suspense>;
-  if (dialogsAllowed && activityStatus === 'idle') return <Suspense fallback={null}><SessionEndedDialog /></Suspense>;
+  if (dialogsAllowed && activityStatus === 'prompted')
+    return (
+      <Suspense fallback={null}>
+        <SessionPromptDialog />
+      </Suspense>
+    );
+  if (dialogsAllowed && activityStatus === 'idle')
+    return (
+      <Suspense fallback={null}>
+        <SessionEndedDialog />
+      </Suspense>
+    );
   const allowed = pathname !== '/' && activityStatus === 'active' && dialogsAllowed;
   const showPicker = allowed && (!jurisdiction || pickerOpen);
   const showLicense = allowed && !!jurisdiction && !pickerOpen && !licenseAccepted;

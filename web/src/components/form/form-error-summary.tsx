@@ -11,7 +11,15 @@ export interface FormErrorItem {
  * The error summary at the top of a form (GOV.UK / USWDS pattern): takes focus when a submit produced errors, and
  * links each message to its field. `submitCount` changes on every submit, so a repeated failure is announced again.
  */
-export function FormErrorSummary({ errors, submitCount, title = 'There is a problem' }: { errors: FormErrorItem[]; submitCount: number; title?: string }) {
+export function FormErrorSummary({
+  errors,
+  submitCount,
+  title = 'There is a problem',
+}: {
+  errors: FormErrorItem[];
+  submitCount: number;
+  title?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const hasErrors = errors.length > 0;
   useEffect(() => {
@@ -19,7 +27,15 @@ export function FormErrorSummary({ errors, submitCount, title = 'There is a prob
   }, [hasErrors, submitCount]);
   if (!hasErrors) return null;
   return (
-    <Alert severity="error" ref={ref} tabIndex={-1} role="alert" aria-labelledby="form-error-summary-title" sx={{ mb: 3 }} data-testid="form-error-summary">
+    <Alert
+      severity="error"
+      ref={ref}
+      tabIndex={-1}
+      role="alert"
+      aria-labelledby="form-error-summary-title"
+      sx={{ mb: 3 }}
+      data-testid="form-error-summary"
+    >
       <AlertTitle id="form-error-summary-title">{title}</AlertTitle>
       <List dense disablePadding>
         {errors.map((error) => (

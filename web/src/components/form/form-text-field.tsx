@@ -34,7 +34,10 @@ export function FormTextField({ id, registration, error, helperText, extraInputR
 }
 
 /** The summary items of react-hook-form's field errors, in the order of `fields`. */
-export function fieldErrorItems<T extends FieldValues>(errors: FieldErrors<T>, fields: Partial<Record<keyof T & string, string>>): FormErrorItem[] {
+export function fieldErrorItems<T extends FieldValues>(
+  errors: FieldErrors<T>,
+  fields: Partial<Record<keyof T & string, string>>,
+): FormErrorItem[] {
   return Object.entries(fields).flatMap(([name, id]) => {
     const message = errors[name]?.message;
     return typeof message === 'string' && typeof id === 'string' ? [{ fieldId: id, message }] : [];

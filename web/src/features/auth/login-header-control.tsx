@@ -16,7 +16,12 @@ export function LoginHeaderControl() {
   }
   if (pathname === paths.login.path) return null;
   return (
-    <Button color="inherit" variant="outlined" component={RouterLink} to={paths.login.href(pathname === paths.home.path ? undefined : `${pathname}${search}`)}>
+    <Button
+      color="inherit"
+      variant="outlined"
+      component={RouterLink}
+      to={paths.login.href(pathname === paths.home.path ? undefined : `${pathname}${search}`)}
+    >
       Log in
     </Button>
   );

@@ -18,11 +18,21 @@ function SystemUseNotice() {
   const notice = useSystemUseNotice();
   const text = notice.data?.attributes.NoticeText;
   return (
-    <Paper component="section" aria-labelledby="system-use-notice-title" variant="outlined" sx={{ p: 2, mb: 3 }} data-testid="system-use-notice">
+    <Paper
+      component="section"
+      aria-labelledby="system-use-notice-title"
+      variant="outlined"
+      sx={{ p: 2, mb: 3 }}
+      data-testid="system-use-notice"
+    >
       <Typography component="h2" variant="h6" id="system-use-notice-title">
         System use notice
       </Typography>
-      {text ? <ContentMarkdown>{text}</ContentMarkdown> : notice.isError ? <Alert severity="warning">The system use notice could not be loaded.</Alert> : null}
+      {text ? (
+        <ContentMarkdown>{text}</ContentMarkdown>
+      ) : notice.isError ? (
+        <Alert severity="warning">The system use notice could not be loaded.</Alert>
+      ) : null}
     </Paper>
   );
 }

@@ -14,13 +14,15 @@ export function SessionEndedDialog() {
     <Dialog open aria-labelledby="session-ended-title" aria-describedby="session-ended-text">
       <DialogTitle id="session-ended-title">Your session has been terminated</DialogTitle>
       <DialogContent>
-        <DialogContentText id="session-ended-text">You have been logged out. Log in again to continue.</DialogContentText>
+        <DialogContentText id="session-ended-text">
+          You have been logged out. Log in again to continue.
+        </DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={dismissEnded}>Stay logged out</Button>
         <Button
           variant="contained"
-         
+
           onClick={() => {
             dismissEnded();
             // Already on the login page: focus its field now; otherwise the page focuses it when it opens.

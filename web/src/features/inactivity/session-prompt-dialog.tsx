@@ -31,7 +31,8 @@ export function SessionPromptDialog() {
       <DialogTitle id="session-prompt-title">Are you still here?</DialogTitle>
       <DialogContent>
         <DialogContentText id="session-prompt-text">
-          For your security you are logged out automatically after {minutesText(timerConfig.timeoutMs)} without activity.
+          For your security you are logged out automatically after {minutesText(timerConfig.timeoutMs)} without
+          activity.
         </DialogContentText>
         {/* Announced politely once a minute would be ideal; the text itself updates every second. */}
         <DialogContentText role="timer" aria-live="off" sx={{ mt: 2, fontWeight: 700 }} data-testid="session-countdown">

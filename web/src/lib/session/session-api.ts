@@ -8,4 +8,5 @@ export const fetchSessionState = (signal?: AbortSignal) => apiRequest('/api/sess
 export const extendServerSession = () => apiRequest('/api/session/extend', { method: 'POST', schema: SessionState });
 
 /** `POST /api/auth/logout`: destroys the server session (never fails for an already ended one). */
-export const logoutServerSession = () => apiRequest('/api/auth/logout', { method: 'POST', schema: LogoutResponse.shape.data });
+export const logoutServerSession = () =>
+  apiRequest('/api/auth/logout', { method: 'POST', schema: LogoutResponse.shape.data });

@@ -1,4 +1,14 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useIdleTimer } from 'react-idle-timer';
 import type { SessionTimerConfig } from '@portal/contracts';
 import { onSessionLost } from '../api-client';
@@ -186,7 +196,18 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
       getRemainingTime,
       timerConfig,
     }),
-    [loggedIn, sessionChecked, activityStatus, showAlerts, loggedInNow, logout, stayLoggedIn, dismissEnded, getRemainingTime, timerConfig],
+    [
+      loggedIn,
+      sessionChecked,
+      activityStatus,
+      showAlerts,
+      loggedInNow,
+      logout,
+      stayLoggedIn,
+      dismissEnded,
+      getRemainingTime,
+      timerConfig,
+    ],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

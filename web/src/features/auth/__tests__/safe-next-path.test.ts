@@ -7,7 +7,15 @@ describe('safeNextPath', () => {
   });
 
   it('answers / for anything that could leave the site or is missing', () => {
-    for (const next of [null, '', 'https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)', 'topics/x']) {
+    for (const next of [
+      null,
+      '',
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      'topics/x',
+    ]) {
       expect(safeNextPath(next)).toBe('/');
     }
   });

@@ -22,7 +22,14 @@ const EnrolCode = z.required(MfaEnrollRequest);
 export function MfaEnrolStep({ onConfirmed, onDone }: { onConfirmed: () => void; onDone: () => void }) {
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
   // Starting creates a new secret: once per visit to this step, never refetched behind the user's back.
-  const enrolment = useQuery({ queryKey: ['auth', 'mfa-enrolment'], queryFn: startMfaEnrolment, staleTime: Infinity, gcTime: 0, retry: false, refetchOnWindowFocus: false });
+  const enrolment = useQuery({
+    queryKey: ['auth', 'mfa-enrolment'],
+    queryFn: startMfaEnrolment,
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
   const startErrorText = useApiErrorText(enrolment.error ?? undefined);
 
   if (recoveryCodes) return <RecoveryCodes codes={recoveryCodes} onDone={onDone} />;
@@ -39,7 +46,13 @@ export function MfaEnrolStep({ onConfirmed, onDone }: { onConfirmed: () => void;
   );
 }
 
-function SetUpAuthenticator({ enrolment, onConfirmed }: { enrolment: MfaEnrollStart; onConfirmed: (codes: string[]) => void }) {
+function SetUpAuthenticator({
+  enrolment,
+  onConfirmed,
+}: {
+  enrolment: MfaEnrollStart;
+  onConfirmed: (codes: string[]) => void;
+}) {
   const [apiError, setApiError] = useState<unknown>();
   const apiErrorText = useApiErrorText(apiError);
   const form = useForm<{ code: string }>({
@@ -66,7 +79,9 @@ function SetUpAuthenticator({ enrolment, onConfirmed }: { enrolment: MfaEnrollSt
       <Typography component="h2" variant="h5" gutterBottom>
         Set up your authenticator app
       </Typography>
-      <Typography>Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below.</Typography>
+      <Typography>
+        Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below.
+      </Typography>
       <Box
         component="img"
         src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
@@ -111,9 +126,14 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         Save your recovery codes
       </Typography>
       <Typography>
-        Each code logs you in once if you lose your authenticator app. They are shown only now: keep them somewhere safe.
+        Each code logs you in once if you lose your authenticator app. They are shown only now: keep them somewhere
+        safe.
       </Typography>
-      <Box component="ol" data-testid="recovery-codes" sx={{ fontFamily: 'monospace', fontSize: '1.1rem', columns: 2, my: 2 }}>
+      <Box
+        component="ol"
+        data-testid="recovery-codes"
+        sx={{ fontFamily: 'monospace', fontSize: '1.1rem', columns: 2, my: 2 }}
+      >
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}
@@ -134,7 +154,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
           Print
         </Button>
       </Stack>
-      <FormControlLabel control={<Checkbox checked={saved} onChange={(event) => setSaved(event.target.checked)} />} label="I saved my recovery codes" />
+      <FormControlLabel
+        control={<Checkbox checked={saved} onChange={(event) => setSaved(event.target.checked)} />}
+        label="I saved my recovery codes"
+      />
       <Box>
         <Button variant="contained" disabled={!saved} onClick={onDone} sx={{ mt: 1 }}>
           Continue

@@ -40,7 +40,9 @@ export function MfaStep({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Enter your verification code">
       <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography>Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.</Typography>
+      <Typography>
+        Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.
+      </Typography>
       <FormTextField
         id={fieldIds.code}
         label="Verification code or recovery code"

@@ -54,7 +54,9 @@ describe('activity status (docs/requirements/session.md#activity-status)', () =>
     // react-idle-timer keeps the timer functions it found at import; this hands it the fake ones.
     createMocks();
     requests = recordRequests();
-    server.use(http.post('/api/session/extend', () => HttpResponse.json({ data: { loggedIn: true, idleSecondsLeft: 10 } })));
+    server.use(
+      http.post('/api/session/extend', () => HttpResponse.json({ data: { loggedIn: true, idleSecondsLeft: 10 } })),
+    );
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -137,7 +139,9 @@ describe('activity status (docs/requirements/session.md#activity-status)', () =>
   });
 
   it('a 401 Session_Expired on any call while logged in leads to the session-ended state', async () => {
-    server.use(http.get('/api/protected', () => HttpResponse.json({ errorMessage: 'Session_Expired' }, { status: 401 })));
+    server.use(
+      http.get('/api/protected', () => HttpResponse.json({ errorMessage: 'Session_Expired' }, { status: 401 })),
+    );
     await renderLoggedIn();
     await act(async () => {
       await expect(apiRequest('/api/protected')).rejects.toBeInstanceOf(ApiError);
@@ -162,12 +166,21 @@ describe('activity status (docs/requirements/session.md#activity-status)', () =>
 
 describe('session timer settings', () => {
   it('the prompt point must come before the timeout', () => {
-    expect(() => readSessionTimerConfig({ ...timerConfig, promptBeforeIdleMs: timerConfig.timeoutMs })).toThrow(/must be below timeoutMs/);
-    expect(() => readSessionTimerConfig({ ...timerConfig, promptBeforeIdleMs: timerConfig.timeoutMs + 1 })).toThrow(/must be below timeoutMs/);
+    expect(() => readSessionTimerConfig({ ...timerConfig, promptBeforeIdleMs: timerConfig.timeoutMs })).toThrow(
+      /must be below timeoutMs/,
+    );
+    expect(() => readSessionTimerConfig({ ...timerConfig, promptBeforeIdleMs: timerConfig.timeoutMs + 1 })).toThrow(
+      /must be below timeoutMs/,
+    );
     expect(readSessionTimerConfig(timerConfig)).toEqual(timerConfig);
   });
 
   it('defaults to 30 minutes with the prompt 15 minutes before', () => {
-    expect(readSessionTimerConfig()).toMatchObject({ timeoutMs: 1_800_000, promptBeforeIdleMs: 900_000, throttleMs: 1_000, eventsThrottleMs: 200 });
+    expect(readSessionTimerConfig()).toMatchObject({
+      timeoutMs: 1_800_000,
+      promptBeforeIdleMs: 900_000,
+      throttleMs: 1_000,
+      eventsThrottleMs: 200,
+    });
   });
 });
