@@ -42,7 +42,7 @@ describe('the CMS seed and the portal contracts', () => {
   });
 
   it('keeps public (unauthenticated) CMS access off', async () => {
-    expect(contentTypeNames).toHaveLength(5);
+    expect(contentTypeNames).toHaveLength(6);
     for (const type of contentTypeNames) {
       const res = await fetch(`${inject('cmsUrl')}/api/${type}`);
       // 401 since the public role holds no permission at all (the CMS bootstrap empties it).

@@ -10,6 +10,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     portalUrl: string;
     cmsUrl: string;
+    /** The shared portal's data folder: holds the CMS token a test's own portal (other settings) can reuse. */
+    portalDataDir: string;
   }
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
   const portal = await startPortal({ CMS_URL: cms.url }, { port, dataDir });
   project.provide('portalUrl', portal.url);
   project.provide('cmsUrl', cms.url);
+  project.provide('portalDataDir', dataDir);
   return async () => {
     await portal.stop();
     await cms.stop();

@@ -82,6 +82,14 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('puts the inactivity prompt point before the timeout: the prompt time must be shorter than SESSION_IDLE_MS', () => {
+    expect(loadConfig({}).sessions).toMatchObject({ idleMs: 1_800_000, promptBeforeIdleMs: 900_000 });
+    expect(problemsOf({ SESSION_IDLE_MS: '60000', SESSION_PROMPT_BEFORE_IDLE_MS: '60000' })).toEqual([
+      'SESSION_PROMPT_BEFORE_IDLE_MS must be shorter than SESSION_IDLE_MS (got "60000")',
+    ]);
+    expect(loadConfig({ SESSION_IDLE_MS: '60000', SESSION_PROMPT_BEFORE_IDLE_MS: '50000' }).sessions.promptBeforeIdleMs).toBe(50_000);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(3000);
   });

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
 import { SESSION_ABSOLUTE_MS_DEFAULT, SESSION_IDLE_MS_DEFAULT } from '@portal/contracts/auth';
+import { SESSION_TIMER_DEFAULTS } from '@portal/contracts/site-config';
 import { z } from 'zod';
 
 /** Repository root: paths in settings are resolved from here so `npm start` works from any folder. */
@@ -100,6 +101,8 @@ export const EnvSchema = z.object({
     PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
     // Sessions and login (docs/requirements/session.md): short values only in tests.
     SESSION_IDLE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(86_400_000).default(SESSION_IDLE_MS_DEFAULT),
+    // The browser's inactivity prompt shows this long before SESSION_IDLE_MS runs out (docs/requirements/session.md).
+    SESSION_PROMPT_BEFORE_IDLE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(86_400_000).default(SESSION_TIMER_DEFAULTS.promptBeforeIdleMs),
     SESSION_ABSOLUTE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(7 * 86_400_000).default(SESSION_ABSOLUTE_MS_DEFAULT),
     LOGIN_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
     LOGIN_LOCKOUT_WINDOW_MS: z.coerce.number().int().min(1_000).default(120 * 60_000),
@@ -155,7 +158,7 @@ export const ConfigSchema = EnvSchema
         hashIterations: env.PASSWORD_HASH_ITERATIONS,
         historyCount: env.PASSWORD_HISTORY_COUNT,
       },
-      sessions: { idleMs: env.SESSION_IDLE_MS, absoluteMs: env.SESSION_ABSOLUTE_MS },
+      sessions: { idleMs: env.SESSION_IDLE_MS, absoluteMs: env.SESSION_ABSOLUTE_MS, promptBeforeIdleMs: env.SESSION_PROMPT_BEFORE_IDLE_MS },
       login: {
         lockoutThreshold: env.LOGIN_LOCKOUT_THRESHOLD,
         lockoutWindowMs: env.LOGIN_LOCKOUT_WINDOW_MS,
@@ -166,6 +169,8 @@ export const ConfigSchema = EnvSchema
     };
   })
   .superRefine((config, ctx) => {
+    // The prompt point (idle limit minus the prompt time) must come before the timeout, after the start.
+    if (config.sessions.promptBeforeIdleMs >= config.sessions.idleMs) ctx.addIssue({ code: 'custom', path: ['SESSION_PROMPT_BEFORE_IDLE_MS'], message: 'must be shorter than SESSION_IDLE_MS' });
     if (config.sessions.idleMs > config.sessions.absoluteMs) ctx.addIssue({ code: 'custom', path: ['SESSION_IDLE_MS'], message: 'must not be longer than SESSION_ABSOLUTE_MS' });
     // Production must not invent secrets on its own disk: several instances need the same ones.
     if (config.isProduction) {

@@ -96,10 +96,14 @@ describe('content proxy against the real Strapi', () => {
     expect(res.headers.etag).toMatch(/^"/);
   });
 
-  it('serves each allowed type: license, error messages by code, security questions, home page, one topic by documentId', async () => {
+  it('serves each allowed type: license, system-use notice, error messages by code, security questions, home page, one topic by documentId', async () => {
     const license = await get(portal.app, '/api/content/license?populate=*');
     expect(license.statusCode).toBe(200);
     expect(license.json().data.attributes.LicenseText).toEqual(expect.any(String));
+
+    const notice = await get(portal.app, '/api/content/system-use-notice');
+    expect(notice.statusCode).toBe(200);
+    expect(notice.json().data.attributes.NoticeText).toContain('Government-authorized use only');
 
     const message = await get(portal.app, '/api/content/error-messages/?filters[ErrorCode][$eq]=Content_Unavailable');
     expect(message.statusCode).toBe(200);
@@ -306,7 +310,7 @@ describe('content proxy against the real Strapi', () => {
       expect(init.data.hasAdmin).toBe(true);
     });
 
-    it('the portal token reads the five content types and nothing else (403 on users and upload listings)', async () => {
+    it('the portal token reads every portal content type and nothing else (403 on users and upload listings)', async () => {
       const auth = { authorization: `Bearer ${token()}` };
       for (const type of contentTypeNames) expect((await fetch(`${cms.url}/api/${type}`, { headers: auth })).status, type).toBe(200);
       for (const path of ['/api/users', '/api/upload/files', '/api/users-permissions/roles']) {

@@ -1,7 +1,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { topics, draftTopic, homePage, licenseText, securityQuestions } = require('../seed/content');
+const { topics, draftTopic, homePage, licenseText, securityQuestions, systemUseNoticeText } = require('../seed/content');
 
 async function uploadImage(strapi) {
   const file = path.join(__dirname, '..', 'seed', 'assets', 'claim-flow.svg');
@@ -16,8 +16,16 @@ async function uploadImage(strapi) {
   return uploaded;
 }
 
+/** The login page's system-use notice, also into a CMS seeded before the notice existed (it must never be missing). */
+async function seedSystemUseNotice(strapi) {
+  const notices = strapi.documents('api::system-use-notice.system-use-notice');
+  if (await notices.findFirst({ status: 'published' })) return;
+  await notices.create({ data: { NoticeText: systemUseNoticeText }, status: 'published' });
+}
+
 /** Seeds the demo content once, on an empty database (no topic at all, drafts included). */
 async function seedDemoContent(strapi) {
+  await seedSystemUseNotice(strapi);
   const existing = await strapi.db.query('api::topic.topic').count();
   if (existing > 0) return;
   strapi.log.info('[portal] seeding demo content');

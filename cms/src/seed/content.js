@@ -302,4 +302,14 @@ const securityQuestions = [
   'What is the middle name of your oldest sibling?',
 ];
 
-module.exports = { topics, draftTopic, homePage, licenseText, securityQuestions };
+// The standard US-government system-use notice (CMS ARS AC-8), shown above the login form.
+const systemUseNoticeText = `**This warning banner provides privacy and security notices consistent with applicable federal laws, directives, and other federal guidance for accessing this Government system.**
+
+- This system is provided for Government-authorized use only.
+- Unauthorized or improper use of this system is prohibited and may result in disciplinary action and/or civil and criminal penalties.
+- Personal use of social media and networking sites on this system is limited as to not interfere with official work duties and is subject to monitoring.
+- By using this system, you understand and consent to the following:
+  - The Government may monitor, record, and audit your system usage, including usage of personal devices and email systems for official duties or to conduct HHS business. Therefore, you have no reasonable expectation of privacy regarding any communication or data transiting or stored on this system. At any time, and for any lawful Government purpose, the Government may monitor, intercept, and search and seize any communication or data transiting or stored on this system.
+  - Any communication or data transiting or stored on this system may be disclosed or used for any lawful Government purpose.`;
+
+module.exports = { topics, draftTopic, homePage, licenseText, securityQuestions, systemUseNoticeText };

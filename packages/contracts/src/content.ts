@@ -43,6 +43,9 @@ export type HomePageEntry = z.infer<typeof HomePageEntrySchema>;
 
 export const LicenseEntrySchema = entry({ LicenseText: z.nullable(z.string()) });
 
+/** The system-use notice shown above the login form (docs/requirements/session.md#login). */
+export const SystemUseNoticeEntrySchema = entry({ NoticeText: z.nullable(z.string()) });
+
 export const ErrorMessageListSchema = z.array(entry({ ErrorCode: z.string(), Message: z.string() }));
 
 export const SecurityQuestionListSchema = z.array(entry({ question: z.string(), order: z.nullish(z.number()) }));

@@ -4,6 +4,24 @@ import { z } from 'zod/mini';
  * Browser-visible settings, served by the portal as /api/site-config.js (a classic script that runs before the
  * SPA, so no request waterfall). Only non-secret values belong here.
  */
+/** The inactivity timer's settings (docs/requirements/session.md#inactivity-timer-constants). */
+export const SessionTimerConfigSchema = z.object({
+  /** Inactivity until idle (server logout); the same value as the server's SESSION_IDLE_MS. */
+  timeoutMs: z.number().check(z.positive()),
+  /** How long before the timeout the prompt shows; must leave the prompt point after the start (below timeoutMs). */
+  promptBeforeIdleMs: z.number().check(z.positive()),
+  throttleMs: z.number().check(z.nonnegative()),
+  eventsThrottleMs: z.number().check(z.nonnegative()),
+});
+export type SessionTimerConfig = z.infer<typeof SessionTimerConfigSchema>;
+
+export const SESSION_TIMER_DEFAULTS: SessionTimerConfig = {
+  timeoutMs: 1_800_000,
+  promptBeforeIdleMs: 900_000,
+  throttleMs: 1_000,
+  eventsThrottleMs: 200,
+};
+
 export const SiteConfigSchema = z.object({
   contentPreview: z.boolean(),
   jurisdictionImageBase: z.string(),
@@ -16,6 +34,7 @@ export const SiteConfigSchema = z.object({
   chatSupportAddress: z.optional(z.string()),
   surveyScriptUrl: z.optional(z.string()),
   surveyScriptIntegrity: z.optional(z.string()),
+  sessionTimer: z.optional(SessionTimerConfigSchema),
 });
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;
 

@@ -1,5 +1,6 @@
 import { AppLayout } from '../components/layouts/app-layout';
 import { GlobalDialogs } from './dialogs/global-dialogs';
+import { LoginHeaderControl } from '../features/auth/login-header-control';
 import { JurisdictionHeaderControl } from '../features/jurisdiction/jurisdiction-header-control';
 import { ThirdPartyScripts } from '../features/third-party/third-party-scripts';
 
@@ -7,7 +8,7 @@ import { ThirdPartyScripts } from '../features/third-party/third-party-scripts';
 export function RootLayout() {
   return (
     <>
-      <AppLayout jurisdictionSlot={<JurisdictionHeaderControl />} />
+      <AppLayout jurisdictionSlot={<JurisdictionHeaderControl />} accountSlot={<LoginHeaderControl />} />
       <GlobalDialogs />
       <ThirdPartyScripts />
     </>

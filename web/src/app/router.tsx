@@ -11,6 +11,7 @@ export const routes: RouteObject[] = [
     children: [
       { path: paths.home.path, lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }) },
       { path: paths.topic.path, lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }) },
+      { path: paths.login.path, lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },

@@ -2,4 +2,6 @@
 export const paths = {
   home: { path: '/', href: () => '/' },
   topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
+  /** `next`: a same-site path to return to after the login (docs/requirements/session.md#login). */
+  login: { path: '/login', href: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login') },
 } as const;

@@ -20,6 +20,19 @@ export class ApiError extends Error {
   }
 }
 
+/** The codes of a 401 that mean the server no longer has a logged-in session for this browser. */
+const SESSION_LOST_CODES = new Set(['Session_Expired', 'Not_Logged_In']);
+const sessionLostListeners = new Set<(code: string) => void>();
+
+/**
+ * Called on every 401 Session_Expired / Not_Logged_In answer (docs/requirements/session.md#activity-status: the
+ * session context turns it into the session-ended dialog, never a silent failure). Returns the unsubscribe.
+ */
+export function onSessionLost(listener: (code: string) => void): () => void {
+  sessionLostListeners.add(listener);
+  return () => sessionLostListeners.delete(listener);
+}
+
 export interface RequestOptions<T extends z.core.$ZodType> {
   method?: 'GET' | 'POST';
   body?: unknown;
@@ -33,9 +46,14 @@ export interface RequestOptions<T extends z.core.$ZodType> {
  * The one HTTP client (docs/requirements/api.md#request-rules): sends cookies and the custom header with value 1 on every call, and answers
  * the response's `data` field. Failures become ApiError with the server's error code.
  */
-export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(path: string, options: RequestOptions<T> = {}): Promise<z.output<T>> {
+export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<z.output<T>> {
   const { method = 'GET', body, schema, timeoutMs } = options;
-  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter(
+    (s): s is AbortSignal => !!s,
+  );
   let response: Response;
   try {
     response = await fetch(path, {
@@ -57,7 +75,11 @@ export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(p
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const parsed = ErrorResponseSchema.safeParse(payload);
-    if (parsed.success) throw new ApiError(response.status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+    if (parsed.success) {
+      if (response.status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage))
+        for (const listener of sessionLostListeners) listener(parsed.data.errorMessage);
+      throw new ApiError(response.status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+    }
     throw new ApiError(response.status, GENERIC_ERROR_CODE);
   }
   const data = (payload as { data?: unknown } | undefined)?.data;

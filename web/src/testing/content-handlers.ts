@@ -19,6 +19,8 @@ export function topic(slug: string, attributes: Partial<TopicEntry['attributes']
 
 export const LICENSE_TEXT = 'CPT is a registered trademark of the American Medical Association.';
 
+export const SYSTEM_USE_NOTICE_TEXT = 'This system is provided for Government-authorized use only.';
+
 export const defaultTopics = [
   topic('appeals'),
   topic('part-a-billing', { title: 'Part A billing', jurisdictions: ['J5A', 'J8A'] }),
@@ -28,6 +30,8 @@ export const defaultTopics = [
 export const defaultErrorMessages: Record<string, string> = {
   [GENERIC_ERROR_CODE]: 'Something went wrong on our side. Please try again later.',
   Content_Unavailable: 'Content is not available right now.',
+  Login_Failed: 'The username or password is not correct.',
+  Mfa_Code_Invalid: 'That code is not correct or has already been used.',
 };
 
 function entry(id: number, attributes: Record<string, unknown>) {
@@ -45,6 +49,7 @@ export const contentHandlers = [
     return dataAnswer(slug === null ? defaultTopics : defaultTopics.filter((t) => t.attributes.slug === slug));
   }),
   http.get(contentRoute('license'), () => dataAnswer(entry(1, { LicenseText: LICENSE_TEXT }))),
+  http.get(contentRoute('system-use-notice'), () => dataAnswer(entry(1, { NoticeText: SYSTEM_USE_NOTICE_TEXT }))),
   http.get(contentRoute('error-messages'), ({ request }) => {
     const code = new URL(request.url).searchParams.get('filters[ErrorCode][$eq]') ?? '';
     const message = defaultErrorMessages[code];

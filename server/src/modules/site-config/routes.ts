@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SITE_CONFIG_GLOBAL, SITE_CONFIG_PATH, type SiteConfig } from '@portal/contracts/site-config';
+import { SESSION_TIMER_DEFAULTS, SITE_CONFIG_GLOBAL, SITE_CONFIG_PATH, type SiteConfig } from '@portal/contracts/site-config';
 import type { Config } from '../../config';
 
 export function siteConfigFor(config: Config): SiteConfig {
@@ -7,6 +7,11 @@ export function siteConfigFor(config: Config): SiteConfig {
   return {
     contentPreview: config.cms.preview,
     jurisdictionImageBase: config.jurisdictionImageBase,
+    sessionTimer: {
+      ...SESSION_TIMER_DEFAULTS,
+      timeoutMs: config.sessions.idleMs,
+      promptBeforeIdleMs: config.sessions.promptBeforeIdleMs,
+    },
     ...(config.cookieDomain ? { cookieDomain: config.cookieDomain } : {}),
     ...(thirdParty.analyticsScriptUrl ? { analyticsScriptUrl: thirdParty.analyticsScriptUrl } : {}),
     ...(thirdParty.chatScriptUrl ? { chatScriptUrl: thirdParty.chatScriptUrl } : {}),

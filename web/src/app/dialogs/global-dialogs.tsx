@@ -4,8 +4,20 @@ import { useRegion } from '../../lib/region/region-context';
 import { useSession } from '../../lib/session/session-context';
 
 // The dialogs' code loads only when one is due: never on `/`, where no dialog may open.
-const JurisdictionPickerDialog = lazy(() => import('../../features/jurisdiction/jurisdiction-picker-dialog').then((m) => ({ default: m.JurisdictionPickerDialog })));
-const LicenseDialog = lazy(() => import('../../features/license/license-dialog').then((m) => ({ default: m.LicenseDialog })));
+const JurisdictionPickerDialog = lazy(() =>
+  import('../../features/jurisdiction/jurisdiction-picker-dialog').then((m) => ({
+    default: m.JurisdictionPickerDialog,
+  })),
+);
+const SessionPromptDialog = lazy(() =>
+  import('../../features/inactivity/session-prompt-dialog').then((m) => ({ default: m.SessionPromptDialog })),
+);
+const SessionEndedDialog = lazy(() =>
+  import('../../features/inactivity/session-ended-dialog').then((m) => ({ default: m.SessionEndedDialog })),
+);
+const LicenseDialog = lazy(() =>
+  import('../../features/license/license-dialog').then((m) => ({ default: m.LicenseDialog })),
+);
 
 /** docs/requirements/public-site.md#global-dialogs: no dialog at all for a user agent containing 'veracode' (a security scanner). */
 export function dialogsAllowedFor(userAgent: string): boolean {
@@ -13,14 +25,29 @@ export function dialogsAllowedFor(userAgent: string): boolean {
 }
 
 /**
- * Dialog flow (docs/requirements/public-site.md#dialog-flow), on every page but `/` and while the session is active:
+ * The inactivity dialogs while prompted or idle; otherwise the dialog flow
+ * (docs/requirements/public-site.md#dialog-flow), on every page but `/` and while the session is active:
  * no jurisdiction or picker open → picker; jurisdiction chosen, picker closed, license not accepted → license.
  */
 export function GlobalDialogs() {
   const { pathname } = useLocation();
   const { jurisdiction, pickerOpen, licenseAccepted } = useRegion();
   const { activityStatus } = useSession();
-  const allowed = pathname !== '/' && activityStatus === 'active' && dialogsAllowedFor(navigator.userAgent);
+  const dialogsAllowed = dialogsAllowedFor(navigator.userAgent);
+  // The inactivity dialogs (docs/requirements/session.md#inactivity-dialogs) show on every page, `/` included.
+  if (dialogsAllowed && activityStatus === 'prompted')
+    return (
+      <Suspense fallback={null}>
+        <SessionPromptDialog />
+      </Suspense>
+    );
+  if (dialogsAllowed && activityStatus === 'idle')
+    return (
+      <Suspense fallback={null}>
+        <SessionEndedDialog />
+      </Suspense>
+    );
+  const allowed = pathname !== '/' && activityStatus === 'active' && dialogsAllowed;
   const showPicker = allowed && (!jurisdiction || pickerOpen);
   const showLicense = allowed && !!jurisdiction && !pickerOpen && !licenseAccepted;
   if (!showPicker && !showLicense) return null;

@@ -16,8 +16,8 @@ const servedLine = `${and(macJurisdictions)} · ${and(linesOfBusiness.map((line)
 /** "J5 (IA, KS, MO, NE) and J8 (IN, MI)" */
 const servedStates = and(macJurisdictions.map((jurisdiction) => `${jurisdiction} (${statesOf(jurisdiction).join(', ')})`));
 
-/** Header (product name + jurisdiction slot), main content, footer. */
-export function AppLayout({ jurisdictionSlot }: { jurisdictionSlot?: ReactNode }) {
+/** Header (product name, jurisdiction and account slots), main content, footer. */
+export function AppLayout({ jurisdictionSlot, accountSlot }: { jurisdictionSlot?: ReactNode; accountSlot?: ReactNode }) {
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <Link
@@ -37,6 +37,7 @@ export function AppLayout({ jurisdictionSlot }: { jurisdictionSlot?: ReactNode }
             </Typography>
           </Link>
           <Box data-testid="jurisdiction-slot">{jurisdictionSlot}</Box>
+          {accountSlot}
         </Toolbar>
       </AppBar>
       <Container component="main" id="main-content" tabIndex={-1} maxWidth="lg" sx={{ flexGrow: 1, py: 4, outline: 'none' }}>

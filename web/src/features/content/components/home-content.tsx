@@ -7,7 +7,7 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useRegion } from '../../../lib/region/region-context';
 import { useSession } from '../../../lib/session/session-context';
-import { useErrorMessage } from '../api/get-error-message';
+import { useErrorMessage } from '../../../lib/error-messages';
 import { useHomePage } from '../api/get-home-page';
 import { topicsFor, useTopics } from '../api/get-topics';
 

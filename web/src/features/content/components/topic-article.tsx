@@ -6,7 +6,7 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useTopic } from '../api/get-topic';
 import { ContentMarkdown } from '../../../components/content-markdown/content-markdown';
 import { PRINT_BLOCK_ID, usePrintBlock } from './use-print-block';
-import { useErrorMessage } from '../api/get-error-message';
+import { useErrorMessage } from '../../../lib/error-messages';
 import { ApiError } from '../../../lib/api-client';
 
 function TopicSkeleton() {

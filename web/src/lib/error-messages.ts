@@ -1,9 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ErrorMessageListSchema, FALLBACK_ERROR_TEXT, GENERIC_ERROR_CODE } from '@portal/contracts';
-import { contentRequest } from '../../../lib/content-request';
+import { contentRequest } from './content-request';
 
 async function messageFor(code: string, signal?: AbortSignal): Promise<string | undefined> {
-  const list = await contentRequest('error-messages', { 'filters[ErrorCode][$eq]': code }, ErrorMessageListSchema, signal);
+  const list = await contentRequest(
+    'error-messages',
+    { 'filters[ErrorCode][$eq]': code },
+    ErrorMessageListSchema,
+    signal,
+  );
   return list[0]?.attributes.Message;
 }
 
@@ -13,14 +18,22 @@ async function messageFor(code: string, signal?: AbortSignal): Promise<string | 
  */
 export async function lookUpErrorMessage(code: string, signal?: AbortSignal): Promise<string> {
   try {
-    return (await messageFor(code, signal)) ?? (code !== GENERIC_ERROR_CODE ? await messageFor(GENERIC_ERROR_CODE, signal) : undefined) ?? FALLBACK_ERROR_TEXT;
+    return (
+      (await messageFor(code, signal)) ??
+      (code !== GENERIC_ERROR_CODE ? await messageFor(GENERIC_ERROR_CODE, signal) : undefined) ??
+      FALLBACK_ERROR_TEXT
+    );
   } catch {
     return FALLBACK_ERROR_TEXT;
   }
 }
 
 export const getErrorMessageQueryOptions = (code: string) =>
-  queryOptions({ queryKey: ['content', 'error-message', code], queryFn: ({ signal }) => lookUpErrorMessage(code, signal), staleTime: 5 * 60_000 });
+  queryOptions({
+    queryKey: ['content', 'error-message', code],
+    queryFn: ({ signal }) => lookUpErrorMessage(code, signal),
+    staleTime: 5 * 60_000,
+  });
 
 export function useErrorMessage(code: string | undefined) {
   return useQuery({ ...getErrorMessageQueryOptions(code ?? ''), enabled: !!code });

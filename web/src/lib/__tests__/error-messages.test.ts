@@ -1,9 +1,9 @@
 import { GENERIC_ERROR_CODE } from '@portal/contracts';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer } from '../../../../testing/content-handlers';
-import { recordRequests, server } from '../../../../testing/msw-server';
-import { lookUpErrorMessage } from '../get-error-message';
+import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer } from '../../testing/content-handlers';
+import { recordRequests, server } from '../../testing/msw-server';
+import { lookUpErrorMessage } from '../error-messages';
 
 const FALLBACK = 'An error has happened, please try again.';
 const askedCodes = (requests: URL[]) => requests.map((url) => url.searchParams.get('filters[ErrorCode][$eq]'));

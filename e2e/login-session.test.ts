@@ -1,0 +1,216 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { currentTotp } from '../server/src/modules/auth/totp';
+import { tokenFile } from '../server/src/content/handover';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  waitForSettled,
+  withDialogsCompleted,
+} from './support/browser';
+import { startPortal, type RunningPortal } from './support/portal-server';
+
+/**
+ * Login, MFA and the inactivity handler (docs/requirements/session.md) against a portal of this file's own with
+ * short session settings: idle after 20 s, the prompt 12 s before (at 8 s); the mail viewer on for the lockout email.
+ */
+const IDLE_MS = 20_000;
+const PROMPT_BEFORE_MS = 12_000;
+const DEMO_PASSWORD = 'Harbor lantern quartz meadow';
+const DEMO_ADMIN_SECRET = 'DEMOPORTALJ5ADMINTOTPSECRET23456';
+// A failed login answers 401/429, which Chromium reports as a console error of the page.
+const allowConsoleErrors = [/status of 40[01]/, /status of 429/];
+
+const promptDialog = (page: Page) => page.getByRole('dialog', { name: 'Are you still here?' });
+const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
+
+/** A TOTP code of a step the account has not used yet: the server accepts each step once, ±1 step from now. */
+const lastStep = new Map<string, number>();
+async function freshTotp(secret: string) {
+  const step = Math.max(Math.floor(Date.now() / 30_000), (lastStep.get(secret) ?? 0) + 1);
+  lastStep.set(secret, step);
+  return currentTotp(secret.replace(/\s/g, ''), new Date(step * 30_000 + 1_000));
+}
+
+/** Seconds the prompt's countdown shows. */
+async function countdownSeconds(page: Page) {
+  const [, minutes, seconds] = /(\d+):(\d\d)/.exec(await page.getByTestId('session-countdown').innerText()) ?? [];
+  return Number(minutes) * 60 + Number(seconds);
+}
+
+async function enterPassword(page: Page, username: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function loginWithTotp(page: Page, username: string, secret: string) {
+  await enterPassword(page, username);
+  await page.getByRole('textbox', { name: /verification code or recovery code/i }).fill(await freshTotp(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+}
+
+/** The session cookie's API answer with this cookie jar (the browser's own, or an old copy of it). */
+async function sessionWith(portal: RunningPortal, cookies: { name: string; value: string }[]) {
+  const res = await fetch(`${portal.url}/api/session`, {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+  });
+  return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
+}
+
+describe('login, MFA and inactivity', () => {
+  let browser: Browser;
+  let portal: RunningPortal;
+
+  beforeAll(async () => {
+    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
+    portal = await startPortal({
+      CMS_URL: inject('cmsUrl'),
+      CMS_TOKEN: token,
+      MAIL_VIEWER: 'true',
+      SESSION_IDLE_MS: String(IDLE_MS),
+      SESSION_PROMPT_BEFORE_IDLE_MS: String(PROMPT_BEFORE_MS),
+      LOGIN_ATTEMPTS_PER_MINUTE: '200',
+    });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  });
+
+  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors });
+    await withDialogsCompleted(context, portal.url);
+    return { context, page };
+  }
+
+  it('first login enrols the authenticator (key read from the page), logout, then login with a TOTP code; a recovery code works once', async () => {
+    const { context, page } = await newPage();
+    await enterPassword(page, 'demo.user.j5');
+    await expect
+      .poll(() => page.getByTestId('system-use-notice').innerText())
+      .toContain('Government-authorized use only');
+    const key = (await page.getByTestId('mfa-manual-key').innerText()).trim();
+    await page.getByRole('img', { name: /qr code/i }).waitFor();
+    await expectNoAxeViolations(page, 'MFA enrolment');
+    await page.getByRole('textbox', { name: /6-digit code/i }).fill(await freshTotp(key));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByTestId('recovery-codes').getByRole('listitem').first().waitFor();
+    const codes = (await page.getByTestId('recovery-codes').getByRole('listitem').allInnerTexts()).map((c) => c.trim());
+    expect(codes).toHaveLength(10);
+    await page.getByLabel('I saved my recovery codes').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await endedDialog(page).waitFor();
+    await waitForSettled(page);
+    await expectNoAxeViolations(page, 'session-ended dialog after Log out');
+    await endedDialog(page).getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL('**/login');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('login-username');
+
+    await loginWithTotp(page, 'demo.user.j5', key);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await endedDialog(page).getByRole('button', { name: 'Stay logged out' }).click();
+
+    // A recovery code instead of the app's code; the same one is refused the second time.
+    for (const expectLoggedIn of [true, false]) {
+      await enterPassword(page, 'demo.user.j5');
+      await page.getByRole('textbox', { name: /verification code or recovery code/i }).fill(codes[0]!);
+      await page.getByRole('button', { name: 'Verify' }).click();
+      if (expectLoggedIn) {
+        await page.getByRole('button', { name: 'Log out' }).click();
+        await endedDialog(page).getByRole('button', { name: 'Stay logged out' }).click();
+      } else {
+        await page
+          .getByTestId('form-error-summary')
+          .getByText(/not correct or has already been used/)
+          .waitFor();
+      }
+    }
+    await context.close();
+  });
+
+  it('5 wrong passwords lock the account with the usual message, and the user gets an email (mail viewer)', async () => {
+    const { context, page } = await newPage();
+    for (let i = 0; i < 5; i++) {
+      await enterPassword(page, 'demo.user.j8', `wrong password number ${i}`);
+      await page
+        .getByTestId('form-error-summary')
+        .getByText(/username or password is not correct/)
+        .waitFor();
+    }
+    await enterPassword(page, 'demo.user.j8');
+    await page
+      .getByTestId('form-error-summary')
+      .getByText(/username or password is not correct/)
+      .waitFor();
+    // The mail viewer's list (plain server HTML, not a screen of the app).
+    await expect
+      .poll(async () => (await fetch(`${portal.url}/dev/mail`)).text())
+      .toMatch(/Your account is locked<\/a> to demo\.user\.j8@example\.com/);
+    await context.close();
+  });
+
+  it("the prompt appears after the prompt time, I'm still here extends the server session; axe passes with it open", async () => {
+    const { context, page } = await newPage();
+    await loginWithTotp(page, 'demo.admin.j5', DEMO_ADMIN_SECRET);
+    await promptDialog(page).waitFor({ timeout: IDLE_MS });
+    await expect.poll(() => promptDialog(page).innerText()).toMatch(/logged out automatically after 20 seconds/);
+    await expect.poll(() => page.getByTestId('session-countdown').innerText()).toMatch(/Time left: 0:\d\d/);
+    await waitForSettled(page);
+    await expectNoAxeViolations(page, 'prompt dialog');
+    const extend = page.waitForResponse((r) => r.url().endsWith('/api/session/extend'));
+    await promptDialog(page).getByRole('button', { name: "I'm still here" }).click();
+    expect((await extend).status()).toBe(200);
+    await promptDialog(page).waitFor({ state: 'detached' });
+
+    // Prompted again; once fewer than 8 s are left, more than IDLE_MS has passed since the login (the server's
+    // last activity without the extend): the server session still stands only because I'm still here extended it.
+    const cookies = await context.cookies();
+    await promptDialog(page).waitFor({ timeout: IDLE_MS });
+    await expect
+      .poll(() => countdownSeconds(page), { timeout: IDLE_MS })
+      .toBeLessThan((IDLE_MS - PROMPT_BEFORE_MS) / 1000);
+    expect(await sessionWith(portal, cookies)).toBe(true);
+    await promptDialog(page).getByRole('button', { name: 'Logout now' }).click();
+    await endedDialog(page).waitFor();
+    expect(await sessionWith(portal, cookies)).toBe(false);
+    await context.close();
+  });
+
+  it('idle ends the server session and shows the ended dialog; the old cookie is refused afterwards', async () => {
+    const { context, page } = await newPage();
+    await loginWithTotp(page, 'demo.admin.j5', DEMO_ADMIN_SECRET);
+    const cookies = await context.cookies();
+    expect(await sessionWith(portal, cookies)).toBe(true);
+    await endedDialog(page).waitFor({ timeout: IDLE_MS * 2 });
+    await waitForSettled(page);
+    await expectNoAxeViolations(page, 'session-ended dialog after idle');
+    expect(await sessionWith(portal, cookies)).toBe(false);
+    await context.close();
+  });
+
+  it("two tabs stay in step: both prompt, I'm still here in one resets both, Log out in one ends both", async () => {
+    const { context, page } = await newPage();
+    await loginWithTotp(page, 'demo.admin.j5', DEMO_ADMIN_SECRET);
+    const other = await context.newPage();
+    await other.goto('/topics/contact');
+    await other.getByRole('button', { name: 'Log out' }).waitFor();
+    await promptDialog(page).waitFor({ timeout: IDLE_MS });
+    await promptDialog(other).waitFor({ timeout: IDLE_MS });
+    await promptDialog(other).getByRole('button', { name: "I'm still here" }).click();
+    await promptDialog(page).waitFor({ state: 'detached' });
+    await promptDialog(other).waitFor({ state: 'detached' });
+    await other.getByRole('button', { name: 'Log out' }).click();
+    await endedDialog(other).waitFor();
+    await endedDialog(page).waitFor();
+    await other.close();
+    await context.close();
+  });
+});

@@ -1,0 +1,61 @@
+import { Alert, AlertTitle, Link, List, ListItem } from '@mui/material';
+import { useEffect, useRef } from 'react';
+
+export interface FormErrorItem {
+  /** The id of the field the message is about; absent for a message about the whole form. */
+  fieldId?: string;
+  message: string;
+}
+
+/**
+ * The error summary at the top of a form (GOV.UK / USWDS pattern): takes focus when a submit produced errors, and
+ * links each message to its field. `submitCount` changes on every submit, so a repeated failure is announced again.
+ */
+export function FormErrorSummary({
+  errors,
+  submitCount,
+  title = 'There is a problem',
+}: {
+  errors: FormErrorItem[];
+  submitCount: number;
+  title?: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const hasErrors = errors.length > 0;
+  useEffect(() => {
+    if (hasErrors) ref.current?.focus();
+  }, [hasErrors, submitCount]);
+  if (!hasErrors) return null;
+  return (
+    <Alert
+      severity="error"
+      ref={ref}
+      tabIndex={-1}
+      role="alert"
+      aria-labelledby="form-error-summary-title"
+      sx={{ mb: 3 }}
+      data-testid="form-error-summary"
+    >
+      <AlertTitle id="form-error-summary-title">{title}</AlertTitle>
+      <List dense disablePadding>
+        {errors.map((error) => (
+          <ListItem key={`${error.fieldId ?? 'form'}:${error.message}`} disableGutters sx={{ py: 0 }}>
+            {error.fieldId ? (
+              <Link
+                href={`#${error.fieldId}`}
+                onClick={(event) => {
+                  event.preventDefault();
+                  document.getElementById(error.fieldId!)?.focus();
+                }}
+              >
+                {error.message}
+              </Link>
+            ) : (
+              error.message
+            )}
+          </ListItem>
+        ))}
+      </List>
+    </Alert>
+  );
+}

@@ -1,0 +1,45 @@
+import { TextField, type TextFieldProps } from '@mui/material';
+import { useForkRef } from '@mui/material/utils';
+import type { Ref } from 'react';
+import type { FormErrorItem } from './form-error-summary';
+import type { FieldError, FieldErrors, FieldValues, UseFormRegisterReturn } from 'react-hook-form';
+
+export type FormTextFieldProps = Omit<TextFieldProps, 'error' | 'name' | 'id'> & {
+  id: string;
+  registration: UseFormRegisterReturn;
+  error?: FieldError;
+  /** Another ref to the input (e.g. the session context's login element). */
+  extraInputRef?: Ref<HTMLElement | null>;
+};
+
+/**
+ * A text field wired to react-hook-form: its error message is the helper text, tied to the input with
+ * aria-describedby (MUI links helper text to the input by id) and aria-invalid.
+ */
+export function FormTextField({ id, registration, error, helperText, extraInputRef, ...props }: FormTextFieldProps) {
+  const { ref, ...field } = registration;
+  const inputRef = useForkRef<HTMLElement | null>(ref, extraInputRef);
+  return (
+    <TextField
+      {...props}
+      {...field}
+      id={id}
+      inputRef={inputRef}
+      error={!!error}
+      helperText={error?.message ?? helperText}
+      fullWidth
+      margin="normal"
+    />
+  );
+}
+
+/** The summary items of react-hook-form's field errors, in the order of `fields`. */
+export function fieldErrorItems<T extends FieldValues>(
+  errors: FieldErrors<T>,
+  fields: Partial<Record<keyof T & string, string>>,
+): FormErrorItem[] {
+  return Object.entries(fields).flatMap(([name, id]) => {
+    const message = errors[name]?.message;
+    return typeof message === 'string' && typeof id === 'string' ? [{ fieldId: id, message }] : [];
+  });
+}

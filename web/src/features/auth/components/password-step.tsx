@@ -1,0 +1,64 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button } from '@mui/material';
+import { LoginRequest, type LoginNextStep } from '@portal/contracts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { fieldErrorItems, FormTextField } from '../../../components/form/form-text-field';
+import { useSession } from '../../../lib/session/session-context';
+import { submitPassword } from '../api/auth-api';
+import { useApiErrorText } from './use-api-error-text';
+
+const fieldMessages: Record<string, string> = { username: 'Enter your username.', password: 'Enter your password.' };
+const fieldIds = { username: 'login-username', password: 'login-password' };
+
+/** Username and password (docs/requirements/session.md#login); the server answers which second-factor step follows. */
+export function PasswordStep({ onNext }: { onNext: (next: LoginNextStep) => void }) {
+  const { loginRef } = useSession();
+  const [apiError, setApiError] = useState<unknown>();
+  const apiErrorText = useApiErrorText(apiError);
+  const form = useForm<LoginRequest>({
+    resolver: zodResolver(LoginRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    defaultValues: { username: '', password: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const summary = [...fieldErrorItems(errors, fieldIds), ...(apiErrorText ? [{ message: apiErrorText }] : [])];
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    setApiError(undefined);
+    try {
+      onNext((await submitPassword(values)).next);
+    } catch (err) {
+      setApiError(err);
+      form.setValue('password', '');
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Log in">
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <FormTextField
+        id={fieldIds.username}
+        label="Username"
+        autoComplete="username"
+        registration={form.register('username')}
+        error={errors.username}
+        extraInputRef={loginRef}
+        required
+      />
+      <FormTextField
+        id={fieldIds.password}
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        registration={form.register('password')}
+        error={errors.password}
+        required
+      />
+      <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+        Log in
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import { Button } from '@mui/material';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { paths } from '../../config/paths';
+import { useSession } from '../../lib/session/session-context';
+
+/** Log in (back to this page afterwards) or Log out (server logout, then the session-ended dialog). */
+export function LoginHeaderControl() {
+  const { loggedIn, logout } = useSession();
+  const { pathname, search } = useLocation();
+  if (loggedIn) {
+    return (
+      <Button color="inherit" variant="outlined" onClick={() => void logout()}>
+        Log out
+      </Button>
+    );
+  }
+  if (pathname === paths.login.path) return null;
+  return (
+    <Button
+      color="inherit"
+      variant="outlined"
+      component={RouterLink}
+      to={paths.login.href(pathname === paths.home.path ? undefined : `${pathname}${search}`)}
+    >
+      Log in
+    </Button>
+  );
+}

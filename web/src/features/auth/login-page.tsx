@@ -1,0 +1,84 @@
+import { Alert, Box, Paper, Typography } from '@mui/material';
+import type { LoginNextStep } from '@portal/contracts';
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
+import { useSession } from '../../lib/session/session-context';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { useSystemUseNotice } from './api/auth-api';
+import { MfaEnrolStep } from './components/mfa-enrol-step';
+import { MfaStep } from './components/mfa-step';
+import { PasswordStep } from './components/password-step';
+import { safeNextPath } from './safe-next-path';
+
+type Step = 'password' | LoginNextStep;
+
+/** The system-use notice (CMS ARS AC-8), from the CMS; without it the form still works. */
+function SystemUseNotice() {
+  const notice = useSystemUseNotice();
+  const text = notice.data?.attributes.NoticeText;
+  return (
+    <Paper
+      component="section"
+      aria-labelledby="system-use-notice-title"
+      variant="outlined"
+      sx={{ p: 2, mb: 3 }}
+      data-testid="system-use-notice"
+    >
+      <Typography component="h2" variant="h6" id="system-use-notice-title">
+        System use notice
+      </Typography>
+      {text ? (
+        <ContentMarkdown>{text}</ContentMarkdown>
+      ) : notice.isError ? (
+        <Alert severity="warning">The system use notice could not be loaded.</Alert>
+      ) : null}
+    </Paper>
+  );
+}
+
+/**
+ * `/login` (docs/requirements/session.md#login): the system-use notice, username and password, then the second
+ * factor (or, on the first login, the authenticator setup). Afterwards back to `next` (same-site paths only).
+ */
+export function LoginPage() {
+  useDocumentTitle('Log in');
+  const [step, setStep] = useState<Step>('password');
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { loggedIn, loggedInNow, loginRef } = useSession();
+  const next = safeNextPath(searchParams.get('next'));
+
+  // The session-ended dialog's Login brings the user here to its login element.
+  const focusLogin = (location.state as { focusLogin?: boolean } | null)?.focusLogin;
+  useEffect(() => {
+    if (focusLogin) loginRef.current?.focus();
+  }, [focusLogin, loginRef]);
+
+  // Already logged in (e.g. in another tab, or back here from history): nothing to do on this page.
+  useEffect(() => {
+    if (loggedIn && step === 'password') void navigate(next, { replace: true });
+  }, [loggedIn, step, next, navigate]);
+
+  const finish = () => void navigate(next, { replace: true });
+
+  return (
+    <Box sx={{ maxWidth: 640, mx: 'auto' }}>
+      <Typography component="h1" variant="h4" gutterBottom>
+        Log in
+      </Typography>
+      <SystemUseNotice />
+      {step === 'password' && <PasswordStep onNext={setStep} />}
+      {step === 'mfa' && (
+        <MfaStep
+          onDone={() => {
+            loggedInNow();
+            finish();
+          }}
+        />
+      )}
+      {step === 'mfa-enroll' && <MfaEnrolStep onConfirmed={loggedInNow} onDone={finish} />}
+    </Box>
+  );
+}
