@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
 import { useRegion } from '../../lib/region/region-context';
+import { useRenderEnvironment } from '../../lib/render-environment';
 import { useSession } from '../../lib/session/session-context';
 
 // The dialogs' code loads only when one is due: never on `/`, where no dialog may open.
@@ -20,7 +21,8 @@ export function GlobalDialogs() {
   const { pathname } = useLocation();
   const { jurisdiction, pickerOpen, licenseAccepted } = useRegion();
   const { activityStatus } = useSession();
-  const allowed = pathname !== '/' && activityStatus === 'active' && dialogsAllowedFor(navigator.userAgent);
+  const { userAgent } = useRenderEnvironment();
+  const allowed = pathname !== '/' && activityStatus === 'active' && dialogsAllowedFor(userAgent);
   const showPicker = allowed && (!jurisdiction || pickerOpen);
   const showLicense = allowed && !!jurisdiction && !pickerOpen && !licenseAccepted;
   if (!showPicker && !showLicense) return null;

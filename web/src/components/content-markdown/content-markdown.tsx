@@ -4,6 +4,7 @@ import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
 import { Link as RouterLink } from 'react-router';
 import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
+import { useRenderEnvironment } from '../../lib/render-environment';
 
 /** docs/requirements/public-site.md#links-in-content: 'In a new tab, visit' followed by the address. */
 export const NEW_TAB_TOOLTIP = 'In a new tab, visit';
@@ -39,7 +40,8 @@ export function classifyLink(href: string, location: Pick<Location, 'hostname' |
 /** docs/requirements/public-site.md#images-in-content: image sources in rendered content are reduced to their path (served on our origin by the /uploads proxy). */
 export function imagePath(src: string): string {
   try {
-    return new URL(src, window.location.origin).pathname;
+    // Only the path is kept, so any base will do (the server renders without a window).
+    return new URL(src, 'http://localhost').pathname;
   } catch {
     return '';
   }
@@ -55,8 +57,9 @@ function scrollToId(event: MouseEvent<HTMLAnchorElement>, id: string) {
 
 function ContentLink({ href = '', children, node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {
   // A link whose scheme was not allowed arrives with an empty href: render its text, not a dead link.
+  const { location } = useRenderEnvironment();
   if (!href) return <span>{children}</span>;
-  const link = classifyLink(href);
+  const link = classifyLink(href, location);
   if (link.kind === 'in-page') {
     return (
       <Link href={href} onClick={(e) => scrollToId(e, link.id)} {...rest}>
