@@ -10,12 +10,14 @@ export { freePort };
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Builds what `npm start` builds: the SPA (web/dist) and the bundled server (server/dist). */
+/** Builds what `npm start` builds: the SPA (web/dist), its server entry (web/dist-ssr) and the bundled server (server/dist). */
 export function buildProduction() {
   // vitest sets NODE_ENV=test, which would make Vite bundle React's development build: build as `npm run build` does.
   const { NODE_ENV: _testEnv, ...env } = process.env;
   for (const [label, args, cwd] of [
     ['web', ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', 'web'], repoRoot],
+    // The server entry of the public pages (web/package.json's build does the same).
+    ['web server entry', ['../node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--ssr', 'src/entry-server.tsx', '--outDir', 'dist-ssr'], join(repoRoot, 'web')],
     ['server', ['build.mjs'], join(repoRoot, 'server')],
   ] as const) {
     const result = spawnSync(process.execPath, [...args], { cwd, env, stdio: 'inherit' });

@@ -129,7 +129,7 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
     app.log.warn({ path: MAIL_VIEWER_PATH }, 'MAIL_VIEWER is on: every queued email, reset links included, is readable at /dev/mail');
     await app.register(mailViewerRoutes);
   }
-  await app.register(staticSitePlugin, { webDistDir: config.webDistDir });
+  await app.register(staticSitePlugin, { webDistDir: config.webDistDir, publicUrl: config.publicUrl, preview: config.cms.preview });
 
   return app;
 }

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CONTENT_PATH } from '@portal/contracts/content';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { LRUCache } from 'lru-cache';
@@ -51,13 +52,21 @@ export const defaultContentLimits: ContentLimits = {
   parsedRequestEntries: 1000,
 };
 
+export interface ContentService {
+  readPublished(url: string, log: FastifyBaseLogger): Promise<{ status: number; body: unknown }>;
+  /** Server-rendered pages, invalidated with the content by the CMS webhook. */
+  pages: ResponseCache;
+}
+
 const CONTENT_CSP_FOR_UPLOADS = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml', 'image/x-icon', 'image/vnd.microsoft.icon', 'image/bmp']);
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The content proxy's caches (tests and the webhook use them). */
-    contentCache: { content: ResponseCache; uploads: ResponseCache };
+    contentCache: { content: ResponseCache; uploads: ResponseCache; pages: ResponseCache };
+    /** What other parts of the server may use of the content proxy: in-process reads and the rendered-page cache. */
+    contentService: ContentService;
   }
 }
 
@@ -127,12 +136,14 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   const common = { ttlMs: config.cms.cacheTtlMs, retryAfterFailureMs: limits.retryAfterFailureMs, breakerThreshold: limits.breakerThreshold, onBackgroundError };
   const content = new ResponseCache({ ...common, maxEntries: limits.contentCacheEntries, maxBytes: limits.contentCacheBytes });
   const uploads = new ResponseCache({ ...common, maxEntries: limits.uploadCacheEntries, maxBytes: limits.uploadCacheBytes });
+  // Server-rendered pages (docs/decisions/0018-server-rendering.md) are built from content: same lifetime, same webhook.
+  const pages = new ResponseCache({ ...common, maxEntries: limits.contentCacheEntries, maxBytes: limits.contentCacheBytes });
   /**
    * Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. A 5xx on one query (the
    * breaker closed) is that query's problem, logged per request at info; a request not sent because the CMS or the
    * query failed moments ago was reported then; anything else is the CMS being unavailable, said once per outage.
    */
-  function unavailable(request: FastifyRequest, err: unknown): PortalError {
+  function unavailable(request: { log: FastifyBaseLogger }, err: unknown): PortalError {
     if (!(err instanceof UpstreamUnavailable)) request.log.error({ err }, 'unexpected failure in the content proxy');
     else if (err.failure === 'resting') request.log.debug({ reason: err.message }, 'content unavailable');
     else if (err.failure === 'server-error' && !content.breakerOpen) request.log.info({ reason: err.message }, 'the CMS failed this query');
@@ -145,7 +156,37 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     outage.answered();
     return result;
   };
-  app.decorate('contentCache', { content, uploads });
+  app.decorate('contentCache', { content, uploads, pages });
+
+  /**
+   * Published content as `GET <url>` under /api/content would answer it (status and JSON body), for the server's
+   * own page rendering: the same allow-list, cache and CMS client, without an HTTP call to itself.
+   */
+  async function readPublished(url: string, log: FastifyBaseLogger): Promise<{ status: number; body: unknown }> {
+    const failure = (status: number, code: string) => ({ status, body: { errorMessage: code } });
+    const [path = '', query = ''] = url.split('?', 2);
+    if (!path.startsWith(`${CONTENT_PATH}/`)) return failure(404, 'Not_Found');
+    let parsed: ContentRequest | undefined;
+    try {
+      parsed = parseContentRequest(decodeURIComponent(path.slice(CONTENT_PATH.length + 1)), query);
+    } catch (err) {
+      if (err instanceof QueryRejected) return failure(400, 'Validation_Failed');
+      throw err;
+    }
+    if (!parsed) return failure(404, 'Not_Found');
+    const { cacheKey, path: cmsPath, pairs } = parsed;
+    let lookup: CacheLookup;
+    try {
+      lookup = await content.get(cacheKey, answering(() => client.content(cmsPath, pairs, log)));
+    } catch (err) {
+      const error = unavailable({ log }, err);
+      return failure(error.status, error.code);
+    }
+    if (lookup.kind === 'not-found') return failure(404, 'Not_Found');
+    if (lookup.kind === 'bad-request') return failure(400, 'Validation_Failed');
+    return { status: 200, body: JSON.parse(lookup.answer.body.toString('utf8')) as unknown };
+  }
+  app.decorate('contentService', { readPublished, pages });
   app.addHook('onClose', async () => {
     agents.http.destroy();
     agents.https.destroy();
@@ -270,6 +311,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
           }
           content.invalidateAll();
           uploads.invalidateAll();
+          pages.invalidateAll();
         },
       },
       async (request, reply) => {

@@ -4,13 +4,15 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { PortalError } from '../../platform/portal-error';
+import { createPageSender } from './server-render';
 
 /**
  * Serves the built SPA: hashed files under /assets/ are cached for a year (their names change with their
- * content), everything else must be revalidated. Unknown non-API GETs get index.html so the router can
- * render them (including its not-found page); unknown /api/* paths get the JSON 404.
+ * content), everything else must be revalidated. Unknown non-API GETs get the server-rendered public page
+ * (server-render.ts) or else index.html so the router can render them (including its not-found page); unknown
+ * /api/* paths get the JSON 404.
  */
-export const staticSitePlugin = fp(async (app: FastifyInstance, options: { webDistDir: string }) => {
+export const staticSitePlugin = fp(async (app: FastifyInstance, options: { webDistDir: string; publicUrl: string; preview: boolean }) => {
   const hasBuild = existsSync(join(options.webDistDir, 'index.html'));
   if (hasBuild) {
     await app.register(fastifyStatic, {
@@ -25,6 +27,7 @@ export const staticSitePlugin = fp(async (app: FastifyInstance, options: { webDi
   } else {
     app.log.warn({ webDistDir: options.webDistDir }, 'the web app is not built; run `npm run build` (npm start does it)');
   }
+  const sendPage = hasBuild ? await createPageSender(app, options) : undefined;
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -32,6 +35,7 @@ export const staticSitePlugin = fp(async (app: FastifyInstance, options: { webDi
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]{1,8}$/i.test(path);
     if (!wantsPage) throw new PortalError(404, 'Not_Found');
     if (!hasBuild) return reply.code(503).type('text/plain').send('The web app has not been built yet. Run `npm run build`, then reload.');
+    if (sendPage && (await sendPage(request, reply))) return reply;
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 });
