@@ -30,7 +30,6 @@ export interface PageRequest {
 }
 
 export interface RenderedPage {
-  status: number;
   /** Style tags and preload links for `<head>`. */
   head: string;
   /** The app's markup for `#root`. */
@@ -69,21 +68,21 @@ export function pageVariant(request: PageRequest): string | undefined {
   return [page, jurisdictionFrom(request.cookies.region), license, dialogs].join('|');
 }
 
-/** Reads the route's content into the query cache: whether all of it was read, and whether the page exists. */
-async function prefetch(queryClient: QueryClient, leaf: NonNullable<ReturnType<typeof leafMatch>>): Promise<{ ok: boolean; found: boolean }> {
+/** Reads the route's content into the query cache: whether all of it was read. */
+async function prefetch(queryClient: QueryClient, leaf: NonNullable<ReturnType<typeof leafMatch>>): Promise<boolean> {
   const succeeded = (queryKey: readonly unknown[]) => queryClient.getQueryState(queryKey)?.status === 'success';
   if (leaf.route.path === paths.home.path) {
     const home = getHomePageQueryOptions();
     const topics = getTopicsQueryOptions();
     await Promise.all([queryClient.prefetchQuery(home), queryClient.prefetchQuery(topics)]);
-    return { ok: succeeded(home.queryKey) && succeeded(topics.queryKey), found: true };
+    return succeeded(home.queryKey) && succeeded(topics.queryKey);
   }
   if (leaf.route.path === paths.topic.path) {
     const topic = getTopicQueryOptions(leaf.params.id ?? '');
     await queryClient.prefetchQuery(topic);
-    return { ok: succeeded(topic.queryKey), found: !!queryClient.getQueryData(topic.queryKey)?.attributes.publishedAt };
+    return succeeded(topic.queryKey);
   }
-  return { ok: true, found: false };
+  return true;
 }
 
 /**
@@ -96,8 +95,7 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   const queryClient = createQueryClient();
   // One attempt: a page that cannot get its content is left to the browser, which retries.
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
-  const { ok, found } = await prefetch(queryClient, leaf);
-  if (!ok) return undefined;
+  if (!(await prefetch(queryClient, leaf))) return undefined;
 
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(request.path, origin)));
@@ -126,5 +124,5 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   if (failed) return undefined;
   const head = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(root));
   const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient) })}</script>`;
-  return { status: found && context.statusCode < 400 ? 200 : 404, head, root, state };
+  return { head, root, state };
 }

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
-import { LRUCache } from 'lru-cache';
 import { cookieValue } from '../../content/preview';
 import { etagMatches, UpstreamUnavailable, type CacheLookup } from '../../content/cache';
 
@@ -11,7 +10,7 @@ import { etagMatches, UpstreamUnavailable, type CacheLookup } from '../../conten
 interface ServerEntry {
   configureServerRendering(options: { publicUrl: string; content: (url: string) => Promise<{ status: number; payload: unknown }> }): void;
   pageVariant(request: PageRequest): string | undefined;
-  renderPage(request: PageRequest): Promise<{ status: number; head: string; root: string; state: string } | undefined>;
+  renderPage(request: PageRequest): Promise<{ head: string; root: string; state: string } | undefined>;
 }
 
 interface PageRequest {
@@ -56,13 +55,9 @@ export async function createPageSender(app: FastifyInstance, options: { webDistD
   });
   const template = readFileSync(templateFile, 'utf8').replace('<!--app-head-->', `${fontPreloads(options.webDistDir)}<!--app-head-->`);
   const pages = app.contentService.pages;
-  // The status a cached page was rendered with (a topic that does not exist is a 404 page); same keys as the cache.
-  const statuses = new LRUCache<string, number>({ max: 10_000 });
-
   async function render(key: string, request: PageRequest) {
     const page = await entry.renderPage(request);
     if (!page) throw new UpstreamUnavailable('the page content could not be read');
-    statuses.set(key, page.status);
     const html = template.replace('<!--app-head-->', page.head).replace('<!--app-root-->', page.root).replace('<!--app-state-->', page.state);
     return { kind: 'ok' as const, body: Buffer.from(html), contentType: HTML };
   }
@@ -87,13 +82,14 @@ export async function createPageSender(app: FastifyInstance, options: { webDistD
       if (lookup.kind !== 'ok') return false;
       answer = lookup.answer;
     }
-    const status = statuses.get(key) ?? 200;
+    // Every page answers 200, the not-found state too, as the browser-rendered app always did (a 404 status would be
+    // a console error on the page and fail Lighthouse's SEO audit).
     reply.header('etag', answer.etag).header('cache-control', PAGE_CACHE_CONTROL).header('vary', 'cookie, user-agent');
-    if (status === 200 && etagMatches(request.headers['if-none-match'], answer.etag)) {
+    if (etagMatches(request.headers['if-none-match'], answer.etag)) {
       reply.code(304).send();
       return true;
     }
-    reply.code(status).header('content-type', answer.contentType).send(answer.body);
+    reply.code(200).header('content-type', answer.contentType).send(answer.body);
     return true;
   };
 }
