@@ -1,7 +1,8 @@
 // Requests per second of a cached content answer through the portal (`GET /api/content/topics?populate=*`
 // through the whole app: helmet headers, request ids, CSRF hook, request logging, the proxy's cache and ETag)
 // against a bare Fastify route on another port returning the same bytes with the same headers.
-// Target: ≥ 0.8 of bare. A third server, the content plugin alone in a bare Fastify, separates the proxy's
+// Target: ≥ 0.8 of bare. Second figure, the same for a cached server-rendered topic page (with region cookies)
+// against a bare route sending that page's bytes and headers (needs `npm run build -w web` first). A third server, the content plugin alone in a bare Fastify, separates the proxy's
 // own cost from the platform plugins' cost.
 // The content comes from the real Strapi (cms/scripts/start-headless.mjs) on a throw-away SQLite file.
 // autocannon runs as a child process so the load generator does not share the servers' event loop.
@@ -52,6 +53,8 @@ const DURATION_S = 5;
 const ROUNDS = 5;
 const WARMUP_S = 2;
 const PATH = '/api/content/topics?populate=*';
+const PAGE_PATH = '/topics/rendering-examples';
+const PAGE_COOKIE = 'region=J5A; amaApproved=true';
 const autocannonCli = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-content-'));
@@ -63,7 +66,8 @@ const config = loadConfig({
   ENCRYPTION_KEY: '0'.repeat(64),
   LOG_LEVEL: 'info',
   DATA_DIR: dataDir,
-  WEB_DIST_DIR: join(dataDir, 'no-web-build'),
+  // The built web app and its server entry (web/dist-ssr), for the server-rendered page figure.
+  WEB_DIST_DIR: fileURLToPath(new URL('../web/dist', import.meta.url)),
   SEED_DEMO_DATA: 'false',
   CMS_URL: `http://127.0.0.1:${cmsPort}`,
   CONTENT_CACHE_TTL_MS: '600000',
@@ -112,6 +116,20 @@ bare.get('/api/content/topics', (_request, reply) => {
 });
 const bareUrl = await listen(bare);
 
+// The page figure: a cached server-rendered topic page, and a bare route sending its bytes and headers.
+const pageWarm = await fetch(`${portalUrl}${PAGE_PATH}`, { headers: { cookie: PAGE_COOKIE } });
+const pageBody = Buffer.from(await pageWarm.arrayBuffer());
+if (pageWarm.status !== 200 || !pageBody.includes('portal-server-state')) throw new Error('the topic page was not server-rendered: run `npm run build -w web` first');
+const pageHeaders: Record<string, string> = {};
+pageWarm.headers.forEach((value, name) => {
+  if (!skip.has(name)) pageHeaders[name] = value;
+});
+const barePage = Fastify({ logger: false });
+barePage.get(PAGE_PATH, (_request, reply) => {
+  reply.headers(pageHeaders).send(pageBody);
+});
+const barePageUrl = await listen(barePage);
+
 // On a machine with two or more cores and taskset (util-linux), the servers run on core 0 and autocannon on core 1:
 // the scheduler then never puts the load generator on the servers' core, which is most of the run-to-run noise.
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
@@ -123,8 +141,9 @@ interface Measurement {
   cpuPerRequestUs: number;
 }
 
-async function measure(url: string, seconds = DURATION_S): Promise<Measurement> {
-  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), `${url}${PATH}`];
+async function measure(url: string, seconds = DURATION_S, path = PATH, cookie?: string): Promise<Measurement> {
+  const cookieArgs = cookie ? ['-H', `cookie=${cookie}`] : [];
+  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), ...cookieArgs, `${url}${path}`];
   const cpuBefore = process.cpuUsage();
   const { stdout } = await promisify(execFile)(loadGenerator.command, args, {
     encoding: 'utf8',
@@ -140,6 +159,7 @@ type Target = 'portal' | 'bare' | 'plugin';
 const urls: Record<Target, string> = { portal: portalUrl, bare: bareUrl, plugin: pluginUrl };
 const rates: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
 const cpuCosts: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
+const pageRates = { portal: [] as number[], bare: [] as number[] };
 const orders: Target[][] = [
   ['portal', 'bare', 'plugin'],
   ['bare', 'plugin', 'portal'],
@@ -156,6 +176,13 @@ try {
       cpuCosts[target].push(cpuPerRequestUs);
     }
     console.log(`round ${round}: portal ${rates.portal.at(-1)!.toFixed(0)}, bare ${rates.bare.at(-1)!.toFixed(0)}, plugin alone ${rates.plugin.at(-1)!.toFixed(0)} req/s`);
+  }
+  await measure(portalUrl, WARMUP_S, PAGE_PATH, PAGE_COOKIE);
+  await measure(barePageUrl, WARMUP_S, PAGE_PATH, PAGE_COOKIE);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const pair = round % 2 ? (['portal', 'bare'] as const) : (['bare', 'portal'] as const);
+    for (const target of pair) pageRates[target].push((await measure(target === 'portal' ? portalUrl : barePageUrl, DURATION_S, PAGE_PATH, PAGE_COOKIE)).rate);
+    console.log(`page round ${round}: portal ${pageRates.portal.at(-1)!.toFixed(0)}, bare ${pageRates.bare.at(-1)!.toFixed(0)} req/s`);
   }
 } finally {
   for (const server of servers) await server.close();
@@ -181,3 +208,8 @@ console.log(`ratio portal / bare:         ${portalRatio.toFixed(2)} (median of t
 console.log(`ratio plugin alone / bare:   ${pluginRatio.toFixed(2)} (the proxy's own cost, without the platform plugins)`);
 console.log(`server CPU per request:      portal ${portalCpu.toFixed(1)} µs, bare ${bareCpu.toFixed(1)} µs, plugin alone ${pluginCpu.toFixed(1)} µs (medians)`);
 console.log(`ratio by CPU (bare / portal): ${(bareCpu / portalCpu).toFixed(2)} (what an idle core would give; less sensitive to other load)`);
+const pageRatio = median(pageRates.portal.map((r, i) => r / pageRates.bare[i]!));
+console.log(`\ncached server-rendered GET ${PAGE_PATH} (${pageBody.length} bytes, region cookies), ${DURATION_S} s × ${ROUNDS} rounds each`);
+console.log(`portal (whole app):          ${mean(pageRates.portal).toFixed(0)} req/s`);
+console.log(`bare Fastify route:          ${mean(pageRates.bare).toFixed(0)} req/s`);
+console.log(`ratio page portal / bare:    ${pageRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${pageRatio >= 0.8 ? 'MET' : 'NOT MET'}`);
