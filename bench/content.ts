@@ -46,7 +46,9 @@ await build({
 });
 // As in server/build.mjs, the committed migrations sit beside the bundle.
 cpSync(join(serverRoot, 'src/db/migrations'), join(bundleDir, 'migrations'), { recursive: true });
-const { buildApp, loadConfig, contentPlugin, openPglite, errorHandlerPlugin } = (await import(join(bundleDir, 'server.mjs'))) as typeof import('./bench-server-exports');
+const { buildApp, loadConfig, contentPlugin, openPglite, errorHandlerPlugin } = (await import(
+  join(bundleDir, 'server.mjs')
+)) as typeof import('./bench-server-exports');
 
 const CONNECTIONS = 10;
 const DURATION_S = 5;
@@ -119,7 +121,8 @@ const bareUrl = await listen(bare);
 // The page figure: a cached server-rendered topic page, and a bare route sending its bytes and headers.
 const pageWarm = await fetch(`${portalUrl}${PAGE_PATH}`, { headers: { cookie: PAGE_COOKIE } });
 const pageBody = Buffer.from(await pageWarm.arrayBuffer());
-if (pageWarm.status !== 200 || !pageBody.includes('portal-server-state')) throw new Error('the topic page was not server-rendered: run `npm run build -w web` first');
+if (pageWarm.status !== 200 || !pageBody.includes('portal-server-state'))
+  throw new Error('the topic page was not server-rendered: run `npm run build -w web` first');
 const pageHeaders: Record<string, string> = {};
 pageWarm.headers.forEach((value, name) => {
   if (!skip.has(name)) pageHeaders[name] = value;
@@ -132,8 +135,12 @@ const barePageUrl = await listen(barePage);
 
 // On a machine with two or more cores and taskset (util-linux), the servers run on core 0 and autocannon on core 1:
 // the scheduler then never puts the load generator on the servers' core, which is most of the run-to-run noise.
-const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
-const loadGenerator = pinned ? { command: 'taskset', prefix: ['-c', '1', process.execPath] } : { command: process.execPath, prefix: [] };
+const pinned =
+  availableParallelism() >= 2 &&
+  spawnSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
+const loadGenerator = pinned
+  ? { command: 'taskset', prefix: ['-c', '1', process.execPath] }
+  : { command: process.execPath, prefix: [] };
 
 interface Measurement {
   rate: number;
@@ -143,7 +150,17 @@ interface Measurement {
 
 async function measure(url: string, seconds = DURATION_S, path = PATH, cookie?: string): Promise<Measurement> {
   const cookieArgs = cookie ? ['-H', `cookie=${cookie}`] : [];
-  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), ...cookieArgs, `${url}${path}`];
+  const args = [
+    ...loadGenerator.prefix,
+    autocannonCli,
+    '--json',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(seconds),
+    ...cookieArgs,
+    `${url}${path}`,
+  ];
   const cpuBefore = process.cpuUsage();
   const { stdout } = await promisify(execFile)(loadGenerator.command, args, {
     encoding: 'utf8',
@@ -151,7 +168,8 @@ async function measure(url: string, seconds = DURATION_S, path = PATH, cookie?: 
   });
   const cpu = process.cpuUsage(cpuBefore);
   const result = JSON.parse(stdout) as { requests: { average: number; total: number }; non2xx: number; errors: number };
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rate: result.requests.average, cpuPerRequestUs: (cpu.user + cpu.system) / result.requests.total };
 }
 
@@ -175,14 +193,21 @@ try {
       rates[target].push(rate);
       cpuCosts[target].push(cpuPerRequestUs);
     }
-    console.log(`round ${round}: portal ${rates.portal.at(-1)!.toFixed(0)}, bare ${rates.bare.at(-1)!.toFixed(0)}, plugin alone ${rates.plugin.at(-1)!.toFixed(0)} req/s`);
+    console.log(
+      `round ${round}: portal ${rates.portal.at(-1)!.toFixed(0)}, bare ${rates.bare.at(-1)!.toFixed(0)}, plugin alone ${rates.plugin.at(-1)!.toFixed(0)} req/s`,
+    );
   }
   await measure(portalUrl, WARMUP_S, PAGE_PATH, PAGE_COOKIE);
   await measure(barePageUrl, WARMUP_S, PAGE_PATH, PAGE_COOKIE);
   for (let round = 1; round <= ROUNDS; round++) {
     const pair = round % 2 ? (['portal', 'bare'] as const) : (['bare', 'portal'] as const);
-    for (const target of pair) pageRates[target].push((await measure(target === 'portal' ? portalUrl : barePageUrl, DURATION_S, PAGE_PATH, PAGE_COOKIE)).rate);
-    console.log(`page round ${round}: portal ${pageRates.portal.at(-1)!.toFixed(0)}, bare ${pageRates.bare.at(-1)!.toFixed(0)} req/s`);
+    for (const target of pair)
+      pageRates[target].push(
+        (await measure(target === 'portal' ? portalUrl : barePageUrl, DURATION_S, PAGE_PATH, PAGE_COOKIE)).rate,
+      );
+    console.log(
+      `page round ${round}: portal ${pageRates.portal.at(-1)!.toFixed(0)}, bare ${pageRates.bare.at(-1)!.toFixed(0)} req/s`,
+    );
   }
 } finally {
   for (const server of servers) await server.close();
@@ -200,16 +225,30 @@ const pluginRatio = median(rates.plugin.map((r, i) => r / rates.bare[i]!));
 // CPU time per request depends far less than requests/s on what else the machine runs at the time: on a shared
 // machine it is the steadier figure, and bare / portal estimates the ratio an otherwise idle core would give.
 const [portalCpu, bareCpu, pluginCpu] = [median(cpuCosts.portal), median(cpuCosts.bare), median(cpuCosts.plugin)];
-console.log(`\ncached GET ${PATH} (${body.length} bytes, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`);
+console.log(
+  `\ncached GET ${PATH} (${body.length} bytes, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`,
+);
 console.log(`portal (whole app):          ${portal.toFixed(0)} req/s`);
 console.log(`bare Fastify route:          ${bareRate.toFixed(0)} req/s`);
 console.log(`content plugin alone:        ${plugin.toFixed(0)} req/s`);
-console.log(`ratio portal / bare:         ${portalRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${portalRatio >= 0.8 ? 'MET' : 'NOT MET'}`);
-console.log(`ratio plugin alone / bare:   ${pluginRatio.toFixed(2)} (the proxy's own cost, without the platform plugins)`);
-console.log(`server CPU per request:      portal ${portalCpu.toFixed(1)} µs, bare ${bareCpu.toFixed(1)} µs, plugin alone ${pluginCpu.toFixed(1)} µs (medians)`);
-console.log(`ratio by CPU (bare / portal): ${(bareCpu / portalCpu).toFixed(2)} (what an idle core would give; less sensitive to other load)`);
+console.log(
+  `ratio portal / bare:         ${portalRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${portalRatio >= 0.8 ? 'MET' : 'NOT MET'}`,
+);
+console.log(
+  `ratio plugin alone / bare:   ${pluginRatio.toFixed(2)} (the proxy's own cost, without the platform plugins)`,
+);
+console.log(
+  `server CPU per request:      portal ${portalCpu.toFixed(1)} µs, bare ${bareCpu.toFixed(1)} µs, plugin alone ${pluginCpu.toFixed(1)} µs (medians)`,
+);
+console.log(
+  `ratio by CPU (bare / portal): ${(bareCpu / portalCpu).toFixed(2)} (what an idle core would give; less sensitive to other load)`,
+);
 const pageRatio = median(pageRates.portal.map((r, i) => r / pageRates.bare[i]!));
-console.log(`\ncached server-rendered GET ${PAGE_PATH} (${pageBody.length} bytes, region cookies), ${DURATION_S} s × ${ROUNDS} rounds each`);
+console.log(
+  `\ncached server-rendered GET ${PAGE_PATH} (${pageBody.length} bytes, region cookies), ${DURATION_S} s × ${ROUNDS} rounds each`,
+);
 console.log(`portal (whole app):          ${mean(pageRates.portal).toFixed(0)} req/s`);
 console.log(`bare Fastify route:          ${mean(pageRates.bare).toFixed(0)} req/s`);
-console.log(`ratio page portal / bare:    ${pageRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${pageRatio >= 0.8 ? 'MET' : 'NOT MET'}`);
+console.log(
+  `ratio page portal / bare:    ${pageRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${pageRatio >= 0.8 ? 'MET' : 'NOT MET'}`,
+);

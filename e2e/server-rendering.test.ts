@@ -66,12 +66,16 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
   }
 
   it('a rendered page is revalidated with its ETag', async () => {
-    const first = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, { headers: { cookie: 'region=J5A; amaApproved=true' } });
+    const first = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, {
+      headers: { cookie: 'region=J5A; amaApproved=true' },
+    });
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
     const etag = first.headers.get('etag');
     expect(etag).toBeTruthy();
-    const again = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, { headers: { cookie: 'region=J5A; amaApproved=true', 'if-none-match': etag! } });
+    const again = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, {
+      headers: { cookie: 'region=J5A; amaApproved=true', 'if-none-match': etag! },
+    });
     expect(again.status).toBe(304);
     const missing = await fetch(`${baseURL}/no-such-page`);
     expect(missing.status).toBe(200);

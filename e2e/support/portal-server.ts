@@ -17,7 +17,20 @@ export function buildProduction() {
   for (const [label, args, cwd] of [
     ['web', ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', 'web'], repoRoot],
     // The server entry of the public pages (web/package.json's build does the same).
-    ['web server entry', ['../node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--ssr', 'src/entry-server.tsx', '--outDir', 'dist-ssr'], join(repoRoot, 'web')],
+    [
+      'web server entry',
+      [
+        '../node_modules/vite/bin/vite.js',
+        'build',
+        '--logLevel',
+        'warn',
+        '--ssr',
+        'src/entry-server.tsx',
+        '--outDir',
+        'dist-ssr',
+      ],
+      join(repoRoot, 'web'),
+    ],
     ['server', ['build.mjs'], join(repoRoot, 'server')],
   ] as const) {
     const result = spawnSync(process.execPath, [...args], { cwd, env, stdio: 'inherit' });
@@ -34,7 +47,10 @@ export interface RunningPortal {
 }
 
 /** Starts the production server on a free port with its own data folder. */
-export async function startPortal(env: Record<string, string> = {}, options: { port?: number; dataDir?: string } = {}): Promise<RunningPortal> {
+export async function startPortal(
+  env: Record<string, string> = {},
+  options: { port?: number; dataDir?: string } = {},
+): Promise<RunningPortal> {
   const port = options.port ?? (await freePort());
   // Browsers reach it as localhost, the host name the seeded content's own-domain links use.
   const url = `http://localhost:${port}`;
@@ -56,7 +72,8 @@ export async function startPortal(env: Record<string, string> = {}, options: { p
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (l) => logs.push(l));
+  for (const stream of [child.stdout!, child.stderr!])
+    createInterface({ input: stream }).on('line', (l) => logs.push(l));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const deadline = Date.now() + 90_000;

@@ -28,7 +28,12 @@ import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logge
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
-import { helmetOptions, reportingEndpointsHeader, securityHeadersPlugin, staticSecurityHeaders } from './platform/security-headers';
+import {
+  helmetOptions,
+  reportingEndpointsHeader,
+  securityHeadersPlugin,
+  staticSecurityHeaders,
+} from './platform/security-headers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -82,13 +87,19 @@ function frameworkErrorHandler(baselineHeaders: Record<string, string>) {
 /** Builds the portal server without listening, so tests drive it with `app.inject`. */
 export async function buildApp({ config, database, logStream, onRoute }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
-  const baselineHeaders = { ...staticSecurityHeaders(helmetOptions(config)), 'reporting-endpoints': reportingEndpointsHeader(config) };
+  const baselineHeaders = {
+    ...staticSecurityHeaders(helmetOptions(config)),
+    'reporting-endpoints': reportingEndpointsHeader(config),
+  };
   const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : loggerOptions(config.logLevel),
     genReqId: requestIdGenerator(trust),
     childLoggerFactory: lazyChildLogger,
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? '') }),
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? ''),
+    }),
     // X-Forwarded-For is believed from the configured proxies only (docs/decisions/0014).
     trustProxy: config.trustProxy === false ? false : trust,
     bodyLimit: 100 * 1024,
@@ -107,9 +118,13 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('secrets', loadSecrets(config));
-  app.decorate('passwordHasher', new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }));
+  app.decorate(
+    'passwordHasher',
+    new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }),
+  );
   const jobs: Job[] = [rateLimitCleanupJob()];
-  if (config.mail.smtpUrl) jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
+  if (config.mail.smtpUrl)
+    jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
   app.decorate('jobs', jobRunner);
   // Jobs run on a listening server only (tests drive them with runOnce); they stop before the database closes.
@@ -126,10 +141,17 @@ export async function buildApp({ config, database, logStream, onRoute }: AppDepe
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   if (config.mail.viewer) {
-    app.log.warn({ path: MAIL_VIEWER_PATH }, 'MAIL_VIEWER is on: every queued email, reset links included, is readable at /dev/mail');
+    app.log.warn(
+      { path: MAIL_VIEWER_PATH },
+      'MAIL_VIEWER is on: every queued email, reset links included, is readable at /dev/mail',
+    );
     await app.register(mailViewerRoutes);
   }
-  await app.register(staticSitePlugin, { webDistDir: config.webDistDir, publicUrl: config.publicUrl, preview: config.cms.preview });
+  await app.register(staticSitePlugin, {
+    webDistDir: config.webDistDir,
+    publicUrl: config.publicUrl,
+    preview: config.cms.preview,
+  });
 
   return app;
 }

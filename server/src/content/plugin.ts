@@ -59,7 +59,17 @@ export interface ContentService {
 }
 
 const CONTENT_CSP_FOR_UPLOADS = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml', 'image/x-icon', 'image/vnd.microsoft.icon', 'image/bmp']);
+const IMAGE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/svg+xml',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/bmp',
+]);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,7 +96,10 @@ function outageLog(log: FastifyInstance['log']) {
       const reason = err instanceof Error ? err.message : 'unknown failure';
       if (since !== undefined) return log.debug({ reason }, 'content unavailable');
       since = Date.now();
-      log.warn({ reason }, 'Content is unavailable: the CMS gives no answer (it may still be starting). Said once until it answers again.');
+      log.warn(
+        { reason },
+        'Content is unavailable: the CMS gives no answer (it may still be starting). Said once until it answers again.',
+      );
     },
     answered() {
       if (since === undefined) return;
@@ -97,7 +110,13 @@ function outageLog(log: FastifyInstance['log']) {
 }
 
 /** Replays a cached answer: 304 when the browser's copy is current, X-Content-Stale when it is past its TTL. */
-function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer, stale: boolean, cacheControl: string) {
+function sendAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: CachedAnswer,
+  stale: boolean,
+  cacheControl: string,
+) {
   reply.header('etag', answer.etag).header('cache-control', cacheControl);
   if (stale) reply.header('x-content-stale', '1');
   if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
@@ -124,20 +143,41 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   const webhookSecret = new WebhookSecret(config.cms.webhookSecret, webhookSecretFile(config.dataDir));
   if (config.isProduction && (!config.cms.token || !config.cms.webhookSecret)) {
     // Several instances behind a load balancer do not share a disk: the handover files suit one machine only.
-    app.log.warn('CMS_TOKEN or CMS_WEBHOOK_SECRET is unset: the CMS token and webhook secret come from files in DATA_DIR, which only works when the CMS and this instance share that folder');
+    app.log.warn(
+      'CMS_TOKEN or CMS_WEBHOOK_SECRET is unset: the CMS token and webhook secret come from files in DATA_DIR, which only works when the CMS and this instance share that folder',
+    );
   }
   const previewSecret = config.cms.previewSecret;
   if (config.cms.preview && !previewSecret) {
     // config.ts refuses this combination in production.
-    app.log.warn('CONTENT_PREVIEW=true without CONTENT_PREVIEW_SECRET: drafts are served to anyone who asks (development only)');
+    app.log.warn(
+      'CONTENT_PREVIEW=true without CONTENT_PREVIEW_SECRET: drafts are served to anyone who asks (development only)',
+    );
   }
   const outage = outageLog(app.log);
   const onBackgroundError = (err: unknown) => outage.failed(err);
-  const common = { ttlMs: config.cms.cacheTtlMs, retryAfterFailureMs: limits.retryAfterFailureMs, breakerThreshold: limits.breakerThreshold, onBackgroundError };
-  const content = new ResponseCache({ ...common, maxEntries: limits.contentCacheEntries, maxBytes: limits.contentCacheBytes });
-  const uploads = new ResponseCache({ ...common, maxEntries: limits.uploadCacheEntries, maxBytes: limits.uploadCacheBytes });
+  const common = {
+    ttlMs: config.cms.cacheTtlMs,
+    retryAfterFailureMs: limits.retryAfterFailureMs,
+    breakerThreshold: limits.breakerThreshold,
+    onBackgroundError,
+  };
+  const content = new ResponseCache({
+    ...common,
+    maxEntries: limits.contentCacheEntries,
+    maxBytes: limits.contentCacheBytes,
+  });
+  const uploads = new ResponseCache({
+    ...common,
+    maxEntries: limits.uploadCacheEntries,
+    maxBytes: limits.uploadCacheBytes,
+  });
   // Server-rendered pages (docs/decisions/0018-server-rendering.md) are built from content: same lifetime, same webhook.
-  const pages = new ResponseCache({ ...common, maxEntries: limits.contentCacheEntries, maxBytes: limits.contentCacheBytes });
+  const pages = new ResponseCache({
+    ...common,
+    maxEntries: limits.contentCacheEntries,
+    maxBytes: limits.contentCacheBytes,
+  });
   /**
    * Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. A 5xx on one query (the
    * breaker closed) is that query's problem, logged per request at info; a request not sent because the CMS or the
@@ -146,16 +186,19 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   function unavailable(request: { log: FastifyBaseLogger }, err: unknown): PortalError {
     if (!(err instanceof UpstreamUnavailable)) request.log.error({ err }, 'unexpected failure in the content proxy');
     else if (err.failure === 'resting') request.log.debug({ reason: err.message }, 'content unavailable');
-    else if (err.failure === 'server-error' && !content.breakerOpen) request.log.info({ reason: err.message }, 'the CMS failed this query');
+    else if (err.failure === 'server-error' && !content.breakerOpen)
+      request.log.info({ reason: err.message }, 'the CMS failed this query');
     else outage.failed(err);
     return new PortalError(502, 'Content_Unavailable');
   }
   /** A loader that also tells the outage log when the CMS answered. */
-  const answering = <T>(load: () => Promise<T>) => async () => {
-    const result = await load();
-    outage.answered();
-    return result;
-  };
+  const answering =
+    <T>(load: () => Promise<T>) =>
+    async () => {
+      const result = await load();
+      outage.answered();
+      return result;
+    };
   app.decorate('contentCache', { content, uploads, pages });
 
   /**
@@ -177,7 +220,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     const { cacheKey, path: cmsPath, pairs } = parsed;
     let lookup: CacheLookup;
     try {
-      lookup = await content.get(cacheKey, answering(() => client.content(cmsPath, pairs, log)));
+      lookup = await content.get(
+        cacheKey,
+        answering(() => client.content(cmsPath, pairs, log)),
+      );
     } catch (err) {
       const error = unavailable({ log }, err);
       return failure(error.status, error.code);
@@ -200,7 +246,8 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     /** Requests that wait for the CMS count against the client's budget; cached answers (even stale) never do. */
     async function countUncached(request: FastifyRequest) {
       const limit = await uncachedLimit(request);
-      if (!limit.isAllowed && limit.isExceeded) throw new PortalError(429, 'Too_Many_Requests', undefined, { 'retry-after': String(limit.ttlInSeconds) });
+      if (!limit.isAllowed && limit.isExceeded)
+        throw new PortalError(429, 'Too_Many_Requests', undefined, { 'retry-after': String(limit.ttlInSeconds) });
     }
     // Allowed requests, parsed once per distinct URL: the SPA asks for the same few URLs over and over.
     const parsedRequests = new LRUCache<string, ContentRequest>({ max: limits.parsedRequestEntries });
@@ -250,7 +297,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       if (!content.has(parsed.cacheKey)) await countUncached(request);
       let lookup: CacheLookup;
       try {
-        lookup = await content.get(parsed.cacheKey, answering(() => client.content(path, pairs, request.log)));
+        lookup = await content.get(
+          parsed.cacheKey,
+          answering(() => client.content(path, pairs, request.log)),
+        );
       } catch (err) {
         throw unavailable(request, err);
       }
@@ -283,7 +333,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       if (expires === undefined) throw new PortalError(401, 'Unauthorized');
       const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
       const maxAge = Math.max(1, Math.floor((expires - Date.now()) / 1000));
-      reply.header('set-cookie', `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
+      reply.header(
+        'set-cookie',
+        `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`,
+      );
       return reply.code(303).header('cache-control', 'no-store').header('location', safeLandingPath(to)).send();
     });
 
@@ -317,7 +370,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       async (request, reply) => {
         const body = (request.body ?? {}) as { event?: unknown; model?: unknown; uid?: unknown };
         const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : undefined);
-        request.log.info({ event: short(body.event), model: short(body.model) ?? short(body.uid) }, 'CMS webhook: content cache invalidated');
+        request.log.info(
+          { event: short(body.event), model: short(body.model) ?? short(body.uid) },
+          'CMS webhook: content cache invalidated',
+        );
         return reply.code(204).send();
       },
     );
@@ -328,7 +384,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       if (!uploads.has(path)) await countUncached(request);
       let lookup: CacheLookup;
       try {
-        lookup = await uploads.get(path, answering(() => client.upload(path, request.log)));
+        lookup = await uploads.get(
+          path,
+          answering(() => client.upload(path, request.log)),
+        );
       } catch (err) {
         throw unavailable(request, err);
       }

@@ -10,7 +10,10 @@ export interface ServerState {
 
 /** The JSON of the page's server state, safe inside `<script type="application/json">` (no `</script>`, no `<!--`). */
 export function serializeServerState(state: ServerState): string {
-  return JSON.stringify(state).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(state)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** The server state of this page, or undefined when the page was not server-rendered. */

@@ -32,7 +32,10 @@ export const theme = createTheme({
   },
   components: {
     MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE },
-    MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } } },
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } },
+    },
     MuiLink: { defaultProps: { underline: 'always' } },
   },
 });

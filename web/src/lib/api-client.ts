@@ -33,9 +33,14 @@ export interface RequestOptions<T extends z.core.$ZodType> {
  * The one HTTP client (docs/requirements/api.md#request-rules): sends cookies and the custom header with value 1 on every call, and answers
  * the response's `data` field. Failures become ApiError with the server's error code.
  */
-export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(path: string, options: RequestOptions<T> = {}): Promise<z.output<T>> {
+export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<z.output<T>> {
   const { method = 'GET', body, schema, timeoutMs } = options;
-  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter((s): s is AbortSignal => !!s);
+  const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter(
+    (s): s is AbortSignal => !!s,
+  );
   let response: Response;
   try {
     response = await fetch(path, {
@@ -62,10 +67,15 @@ export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(p
  * An answer's `data` field checked against the schema, or the ApiError a non-2xx answer stands for. Shared by
  * apiRequest and the portal server's in-process content reads (entry-server.tsx).
  */
-export function readApiAnswer<T extends z.core.$ZodType = z.ZodMiniUnknown>(status: number, payload: unknown, schema?: T): z.output<T> {
+export function readApiAnswer<T extends z.core.$ZodType = z.ZodMiniUnknown>(
+  status: number,
+  payload: unknown,
+  schema?: T,
+): z.output<T> {
   if (status < 200 || status > 299) {
     const parsed = ErrorResponseSchema.safeParse(payload);
-    if (parsed.success) throw new ApiError(status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+    if (parsed.success)
+      throw new ApiError(status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
     throw new ApiError(status, GENERIC_ERROR_CODE);
   }
   const data = (payload as { data?: unknown } | undefined)?.data;

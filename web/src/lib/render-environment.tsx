@@ -8,7 +8,10 @@ export interface RenderEnvironment {
 }
 
 function browserEnvironment(): RenderEnvironment {
-  return { userAgent: navigator.userAgent, location: { hostname: window.location.hostname, origin: window.location.origin } };
+  return {
+    userAgent: navigator.userAgent,
+    location: { hostname: window.location.hostname, origin: window.location.origin },
+  };
 }
 
 const RenderEnvironmentContext = createContext<RenderEnvironment | null>(null);

@@ -8,7 +8,10 @@ import { etagMatches, UpstreamUnavailable, type CacheLookup } from '../../conten
 
 /** The part of web/src/entry-server.tsx the server calls (the bundle is loaded at run time from web/dist-ssr). */
 interface ServerEntry {
-  configureServerRendering(options: { publicUrl: string; content: (url: string) => Promise<{ status: number; payload: unknown }> }): void;
+  configureServerRendering(options: {
+    publicUrl: string;
+    content: (url: string) => Promise<{ status: number; payload: unknown }>;
+  }): void;
   pageVariant(request: PageRequest): string | undefined;
   renderPage(request: PageRequest): Promise<{ head: string; root: string; state: string } | undefined>;
 }
@@ -41,7 +44,10 @@ export type PageSender = (request: FastifyRequest, reply: FastifyReply) => Promi
  * when the web app has no server build (`npm run build` makes one) or on a content-preview instance (drafts are
  * per editor): every page is then the browser-rendered index.html.
  */
-export async function createPageSender(app: FastifyInstance, options: { webDistDir: string; publicUrl: string; preview: boolean }): Promise<PageSender | undefined> {
+export async function createPageSender(
+  app: FastifyInstance,
+  options: { webDistDir: string; publicUrl: string; preview: boolean },
+): Promise<PageSender | undefined> {
   const entryFile = join(dirname(options.webDistDir), 'dist-ssr', 'entry-server.js');
   const templateFile = join(options.webDistDir, 'index.html');
   if (options.preview || !existsSync(entryFile) || !existsSync(templateFile)) return undefined;
@@ -53,19 +59,28 @@ export async function createPageSender(app: FastifyInstance, options: { webDistD
       return { status, payload: body };
     },
   });
-  const template = readFileSync(templateFile, 'utf8').replace('<!--app-head-->', `${fontPreloads(options.webDistDir)}<!--app-head-->`);
+  const template = readFileSync(templateFile, 'utf8').replace(
+    '<!--app-head-->',
+    `${fontPreloads(options.webDistDir)}<!--app-head-->`,
+  );
   const pages = app.contentService.pages;
   async function render(key: string, request: PageRequest) {
     const page = await entry.renderPage(request);
     if (!page) throw new UpstreamUnavailable('the page content could not be read');
-    const html = template.replace('<!--app-head-->', page.head).replace('<!--app-root-->', page.root).replace('<!--app-state-->', page.state);
+    const html = template
+      .replace('<!--app-head-->', page.head)
+      .replace('<!--app-root-->', page.root)
+      .replace('<!--app-state-->', page.state);
     return { kind: 'ok' as const, body: Buffer.from(html), contentType: HTML };
   }
 
   return async (request, reply) => {
     const pageRequest: PageRequest = {
       path: request.url.split('?')[0] ?? '/',
-      cookies: { region: cookieValue(request.headers.cookie, REGION_COOKIE), license: cookieValue(request.headers.cookie, LICENSE_COOKIE) },
+      cookies: {
+        region: cookieValue(request.headers.cookie, REGION_COOKIE),
+        license: cookieValue(request.headers.cookie, LICENSE_COOKIE),
+      },
       userAgent: request.headers['user-agent'] ?? '',
     };
     const key = entry.pageVariant(pageRequest);
@@ -76,7 +91,8 @@ export async function createPageSender(app: FastifyInstance, options: { webDistD
       try {
         lookup = await pages.get(key, () => render(key, pageRequest));
       } catch (err) {
-        if (!(err instanceof UpstreamUnavailable)) request.log.error({ err }, 'server rendering failed; the browser renders the page');
+        if (!(err instanceof UpstreamUnavailable))
+          request.log.error({ err }, 'server rendering failed; the browser renders the page');
         return false;
       }
       if (lookup.kind !== 'ok') return false;

@@ -5,8 +5,14 @@ import { useRenderEnvironment } from '../../lib/render-environment';
 import { useSession } from '../../lib/session/session-context';
 
 // The dialogs' code loads only when one is due: never on `/`, where no dialog may open.
-const JurisdictionPickerDialog = lazy(() => import('../../features/jurisdiction/jurisdiction-picker-dialog').then((m) => ({ default: m.JurisdictionPickerDialog })));
-const LicenseDialog = lazy(() => import('../../features/license/license-dialog').then((m) => ({ default: m.LicenseDialog })));
+const JurisdictionPickerDialog = lazy(() =>
+  import('../../features/jurisdiction/jurisdiction-picker-dialog').then((m) => ({
+    default: m.JurisdictionPickerDialog,
+  })),
+);
+const LicenseDialog = lazy(() =>
+  import('../../features/license/license-dialog').then((m) => ({ default: m.LicenseDialog })),
+);
 
 /** docs/requirements/public-site.md#global-dialogs: no dialog at all for a user agent containing 'veracode' (a security scanner). */
 export function dialogsAllowedFor(userAgent: string): boolean {

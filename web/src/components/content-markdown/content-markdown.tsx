@@ -26,11 +26,15 @@ function fragmentId(fragment: string): string {
  * resolves them to, never by how the text starts (`/\evil.com` resolves to another host). "Own domain" is the
  * host name the portal is served from (any port), over http or https.
  */
-export function classifyLink(href: string, location: Pick<Location, 'hostname' | 'origin'> = window.location): LinkKind {
+export function classifyLink(
+  href: string,
+  location: Pick<Location, 'hostname' | 'origin'> = window.location,
+): LinkKind {
   if (href.startsWith('#')) return { kind: 'in-page', id: fragmentId(href.slice(1)) };
   try {
     const url = new URL(href, location.origin);
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === location.hostname) return { kind: 'in-app', to: `${url.pathname}${url.search}${url.hash}` };
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === location.hostname)
+      return { kind: 'in-app', to: `${url.pathname}${url.search}${url.hash}` };
   } catch {
     // not a URL we can read: treat as external
   }
@@ -87,11 +91,24 @@ const components: Components = {
   a: ContentLink,
   img: ({ src, alt, node: _node, ...rest }) => {
     const path = typeof src === 'string' ? imagePath(src) : '';
-    return path ? <Box component="img" src={path} alt={alt ?? ''} loading="lazy" sx={{ maxWidth: '100%', height: 'auto' }} {...rest} /> : null;
+    return path ? (
+      <Box
+        component="img"
+        src={path}
+        alt={alt ?? ''}
+        loading="lazy"
+        sx={{ maxWidth: '100%', height: 'auto' }}
+        {...rest}
+      />
+    ) : null;
   },
   // GFM task-list checkboxes are read-only; name them so assistive technology can tell their state.
   input: ({ node: _node, ...props }) =>
-    props.type === 'checkbox' ? <input {...props} disabled aria-label={props.checked ? 'Done' : 'Not done'} /> : <input {...props} />,
+    props.type === 'checkbox' ? (
+      <input {...props} disabled aria-label={props.checked ? 'Done' : 'Not done'} />
+    ) : (
+      <input {...props} />
+    ),
   table: ({ node: _node, ...props }) => (
     <Box sx={{ overflowX: 'auto', my: 2 }} tabIndex={0} role="region" aria-label="Table">
       <table {...props} />
@@ -112,7 +129,14 @@ export function ContentMarkdown({ children }: { children: string }) {
       sx={{
         '& h1, & h2, & h3': { color: 'primary.main', scrollMarginTop: 16 },
         '& table': { borderCollapse: 'collapse', minWidth: '100%' },
-        '& th, & td': { border: '1px solid', borderColor: 'grey.300', px: 1.5, py: 1, textAlign: 'left', verticalAlign: 'top' },
+        '& th, & td': {
+          border: '1px solid',
+          borderColor: 'grey.300',
+          px: 1.5,
+          py: 1,
+          textAlign: 'left',
+          verticalAlign: 'top',
+        },
         '& th': { bgcolor: 'grey.100' },
         '& li.task-list-item': { listStyle: 'none' },
         '& blockquote': { borderLeft: '4px solid', borderColor: 'secondary.main', m: 0, pl: 2 },
@@ -120,7 +144,12 @@ export function ContentMarkdown({ children }: { children: string }) {
         lineHeight: 1.6,
       }}
     >
-      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSlug]} urlTransform={defaultUrlTransform} components={components}>
+      <Markdown
+        remarkPlugins={[remarkGfm]}
+        rehypePlugins={[rehypeSlug]}
+        urlTransform={defaultUrlTransform}
+        components={components}
+      >
         {children}
       </Markdown>
     </Box>

@@ -1,5 +1,12 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { isJurisdiction, LICENSE_COOKIE, REGION_COOKIE, selectableJurisdictions, type Jurisdiction, type JurisdictionOption } from '@portal/contracts';
+import {
+  isJurisdiction,
+  LICENSE_COOKIE,
+  REGION_COOKIE,
+  selectableJurisdictions,
+  type Jurisdiction,
+  type JurisdictionOption,
+} from '@portal/contracts';
 import { siteConfig } from '../../config/site-config';
 import { currentCookieContext, readCookie, removeCookie, writeCookie } from '../cookies';
 
@@ -31,9 +38,13 @@ export interface RegionCookies {
 }
 
 export function RegionProvider({ children, cookies }: { children: ReactNode; cookies?: RegionCookies }) {
-  const [jurisdiction, setJurisdiction] = useState<Jurisdiction | ''>(() => jurisdictionFrom(cookies ? cookies.region : readCookie(REGION_COOKIE)));
+  const [jurisdiction, setJurisdiction] = useState<Jurisdiction | ''>(() =>
+    jurisdictionFrom(cookies ? cookies.region : readCookie(REGION_COOKIE)),
+  );
   const [pickerOpen, setPickerOpen] = useState(false);
-  const [licenseAccepted, setLicenseAccepted] = useState(() => (cookies ? cookies.license : readCookie(LICENSE_COOKIE)) === 'true');
+  const [licenseAccepted, setLicenseAccepted] = useState(
+    () => (cookies ? cookies.license : readCookie(LICENSE_COOKIE)) === 'true',
+  );
   // The license cookie follows the region cookie's remember rule (docs/requirements/public-site.md#cookies).
   const [remember, setRemember] = useState(false);
 
