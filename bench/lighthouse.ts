@@ -43,7 +43,12 @@ try {
     for (let run = 0; run < RUNS; run++) {
       const result = await lighthouse(
         `${portal.url}${page.path}`,
-        { port: chrome.port, output: 'json', logLevel: 'error', ...(page.cookie ? { extraHeaders: { cookie: page.cookie } } : {}) },
+        {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          ...(page.cookie ? { extraHeaders: { cookie: page.cookie } } : {}),
+        },
         // The default config is the mobile preset (Moto G Power, slow 4G, 4× CPU slowdown).
         undefined,
       );
@@ -57,7 +62,14 @@ try {
     }
     const cell = (key: string) => {
       const value = median(runs[key]!);
-      const shown = key === 'CLS' ? value.toFixed(3) : key === 'FCP' || key === 'LCP' ? `${(value / 1000).toFixed(1)} s` : key === 'TBT' ? `${value.toFixed(0)} ms` : String(value);
+      const shown =
+        key === 'CLS'
+          ? value.toFixed(3)
+          : key === 'FCP' || key === 'LCP'
+            ? `${(value / 1000).toFixed(1)} s`
+            : key === 'TBT'
+              ? `${value.toFixed(0)} ms`
+              : String(value);
       const target = targets[key];
       return target ? `${shown}${target(value) ? '' : ' (below target)'}` : shown;
     };
@@ -71,7 +83,9 @@ try {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-console.log(`\nLighthouse 12, mobile preset, median of ${RUNS} runs; ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Node ${process.version}`);
+console.log(
+  `\nLighthouse 12, mobile preset, median of ${RUNS} runs; ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Node ${process.version}`,
+);
 console.log('targets: performance ≥ 95, accessibility 100, best practices 100, SEO 100, CLS ≤ 0.02');
 console.log('| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |');
 console.log('|---|---|---|---|---|---|---|---|---|');
