@@ -14,6 +14,7 @@ const state = (text: string): ServerState => ({
       {
         queryKey: ['content', 'topic', 'x'],
         queryHash: 'h',
+        dehydratedAt: 1,
         state: { data: { body: text }, dataUpdatedAt: 1 } as never,
       },
     ],
