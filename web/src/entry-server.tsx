@@ -49,10 +49,23 @@ export function configureServerRendering(options: { publicUrl: string; content: 
 // The public pages; anything else (portal pages that need a session) is left to the browser.
 const SERVER_RENDERED_ROUTES = new Set<string>([paths.home.path, paths.topic.path, '*']);
 
-function leafMatch(path: string) {
+// matchRoutes flattens and ranks the route table on every call: a cached page must cost no more than a lookup, so
+// each path's match is remembered (bounded; the table never changes while the server runs).
+const MATCH_MEMO_ENTRIES = 1000;
+const matchMemo = new Map<string, ReturnType<typeof matchLeaf>>();
+
+function matchLeaf(path: string) {
   const matches = matchRoutes(routes, path);
   const leaf = matches?.[matches.length - 1];
   return leaf && SERVER_RENDERED_ROUTES.has(leaf.route.path ?? '') ? leaf : undefined;
+}
+
+function leafMatch(path: string) {
+  if (matchMemo.has(path)) return matchMemo.get(path);
+  const leaf = matchLeaf(path);
+  if (matchMemo.size >= MATCH_MEMO_ENTRIES) matchMemo.clear();
+  matchMemo.set(path, leaf);
+  return leaf;
 }
 
 /**
