@@ -3,7 +3,9 @@
 // against a bare Fastify route on another port returning the same bytes with the same headers. Both sides answer
 // `Accept-Encoding: br, gzip` as browsers send it: the portal with the brotli form stored with the cache entry, the
 // bare route with those same compressed bytes.
-// Target: ≥ 0.8 of bare. A third server, the content plugin alone in a bare Fastify, separates the proxy's
+// Target: ≥ 0.8 of bare. Second figure, the same for a cached server-rendered topic page (with region cookies)
+// against a bare route sending that page's bytes and headers (needs `npm run build -w web` first).
+// A third server, the content plugin alone in a bare Fastify, separates the proxy's
 // own cost from the platform plugins' cost.
 // The content comes from the real Strapi (cms/scripts/start-headless.mjs) on a throw-away SQLite file.
 // autocannon runs as a child process so the load generator does not share the servers' event loop.
@@ -16,6 +18,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { brotliDecompressSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { build } from 'esbuild';
 import { freePort, startStrapi } from '../server/test/support/strapi';
@@ -48,7 +51,9 @@ await build({
 });
 // As in server/build.mjs, the committed migrations sit beside the bundle.
 cpSync(join(serverRoot, 'src/db/migrations'), join(bundleDir, 'migrations'), { recursive: true });
-const { buildApp, loadConfig, contentPlugin, openPglite, errorHandlerPlugin } = (await import(join(bundleDir, 'server.mjs'))) as typeof import('./bench-server-exports');
+const { buildApp, loadConfig, contentPlugin, openPglite, errorHandlerPlugin } = (await import(
+  join(bundleDir, 'server.mjs')
+)) as typeof import('./bench-server-exports');
 
 const CONNECTIONS = 10;
 const DURATION_S = 5;
@@ -58,9 +63,9 @@ const PATH = '/api/content/topics?populate=*';
 // What a browser sends; the answer's bytes are taken as they come (fetch would decompress them).
 const ACCEPT_ENCODING = 'br, gzip';
 
-function rawGet(url: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: { 'accept-encoding': ACCEPT_ENCODING } }, (res) => {
+    get(url, { headers: { 'accept-encoding': ACCEPT_ENCODING, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
@@ -68,6 +73,8 @@ function rawGet(url: string): Promise<{ status: number; headers: IncomingHttpHea
     }).on('error', reject);
   });
 }
+const PAGE_PATH = '/topics/rendering-examples';
+const PAGE_COOKIE = 'region=J5A; amaApproved=true';
 const autocannonCli = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-content-'));
@@ -79,7 +86,8 @@ const config = loadConfig({
   ENCRYPTION_KEY: '0'.repeat(64),
   LOG_LEVEL: 'info',
   DATA_DIR: dataDir,
-  WEB_DIST_DIR: join(dataDir, 'no-web-build'),
+  // The built web app and its server entry (web/dist-ssr), for the server-rendered page figure.
+  WEB_DIST_DIR: fileURLToPath(new URL('../web/dist', import.meta.url)),
   SEED_DEMO_DATA: 'false',
   CMS_URL: `http://127.0.0.1:${cmsPort}`,
   CONTENT_CACHE_TTL_MS: '600000',
@@ -128,10 +136,30 @@ bare.get('/api/content/topics', (_request, reply) => {
 });
 const bareUrl = await listen(bare);
 
+// The page figure: a cached server-rendered topic page, and a bare route sending its bytes and headers.
+const pageWarm = await rawGet(`${portalUrl}${PAGE_PATH}`, { cookie: PAGE_COOKIE });
+const pageBody = pageWarm.body;
+const pageText = pageWarm.headers['content-encoding'] === 'br' ? brotliDecompressSync(pageBody) : pageBody;
+if (pageWarm.status !== 200 || !pageText.includes('portal-server-state'))
+  throw new Error('the topic page was not server-rendered: run `npm run build -w web` first');
+const pageHeaders: Record<string, string> = {};
+for (const [name, value] of Object.entries(pageWarm.headers)) {
+  if (!skip.has(name) && typeof value === 'string') pageHeaders[name] = value;
+}
+const barePage = Fastify({ logger: false });
+barePage.get(PAGE_PATH, (_request, reply) => {
+  reply.headers(pageHeaders).send(pageBody);
+});
+const barePageUrl = await listen(barePage);
+
 // On a machine with two or more cores and taskset (util-linux), the servers run on core 0 and autocannon on core 1:
 // the scheduler then never puts the load generator on the servers' core, which is most of the run-to-run noise.
-const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
-const loadGenerator = pinned ? { command: 'taskset', prefix: ['-c', '1', process.execPath] } : { command: process.execPath, prefix: [] };
+const pinned =
+  availableParallelism() >= 2 &&
+  spawnSync('taskset', ['-a', '-pc', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
+const loadGenerator = pinned
+  ? { command: 'taskset', prefix: ['-c', '1', process.execPath] }
+  : { command: process.execPath, prefix: [] };
 
 interface Measurement {
   rate: number;
@@ -139,8 +167,9 @@ interface Measurement {
   cpuPerRequestUs: number;
 }
 
-async function measure(url: string, seconds = DURATION_S): Promise<Measurement> {
-  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-H', `accept-encoding=${ACCEPT_ENCODING}`, `${url}${PATH}`];
+async function measure(url: string, seconds = DURATION_S, path = PATH, cookie?: string): Promise<Measurement> {
+  const cookieArgs = cookie ? ['-H', `cookie=${cookie}`] : [];
+  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-H', `accept-encoding=${ACCEPT_ENCODING}`, ...cookieArgs, `${url}${path}`];
   const cpuBefore = process.cpuUsage();
   const { stdout } = await promisify(execFile)(loadGenerator.command, args, {
     encoding: 'utf8',
@@ -148,7 +177,8 @@ async function measure(url: string, seconds = DURATION_S): Promise<Measurement> 
   });
   const cpu = process.cpuUsage(cpuBefore);
   const result = JSON.parse(stdout) as { requests: { average: number; total: number }; non2xx: number; errors: number };
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx || result.errors)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rate: result.requests.average, cpuPerRequestUs: (cpu.user + cpu.system) / result.requests.total };
 }
 
@@ -156,6 +186,7 @@ type Target = 'portal' | 'bare' | 'plugin';
 const urls: Record<Target, string> = { portal: portalUrl, bare: bareUrl, plugin: pluginUrl };
 const rates: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
 const cpuCosts: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
+const pageRates = { portal: [] as number[], bare: [] as number[] };
 const orders: Target[][] = [
   ['portal', 'bare', 'plugin'],
   ['bare', 'plugin', 'portal'],
@@ -171,7 +202,21 @@ try {
       rates[target].push(rate);
       cpuCosts[target].push(cpuPerRequestUs);
     }
-    console.log(`round ${round}: portal ${rates.portal.at(-1)!.toFixed(0)}, bare ${rates.bare.at(-1)!.toFixed(0)}, plugin alone ${rates.plugin.at(-1)!.toFixed(0)} req/s`);
+    console.log(
+      `round ${round}: portal ${rates.portal.at(-1)!.toFixed(0)}, bare ${rates.bare.at(-1)!.toFixed(0)}, plugin alone ${rates.plugin.at(-1)!.toFixed(0)} req/s`,
+    );
+  }
+  await measure(portalUrl, WARMUP_S, PAGE_PATH, PAGE_COOKIE);
+  await measure(barePageUrl, WARMUP_S, PAGE_PATH, PAGE_COOKIE);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const pair = round % 2 ? (['portal', 'bare'] as const) : (['bare', 'portal'] as const);
+    for (const target of pair)
+      pageRates[target].push(
+        (await measure(target === 'portal' ? portalUrl : barePageUrl, DURATION_S, PAGE_PATH, PAGE_COOKIE)).rate,
+      );
+    console.log(
+      `page round ${round}: portal ${pageRates.portal.at(-1)!.toFixed(0)}, bare ${pageRates.bare.at(-1)!.toFixed(0)} req/s`,
+    );
   }
 } finally {
   for (const server of servers) await server.close();
@@ -193,7 +238,24 @@ console.log(`\ncached GET ${PATH} (${body.length} bytes ${encoding}, ${Object.ke
 console.log(`portal (whole app):          ${portal.toFixed(0)} req/s`);
 console.log(`bare Fastify route:          ${bareRate.toFixed(0)} req/s`);
 console.log(`content plugin alone:        ${plugin.toFixed(0)} req/s`);
-console.log(`ratio portal / bare:         ${portalRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${portalRatio >= 0.8 ? 'MET' : 'NOT MET'}`);
-console.log(`ratio plugin alone / bare:   ${pluginRatio.toFixed(2)} (the proxy's own cost, without the platform plugins)`);
-console.log(`server CPU per request:      portal ${portalCpu.toFixed(1)} µs, bare ${bareCpu.toFixed(1)} µs, plugin alone ${pluginCpu.toFixed(1)} µs (medians)`);
-console.log(`ratio by CPU (bare / portal): ${(bareCpu / portalCpu).toFixed(2)} (what an idle core would give; less sensitive to other load)`);
+console.log(
+  `ratio portal / bare:         ${portalRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${portalRatio >= 0.8 ? 'MET' : 'NOT MET'}`,
+);
+console.log(
+  `ratio plugin alone / bare:   ${pluginRatio.toFixed(2)} (the proxy's own cost, without the platform plugins)`,
+);
+console.log(
+  `server CPU per request:      portal ${portalCpu.toFixed(1)} µs, bare ${bareCpu.toFixed(1)} µs, plugin alone ${pluginCpu.toFixed(1)} µs (medians)`,
+);
+console.log(
+  `ratio by CPU (bare / portal): ${(bareCpu / portalCpu).toFixed(2)} (what an idle core would give; less sensitive to other load)`,
+);
+const pageRatio = median(pageRates.portal.map((r, i) => r / pageRates.bare[i]!));
+console.log(
+  `\ncached server-rendered GET ${PAGE_PATH} (${pageBody.length} bytes, region cookies), ${DURATION_S} s × ${ROUNDS} rounds each`,
+);
+console.log(`portal (whole app):          ${mean(pageRates.portal).toFixed(0)} req/s`);
+console.log(`bare Fastify route:          ${mean(pageRates.bare).toFixed(0)} req/s`);
+console.log(
+  `ratio page portal / bare:    ${pageRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${pageRatio >= 0.8 ? 'MET' : 'NOT MET'}`,
+);

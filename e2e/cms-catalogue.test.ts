@@ -5,9 +5,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage, withDialogsCompleted } from './support/browser';
 import { repoRoot } from './support/portal-server';
 
-const registry = JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/error-codes.json'), 'utf8')) as Record<string, string>;
+const registry = JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/error-codes.json'), 'utf8')) as Record<
+  string,
+  string
+>;
 /** The content types the portal reads: one list in the contracts, shared with the server and the CMS. */
-const contentTypeNames = Object.keys((JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/content-types.json'), 'utf8')) as { types: object }).types);
+const contentTypeNames = Object.keys(
+  (JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/content-types.json'), 'utf8')) as { types: object })
+    .types,
+);
 
 interface Entry<T> {
   attributes: T;
@@ -63,9 +69,16 @@ describe('error messages in the page (docs/requirements/api.md#error-message-loo
     // The failures this test makes on purpose show in the console as failed requests.
     const { context, page } = await openPage(browser, baseURL, { allowConsoleErrors: [/status of 400/, /ERR_FAILED/] });
     await withDialogsCompleted(context, baseURL);
-    await page.route('**/api/content/topics?*', (route) => route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errorMessage: code }) }));
+    await page.route('**/api/content/topics?*', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errorMessage: code }) }),
+    );
     if (options.messagesDown) await page.route('**/api/content/error-messages?*', (route) => route.abort());
-    await page.goto('/topics/contact');
+    // The server renders /topics/contact with its content (docs/decisions/0018-server-rendering.md): the browser
+    // fetches a topic itself only when it navigates in the app, here from the home page's footer once hydrated.
+    await page.goto('/');
+    await expect.poll(() => page.title()).toBe('Home | Medicare Provider Portal');
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Contact us' }).click();
+    await page.waitForURL('**/topics/contact');
     const alert = page.getByRole('alert');
     await alert.waitFor();
     await expect.poll(() => alert.innerText(), { timeout: 20_000 }).not.toMatch(/Loading/);
@@ -80,12 +93,16 @@ describe('error messages in the page (docs/requirements/api.md#error-message-loo
   });
 
   it("falls back to the generic code's message for a code the CMS does not know", async () => {
-    const [generic] = await content<{ Message: string }>('error-messages?filters[ErrorCode][$eq]=Generic_Error_For_Services');
+    const [generic] = await content<{ Message: string }>(
+      'error-messages?filters[ErrorCode][$eq]=Generic_Error_For_Services',
+    );
     expect(generic!.attributes.Message).not.toBe('An error has happened, please try again.');
     expect(await topicFailingWith('Some_Unknown_Code')).toBe(generic!.attributes.Message);
   });
 
   it("says 'An error has happened, please try again.' when the messages cannot be read", async () => {
-    expect(await topicFailingWith('Validation_Failed', { messagesDown: true })).toBe('An error has happened, please try again.');
+    expect(await topicFailingWith('Validation_Failed', { messagesDown: true })).toBe(
+      'An error has happened, please try again.',
+    );
   });
 });

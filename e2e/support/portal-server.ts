@@ -10,7 +10,7 @@ export { freePort };
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Builds what `npm start` builds: the SPA (web/dist) and the bundled server (server/dist). */
+/** Builds what `npm start` builds: the SPA (web/dist), its server entry (web/dist-ssr) and the bundled server (server/dist). */
 export function buildProduction() {
   // vitest sets NODE_ENV=test, which would make Vite bundle React's development build: build as `npm run build` does.
   const { NODE_ENV: _testEnv, ...env } = process.env;
@@ -18,6 +18,21 @@ export function buildProduction() {
     ['web', ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', 'web'], repoRoot],
     // The .br/.gz files `npm run build -w web` writes after Vite, served as they are (docs/decisions/0019).
     ['precompress', ['scripts/precompress.mjs', 'web/dist'], repoRoot],
+    // The server entry of the public pages (web/package.json's build does the same).
+    [
+      'web server entry',
+      [
+        '../node_modules/vite/bin/vite.js',
+        'build',
+        '--logLevel',
+        'warn',
+        '--ssr',
+        'src/entry-server.tsx',
+        '--outDir',
+        'dist-ssr',
+      ],
+      join(repoRoot, 'web'),
+    ],
     ['server', ['build.mjs'], join(repoRoot, 'server')],
   ] as const) {
     const result = spawnSync(process.execPath, [...args], { cwd, env, stdio: 'inherit' });
@@ -34,7 +49,10 @@ export interface RunningPortal {
 }
 
 /** Starts the production server on a free port with its own data folder. */
-export async function startPortal(env: Record<string, string> = {}, options: { port?: number; dataDir?: string } = {}): Promise<RunningPortal> {
+export async function startPortal(
+  env: Record<string, string> = {},
+  options: { port?: number; dataDir?: string } = {},
+): Promise<RunningPortal> {
   const port = options.port ?? (await freePort());
   // Browsers reach it as localhost, the host name the seeded content's own-domain links use.
   const url = `http://localhost:${port}`;
@@ -56,7 +74,8 @@ export async function startPortal(env: Record<string, string> = {}, options: { p
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (l) => logs.push(l));
+  for (const stream of [child.stdout!, child.stderr!])
+    createInterface({ input: stream }).on('line', (l) => logs.push(l));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const deadline = Date.now() + 90_000;

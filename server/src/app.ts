@@ -88,13 +88,19 @@ function frameworkErrorHandler(baselineHeaders: Record<string, string>) {
 /** Builds the portal server without listening, so tests drive it with `app.inject`. */
 export async function buildApp({ config, database, logStream, onRoute, clock }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
-  const baselineHeaders = { ...staticSecurityHeaders(helmetOptions(config)), 'reporting-endpoints': reportingEndpointsHeader(config) };
+  const baselineHeaders = {
+    ...staticSecurityHeaders(helmetOptions(config)),
+    'reporting-endpoints': reportingEndpointsHeader(config),
+  };
   const trust = proxyTrust(config.trustProxy);
   const app = Fastify({
     logger: logStream ? { ...loggerOptions(config.logLevel), stream: logStream } : loggerOptions(config.logLevel),
     genReqId: requestIdGenerator(trust),
     childLoggerFactory: lazyChildLogger,
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? '') }),
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? ''),
+    }),
     // X-Forwarded-For is believed from the configured proxies only (docs/decisions/0014).
     trustProxy: config.trustProxy === false ? false : trust,
     bodyLimit: 100 * 1024,
@@ -145,10 +151,17 @@ export async function buildApp({ config, database, logStream, onRoute, clock }: 
   await app.register(passwordRoutes);
   await app.register(authRoutes);
   if (config.mail.viewer) {
-    app.log.warn({ path: MAIL_VIEWER_PATH }, 'MAIL_VIEWER is on: every queued email, reset links included, is readable at /dev/mail');
+    app.log.warn(
+      { path: MAIL_VIEWER_PATH },
+      'MAIL_VIEWER is on: every queued email, reset links included, is readable at /dev/mail',
+    );
     await app.register(mailViewerRoutes);
   }
-  await app.register(staticSitePlugin, { webDistDir: config.webDistDir });
+  await app.register(staticSitePlugin, {
+    webDistDir: config.webDistDir,
+    publicUrl: config.publicUrl,
+    preview: config.cms.preview,
+  });
 
   return app;
 }

@@ -3,13 +3,28 @@ import '@fontsource/lato/latin-700.css';
 import '@fontsource/source-sans-pro/latin-400.css';
 import '@fontsource/source-sans-pro/latin-700.css';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { routes } from './app/router';
+import { loadMatchedRoutes, readServerState } from './app/server-state';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const serverState = readServerState(document);
+if (serverState) {
+  // A server-rendered page (docs/decisions/0018-server-rendering.md): hydrate the same tree once its route modules are here.
+  void loadMatchedRoutes(routes, window.location.pathname).then(() =>
+    hydrateRoot(
+      root,
+      <StrictMode>
+        <App serverState={serverState} />
+      </StrictMode>,
+    ),
+  );
+} else {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CONTENT_PATH } from '@portal/contracts/content';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../db/client';
@@ -57,13 +58,31 @@ export const defaultContentLimits: ContentLimits = {
   parsedRequestEntries: 1000,
 };
 
+export interface ContentService {
+  readPublished(url: string, log: FastifyBaseLogger): Promise<{ status: number; body: unknown }>;
+  /** Server-rendered pages, invalidated with the content by the CMS webhook. */
+  pages: ResponseCache;
+}
+
 const CONTENT_CSP_FOR_UPLOADS = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml', 'image/x-icon', 'image/vnd.microsoft.icon', 'image/bmp']);
+const IMAGE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/svg+xml',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+  'image/bmp',
+]);
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The content proxy's caches (tests and the webhook use them). */
-    contentCache: { content: ResponseCache; uploads: ResponseCache };
+    contentCache: { content: ResponseCache; uploads: ResponseCache; pages: ResponseCache };
+    /** What other parts of the server may use of the content proxy: in-process reads and the rendered-page cache. */
+    contentService: ContentService;
   }
 }
 
@@ -83,7 +102,10 @@ function outageLog(log: FastifyInstance['log']) {
       const reason = err instanceof Error ? err.message : 'unknown failure';
       if (since !== undefined) return log.debug({ reason }, 'content unavailable');
       since = Date.now();
-      log.warn({ reason }, 'Content is unavailable: the CMS gives no answer (it may still be starting). Said once until it answers again.');
+      log.warn(
+        { reason },
+        'Content is unavailable: the CMS gives no answer (it may still be starting). Said once until it answers again.',
+      );
     },
     answered() {
       if (since === undefined) return;
@@ -113,27 +135,51 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   const webhookSecret = new WebhookSecret(config.cms.webhookSecret, webhookSecretFile(config.dataDir));
   if (config.isProduction && (!config.cms.token || !config.cms.webhookSecret)) {
     // Several instances behind a load balancer do not share a disk: the handover files suit one machine only.
-    app.log.warn('CMS_TOKEN or CMS_WEBHOOK_SECRET is unset: the CMS token and webhook secret come from files in DATA_DIR, which only works when the CMS and this instance share that folder');
+    app.log.warn(
+      'CMS_TOKEN or CMS_WEBHOOK_SECRET is unset: the CMS token and webhook secret come from files in DATA_DIR, which only works when the CMS and this instance share that folder',
+    );
   }
   const previewSecret = config.cms.previewSecret;
   if (config.cms.preview && !previewSecret) {
     // config.ts refuses this combination in production.
-    app.log.warn('CONTENT_PREVIEW=true without CONTENT_PREVIEW_SECRET: drafts are served to anyone who asks (development only)');
+    app.log.warn(
+      'CONTENT_PREVIEW=true without CONTENT_PREVIEW_SECRET: drafts are served to anyone who asks (development only)',
+    );
   }
   const outage = outageLog(app.log);
   const onBackgroundError = (err: unknown) => outage.failed(err);
-  const common = { ttlMs: config.cms.cacheTtlMs, retryAfterFailureMs: limits.retryAfterFailureMs, breakerThreshold: limits.breakerThreshold, onBackgroundError };
-  const content = new ResponseCache({ ...common, maxEntries: limits.contentCacheEntries, maxBytes: limits.contentCacheBytes });
-  const uploads = new ResponseCache({ ...common, maxEntries: limits.uploadCacheEntries, maxBytes: limits.uploadCacheBytes });
+  const common = {
+    ttlMs: config.cms.cacheTtlMs,
+    retryAfterFailureMs: limits.retryAfterFailureMs,
+    breakerThreshold: limits.breakerThreshold,
+    onBackgroundError,
+  };
+  const content = new ResponseCache({
+    ...common,
+    maxEntries: limits.contentCacheEntries,
+    maxBytes: limits.contentCacheBytes,
+  });
+  const uploads = new ResponseCache({
+    ...common,
+    maxEntries: limits.uploadCacheEntries,
+    maxBytes: limits.uploadCacheBytes,
+  });
+  // Server-rendered pages (docs/decisions/0018-server-rendering.md) are built from content: same lifetime, same webhook.
+  const pages = new ResponseCache({
+    ...common,
+    maxEntries: limits.contentCacheEntries,
+    maxBytes: limits.contentCacheBytes,
+  });
   /**
    * Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. A 5xx on one query (the
    * breaker closed) is that query's problem, logged per request at info; a request not sent because the CMS or the
    * query failed moments ago was reported then; anything else is the CMS being unavailable, said once per outage.
    */
-  function unavailable(request: FastifyRequest, err: unknown): PortalError {
+  function unavailable(request: { log: FastifyBaseLogger }, err: unknown): PortalError {
     if (!(err instanceof UpstreamUnavailable)) request.log.error({ err }, 'unexpected failure in the content proxy');
     else if (err.failure === 'resting') request.log.debug({ reason: err.message }, 'content unavailable');
-    else if (err.failure === 'server-error' && !content.breakerOpen) request.log.info({ reason: err.message }, 'the CMS failed this query');
+    else if (err.failure === 'server-error' && !content.breakerOpen)
+      request.log.info({ reason: err.message }, 'the CMS failed this query');
     else outage.failed(err);
     return new PortalError(502, 'Content_Unavailable');
   }
@@ -143,12 +189,46 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     outage.answered();
     return result;
   };
-  app.decorate('contentCache', { content, uploads });
+  app.decorate('contentCache', { content, uploads, pages });
   const invalidateLocally = () => {
     content.invalidateAll();
     uploads.invalidateAll();
+    pages.invalidateAll();
   };
   const broadcast = options.database ? await startInvalidationBroadcast(options.database, invalidateLocally, app.log) : undefined;
+
+  /**
+   * Published content as `GET <url>` under /api/content would answer it (status and JSON body), for the server's
+   * own page rendering: the same allow-list, cache and CMS client, without an HTTP call to itself.
+   */
+  async function readPublished(url: string, log: FastifyBaseLogger): Promise<{ status: number; body: unknown }> {
+    const failure = (status: number, code: string) => ({ status, body: { errorMessage: code } });
+    const [path = '', query = ''] = url.split('?', 2);
+    if (!path.startsWith(`${CONTENT_PATH}/`)) return failure(404, 'Not_Found');
+    let parsed: ContentRequest | undefined;
+    try {
+      parsed = parseContentRequest(decodeURIComponent(path.slice(CONTENT_PATH.length + 1)), query);
+    } catch (err) {
+      if (err instanceof QueryRejected) return failure(400, 'Validation_Failed');
+      throw err;
+    }
+    if (!parsed) return failure(404, 'Not_Found');
+    const { cacheKey, path: cmsPath, pairs } = parsed;
+    let lookup: CacheLookup;
+    try {
+      lookup = await content.get(
+        cacheKey,
+        answering(() => client.content(cmsPath, pairs, log)),
+      );
+    } catch (err) {
+      const error = unavailable({ log }, err);
+      return failure(error.status, error.code);
+    }
+    if (lookup.kind === 'not-found') return failure(404, 'Not_Found');
+    if (lookup.kind === 'bad-request') return failure(400, 'Validation_Failed');
+    return { status: 200, body: JSON.parse(lookup.answer.body.toString('utf8')) as unknown };
+  }
+  app.decorate('contentService', { readPublished, pages });
   app.addHook('onClose', async () => {
     agents.http.destroy();
     agents.https.destroy();
@@ -163,7 +243,8 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     /** Requests that wait for the CMS count against the client's budget; cached answers (even stale) never do. */
     async function countUncached(request: FastifyRequest) {
       const limit = await uncachedLimit(request);
-      if (!limit.isAllowed && limit.isExceeded) throw new PortalError(429, 'Too_Many_Requests', undefined, { 'retry-after': String(limit.ttlInSeconds) });
+      if (!limit.isAllowed && limit.isExceeded)
+        throw new PortalError(429, 'Too_Many_Requests', undefined, { 'retry-after': String(limit.ttlInSeconds) });
     }
     // Allowed requests, parsed once per distinct URL: the SPA asks for the same few URLs over and over.
     const parsedRequests = new LRUCache<string, ContentRequest>({ max: limits.parsedRequestEntries });
@@ -213,7 +294,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       if (!content.has(parsed.cacheKey)) await countUncached(request);
       let lookup: CacheLookup;
       try {
-        lookup = await content.get(parsed.cacheKey, answering(() => client.content(path, pairs, request.log)));
+        lookup = await content.get(
+          parsed.cacheKey,
+          answering(() => client.content(path, pairs, request.log)),
+        );
       } catch (err) {
         throw unavailable(request, err);
       }
@@ -247,7 +331,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       if (expires === undefined) throw new PortalError(401, 'Unauthorized');
       const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
       const maxAge = Math.max(1, Math.floor((expires - Date.now()) / 1000));
-      reply.header('set-cookie', `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
+      reply.header(
+        'set-cookie',
+        `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`,
+      );
       return reply.code(303).header('cache-control', 'no-store').header('location', safeLandingPath(to)).send();
     });
 
@@ -283,7 +370,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       async (request, reply) => {
         const body = (request.body ?? {}) as { event?: unknown; model?: unknown; uid?: unknown };
         const short = (v: unknown) => (typeof v === 'string' ? v.slice(0, 100) : undefined);
-        request.log.info({ event: short(body.event), model: short(body.model) ?? short(body.uid) }, 'CMS webhook: content cache invalidated');
+        request.log.info(
+          { event: short(body.event), model: short(body.model) ?? short(body.uid) },
+          'CMS webhook: content cache invalidated',
+        );
         return reply.code(204).send();
       },
     );
@@ -294,7 +384,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       if (!uploads.has(path)) await countUncached(request);
       let lookup: CacheLookup;
       try {
-        lookup = await uploads.get(path, answering(() => client.upload(path, request.log)));
+        lookup = await uploads.get(
+          path,
+          answering(() => client.upload(path, request.log)),
+        );
       } catch (err) {
         throw unavailable(request, err);
       }

@@ -9,6 +9,8 @@ export interface SendAnswerOptions {
   stale?: boolean;
   /** Sent instead of the answer's own content type (uploads narrow it). */
   contentType?: string;
+  /** Request headers the answer varies with besides Accept-Encoding (rendered pages: cookie, user-agent). */
+  vary?: string;
 }
 
 /**
@@ -25,7 +27,8 @@ export function sendCachedAnswer(
 ): FastifyReply {
   const form = pickForm(answer, request.headers['accept-encoding']);
   reply.header('etag', form.etag).header('cache-control', options.cacheControl);
-  if (answer.encoded.br || answer.encoded.gzip) reply.header('vary', 'accept-encoding');
+  const vary = [options.vary, answer.encoded.br || answer.encoded.gzip ? 'accept-encoding' : undefined].filter(Boolean);
+  if (vary.length > 0) reply.header('vary', vary.join(', '));
   if (options.stale) reply.header(CONTENT_STALE_HEADER, '1');
   if (etagMatches(request.headers['if-none-match'], form.etag)) return reply.code(304).send();
   if (form.encoding) reply.header('content-encoding', form.encoding);

@@ -1,22 +1,32 @@
 import { CssBaseline, GlobalStyles, ThemeProvider } from '@mui/material';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { RegionProvider } from '../lib/region/region-context';
+import { RegionProvider, type RegionCookies } from '../lib/region/region-context';
+import { RenderEnvironmentProvider, type RenderEnvironment } from '../lib/render-environment';
 import { SessionProvider } from '../lib/session/session-context';
 import { printStyles } from './print-styles';
 import { theme } from './theme';
 
-/** Theme, query client, session and region state around the router: the app and the unit-test harness share it. */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+export interface AppProvidersProps {
+  queryClient: QueryClient;
+  children: ReactNode;
+  /** Server rendering only: the request's region cookies and environment (the browser reads its own). */
+  server?: { cookies: RegionCookies; environment: RenderEnvironment };
+}
+
+/** Theme, query client, session and region state around the router: the app, the server render and the unit-test harness share it. */
+export function AppProviders({ queryClient, children, server }: AppProvidersProps) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <GlobalStyles styles={printStyles} />
-      <QueryClientProvider client={queryClient}>
-        <SessionProvider>
-          <RegionProvider>{children}</RegionProvider>
-        </SessionProvider>
-      </QueryClientProvider>
+      <RenderEnvironmentProvider value={server?.environment}>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider>
+            <RegionProvider cookies={server?.cookies}>{children}</RegionProvider>
+          </SessionProvider>
+        </QueryClientProvider>
+      </RenderEnvironmentProvider>
     </ThemeProvider>
   );
 }

@@ -1,5 +1,19 @@
 import { createTheme } from '@mui/material/styles';
 
+/**
+ * Lato is swapped in when it arrives (font-display: swap, @fontsource); until then Arial stands in, scaled to Lato's
+ * width and line metrics so the swap does not move text (Lato: ascent 1974, descent 426 per 2000 units; size-adjust
+ * from the average character widths of the two faces, as next/font computes it).
+ */
+const LATO_FALLBACK_FACE = `@font-face {
+  font-family: 'Lato fallback';
+  src: local('Arial'), local('Liberation Sans'), local('Helvetica');
+  size-adjust: 97.38%;
+  ascent-override: 101.36%;
+  descent-override: 21.87%;
+  line-gap-override: 0%;
+}`;
+
 /** docs/requirements/public-site.md#look-and-feel: breakpoints, fonts and colours. */
 export const theme = createTheme({
   breakpoints: { values: { xs: 0, sm: 600, md: 900, lg: 1440, xl: 1536 } },
@@ -11,13 +25,17 @@ export const theme = createTheme({
     text: { primary: '#0f172a', secondary: '#334155' },
   },
   typography: {
-    fontFamily: ['Lato', '"Source Sans Pro"', 'system-ui', 'Arial', 'sans-serif'].join(','),
+    fontFamily: ['Lato', '"Lato fallback"', '"Source Sans Pro"', 'system-ui', 'Arial', 'sans-serif'].join(','),
     h1: { fontSize: '2rem', fontWeight: 700 },
     h2: { fontSize: '1.5rem', fontWeight: 700 },
     h3: { fontSize: '1.25rem', fontWeight: 700 },
   },
   components: {
-    MuiButton: { defaultProps: { disableElevation: true }, styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } } },
+    MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE },
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } },
+    },
     MuiLink: { defaultProps: { underline: 'always' } },
   },
 });

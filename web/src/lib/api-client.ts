@@ -73,18 +73,30 @@ export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(
   }
 
   const payload: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
+  return readApiAnswer(response.status, payload, schema);
+}
+
+/**
+ * An answer's `data` field checked against the schema, or the ApiError a non-2xx answer stands for. Shared by
+ * apiRequest and the portal server's in-process content reads (entry-server.tsx).
+ */
+export function readApiAnswer<T extends z.core.$ZodType = z.ZodMiniUnknown>(
+  status: number,
+  payload: unknown,
+  schema?: T,
+): z.output<T> {
+  if (status < 200 || status > 299) {
     const parsed = ErrorResponseSchema.safeParse(payload);
     if (parsed.success) {
-      if (response.status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage))
+      if (status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage))
         for (const listener of sessionLostListeners) listener(parsed.data.errorMessage);
-      throw new ApiError(response.status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+      throw new ApiError(status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
     }
-    throw new ApiError(response.status, GENERIC_ERROR_CODE);
+    throw new ApiError(status, GENERIC_ERROR_CODE);
   }
   const data = (payload as { data?: unknown } | undefined)?.data;
   if (!schema) return data as z.output<T>;
   const parsed = z.safeParse(schema, data);
-  if (!parsed.success) throw new ApiError(response.status, GENERIC_ERROR_CODE);
+  if (!parsed.success) throw new ApiError(status, GENERIC_ERROR_CODE);
   return parsed.data;
 }

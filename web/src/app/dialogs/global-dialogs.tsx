@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { useLocation } from 'react-router';
 import { useRegion } from '../../lib/region/region-context';
+import { useRenderEnvironment } from '../../lib/render-environment';
 import { useSession } from '../../lib/session/session-context';
 
 // The dialogs' code loads only when one is due: never on `/`, where no dialog may open.
@@ -33,7 +34,8 @@ export function GlobalDialogs() {
   const { pathname } = useLocation();
   const { jurisdiction, pickerOpen, licenseAccepted } = useRegion();
   const { activityStatus } = useSession();
-  const dialogsAllowed = dialogsAllowedFor(navigator.userAgent);
+  const { userAgent } = useRenderEnvironment();
+  const dialogsAllowed = dialogsAllowedFor(userAgent);
   // The inactivity dialogs (docs/requirements/session.md#inactivity-dialogs) show on every page, `/` included.
   if (dialogsAllowed && activityStatus === 'prompted')
     return (

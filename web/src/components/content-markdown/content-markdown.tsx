@@ -4,6 +4,7 @@ import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
 import { Link as RouterLink } from 'react-router';
 import rehypeSlug from 'rehype-slug';
 import remarkGfm from 'remark-gfm';
+import { useRenderEnvironment } from '../../lib/render-environment';
 
 /** docs/requirements/public-site.md#links-in-content: 'In a new tab, visit' followed by the address. */
 export const NEW_TAB_TOOLTIP = 'In a new tab, visit';
@@ -25,11 +26,15 @@ function fragmentId(fragment: string): string {
  * resolves them to, never by how the text starts (`/\evil.com` resolves to another host). "Own domain" is the
  * host name the portal is served from (any port), over http or https.
  */
-export function classifyLink(href: string, location: Pick<Location, 'hostname' | 'origin'> = window.location): LinkKind {
+export function classifyLink(
+  href: string,
+  location: Pick<Location, 'hostname' | 'origin'> = window.location,
+): LinkKind {
   if (href.startsWith('#')) return { kind: 'in-page', id: fragmentId(href.slice(1)) };
   try {
     const url = new URL(href, location.origin);
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === location.hostname) return { kind: 'in-app', to: `${url.pathname}${url.search}${url.hash}` };
+    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === location.hostname)
+      return { kind: 'in-app', to: `${url.pathname}${url.search}${url.hash}` };
   } catch {
     // not a URL we can read: treat as external
   }
@@ -39,7 +44,8 @@ export function classifyLink(href: string, location: Pick<Location, 'hostname' |
 /** docs/requirements/public-site.md#images-in-content: image sources in rendered content are reduced to their path (served on our origin by the /uploads proxy). */
 export function imagePath(src: string): string {
   try {
-    return new URL(src, window.location.origin).pathname;
+    // Only the path is kept, so any base will do (the server renders without a window).
+    return new URL(src, 'http://localhost').pathname;
   } catch {
     return '';
   }
@@ -55,8 +61,9 @@ function scrollToId(event: MouseEvent<HTMLAnchorElement>, id: string) {
 
 function ContentLink({ href = '', children, node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {
   // A link whose scheme was not allowed arrives with an empty href: render its text, not a dead link.
+  const { location } = useRenderEnvironment();
   if (!href) return <span>{children}</span>;
-  const link = classifyLink(href);
+  const link = classifyLink(href, location);
   if (link.kind === 'in-page') {
     return (
       <Link href={href} onClick={(e) => scrollToId(e, link.id)} {...rest}>
@@ -84,11 +91,24 @@ const components: Components = {
   a: ContentLink,
   img: ({ src, alt, node: _node, ...rest }) => {
     const path = typeof src === 'string' ? imagePath(src) : '';
-    return path ? <Box component="img" src={path} alt={alt ?? ''} loading="lazy" sx={{ maxWidth: '100%', height: 'auto' }} {...rest} /> : null;
+    return path ? (
+      <Box
+        component="img"
+        src={path}
+        alt={alt ?? ''}
+        loading="lazy"
+        sx={{ maxWidth: '100%', height: 'auto' }}
+        {...rest}
+      />
+    ) : null;
   },
   // GFM task-list checkboxes are read-only; name them so assistive technology can tell their state.
   input: ({ node: _node, ...props }) =>
-    props.type === 'checkbox' ? <input {...props} disabled aria-label={props.checked ? 'Done' : 'Not done'} /> : <input {...props} />,
+    props.type === 'checkbox' ? (
+      <input {...props} disabled aria-label={props.checked ? 'Done' : 'Not done'} />
+    ) : (
+      <input {...props} />
+    ),
   table: ({ node: _node, ...props }) => (
     <Box sx={{ overflowX: 'auto', my: 2 }} tabIndex={0} role="region" aria-label="Table">
       <table {...props} />
@@ -109,7 +129,14 @@ export function ContentMarkdown({ children }: { children: string }) {
       sx={{
         '& h1, & h2, & h3': { color: 'primary.main', scrollMarginTop: 16 },
         '& table': { borderCollapse: 'collapse', minWidth: '100%' },
-        '& th, & td': { border: '1px solid', borderColor: 'grey.300', px: 1.5, py: 1, textAlign: 'left', verticalAlign: 'top' },
+        '& th, & td': {
+          border: '1px solid',
+          borderColor: 'grey.300',
+          px: 1.5,
+          py: 1,
+          textAlign: 'left',
+          verticalAlign: 'top',
+        },
         '& th': { bgcolor: 'grey.100' },
         '& li.task-list-item': { listStyle: 'none' },
         '& blockquote': { borderLeft: '4px solid', borderColor: 'secondary.main', m: 0, pl: 2 },
@@ -117,7 +144,12 @@ export function ContentMarkdown({ children }: { children: string }) {
         lineHeight: 1.6,
       }}
     >
-      <Markdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSlug]} urlTransform={defaultUrlTransform} components={components}>
+      <Markdown
+        remarkPlugins={[remarkGfm]}
+        rehypePlugins={[rehypeSlug]}
+        urlTransform={defaultUrlTransform}
+        components={components}
+      >
         {children}
       </Markdown>
     </Box>

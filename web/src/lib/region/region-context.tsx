@@ -1,5 +1,12 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { isJurisdiction, LICENSE_COOKIE, REGION_COOKIE, selectableJurisdictions, type Jurisdiction, type JurisdictionOption } from '@portal/contracts';
+import {
+  isJurisdiction,
+  LICENSE_COOKIE,
+  REGION_COOKIE,
+  selectableJurisdictions,
+  type Jurisdiction,
+  type JurisdictionOption,
+} from '@portal/contracts';
 import { siteConfig } from '../../config/site-config';
 import { currentCookieContext, readCookie, removeCookie, writeCookie } from '../cookies';
 
@@ -20,15 +27,24 @@ export interface RegionContextValue {
 const RegionContext = createContext<RegionContextValue | null>(null);
 
 /** At start the jurisdiction comes from the cookie only if it is a known value; a tampered cookie is ignored. */
-function initialJurisdiction(): Jurisdiction | '' {
-  const stored = readCookie(REGION_COOKIE);
+export function jurisdictionFrom(stored: string | undefined): Jurisdiction | '' {
   return isJurisdiction(stored) ? stored : '';
 }
 
-export function RegionProvider({ children }: { children: ReactNode }) {
-  const [jurisdiction, setJurisdiction] = useState<Jurisdiction | ''>(initialJurisdiction);
+/** The region and license cookies as the portal server read them from the request (the server has no document.cookie). */
+export interface RegionCookies {
+  region: string | undefined;
+  license: string | undefined;
+}
+
+export function RegionProvider({ children, cookies }: { children: ReactNode; cookies?: RegionCookies }) {
+  const [jurisdiction, setJurisdiction] = useState<Jurisdiction | ''>(() =>
+    jurisdictionFrom(cookies ? cookies.region : readCookie(REGION_COOKIE)),
+  );
   const [pickerOpen, setPickerOpen] = useState(false);
-  const [licenseAccepted, setLicenseAccepted] = useState(() => readCookie(LICENSE_COOKIE) === 'true');
+  const [licenseAccepted, setLicenseAccepted] = useState(
+    () => (cookies ? cookies.license : readCookie(LICENSE_COOKIE)) === 'true',
+  );
   // The license cookie follows the region cookie's remember rule (docs/requirements/public-site.md#cookies).
   const [remember, setRemember] = useState(false);
 

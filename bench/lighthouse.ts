@@ -1,0 +1,111 @@
+// Lighthouse 12 (mobile preset) on the production build with the real Strapi, as a new visitor on a phone would
+// meet the public pages: `/` without a jurisdiction and with a region cookie, a topic page and the not-found page,
+// three runs each; prints the median of every category and of FCP, LCP, TBT and CLS against the targets.
+// Chromium: /usr/bin/chromium (CHROME_PATH overrides). Run: npm run bench:lighthouse
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch } from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { startCms } from '../e2e/support/cms';
+import { buildProduction, freePort, startPortal } from '../e2e/support/portal-server';
+
+const RUNS = 3;
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const pages: { label: string; path: string; cookie?: string }[] = [
+  { label: '/ (no jurisdiction)', path: '/' },
+  { label: '/ (region cookie)', path: '/', cookie: 'region=J5A' },
+  { label: 'topic page', path: '/topics/rendering-examples', cookie: 'region=J5A; amaApproved=true' },
+  { label: 'not-found page', path: '/no-such-page', cookie: 'region=J5A; amaApproved=true' },
+];
+const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const targets: Record<string, (v: number) => boolean> = {
+  performance: (v) => v >= 95,
+  accessibility: (v) => v === 100,
+  'best-practices': (v) => v === 100,
+  seo: (v) => v === 100,
+  CLS: (v) => v <= 0.02,
+};
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+buildProduction();
+const port = await freePort();
+const dataDir = mkdtempSync(join(tmpdir(), 'portal-lighthouse-'));
+const cms = await startCms({ portalDataDir: dataDir, webhookUrl: `http://localhost:${port}/api/content/webhook` });
+const portal = await startPortal({ CMS_URL: cms.url }, { port, dataDir });
+const chrome = await launch({ chromePath: CHROME_PATH, chromeFlags: ['--headless=new', '--no-sandbox'] });
+const rows: string[] = [];
+try {
+  // A visitor's cookies are in the browser's jar, where the app reads them too (an extra request header would
+  // reach the server only). Lighthouse's storage reset leaves cookies alone.
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  for (const page of pages) {
+    await browser.deleteCookie(...(await browser.cookies()));
+    if (page.cookie) {
+      const pairs = page.cookie.split('; ').map((pair) => pair.split('=') as [string, string]);
+      await browser.setCookie(
+        ...pairs.map(([name, value]) => ({ name, value, domain: new URL(portal.url).hostname, path: '/' })),
+      );
+    }
+    const runs: Record<string, number[]> = {};
+    const add = (key: string, value: number) => (runs[key] ??= []).push(value);
+    for (let run = 0; run < RUNS; run++) {
+      const result = await lighthouse(
+        `${portal.url}${page.path}`,
+        {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          ...(page.cookie ? { extraHeaders: { cookie: page.cookie } } : {}),
+        },
+        // The default config is the mobile preset (Moto G Power, slow 4G, 4× CPU slowdown).
+        undefined,
+      );
+      if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
+      const { lhr } = result;
+      for (const category of categories) {
+        for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+          const audit = lhr.audits[ref.id];
+          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1 && category !== 'performance')
+            console.log(`  ${page.label}: ${category} loses on ${ref.id}: ${audit.title}`);
+        }
+      }
+      for (const category of categories) add(category, Math.round((lhr.categories[category]?.score ?? 0) * 100));
+      add('FCP', lhr.audits['first-contentful-paint']?.numericValue ?? NaN);
+      add('LCP', lhr.audits['largest-contentful-paint']?.numericValue ?? NaN);
+      add('TBT', lhr.audits['total-blocking-time']?.numericValue ?? NaN);
+      add('CLS', lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN);
+    }
+    const cell = (key: string) => {
+      const value = median(runs[key]!);
+      const shown =
+        key === 'CLS'
+          ? value.toFixed(3)
+          : key === 'FCP' || key === 'LCP'
+            ? `${(value / 1000).toFixed(1)} s`
+            : key === 'TBT'
+              ? `${value.toFixed(0)} ms`
+              : String(value);
+      const target = targets[key];
+      return target ? `${shown}${target(value) ? '' : ' (below target)'}` : shown;
+    };
+    rows.push(`| ${page.label} | ${[...categories, 'FCP', 'LCP', 'TBT', 'CLS'].map(cell).join(' | ')} |`);
+    console.log(rows.at(-1));
+  }
+  await browser.disconnect();
+} finally {
+  chrome.kill();
+  await portal.stop();
+  await cms.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+console.log(
+  `\nLighthouse 12, mobile preset, median of ${RUNS} runs; ${cpus()[0]?.model ?? 'unknown CPU'} × ${cpus().length}, Node ${process.version}`,
+);
+console.log('targets: performance ≥ 95, accessibility 100, best practices 100, SEO 100, CLS ≤ 0.02');
+console.log('| page | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const row of rows) console.log(row);

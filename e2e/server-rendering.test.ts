@@ -1,0 +1,84 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage, withDialogsCompleted } from './support/browser';
+
+// Seeded content (cms/src/seed/content.js).
+const HERO_TITLE = 'Medicare guidance for your region';
+const TOPIC_SLUG = 'rendering-examples';
+const TOPIC_TITLE = 'Reading this site: links, tables and notes';
+const TOPIC_TEXT = 'Guidance pages on this site share a few conventions.';
+
+/** The document title is set by an effect: once it reads `expected`, React has hydrated the page (and reported any mismatch). */
+async function waitForHydration(page: Page, expected: string) {
+  await expect.poll(() => page.title()).toBe(`${expected} | Medicare Provider Portal`);
+}
+
+describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)', () => {
+  let browser: Browser;
+  const baseURL = inject('portalUrl');
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  it('with JavaScript disabled, / and a topic page show their titles and body text', async () => {
+    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    try {
+      await withDialogsCompleted(context, baseURL);
+      const page = await context.newPage();
+      await page.goto('/');
+      expect(await page.locator('main').textContent()).toContain(HERO_TITLE);
+      expect(await page.locator('#topics-title').textContent()).toBe('Topics for J5 MAC Part A');
+      expect(await page.locator('main').textContent()).toContain(TOPIC_TITLE);
+      await page.goto(`/topics/${TOPIC_SLUG}`);
+      expect(await page.locator('article h1').textContent()).toBe(TOPIC_TITLE);
+      expect(await page.locator('article').textContent()).toContain(TOPIC_TEXT);
+    } finally {
+      await context.close();
+    }
+  });
+
+  // openPage fails the test on any console error, which is how React reports a hydration mismatch.
+  for (const [label, path, title, cookies] of [
+    ['/ without a jurisdiction', '/', 'Home', false],
+    ['/ with a jurisdiction', '/', 'Home', true],
+    ['a topic page (dialogs completed)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, true],
+    ['a topic page (picker dialog due)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, false],
+    ['the not-found page', '/no-such-page', 'Page not found', true],
+    ['a topic that does not exist', '/topics/no-such-topic', 'Content not found', true],
+  ] as const) {
+    it(`hydrates ${label} without a mismatch and without fetching its content again`, async () => {
+      const { context, page } = await openPage(browser, baseURL);
+      if (cookies) await withDialogsCompleted(context, baseURL);
+      const contentRequests: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/api/content/')) contentRequests.push(request.url());
+      });
+      const response = await page.goto(path);
+      expect(response?.headers()['content-type']).toContain('text/html');
+      // The content is in the HTML the server sent.
+      expect(await response?.text()).toContain('id="portal-server-state"');
+      await waitForHydration(page, title);
+      expect(contentRequests).toEqual([]);
+      await context.close();
+    });
+  }
+
+  it('a rendered page is revalidated with its ETag', async () => {
+    const first = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, {
+      headers: { cookie: 'region=J5A; amaApproved=true' },
+    });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, {
+      headers: { cookie: 'region=J5A; amaApproved=true', 'if-none-match': etag! },
+    });
+    expect(again.status).toBe(304);
+    const missing = await fetch(`${baseURL}/no-such-page`);
+    expect(missing.status).toBe(200);
+    expect(await missing.text()).toContain('Page not found');
+  });
+});

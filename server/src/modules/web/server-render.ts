@@ -1,0 +1,108 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
+import { cookieValue } from '../../content/preview';
+import { UpstreamUnavailable, type CacheLookup } from '../../content/cache';
+import { sendCachedAnswer } from '../../content/send-answer';
+
+/** The part of web/src/entry-server.tsx the server calls (the bundle is loaded at run time from web/dist-ssr). */
+interface ServerEntry {
+  configureServerRendering(options: {
+    publicUrl: string;
+    content: (url: string) => Promise<{ status: number; payload: unknown }>;
+  }): void;
+  pageVariant(request: PageRequest): string | undefined;
+  renderPage(request: PageRequest): Promise<{ head: string; root: string; state: string } | undefined>;
+}
+
+interface PageRequest {
+  path: string;
+  cookies: { region: string | undefined; license: string | undefined };
+  userAgent: string;
+}
+
+const HTML = 'text/html; charset=utf-8';
+// Pages depend on cookies: a shared cache must not keep them, the browser revalidates with the ETag.
+const PAGE_CACHE_CONTROL = 'private, no-cache';
+
+/** The fonts the first screen uses (the theme's Lato, regular and bold), preloaded so the text does not wait for the CSS. */
+function fontPreloads(webDistDir: string): string {
+  const assets = join(webDistDir, 'assets');
+  if (!existsSync(assets)) return '';
+  return readdirSync(assets)
+    .filter((name) => /^lato-latin-(400|700)-normal-[\w-]+\.woff2$/.test(name))
+    .map((name) => `<link rel="preload" as="font" type="font/woff2" href="/assets/${name}" crossorigin>`)
+    .join('');
+}
+
+export type PageSender = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
+/**
+ * Server-rendered public pages (docs/decisions/0018-server-rendering.md), cached per (page, jurisdiction, dialog
+ * state) in the content proxy's page cache, which the CMS webhook invalidates with the content. Answers undefined
+ * when the web app has no server build (`npm run build` makes one) or on a content-preview instance (drafts are
+ * per editor): every page is then the browser-rendered index.html.
+ */
+export async function createPageSender(
+  app: FastifyInstance,
+  options: { webDistDir: string; publicUrl: string; preview: boolean },
+): Promise<PageSender | undefined> {
+  const entryFile = join(dirname(options.webDistDir), 'dist-ssr', 'entry-server.js');
+  const templateFile = join(options.webDistDir, 'index.html');
+  if (options.preview || !existsSync(entryFile) || !existsSync(templateFile)) return undefined;
+  const entry = (await import(pathToFileURL(entryFile).href)) as ServerEntry;
+  entry.configureServerRendering({
+    publicUrl: options.publicUrl,
+    content: async (url) => {
+      const { status, body } = await app.contentService.readPublished(url, app.log);
+      return { status, payload: body };
+    },
+  });
+  const template = readFileSync(templateFile, 'utf8').replace(
+    '<!--app-head-->',
+    `${fontPreloads(options.webDistDir)}<!--app-head-->`,
+  );
+  const pages = app.contentService.pages;
+  async function render(key: string, request: PageRequest) {
+    const page = await entry.renderPage(request);
+    if (!page) throw new UpstreamUnavailable('the page content could not be read');
+    const html = template
+      .replace('<!--app-head-->', page.head)
+      .replace('<!--app-root-->', page.root)
+      .replace('<!--app-state-->', page.state);
+    return { kind: 'ok' as const, body: Buffer.from(html), contentType: HTML };
+  }
+
+  return async (request, reply) => {
+    const pageRequest: PageRequest = {
+      path: request.url.split('?')[0] ?? '/',
+      cookies: {
+        region: cookieValue(request.headers.cookie, REGION_COOKIE),
+        license: cookieValue(request.headers.cookie, LICENSE_COOKIE),
+      },
+      userAgent: request.headers['user-agent'] ?? '',
+    };
+    const key = entry.pageVariant(pageRequest);
+    if (key === undefined) return false;
+    let answer = pages.fresh(key);
+    if (!answer) {
+      let lookup: CacheLookup;
+      try {
+        lookup = await pages.get(key, () => render(key, pageRequest));
+      } catch (err) {
+        if (!(err instanceof UpstreamUnavailable))
+          request.log.error({ err }, 'server rendering failed; the browser renders the page');
+        return false;
+      }
+      if (lookup.kind !== 'ok') return false;
+      answer = lookup.answer;
+    }
+    // Every page answers 200, the not-found state too, as the browser-rendered app always did (a 404 status would be
+    // a console error on the page and fail Lighthouse's SEO audit). The brotli/gzip forms were made once, when the
+    // page was stored (docs/decisions/0019): the not-found handler that calls this is not compressed per request.
+    sendCachedAnswer(request, reply.code(200), answer, { cacheControl: PAGE_CACHE_CONTROL, vary: 'cookie, user-agent' });
+    return true;
+  };
+}

@@ -1,0 +1,143 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, testConfig } from './helpers';
+import { json, startFakeUpstream } from './support/fake-upstream';
+
+/**
+ * The server's half of server rendering (server/src/modules/web/server-render.ts, docs/decisions/0018-server-rendering.md)
+ * with a stand-in for the web's server entry: content read in-process through the content proxy's cache, the page
+ * cache per variant, ETag revalidation, the webhook's invalidation, and the shell when content cannot be read.
+ * The real entry and hydration are exercised in e2e/server-rendering.test.ts.
+ */
+
+// The entry the web build would produce (web/dist-ssr/entry-server.js), reduced to what the server calls.
+const FAKE_ENTRY = `
+let content;
+globalThis.__renders = 0;
+export function configureServerRendering(options) { content = options.content; }
+export function pageVariant(request) {
+  if (!request.path.startsWith('/topics/')) return undefined;
+  return [request.path, request.cookies.region ?? '', request.cookies.license ?? '', /veracode/i.test(request.userAgent) ? '' : 'dialogs'].join('|');
+}
+export async function renderPage(request) {
+  globalThis.__renders++;
+  const slug = request.path.slice('/topics/'.length);
+  const answer = await content('/api/content/topics?filters[slug][$eq]=' + slug + '&populate=*');
+  if (answer.status !== 200) return undefined;
+  const title = answer.payload.data[0]?.attributes.title ?? 'not found';
+  return { head: '<style>h1{}</style>', root: '<h1>' + title + ' for ' + (request.cookies.region ?? 'nobody') + '</h1>', state: '<script type="application/json" id="portal-server-state">{}</script>' };
+}
+`;
+
+const renders = () => (globalThis as { __renders?: number }).__renders ?? 0;
+
+describe('server-rendered pages', () => {
+  let title = 'Contact us';
+  let failing = false;
+  const upstream = { handle: null as Awaited<ReturnType<typeof startFakeUpstream>> | null };
+  let ctx: Awaited<ReturnType<typeof buildTestApp>>;
+  const webRoot = mkdtempSync(join(tmpdir(), 'portal-test-web-'));
+
+  beforeAll(async () => {
+    upstream.handle = await startFakeUpstream((req, res) => {
+      if (failing) return json(res, 500, { data: null, error: { status: 500 } });
+      if (req.url.startsWith('/api/topics'))
+        return json(res, 200, {
+          data: [{ id: 1, attributes: { title, slug: 'contact', publishedAt: '2026-01-01T00:00:00.000Z' } }],
+          meta: {},
+        });
+      return json(res, 404, { data: null, error: { status: 404 } });
+    });
+    mkdirSync(join(webRoot, 'dist', 'assets'), { recursive: true });
+    mkdirSync(join(webRoot, 'dist-ssr'), { recursive: true });
+    writeFileSync(
+      join(webRoot, 'dist', 'index.html'),
+      '<!doctype html><title>Portal</title><!--app-head--><div id="root"><!--app-root--></div><!--app-state-->',
+    );
+    writeFileSync(join(webRoot, 'dist', 'assets', 'lato-latin-700-normal-Abc123.woff2'), '');
+    writeFileSync(join(webRoot, 'dist-ssr', 'entry-server.js'), FAKE_ENTRY);
+    ctx = await buildTestApp({
+      config: testConfig({
+        CMS_URL: upstream.handle.url,
+        CMS_TOKEN: 'fake-cms-token-5f2c9a7d1e3b',
+        WEB_DIST_DIR: join(webRoot, 'dist'),
+        CMS_TIMEOUT_MS: '300',
+      }),
+    });
+  });
+  afterAll(async () => {
+    await ctx.app.close();
+    await upstream.handle?.close();
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    failing = false;
+    title = 'Contact us';
+    ctx.app.contentCache.content.clear();
+    ctx.app.contentCache.pages.clear();
+    upstream.handle!.requests.length = 0;
+  });
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    ctx.app.inject({ url, headers: { cookie: 'region=J5A; amaApproved=true', ...headers } });
+
+  it('renders the page from content read through the content cache, then serves it from the page cache', async () => {
+    const before = renders();
+    const first = await get('/topics/contact');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(first.body).toContain('<div id="root"><h1>Contact us for J5A</h1></div>');
+    expect(first.body).toContain(
+      '<link rel="preload" as="font" type="font/woff2" href="/assets/lato-latin-700-normal-Abc123.woff2" crossorigin>',
+    );
+    expect(upstream.handle!.requests).toHaveLength(1);
+    // The same content is now a cache hit for the JSON route too: one CMS request in all.
+    expect(
+      (await ctx.app.inject({ url: '/api/content/topics?filters[slug][$eq]=contact&populate=*' })).statusCode,
+    ).toBe(200);
+    const second = await get('/topics/contact');
+    expect(second.body).toBe(first.body);
+    expect(renders() - before).toBe(1);
+    expect(upstream.handle!.requests).toHaveLength(1);
+  });
+
+  it('answers 304 when the browser has the current page', async () => {
+    const first = await get('/topics/contact');
+    const again = await get('/topics/contact', { 'if-none-match': first.headers.etag as string });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('keeps one page per jurisdiction', async () => {
+    expect((await get('/topics/contact', { cookie: 'region=J8B; amaApproved=true' })).body).toContain('for J8B');
+    expect((await get('/topics/contact')).body).toContain('for J5A');
+  });
+
+  it('renders again after the CMS webhook', async () => {
+    expect((await get('/topics/contact')).body).toContain('Contact us');
+    title = 'Contact the contractor';
+    const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/content/webhook',
+          headers: { 'x-webhook-secret': secret },
+          payload: { event: 'entry.update' },
+        })
+      ).statusCode,
+    ).toBe(204);
+    expect((await get('/topics/contact')).body).toContain('Contact the contractor for J5A');
+  });
+
+  it('sends the browser-rendered shell when the content cannot be read, and for pages it does not render', async () => {
+    failing = true;
+    const res = await get('/topics/contact');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<div id="root"><!--app-root--></div>');
+    expect((await get('/login')).body).toContain('<div id="root"><!--app-root--></div>');
+  });
+});
