@@ -15,14 +15,22 @@ await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
 const port = (hanging.address() as { port: number }).port;
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-timeout-'));
 for (const timeoutMs of [300, 1000, 5000]) {
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, CMS_URL: `http://127.0.0.1:${port}`, CMS_TOKEN: 'bench-token', CMS_TIMEOUT_MS: String(timeoutMs) });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    CMS_URL: `http://127.0.0.1:${port}`,
+    CMS_TOKEN: 'bench-token',
+    CMS_TIMEOUT_MS: String(timeoutMs),
+  });
   const app = Fastify();
   await app.register(errorHandlerPlugin);
   await app.register(contentPlugin, { config });
   const started = performance.now();
   const res = await app.inject('/api/content/topics');
   const waited = performance.now() - started;
-  console.log(`CMS_TIMEOUT_MS=${timeoutMs}: ${res.statusCode} ${res.json<{ errorMessage: string }>().errorMessage} after ${Math.round(waited)} ms`);
+  console.log(
+    `CMS_TIMEOUT_MS=${timeoutMs}: ${res.statusCode} ${res.json<{ errorMessage: string }>().errorMessage} after ${Math.round(waited)} ms`,
+  );
   await app.close();
 }
 hanging.closeAllConnections();

@@ -63,7 +63,10 @@ const PATH = '/api/content/topics?populate=*';
 // What a browser sends; the answer's bytes are taken as they come (fetch would decompress them).
 const ACCEPT_ENCODING = 'br, gzip';
 
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     get(url, { headers: { 'accept-encoding': ACCEPT_ENCODING, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
@@ -169,7 +172,19 @@ interface Measurement {
 
 async function measure(url: string, seconds = DURATION_S, path = PATH, cookie?: string): Promise<Measurement> {
   const cookieArgs = cookie ? ['-H', `cookie=${cookie}`] : [];
-  const args = [...loadGenerator.prefix, autocannonCli, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-H', `accept-encoding=${ACCEPT_ENCODING}`, ...cookieArgs, `${url}${path}`];
+  const args = [
+    ...loadGenerator.prefix,
+    autocannonCli,
+    '--json',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(seconds),
+    '-H',
+    `accept-encoding=${ACCEPT_ENCODING}`,
+    ...cookieArgs,
+    `${url}${path}`,
+  ];
   const cpuBefore = process.cpuUsage();
   const { stdout } = await promisify(execFile)(loadGenerator.command, args, {
     encoding: 'utf8',
@@ -234,7 +249,9 @@ const pluginRatio = median(rates.plugin.map((r, i) => r / rates.bare[i]!));
 // CPU time per request depends far less than requests/s on what else the machine runs at the time: on a shared
 // machine it is the steadier figure, and bare / portal estimates the ratio an otherwise idle core would give.
 const [portalCpu, bareCpu, pluginCpu] = [median(cpuCosts.portal), median(cpuCosts.bare), median(cpuCosts.plugin)];
-console.log(`\ncached GET ${PATH} (${body.length} bytes ${encoding}, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`);
+console.log(
+  `\ncached GET ${PATH} (${body.length} bytes ${encoding}, ${Object.keys(headers).length} headers), ${CONNECTIONS} connections, ${DURATION_S} s × ${ROUNDS} rounds each, loopback, ${pinned ? 'servers on core 0 and autocannon on core 1' : 'not pinned to cores'}`,
+);
 console.log(`portal (whole app):          ${portal.toFixed(0)} req/s`);
 console.log(`bare Fastify route:          ${bareRate.toFixed(0)} req/s`);
 console.log(`content plugin alone:        ${plugin.toFixed(0)} req/s`);

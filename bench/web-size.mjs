@@ -42,7 +42,8 @@ function measure(label, keys) {
   }
   rows.sort((a, b) => b[2] - a[2]);
   console.log(`${label}:`);
-  for (const [file, size, g] of rows) console.log(`${(g / 1024).toFixed(1).padStart(8)} KB gz ${(size / 1024).toFixed(1).padStart(8)} KB  ${file}`);
+  for (const [file, size, g] of rows)
+    console.log(`${(g / 1024).toFixed(1).padStart(8)} KB gz ${(size / 1024).toFixed(1).padStart(8)} KB  ${file}`);
   console.log(`  = ${(gz / 1024).toFixed(1)} KB gzip (${(raw / 1024).toFixed(1)} KB raw) in ${rows.length} files`);
   return gz;
 }

@@ -4,7 +4,6 @@ import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogs
 
 const SLUG = 'rendering-examples';
 
-
 async function topicBody(baseURL: string, slug: string): Promise<string> {
   const res = await fetch(`${baseURL}/api/content/topics?filters[slug][$eq]=${slug}&populate=*`);
   const json = (await res.json()) as { data: { attributes: { body: string } }[] };
@@ -63,13 +62,25 @@ describe('content pages from the CMS', () => {
 
   it('reduces image sources to their path, served on our origin', async () => {
     await openTopic();
-    const images = await page.locator('article img').evaluateAll((imgs) => imgs.map((i) => ({ src: i.getAttribute('src'), loaded: (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0 })));
+    const images = await page.locator('article img').evaluateAll((imgs) =>
+      imgs.map((i) => ({
+        src: i.getAttribute('src'),
+        loaded: (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0,
+      })),
+    );
     expect(images.length).toBeGreaterThan(0);
     for (const image of images) {
       expect(image.src).toMatch(/^\/uploads\//);
     }
     await page.locator('article img').first().scrollIntoViewIfNeeded();
-    await expect.poll(() => page.locator('article img').first().evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        page
+          .locator('article img')
+          .first()
+          .evaluate((i) => (i as HTMLImageElement).naturalWidth),
+      )
+      .toBeGreaterThan(0);
   });
 
   it('opens other sites in a new tab, with the tooltip "In a new tab, visit {address}"', async () => {
@@ -95,7 +106,14 @@ describe('content pages from the CMS', () => {
     const inPage = page.locator('article a[href^="#"]:not([data-footnote-ref]):not([data-footnote-backref])').first();
     const target = (await inPage.getAttribute('href'))!.slice(1);
     await inPage.click();
-    await expect.poll(() => page.evaluate((id) => { const r = document.getElementById(decodeURIComponent(id))!.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; }, target)).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate((id) => {
+          const r = document.getElementById(decodeURIComponent(id))!.getBoundingClientRect();
+          return r.top >= 0 && r.top < window.innerHeight;
+        }, target),
+      )
+      .toBe(true);
     expect(new URL(page.url()).pathname).toBe(`/topics/${SLUG}`);
   });
 
@@ -139,10 +157,16 @@ describe('content pages from the CMS', () => {
     });
     const clickedAt = await page.evaluate(() => performance.now());
     await page.getByRole('button', { name: 'Print' }).click();
-    const printed = await page.waitForFunction(() => (window as unknown as { __printed?: unknown }).__printed).then((h) => h.jsonValue() as Promise<{ at: number; header: string; article: string }>);
+    const printed = await page
+      .waitForFunction(() => (window as unknown as { __printed?: unknown }).__printed)
+      .then((h) => h.jsonValue() as Promise<{ at: number; header: string; article: string }>);
     expect(printed.at - clickedAt).toBeGreaterThanOrEqual(500);
     expect(printed).toMatchObject({ header: 'hidden', article: 'visible' });
     // Afterwards the page is whole again.
-    await expect.poll(() => page.evaluate(() => getComputedStyle(document.querySelector('header')!).visibility), { timeout: 5000 }).toBe('visible');
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.querySelector('header')!).visibility), {
+        timeout: 5000,
+      })
+      .toBe('visible');
   });
 });

@@ -1,9 +1,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot, waitForSettled, withDialogsCompleted } from './support/browser';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  waitForSettled,
+  withDialogsCompleted,
+} from './support/browser';
 
 const PICKER_TITLE = 'Get the right info.';
-const PICKER_BODY = 'Medicare policies can vary by state and are different for Part A and Part B. Please click a jurisdiction below.';
+const PICKER_BODY =
+  'Medicare policies can vary by state and are different for Part A and Part B. Please click a jurisdiction below.';
 const NOTICE = 'NOTE: This website uses cookies.';
 const TILES = [
   ['J5 MAC Part A', 'IA, KS, MO, NE Providers'],
@@ -51,8 +59,11 @@ describe('jurisdiction picker and license dialog', () => {
     await picker(page).waitFor();
     await waitForSettled(page);
     const text = await picker(page).innerText();
-    for (const expected of [PICKER_TITLE, PICKER_BODY, NOTICE, 'Remember my selection']) expect(text).toContain(expected);
-    const names = await picker(page).getByRole('button', { name: /Providers$/ }).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    for (const expected of [PICKER_TITLE, PICKER_BODY, NOTICE, 'Remember my selection'])
+      expect(text).toContain(expected);
+    const names = await picker(page)
+      .getByRole('button', { name: /Providers$/ })
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(names).toEqual(TILES.map(([title, providers]) => `${title}: ${providers}`));
     expect(text).not.toContain('Choose Jurisdiction');
 
@@ -61,11 +72,23 @@ describe('jurisdiction picker and license dialog', () => {
       const box = (await item.boundingBox())!;
       expect(box.width / list!.width).toBeCloseTo(0.5, 2);
     }
-    const images = await picker(page).locator('img').evaluateAll((imgs) =>
-      imgs.map((img) => ({ src: new URL((img as HTMLImageElement).src).pathname, w: img.getBoundingClientRect().width, h: img.getBoundingClientRect().height, loaded: (img as HTMLImageElement).naturalWidth > 0 })),
-    );
+    const images = await picker(page)
+      .locator('img')
+      .evaluateAll((imgs) =>
+        imgs.map((img) => ({
+          src: new URL((img as HTMLImageElement).src).pathname,
+          w: img.getBoundingClientRect().width,
+          h: img.getBoundingClientRect().height,
+          loaded: (img as HTMLImageElement).naturalWidth > 0,
+        })),
+      );
     expect(images).toEqual(
-      ['J5_A', 'J5_B', 'J8_A', 'J8_B'].map((s) => ({ src: `/images/jurisdictions/jurisdiction_${s}.svg`, w: 150, h: 150, loaded: true })),
+      ['J5_A', 'J5_B', 'J8_A', 'J8_B'].map((s) => ({
+        src: `/images/jurisdictions/jurisdiction_${s}.svg`,
+        w: 150,
+        h: 150,
+        loaded: true,
+      })),
     );
     await screenshot(page, 'picker-1440');
     await context.close();
@@ -119,7 +142,9 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('shows no dialog at all to a veracode user agent', async () => {
-    const { context, page } = await openPage(browser, baseURL, { userAgent: 'Mozilla/5.0 (X11; Linux) VeraCode-Scanner/2.1' });
+    const { context, page } = await openPage(browser, baseURL, {
+      userAgent: 'Mozilla/5.0 (X11; Linux) VeraCode-Scanner/2.1',
+    });
     await page.goto('/topics/contact');
     await page.getByTestId('current-jurisdiction').waitFor();
     await page.waitForLoadState('networkidle');
@@ -137,7 +162,9 @@ describe('jurisdiction picker and license dialog', () => {
     await expect.poll(() => picker(page).count()).toBe(0);
     await page.goto('/');
     await page.getByRole('button', { name: /^Change jurisdiction/ }).click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('J5 MAC Part A: IA, KS, MO, NE Providers');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('J5 MAC Part A: IA, KS, MO, NE Providers');
     expect(await dialog(page).count()).toBe(0);
     await context.close();
   });
@@ -147,7 +174,14 @@ describe('jurisdiction picker and license dialog', () => {
     await page.goto('/topics/contact');
     await picker(page).waitFor();
     // Tab to the "J5 MAC Part B" tile and choose it with Enter.
-    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) !== 'J5 MAC Part B: IA, KS, MO, NE Providers'; i++) await page.keyboard.press('Tab');
+    for (
+      let i = 0;
+      i < 10 &&
+      (await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) !==
+        'J5 MAC Part B: IA, KS, MO, NE Providers';
+      i++
+    )
+      await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await licenseDialog(page).waitFor();
     const accept = page.getByRole('button', { name: 'Accept', exact: true });
@@ -158,11 +192,16 @@ describe('jurisdiction picker and license dialog', () => {
     const content = page.getByTestId('license-content');
     expect(await content.evaluate((el) => getComputedStyle(el).maxHeight)).toBe('500px');
     expect(await content.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
-    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Accept'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 10 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Accept'; i++)
+      await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect.poll(() => licenseDialog(page).count()).toBe(0);
     const cookies = await context.cookies();
-    expect(cookies.find((c) => c.name === 'amaApproved')).toMatchObject({ value: 'true', expires: -1, sameSite: 'Lax' });
+    expect(cookies.find((c) => c.name === 'amaApproved')).toMatchObject({
+      value: 'true',
+      expires: -1,
+      sameSite: 'Lax',
+    });
     await page.reload();
     await page.getByTestId('current-jurisdiction').waitFor();
     await page.waitForLoadState('networkidle');
@@ -188,7 +227,9 @@ describe('jurisdiction picker and license dialog', () => {
   it("says 'Unable to retrieve About Us information.' when the license cannot be fetched", async () => {
     const { context, page } = await openPage(browser, baseURL, { allowConsoleErrors: [/status of 502/] });
     await context.addCookies([{ name: 'region', value: 'J8A', url: baseURL }]);
-    await page.route('**/api/content/license*', (route) => route.fulfill({ status: 502, contentType: 'application/json', body: '{"errorMessage":"Content_Unavailable"}' }));
+    await page.route('**/api/content/license*', (route) =>
+      route.fulfill({ status: 502, contentType: 'application/json', body: '{"errorMessage":"Content_Unavailable"}' }),
+    );
     await page.goto('/topics/privacy');
     await licenseDialog(page).waitFor();
     await page.getByText('Unable to retrieve About Us information.').waitFor({ timeout: 30_000 });
@@ -202,7 +243,9 @@ describe('jurisdiction picker and license dialog', () => {
       await page.goto('/topics/contact');
       await picker(page).waitFor();
       await waitForSettled(page);
-      const tops = await picker(page).getByRole('listitem').evaluateAll((items) => items.map((i) => Math.round(i.getBoundingClientRect().top)));
+      const tops = await picker(page)
+        .getByRole('listitem')
+        .evaluateAll((items) => items.map((i) => Math.round(i.getBoundingClientRect().top)));
       expect(tops[0]).toBe(tops[1]);
       expect(tops[2]).toBe(tops[3]);
       expect(tops[2]).toBeGreaterThan(tops[0]!);

@@ -61,28 +61,47 @@ describe('third-party scripts', () => {
     const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors: noCms });
     await context.addCookies([{ name: 'region', value: 'J5A', url: portal.url }]);
     await page.goto('/');
-    await expect.poll(() => page.evaluate(() => (window as unknown as { __vendor?: { name: string }[] }).__vendor?.find((v) => v.name === 'analytics'))).toMatchObject({ regions: ['J5A'] });
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (window as unknown as { __vendor?: { name: string }[] }).__vendor?.find((v) => v.name === 'analytics'),
+        ),
+      )
+      .toMatchObject({ regions: ['J5A'] });
     await page.getByRole('button', { name: /^J8 MAC Part B:/ }).click();
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { dataLayer: { user_region: string }[] }).dataLayer.map((e) => e.user_region)))
+      .poll(() =>
+        page.evaluate(() =>
+          (window as unknown as { dataLayer: { user_region: string }[] }).dataLayer.map((e) => e.user_region),
+        ),
+      )
       .toEqual(['J5A', 'J8B']);
     await context.close();
   });
 
   it('loads the chat widget lazily with its support address, and survives a survey script that fails to load', async () => {
     // The survey script's address refuses connections on purpose.
-    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors: [...noCms, /ERR_CONNECTION_REFUSED/] });
+    const { context, page } = await openPage(browser, portal.url, {
+      allowConsoleErrors: [...noCms, /ERR_CONNECTION_REFUSED/],
+    });
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
-        (window as unknown as { __atDomReady: number }).__atDomReady = document.querySelectorAll('script[data-third-party="chat"]').length;
+        (window as unknown as { __atDomReady: number }).__atDomReady = document.querySelectorAll(
+          'script[data-third-party="chat"]',
+        ).length;
       });
     });
     await page.goto('/');
     await page.mouse.move(10, 10);
     await page.mouse.down();
     await page.mouse.up();
-    const chat = await page.waitForFunction(() => (window as unknown as { __vendor?: { name: string }[] }).__vendor?.find((v) => v.name === 'chat'));
-    expect(await chat.jsonValue()).toMatchObject({ supportAddress: 'providers-chat@example.org', readyState: 'complete' });
+    const chat = await page.waitForFunction(() =>
+      (window as unknown as { __vendor?: { name: string }[] }).__vendor?.find((v) => v.name === 'chat'),
+    );
+    expect(await chat.jsonValue()).toMatchObject({
+      supportAddress: 'providers-chat@example.org',
+      readyState: 'complete',
+    });
     expect(await page.evaluate(() => (window as unknown as { __atDomReady: number }).__atDomReady)).toBe(0);
     expect(await page.locator('script[data-third-party="survey"]').count()).toBe(1);
     // The page still works after the survey script failed.

@@ -8,9 +8,26 @@ import { fileURLToPath } from 'node:url';
 
 const self = fileURLToPath(import.meta.url);
 const root = resolve(process.argv[2] ?? join(dirname(self), '..'));
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'data', 'coverage', 'test-results', '.tmp', '.strapi', '.cache']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'data',
+  'coverage',
+  'test-results',
+  '.tmp',
+  '.strapi',
+  '.cache',
+]);
 const EXTENSIONS = /\.(ts|tsx|js|jsx|mjs|cjs|md|html|ya?ml)$/;
-const FORBIDDEN = [/\b(spec|DESIGN)\s*§/i, /\.\.\/shared\b/, /\bDESIGN\.md\b/, /\bproduct-spec\.md\b/, /\bresearch\/[\w-]+\.md\b/];
+const FORBIDDEN = [
+  /\b(spec|DESIGN)\s*§/i,
+  /\.\.\/shared\b/,
+  /\bDESIGN\.md\b/,
+  /\bproduct-spec\.md\b/,
+  /\bresearch\/[\w-]+\.md\b/,
+];
 const DOCS_PATH = /(?<![\w./-])docs\/[\w./-]*(#[\w-]+)?/g;
 const MD_LINK = /\]\(([^)\s]+)\)/g;
 
@@ -35,7 +52,10 @@ function anchorsOf(mdFile) {
       const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
       if (!heading) continue;
       const text = heading[1].replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '');
-      const slug = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+      const slug = text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-');
       const n = seen.get(slug) ?? 0;
       seen.set(slug, n + 1);
       anchors.add(n ? `${slug}-${n}` : slug);
@@ -57,7 +77,8 @@ function problemWith(target, fromDir, currentFile) {
   const [pathPart, anchor] = target.split('#');
   const file = pathPart ? resolveTarget(resolve(fromDir, pathPart)) : currentFile;
   if (file === null) return 'no such file';
-  if (anchor && (!file || !file.endsWith('.md') || !anchorsOf(file).has(anchor.toLowerCase()))) return 'no such heading';
+  if (anchor && (!file || !file.endsWith('.md') || !anchorsOf(file).has(anchor.toLowerCase())))
+    return 'no such heading';
   return undefined;
 }
 
@@ -66,7 +87,8 @@ for (const file of files(root)) {
   const lines = readFileSync(file, 'utf8').split('\n');
   lines.forEach((line, i) => {
     const where = `${relative(root, file)}:${i + 1}`;
-    for (const pattern of FORBIDDEN) if (pattern.test(line)) problems.push(`${where}: cites a file outside the repository (${pattern.exec(line)[0]})`);
+    for (const pattern of FORBIDDEN)
+      if (pattern.test(line)) problems.push(`${where}: cites a file outside the repository (${pattern.exec(line)[0]})`);
     for (const [raw] of line.matchAll(DOCS_PATH)) {
       const target = raw.replace(/[.]+$/, '');
       const problem = problemWith(target, root, file);
@@ -82,6 +104,8 @@ for (const file of files(root)) {
 }
 
 if (problems.length) {
-  console.error(`Doc citations: ${problems.length} problem(s); cite docs/requirements/ and existing headings:\n${problems.join('\n')}`);
+  console.error(
+    `Doc citations: ${problems.length} problem(s); cite docs/requirements/ and existing headings:\n${problems.join('\n')}`,
+  );
   process.exit(1);
 }

@@ -17,7 +17,11 @@ import { geoBounds, geoConicEqualArea, type GeoProjection } from 'd3-geo';
 import { feature, merge, mesh } from 'topojson-client';
 import type { GeometryCollection, GeometryObject, Topology } from 'topojson-specification';
 import type { Feature, FeatureCollection, Geometry, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
-import { defaultJurisdictionImage, jurisdictionOptions, type JurisdictionOption } from '../packages/contracts/src/jurisdictions';
+import {
+  defaultJurisdictionImage,
+  jurisdictionOptions,
+  type JurisdictionOption,
+} from '../packages/contracts/src/jurisdictions';
 
 const SIZE = 150;
 const PAD = 6; // px of padding inside the 150×150 box
@@ -27,11 +31,58 @@ const DEFAULT_FILL = '#94a3b8';
 
 /** Postal code → FIPS state code (the `id` of each state in us-atlas). */
 const FIPS: Readonly<Record<string, string>> = {
-  AL: '01', AK: '02', AZ: '04', AR: '05', CA: '06', CO: '08', CT: '09', DE: '10', DC: '11', FL: '12', GA: '13',
-  HI: '15', ID: '16', IL: '17', IN: '18', IA: '19', KS: '20', KY: '21', LA: '22', ME: '23', MD: '24', MA: '25',
-  MI: '26', MN: '27', MS: '28', MO: '29', MT: '30', NE: '31', NV: '32', NH: '33', NJ: '34', NM: '35', NY: '36',
-  NC: '37', ND: '38', OH: '39', OK: '40', OR: '41', PA: '42', RI: '44', SC: '45', SD: '46', TN: '47', TX: '48',
-  UT: '49', VT: '50', VA: '51', WA: '53', WV: '54', WI: '55', WY: '56', PR: '72',
+  AL: '01',
+  AK: '02',
+  AZ: '04',
+  AR: '05',
+  CA: '06',
+  CO: '08',
+  CT: '09',
+  DE: '10',
+  DC: '11',
+  FL: '12',
+  GA: '13',
+  HI: '15',
+  ID: '16',
+  IL: '17',
+  IN: '18',
+  IA: '19',
+  KS: '20',
+  KY: '21',
+  LA: '22',
+  ME: '23',
+  MD: '24',
+  MA: '25',
+  MI: '26',
+  MN: '27',
+  MS: '28',
+  MO: '29',
+  MT: '30',
+  NE: '31',
+  NV: '32',
+  NH: '33',
+  NJ: '34',
+  NM: '35',
+  NY: '36',
+  NC: '37',
+  ND: '38',
+  OH: '39',
+  OK: '40',
+  OR: '41',
+  PA: '42',
+  RI: '44',
+  SC: '45',
+  SD: '46',
+  TN: '47',
+  TX: '48',
+  UT: '49',
+  VT: '50',
+  VA: '51',
+  WA: '53',
+  WV: '54',
+  WI: '55',
+  WY: '56',
+  PR: '72',
 };
 /** Not part of the lower-48 outline: Alaska, Hawaii and the territories. */
 const NOT_LOWER_48 = new Set(['02', '15', '60', '66', '69', '72', '78']);
@@ -57,12 +108,21 @@ function fittedProjection(shapes: FeatureCollection): GeoProjection {
   return geoConicEqualArea()
     .parallels([29.5, 45.5])
     .rotate([-(west + east) / 2, 0])
-    .fitExtent([[PAD, PAD], [SIZE - PAD, SIZE - PAD]], shapes);
+    .fitExtent(
+      [
+        [PAD, PAD],
+        [SIZE - PAD, SIZE - PAD],
+      ],
+      shapes,
+    );
 }
 
 /** Absolute longitude/latitude of every arc (us-atlas arcs are quantized and delta-encoded). */
 const geoArcs: Position[][] = atlas.arcs.map((arc) => {
-  const { scale: [kx, ky], translate: [tx, ty] } = atlas.transform!;
+  const {
+    scale: [kx, ky],
+    translate: [tx, ty],
+  } = atlas.transform!;
   let x = 0;
   let y = 0;
   return arc.map(([dx, dy]) => {
@@ -113,7 +173,10 @@ function simplify(points: Position[], tolerance: number): Position[] {
 /** The atlas with every arc projected to pixels and simplified; feature()/mesh()/merge() on it give pixel shapes. */
 function projectedAtlas(projection: GeoProjection, tolerance: number): Atlas {
   const arcs = geoArcs.map((arc) =>
-    simplify(arc.map((point) => projection(point as [number, number]) ?? [Number.NaN, Number.NaN]), tolerance),
+    simplify(
+      arc.map((point) => projection(point as [number, number]) ?? [Number.NaN, Number.NaN]),
+      tolerance,
+    ),
   );
   const { transform: _unused, ...rest } = atlas;
   return { ...rest, arcs } as Atlas;
@@ -132,7 +195,8 @@ const pair = (x: number, y: number) => `${num(x)}${y < 0 ? '' : ','}${num(y)}`;
 /** Twice the signed area of a closed ring, in px². */
 function ringArea(ring: [number, number][]): number {
   let area = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) area += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+    area += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
   return area / 2;
 }
 
@@ -148,8 +212,18 @@ function pathData(lines: Position[][], closed: boolean): string {
       const last = points[points.length - 1];
       if (!last || last[0] !== p[0] || last[1] !== p[1]) points.push(p);
     }
-    const isRing = closed || (points.length > 2 && points[0]![0] === points[points.length - 1]![0] && points[0]![1] === points[points.length - 1]![1]);
-    if (isRing && points.length > 1 && points[0]![0] === points[points.length - 1]![0] && points[0]![1] === points[points.length - 1]![1]) points.pop();
+    const isRing =
+      closed ||
+      (points.length > 2 &&
+        points[0]![0] === points[points.length - 1]![0] &&
+        points[0]![1] === points[points.length - 1]![1]);
+    if (
+      isRing &&
+      points.length > 1 &&
+      points[0]![0] === points[points.length - 1]![0] &&
+      points[0]![1] === points[points.length - 1]![1]
+    )
+      points.pop();
     if (isRing ? points.length < 3 || Math.abs(ringArea(points)) / 100 < MIN_AREA : points.length < 2) continue;
     let [px, py] = points[0]!;
     d += `M${pair(px, py)}l`;
@@ -165,12 +239,19 @@ function pathData(lines: Position[][], closed: boolean): string {
 }
 
 const polygonRings = (geometry: Geometry): Position[][] =>
-  geometry.type === 'Polygon' ? (geometry as Polygon).coordinates
-  : geometry.type === 'MultiPolygon' ? (geometry as MultiPolygon).coordinates.flat()
-  : [];
+  geometry.type === 'Polygon'
+    ? (geometry as Polygon).coordinates
+    : geometry.type === 'MultiPolygon'
+      ? (geometry as MultiPolygon).coordinates.flat()
+      : [];
 
 function svg(paths: string[]): string {
-  return [`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE} ${SIZE}" width="${SIZE}" height="${SIZE}">`, ...paths, '</svg>', ''].join('\n');
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${SIZE} ${SIZE}" width="${SIZE}" height="${SIZE}">`,
+    ...paths,
+    '</svg>',
+    '',
+  ].join('\n');
 }
 
 function write(name: string, content: string): void {
@@ -192,7 +273,10 @@ for (const option of jurisdictionOptions as readonly JurisdictionOption[]) {
   if (!option.color) throw new Error(`${option.value} has an image but no colour`);
   const ids = new Set(option.providers.map(stateId));
   const isMember = (g: GeometryObject) => ids.has(String(g.id));
-  const members: FeatureCollection = { type: 'FeatureCollection', features: states.features.filter((f) => ids.has(String(f.id))) };
+  const members: FeatureCollection = {
+    type: 'FeatureCollection',
+    features: states.features.filter((f) => ids.has(String(f.id))),
+  };
 
   const pixels = projectedAtlas(fittedProjection(members), 0.25);
   const fill = stateGeometries
@@ -202,19 +286,37 @@ for (const option of jurisdictionOptions as readonly JurisdictionOption[]) {
   // Every arc that touches a member state: the group's outline and the borders between members.
   const borders = mesh(pixels, pixels.objects.states, (a, b) => isMember(a) || isMember(b)) as MultiLineString;
 
-  write(option.svg, svg([
-    `<path fill="${option.color}" d="${fill}"/>`,
-    `<path fill="none" stroke="${OUTLINE}" stroke-width="${OUTLINE_WIDTH}" stroke-linejoin="round" stroke-linecap="round" d="${pathData(borders.coordinates, false)}"/>`,
-  ]));
+  write(
+    option.svg,
+    svg([
+      `<path fill="${option.color}" d="${fill}"/>`,
+      `<path fill="none" stroke="${OUTLINE}" stroke-width="${OUTLINE_WIDTH}" stroke-linejoin="round" stroke-linecap="round" d="${pathData(borders.coordinates, false)}"/>`,
+    ]),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Default image: the lower-48 outline in a neutral grey
 
 {
-  const shapes: FeatureCollection = { type: 'FeatureCollection', features: states.features.filter((f) => !NOT_LOWER_48.has(String(f.id))) };
-  const projection = geoConicEqualArea().parallels([29.5, 45.5]).rotate([96, 0]).fitExtent([[PAD, PAD], [SIZE - PAD, SIZE - PAD]], shapes);
+  const shapes: FeatureCollection = {
+    type: 'FeatureCollection',
+    features: states.features.filter((f) => !NOT_LOWER_48.has(String(f.id))),
+  };
+  const projection = geoConicEqualArea()
+    .parallels([29.5, 45.5])
+    .rotate([96, 0])
+    .fitExtent(
+      [
+        [PAD, PAD],
+        [SIZE - PAD, SIZE - PAD],
+      ],
+      shapes,
+    );
   const pixels = projectedAtlas(projection, 0.35);
-  const nation = merge(pixels, pixels.objects.states.geometries.filter((g) => !NOT_LOWER_48.has(String(g.id))) as never);
+  const nation = merge(
+    pixels,
+    pixels.objects.states.geometries.filter((g) => !NOT_LOWER_48.has(String(g.id))) as never,
+  );
   write(defaultJurisdictionImage, svg([`<path fill="${DEFAULT_FILL}" d="${pathData(polygonRings(nation), true)}"/>`]));
 }

@@ -56,7 +56,9 @@ function shutdown(code = 0) {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   }, 15_000);
   deadline.unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(() => process.exit(code));
+  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(() =>
+    process.exit(code),
+  );
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
@@ -65,7 +67,9 @@ const cmsInstalled = existsSync(`${root}/cms/node_modules/@strapi/strapi`);
 if (cmsInstalled) {
   launch('cms   ', process.execPath, ['scripts/start.mjs'], { cwd: `${root}/cms`, env });
 } else {
-  console.log('[start] the CMS is not installed (cms/node_modules missing); content pages will say content is unavailable. Run `npm install` to install it.');
+  console.log(
+    '[start] the CMS is not installed (cms/node_modules missing); content pages will say content is unavailable. Run `npm install` to install it.',
+  );
 }
 launch('portal', process.execPath, ['server/dist/main.js'], { env });
 
@@ -86,18 +90,35 @@ async function answers(url) {
 const local = (host) => (!host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host);
 const portalPort = env.PORT || '3000';
 const cmsPort = env.CMS_PORT || '1337';
-const places = [{ name: 'Site', url: env.PUBLIC_URL || `http://localhost:${portalPort}`, ready: answers(`http://${local(env.HOST)}:${portalPort}/readyz`) }];
+const places = [
+  {
+    name: 'Site',
+    url: env.PUBLIC_URL || `http://localhost:${portalPort}`,
+    ready: answers(`http://${local(env.HOST)}:${portalPort}/readyz`),
+  },
+];
 if (cmsInstalled) {
   const cmsUrl = (env.CMS_PUBLIC_URL || `http://localhost:${cmsPort}`).replace(/\/+$/, '');
-  places.push({ name: 'CMS admin', url: `${cmsUrl}/admin`, ready: answers(`http://${local(env.CMS_HOST)}:${cmsPort}/_health`) });
+  places.push({
+    name: 'CMS admin',
+    url: `${cmsUrl}/admin`,
+    ready: answers(`http://${local(env.CMS_HOST)}:${cmsPort}/_health`),
+  });
 }
 // The demo's mail viewer (MAIL_VIEWER, set above outside production) shows the emails the portal sends.
-if (env.MAIL_VIEWER === 'true') places.push({ name: 'Mail viewer', url: `${places[0].url.replace(/\/+$/, '')}/dev/mail`, ready: places[0].ready });
+if (env.MAIL_VIEWER === 'true')
+  places.push({ name: 'Mail viewer', url: `${places[0].url.replace(/\/+$/, '')}/dev/mail`, ready: places[0].ready });
 
 if (cmsInstalled) {
   places[0].ready.then(async (portalUp) => {
-    const cmsUp = await Promise.race([places[1].ready, new Promise((resolve) => setTimeout(() => resolve(false), 1_000))]);
-    if (portalUp && !cmsUp && !stopping) console.log('[start] the portal is up; waiting for the CMS (its first start builds the admin panel, a minute or two)');
+    const cmsUp = await Promise.race([
+      places[1].ready,
+      new Promise((resolve) => setTimeout(() => resolve(false), 1_000)),
+    ]);
+    if (portalUp && !cmsUp && !stopping)
+      console.log(
+        '[start] the portal is up; waiting for the CMS (its first start builds the admin panel, a minute or two)',
+      );
   });
 }
 Promise.all(places.map((place) => place.ready)).then((up) => {

@@ -12,10 +12,14 @@ const tmp = mkdtempSync(join(tmpdir(), 'portal-test-'));
 const report = process.env.PORTAL_TEST_REPORT ?? join(tmp, 'report.json');
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 
-const result = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const result = spawnSync(
+  process.execPath,
+  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
 
 let passed = 0;
 let failed = 0;

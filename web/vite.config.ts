@@ -15,6 +15,10 @@ export default defineConfig({
   server: {
     port: 5173,
     // `npm run dev`: the SPA on Vite, API calls to the portal server.
-    proxy: { '/api': 'http://localhost:3000', '/uploads': 'http://localhost:3000', '/healthz': 'http://localhost:3000' },
+    proxy: {
+      '/api': 'http://localhost:3000',
+      '/uploads': 'http://localhost:3000',
+      '/healthz': 'http://localhost:3000',
+    },
   },
 });

@@ -20,13 +20,21 @@ let cached;
 function loadSecrets() {
   if (cached) return cached;
   const file = path.resolve(__dirname, '..', '.tmp', 'secrets.json');
-  const fromEnv = Object.fromEntries(Object.entries(NAMES).map(([key, name]) => [key, process.env[name]]).filter(([, v]) => v));
+  const fromEnv = Object.fromEntries(
+    Object.entries(NAMES)
+      .map(([key, name]) => [key, process.env[name]])
+      .filter(([, v]) => v),
+  );
   const missing = Object.keys(NAMES).filter((key) => !fromEnv[key]);
   if (missing.length && process.env.CMS_REQUIRE_SECRETS === 'true') {
-    throw new Error(`CMS configuration error: ${missing.map((k) => NAMES[k]).join(', ')} must be set when CMS_REQUIRE_SECRETS=true`);
+    throw new Error(
+      `CMS configuration error: ${missing.map((k) => NAMES[k]).join(', ')} must be set when CMS_REQUIRE_SECRETS=true`,
+    );
   }
   if (missing.length && process.env.NODE_ENV === 'production') {
-    console.warn(`[cms] ${missing.map((k) => NAMES[k]).join(', ')} not set: using generated secrets from ${file}. Set CMS_REQUIRE_SECRETS=true in production to make this an error.`);
+    console.warn(
+      `[cms] ${missing.map((k) => NAMES[k]).join(', ')} not set: using generated secrets from ${file}. Set CMS_REQUIRE_SECRETS=true in production to make this an error.`,
+    );
   }
   let stored = {};
   if (missing.length) {
@@ -34,7 +42,10 @@ function loadSecrets() {
     let changed = false;
     for (const key of missing) {
       if (!stored[key]) {
-        stored[key] = key === 'appKeys' ? [1, 2, 3, 4].map(() => crypto.randomBytes(16).toString('base64')).join(',') : crypto.randomBytes(32).toString('base64');
+        stored[key] =
+          key === 'appKeys'
+            ? [1, 2, 3, 4].map(() => crypto.randomBytes(16).toString('base64')).join(',')
+            : crypto.randomBytes(32).toString('base64');
         changed = true;
       }
     }

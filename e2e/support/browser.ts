@@ -11,7 +11,16 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM_PATH,
     headless: true,
     // This machine's network is closed: background services would only fail noisily.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
   });
 }
 
@@ -63,10 +72,13 @@ export async function waitForSettled(page: Page) {
     await page.waitForFunction(
       () => {
         const w = window as unknown as { __calmFrames?: number };
-        const opacity = (el: Element | null): number => (el ? Number(getComputedStyle(el).opacity) * opacity(el.parentElement) : 1);
+        const opacity = (el: Element | null): number =>
+          el ? Number(getComputedStyle(el).opacity) * opacity(el.parentElement) : 1;
         const calm =
           !document.querySelector('[aria-busy="true"]') &&
-          document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity) &&
+          document
+            .getAnimations()
+            .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity) &&
           Array.from(document.querySelectorAll('[role="dialog"]')).every((d) => opacity(d) === 1);
         w.__calmFrames = calm ? (w.__calmFrames ?? 0) + 1 : 0;
         return w.__calmFrames >= 5;
@@ -86,7 +98,10 @@ async function checkScreen(entry: TrackedPage) {
   if (!entry.page.isClosed() && url !== 'about:blank') await expectNoAxeViolations(entry.page, url);
   const { consoleErrors, cspViolations } = entry.problems;
   expect(cspViolations, `CSP violations on ${url}`).toEqual([]);
-  expect(consoleErrors.filter((e) => !entry.allowConsoleErrors.some((p) => p.test(e))), `console errors on ${url}`).toEqual([]);
+  expect(
+    consoleErrors.filter((e) => !entry.allowConsoleErrors.some((p) => p.test(e))),
+    `console errors on ${url}`,
+  ).toEqual([]);
   // Each screen answers for its own problems.
   consoleErrors.length = 0;
   cspViolations.length = 0;
@@ -98,7 +113,11 @@ async function checkScreen(entry: TrackedPage) {
  * context.close, or the end of the test) axe must find no violation, and no CSP violation or console error
  * (beyond `allowConsoleErrors`) may have happened.
  */
-export async function openPage(browser: Browser, baseURL: string, options: OpenPageOptions = {}): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  options: OpenPageOptions = {},
+): Promise<{ context: BrowserContext; page: Page; problems: PageProblems }> {
   const { allowConsoleErrors = [], ...contextOptions } = options;
   const context = await browser.newContext({ baseURL, ...contextOptions });
   const page = await context.newPage();
@@ -178,7 +197,9 @@ export async function expectNoAxeViolations(page: Page, label = page.url()) {
       w.__watch = new MutationObserver((records) => (w.__changes! += records.length));
       w.__watch.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     });
-    results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+    results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
     const changed = await page.evaluate(() => {
       const w = window as Watched;
       w.__watch?.disconnect();
@@ -187,7 +208,8 @@ export async function expectNoAxeViolations(page: Page, label = page.url()) {
     if (changed === 0 || attempt === 5) break;
   }
   const summary = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).join(', ')}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).join(', ')}`,
   );
   expect(summary, `axe violations on ${label}`).toEqual([]);
 }

@@ -32,7 +32,12 @@ import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
-import { helmetOptions, reportingEndpointsHeader, securityHeadersPlugin, staticSecurityHeaders } from './platform/security-headers';
+import {
+  helmetOptions,
+  reportingEndpointsHeader,
+  securityHeadersPlugin,
+  staticSecurityHeaders,
+} from './platform/security-headers';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -86,7 +91,13 @@ function frameworkErrorHandler(baselineHeaders: Record<string, string>) {
 }
 
 /** Builds the portal server without listening, so tests drive it with `app.inject`. */
-export async function buildApp({ config, database, logStream, onRoute, clock }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logStream,
+  onRoute,
+  clock,
+}: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
   const baselineHeaders = {
     ...staticSecurityHeaders(helmetOptions(config)),
@@ -120,9 +131,13 @@ export async function buildApp({ config, database, logStream, onRoute, clock }: 
   app.decorate('database', database);
   app.decorate('clock', clock ?? (() => new Date()));
   app.decorate('secrets', loadSecrets(config));
-  app.decorate('passwordHasher', new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }));
+  app.decorate(
+    'passwordHasher',
+    new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }),
+  );
   const jobs: Job[] = [rateLimitCleanupJob(), sessionCleanupJob(config.sessions)];
-  if (config.mail.smtpUrl) jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
+  if (config.mail.smtpUrl)
+    jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
   app.decorate('jobs', jobRunner);
   // Jobs run on a listening server only (tests drive them with runOnce); they stop before the database closes.

@@ -57,7 +57,12 @@ describe('loadConfig', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8, loopback' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', 'loopback']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8, loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'fd00::/8',
+      'loopback',
+    ]);
     expect(loadConfig({ ...production, TRUST_PROXY: '10.1.2.3' }).trustProxy).toEqual(['10.1.2.3']);
   });
 
@@ -67,7 +72,7 @@ describe('loadConfig', () => {
     ]);
     expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' })).toHaveLength(1);
     expect(problemsOf({ ...production, TRUST_PROXY: 'true' })).toEqual([
-      "TRUST_PROXY must list the proxies' addresses or CIDR ranges when NODE_ENV=production, not true (got \"true\")",
+      'TRUST_PROXY must list the proxies\' addresses or CIDR ranges when NODE_ENV=production, not true (got "true")',
     ]);
   });
 
@@ -87,7 +92,9 @@ describe('loadConfig', () => {
     expect(problemsOf({ SESSION_IDLE_MS: '60000', SESSION_PROMPT_BEFORE_IDLE_MS: '60000' })).toEqual([
       'SESSION_PROMPT_BEFORE_IDLE_MS must be shorter than SESSION_IDLE_MS (got "60000")',
     ]);
-    expect(loadConfig({ SESSION_IDLE_MS: '60000', SESSION_PROMPT_BEFORE_IDLE_MS: '50000' }).sessions.promptBeforeIdleMs).toBe(50_000);
+    expect(
+      loadConfig({ SESSION_IDLE_MS: '60000', SESSION_PROMPT_BEFORE_IDLE_MS: '50000' }).sessions.promptBeforeIdleMs,
+    ).toBe(50_000);
   });
 
   it('treats an empty value as unset', () => {

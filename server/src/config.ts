@@ -13,7 +13,9 @@ const booleanSetting = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const urlSetting = z.url({ message: 'must be an absolute URL such as http://localhost:3000' }).transform((v) => v.replace(/\/+$/, ''));
+const urlSetting = z
+  .url({ message: 'must be an absolute URL such as http://localhost:3000' })
+  .transform((v) => v.replace(/\/+$/, ''));
 
 /**
  * `false`, `true` (any peer is a proxy: laptops and tests only), or the proxies' addresses and CIDR ranges
@@ -23,12 +25,18 @@ const trustProxySetting = z.string().transform((value, ctx): boolean | string[] 
   const trimmed = value.trim().toLowerCase();
   if (['false', '0', 'no'].includes(trimmed)) return false;
   if (['true', '1', 'yes'].includes(trimmed)) return true;
-  const entries = value.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     try {
       proxyAddr.compile(entry);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be false or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be false or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8',
+      });
       return z.NEVER;
     }
   }
@@ -38,154 +46,214 @@ const trustProxySetting = z.string().transform((value, ctx): boolean | string[] 
 /** A Subresource Integrity value as vendors publish it: one or more `sha256-`/`sha384-`/`sha512-` base64 hashes. */
 const integritySetting = z
   .string()
-  .regex(/^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}( +sha(256|384|512)-[A-Za-z0-9+/]+={0,2})*$/, 'must be a Subresource Integrity value such as sha384-<base64 hash>');
+  .regex(
+    /^sha(256|384|512)-[A-Za-z0-9+/]+={0,2}( +sha(256|384|512)-[A-Za-z0-9+/]+={0,2})*$/,
+    'must be a Subresource Integrity value such as sha384-<base64 hash>',
+  );
 
-const postgresUrl = z
-  .string()
-  .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL');
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL');
 
 /**
  * Every portal setting, read from the environment (docs/requirements/platform.md#configuration). `.env.example` lists the same names.
  * The CMS reads its own CMS_-prefixed names; the portal reads CMS_URL and the token/webhook handover files.
  */
 export const EnvSchema = z.object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().min(1).default('localhost'),
-    PORT: z.coerce
-      .number({ message: 'must be a port number' })
-      .int('must be a whole number')
-      .min(0, 'must be between 0 and 65535')
-      .max(65535, 'must be between 0 and 65535')
-      .default(3000),
-    PUBLIC_URL: urlSetting.optional(),
-    DATA_DIR: z.string().min(1).default('data'),
-    DATABASE_URL: postgresUrl.optional(),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).default('json'),
-    TRUST_PROXY: trustProxySetting.default(false),
-    REQUEST_TIMEOUT_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(300_000).default(15_000),
-    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    ENCRYPTION_KEY: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/i, 'must be 64 hexadecimal characters (32 bytes)')
-      .optional(),
-    COOKIE_DOMAIN: z.string().regex(/^\.?[a-z0-9.-]+$/i, 'must be a domain such as .example.com').optional(),
-    WEB_DIST_DIR: z.string().min(1).default('web/dist'),
-    // Unset: on outside production, off in production (the demo identifiers are published in the README).
-    SEED_DEMO_DATA: booleanSetting.optional(),
-    SEED_LOCATIONS: z.coerce.number().int().min(0).max(2_000_000).default(250),
-    CMS_URL: urlSetting.default('http://127.0.0.1:1337'),
-    CMS_TOKEN: z.string().min(1).optional(),
-    CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-    CONTENT_PREVIEW: booleanSetting.default(false),
-    CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
-    CONTENT_PREVIEW_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    // The server's own upstream deadline, short on purpose; the browser's content time-out is separate.
-    CMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-    ANALYTICS_SCRIPT_URL: urlSetting.optional(),
-    ANALYTICS_SCRIPT_INTEGRITY: integritySetting.optional(),
-    CHAT_SCRIPT_URL: urlSetting.optional(),
-    CHAT_SCRIPT_INTEGRITY: integritySetting.optional(),
-    CHAT_SUPPORT_ADDRESS: z.string().min(1).optional(),
-    SURVEY_SCRIPT_URL: urlSetting.optional(),
-    SURVEY_SCRIPT_INTEGRITY: integritySetting.optional(),
-    JURISDICTION_IMAGE_BASE: z.string().min(1).default('/images/jurisdictions/'),
-    // Email (docs/decisions/0017): unset SMTP_URL keeps mail in the outbox (readable in the mail viewer when on).
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
-    MAIL_FROM: z.string().min(3).default('Medicare Provider Portal <no-reply@localhost>'),
-    MAIL_VIEWER: booleanSetting.default(false),
-    // argon2id cost: at least OWASP's minimum (19 MiB, 2 passes); raising either rehashes passwords at next login.
-    PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(19_456, 'must be at least 19456 (19 MiB)').max(1_048_576).default(19_456),
-    PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(2, 'must be at least 2').max(20).default(2),
-    PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
-    // Sessions and login (docs/requirements/session.md): short values only in tests.
-    SESSION_IDLE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(86_400_000).default(SESSION_IDLE_MS_DEFAULT),
-    // The browser's inactivity prompt shows this long before SESSION_IDLE_MS runs out (docs/requirements/session.md).
-    SESSION_PROMPT_BEFORE_IDLE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(86_400_000).default(SESSION_TIMER_DEFAULTS.promptBeforeIdleMs),
-    SESSION_ABSOLUTE_MS: z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(1_000).max(7 * 86_400_000).default(SESSION_ABSOLUTE_MS_DEFAULT),
-    LOGIN_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
-    LOGIN_LOCKOUT_WINDOW_MS: z.coerce.number().int().min(1_000).default(120 * 60_000),
-    LOGIN_LOCKOUT_DURATION_MS: z.coerce.number().int().min(1_000).default(60 * 60_000),
-    LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
-    MFA_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(10),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('localhost'),
+  PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(3000),
+  PUBLIC_URL: urlSetting.optional(),
+  DATA_DIR: z.string().min(1).default('data'),
+  DATABASE_URL: postgresUrl.optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).default('json'),
+  TRUST_PROXY: trustProxySetting.default(false),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(1_000)
+    .max(300_000)
+    .default(15_000),
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, 'must be 64 hexadecimal characters (32 bytes)')
+    .optional(),
+  COOKIE_DOMAIN: z
+    .string()
+    .regex(/^\.?[a-z0-9.-]+$/i, 'must be a domain such as .example.com')
+    .optional(),
+  WEB_DIST_DIR: z.string().min(1).default('web/dist'),
+  // Unset: on outside production, off in production (the demo identifiers are published in the README).
+  SEED_DEMO_DATA: booleanSetting.optional(),
+  SEED_LOCATIONS: z.coerce.number().int().min(0).max(2_000_000).default(250),
+  CMS_URL: urlSetting.default('http://127.0.0.1:1337'),
+  CMS_TOKEN: z.string().min(1).optional(),
+  CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  CONTENT_PREVIEW: booleanSetting.default(false),
+  CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  CONTENT_PREVIEW_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // The server's own upstream deadline, short on purpose; the browser's content time-out is separate.
+  CMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  ANALYTICS_SCRIPT_URL: urlSetting.optional(),
+  ANALYTICS_SCRIPT_INTEGRITY: integritySetting.optional(),
+  CHAT_SCRIPT_URL: urlSetting.optional(),
+  CHAT_SCRIPT_INTEGRITY: integritySetting.optional(),
+  CHAT_SUPPORT_ADDRESS: z.string().min(1).optional(),
+  SURVEY_SCRIPT_URL: urlSetting.optional(),
+  SURVEY_SCRIPT_INTEGRITY: integritySetting.optional(),
+  JURISDICTION_IMAGE_BASE: z.string().min(1).default('/images/jurisdictions/'),
+  // Email (docs/decisions/0017): unset SMTP_URL keeps mail in the outbox (readable in the mail viewer when on).
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Medicare Provider Portal <no-reply@localhost>'),
+  MAIL_VIEWER: booleanSetting.default(false),
+  // argon2id cost: at least OWASP's minimum (19 MiB, 2 passes); raising either rehashes passwords at next login.
+  PASSWORD_HASH_MEMORY_KIB: z.coerce
+    .number()
+    .int()
+    .min(19_456, 'must be at least 19456 (19 MiB)')
+    .max(1_048_576)
+    .default(19_456),
+  PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(2, 'must be at least 2').max(20).default(2),
+  PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
+  // Sessions and login (docs/requirements/session.md): short values only in tests.
+  SESSION_IDLE_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(SESSION_IDLE_MS_DEFAULT),
+  // The browser's inactivity prompt shows this long before SESSION_IDLE_MS runs out (docs/requirements/session.md).
+  SESSION_PROMPT_BEFORE_IDLE_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(SESSION_TIMER_DEFAULTS.promptBeforeIdleMs),
+  SESSION_ABSOLUTE_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(SESSION_ABSOLUTE_MS_DEFAULT),
+  LOGIN_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+  LOGIN_LOCKOUT_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(120 * 60_000),
+  LOGIN_LOCKOUT_DURATION_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(60 * 60_000),
+  LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  MFA_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(10),
 });
 
-export const ConfigSchema = EnvSchema
-  .transform((env) => {
-    const fromRoot = (p: string) => (isAbsolute(p) ? p : resolve(repoRoot, p));
-    return {
-      env: env.NODE_ENV,
-      isProduction: env.NODE_ENV === 'production',
-      host: env.HOST,
-      port: env.PORT,
-      publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-      dataDir: fromRoot(env.DATA_DIR),
-      databaseUrl: env.DATABASE_URL,
-      databasePoolMax: env.DATABASE_POOL_MAX,
-      logLevel: env.LOG_LEVEL,
-      logFormat: env.LOG_FORMAT,
-      trustProxy: env.TRUST_PROXY,
-      requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
-      sessionSecret: env.SESSION_SECRET,
-      encryptionKey: env.ENCRYPTION_KEY,
-      cookieDomain: env.COOKIE_DOMAIN,
-      webDistDir: fromRoot(env.WEB_DIST_DIR),
-      seedDemoData: env.SEED_DEMO_DATA ?? env.NODE_ENV !== 'production',
-      seedLocations: env.SEED_LOCATIONS,
-      cms: {
-        url: env.CMS_URL,
-        token: env.CMS_TOKEN,
-        webhookSecret: env.CMS_WEBHOOK_SECRET,
-        preview: env.CONTENT_PREVIEW,
-        previewSecret: env.CONTENT_PREVIEW_SECRET,
-        cacheTtlMs: env.CONTENT_CACHE_TTL_MS,
-        timeoutMs: env.CMS_TIMEOUT_MS,
-      },
-      thirdParty: {
-        analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL,
-        analyticsScriptIntegrity: env.ANALYTICS_SCRIPT_INTEGRITY,
-        chatScriptUrl: env.CHAT_SCRIPT_URL,
-        chatScriptIntegrity: env.CHAT_SCRIPT_INTEGRITY,
-        chatSupportAddress: env.CHAT_SUPPORT_ADDRESS,
-        surveyScriptUrl: env.SURVEY_SCRIPT_URL,
-        surveyScriptIntegrity: env.SURVEY_SCRIPT_INTEGRITY,
-      },
-      jurisdictionImageBase: env.JURISDICTION_IMAGE_BASE,
-      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, viewer: env.MAIL_VIEWER },
-      passwords: {
-        hashMemoryKib: env.PASSWORD_HASH_MEMORY_KIB,
-        hashIterations: env.PASSWORD_HASH_ITERATIONS,
-        historyCount: env.PASSWORD_HISTORY_COUNT,
-      },
-      sessions: { idleMs: env.SESSION_IDLE_MS, absoluteMs: env.SESSION_ABSOLUTE_MS, promptBeforeIdleMs: env.SESSION_PROMPT_BEFORE_IDLE_MS },
-      login: {
-        lockoutThreshold: env.LOGIN_LOCKOUT_THRESHOLD,
-        lockoutWindowMs: env.LOGIN_LOCKOUT_WINDOW_MS,
-        lockoutDurationMs: env.LOGIN_LOCKOUT_DURATION_MS,
-        attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
-        mfaMaxFailures: env.MFA_MAX_FAILURES,
-      },
-    };
-  })
-  .superRefine((config, ctx) => {
-    // The prompt point (idle limit minus the prompt time) must come before the timeout, after the start.
-    if (config.sessions.promptBeforeIdleMs >= config.sessions.idleMs) ctx.addIssue({ code: 'custom', path: ['SESSION_PROMPT_BEFORE_IDLE_MS'], message: 'must be shorter than SESSION_IDLE_MS' });
-    if (config.sessions.idleMs > config.sessions.absoluteMs) ctx.addIssue({ code: 'custom', path: ['SESSION_IDLE_MS'], message: 'must not be longer than SESSION_ABSOLUTE_MS' });
-    // Production must not invent secrets on its own disk: several instances need the same ones.
-    if (config.isProduction) {
-      if (!config.sessionSecret) ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
-      if (!config.encryptionKey) ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production' });
-      // `true` believes any X-Forwarded-For, so every client could choose its own address (and rate-limit key).
-      if (config.trustProxy === true) {
-        ctx.addIssue({ code: 'custom', path: ['TRUST_PROXY'], message: 'must list the proxies\' addresses or CIDR ranges when NODE_ENV=production, not true' });
-      }
-      // Drafts go only to editors holding a preview link signed with this secret.
-      // The viewer shows every email (reset links included) to anyone who can reach the server.
-      if (config.mail.viewer) ctx.addIssue({ code: 'custom', path: ['MAIL_VIEWER'], message: 'must not be true when NODE_ENV=production' });
-      if (config.cms.preview && !config.cms.previewSecret) ctx.addIssue({ code: 'custom', path: ['CONTENT_PREVIEW_SECRET'], message: 'is required when CONTENT_PREVIEW=true and NODE_ENV=production' });
+export const ConfigSchema = EnvSchema.transform((env) => {
+  const fromRoot = (p: string) => (isAbsolute(p) ? p : resolve(repoRoot, p));
+  return {
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    dataDir: fromRoot(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
+    trustProxy: env.TRUST_PROXY,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    sessionSecret: env.SESSION_SECRET,
+    encryptionKey: env.ENCRYPTION_KEY,
+    cookieDomain: env.COOKIE_DOMAIN,
+    webDistDir: fromRoot(env.WEB_DIST_DIR),
+    seedDemoData: env.SEED_DEMO_DATA ?? env.NODE_ENV !== 'production',
+    seedLocations: env.SEED_LOCATIONS,
+    cms: {
+      url: env.CMS_URL,
+      token: env.CMS_TOKEN,
+      webhookSecret: env.CMS_WEBHOOK_SECRET,
+      preview: env.CONTENT_PREVIEW,
+      previewSecret: env.CONTENT_PREVIEW_SECRET,
+      cacheTtlMs: env.CONTENT_CACHE_TTL_MS,
+      timeoutMs: env.CMS_TIMEOUT_MS,
+    },
+    thirdParty: {
+      analyticsScriptUrl: env.ANALYTICS_SCRIPT_URL,
+      analyticsScriptIntegrity: env.ANALYTICS_SCRIPT_INTEGRITY,
+      chatScriptUrl: env.CHAT_SCRIPT_URL,
+      chatScriptIntegrity: env.CHAT_SCRIPT_INTEGRITY,
+      chatSupportAddress: env.CHAT_SUPPORT_ADDRESS,
+      surveyScriptUrl: env.SURVEY_SCRIPT_URL,
+      surveyScriptIntegrity: env.SURVEY_SCRIPT_INTEGRITY,
+    },
+    jurisdictionImageBase: env.JURISDICTION_IMAGE_BASE,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, viewer: env.MAIL_VIEWER },
+    passwords: {
+      hashMemoryKib: env.PASSWORD_HASH_MEMORY_KIB,
+      hashIterations: env.PASSWORD_HASH_ITERATIONS,
+      historyCount: env.PASSWORD_HISTORY_COUNT,
+    },
+    sessions: {
+      idleMs: env.SESSION_IDLE_MS,
+      absoluteMs: env.SESSION_ABSOLUTE_MS,
+      promptBeforeIdleMs: env.SESSION_PROMPT_BEFORE_IDLE_MS,
+    },
+    login: {
+      lockoutThreshold: env.LOGIN_LOCKOUT_THRESHOLD,
+      lockoutWindowMs: env.LOGIN_LOCKOUT_WINDOW_MS,
+      lockoutDurationMs: env.LOGIN_LOCKOUT_DURATION_MS,
+      attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
+      mfaMaxFailures: env.MFA_MAX_FAILURES,
+    },
+  };
+}).superRefine((config, ctx) => {
+  // The prompt point (idle limit minus the prompt time) must come before the timeout, after the start.
+  if (config.sessions.promptBeforeIdleMs >= config.sessions.idleMs)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SESSION_PROMPT_BEFORE_IDLE_MS'],
+      message: 'must be shorter than SESSION_IDLE_MS',
+    });
+  if (config.sessions.idleMs > config.sessions.absoluteMs)
+    ctx.addIssue({ code: 'custom', path: ['SESSION_IDLE_MS'], message: 'must not be longer than SESSION_ABSOLUTE_MS' });
+  // Production must not invent secrets on its own disk: several instances need the same ones.
+  if (config.isProduction) {
+    if (!config.sessionSecret)
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
+    if (!config.encryptionKey)
+      ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: 'is required when NODE_ENV=production' });
+    // `true` believes any X-Forwarded-For, so every client could choose its own address (and rate-limit key).
+    if (config.trustProxy === true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: "must list the proxies' addresses or CIDR ranges when NODE_ENV=production, not true",
+      });
     }
-  });
+    // Drafts go only to editors holding a preview link signed with this secret.
+    // The viewer shows every email (reset links included) to anyone who can reach the server.
+    if (config.mail.viewer)
+      ctx.addIssue({ code: 'custom', path: ['MAIL_VIEWER'], message: 'must not be true when NODE_ENV=production' });
+    if (config.cms.preview && !config.cms.previewSecret)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CONTENT_PREVIEW_SECRET'],
+        message: 'is required when CONTENT_PREVIEW=true and NODE_ENV=production',
+      });
+  }
+});
 
 export type Config = z.output<typeof ConfigSchema>;
 export type ConfigInput = Partial<Record<keyof z.input<typeof ConfigSchema>, string>>;
@@ -205,7 +273,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? 'configuration');
-    const got = name in cleaned && !/SECRET|KEY|TOKEN|PASSWORD|DATABASE_URL|SMTP_URL/.test(name) ? ` (got "${cleaned[name]}")` : '';
+    const got =
+      name in cleaned && !/SECRET|KEY|TOKEN|PASSWORD|DATABASE_URL|SMTP_URL/.test(name)
+        ? ` (got "${cleaned[name]}")`
+        : '';
     return `${name} ${issue.message}${got}`;
   });
   throw new ConfigError(problems);

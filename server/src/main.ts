@@ -17,7 +17,9 @@ function readConfig(): Config {
     try {
       preparePrivateDataDir(config.dataDir);
     } catch (err) {
-      console.error(`Configuration error: DATA_DIR ${config.dataDir} cannot be made private to this user (${(err as Error).message})`);
+      console.error(
+        `Configuration error: DATA_DIR ${config.dataDir} cannot be made private to this user (${(err as Error).message})`,
+      );
       process.exit(1);
     }
     // A damaged data/secrets.json is a configuration problem too: reported before anything starts.
@@ -37,9 +39,16 @@ const config = readConfig();
 const logStream = logDestination(config.logFormat);
 const log = logStream ? pino(loggerOptions(config.logLevel), logStream) : pino(loggerOptions(config.logLevel));
 
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  poolMax: config.databasePoolMax,
+});
 const applied = await database.migrate();
-log.info({ database: database.kind, migrationsApplied: applied }, applied ? `applied ${applied} database migration(s)` : 'database schema is up to date');
+log.info(
+  { database: database.kind, migrationsApplied: applied },
+  applied ? `applied ${applied} database migration(s)` : 'database schema is up to date',
+);
 
 if (config.seedDemoData) {
   const seeded = await seedDemoData(database.db, { locations: config.seedLocations });

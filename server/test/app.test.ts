@@ -31,8 +31,14 @@ describe('portal server platform', () => {
           throw new Error('database password is hunter2');
         });
         app.get('/api/test/plain', async () => ({ ok: true }));
-        app.get('/api/test/cached', async (_request, reply) => reply.header('cache-control', 'private, max-age=60').send({ ok: true }));
-        app.withTypeProvider<ZodTypeProvider>().post('/api/test/echo', { schema: { body: z.object({ npi: NpiSchema }) } }, async (request) => ({ data: request.body }));
+        app.get('/api/test/cached', async (_request, reply) =>
+          reply.header('cache-control', 'private, max-age=60').send({ ok: true }),
+        );
+        app
+          .withTypeProvider<ZodTypeProvider>()
+          .post('/api/test/echo', { schema: { body: z.object({ npi: NpiSchema }) } }, async (request) => ({
+            data: request.body,
+          }));
       },
     });
   });
@@ -109,7 +115,8 @@ describe('portal server platform', () => {
   });
 
   describe('CSRF check on state-changing /api calls', () => {
-    const echo = (headers: Record<string, string>) => ctx.app.inject({ method: 'POST', url: '/api/test/echo', headers, payload: { npi: '1234567893' } });
+    const echo = (headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'POST', url: '/api/test/echo', headers, payload: { npi: '1234567893' } });
 
     it('rejects a POST without X-Portal-Request: 1', async () => {
       const res = await echo({});
@@ -154,7 +161,12 @@ describe('portal server platform', () => {
 
   describe('bad input never becomes a 500', () => {
     const post = (payload: string, contentType = 'application/json') =>
-      ctx.app.inject({ method: 'POST', url: '/api/test/echo', headers: { ...portalHeaders, 'content-type': contentType }, payload });
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/test/echo',
+        headers: { ...portalHeaders, 'content-type': contentType },
+        payload,
+      });
 
     it('a valid body reaches the route', async () => {
       const res = await post('{"npi":"1234567893"}');
@@ -169,7 +181,10 @@ describe('portal server platform', () => {
     it('a schema failure → 400 Validation_Failed with the message next to the field', async () => {
       const res = await post('{"npi":"1234567890"}');
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ errorMessage: 'Validation_Failed', fieldErrors: { npi: ['This NPI is not valid. Check the 10 digits and try again.'] } });
+      expect(res.json()).toEqual({
+        errorMessage: 'Validation_Failed',
+        fieldErrors: { npi: ['This NPI is not valid. Check the 10 digits and try again.'] },
+      });
     });
     it('a body over 100 KB → 413 Payload_Too_Large', async () => {
       const res = await post(JSON.stringify({ npi: 'x'.repeat(200 * 1024) }));
@@ -192,7 +207,10 @@ describe('portal server platform', () => {
   });
 
   it('never logs cookies or authorization headers', async () => {
-    await ctx.app.inject({ url: '/api/nope', headers: { cookie: 'session=super-secret-cookie', authorization: 'Bearer super-secret-token' } });
+    await ctx.app.inject({
+      url: '/api/nope',
+      headers: { cookie: 'session=super-secret-cookie', authorization: 'Bearer super-secret-token' },
+    });
     const logged = ctx.logLines.join('\n');
     expect(logged).not.toContain('super-secret-cookie');
     expect(logged).not.toContain('super-secret-token');

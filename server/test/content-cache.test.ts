@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { normaliseQuery, parseContentPath, parseUploadPath, QueryRejected } from '../src/content/allow-list';
-import { etagMatches, ResponseCache, strongEtag, UpstreamUnavailable, type LoadResult, type UpstreamFailure } from '../src/content/cache';
+import {
+  etagMatches,
+  ResponseCache,
+  strongEtag,
+  UpstreamUnavailable,
+  type LoadResult,
+  type UpstreamFailure,
+} from '../src/content/cache';
 import { CmsTokenSource, readOrCreateWebhookSecret, secretsEqual, WebhookSecret } from '../src/content/handover';
 import { previewLink, safeLandingPath, signPreviewToken, verifyPreviewToken } from '../src/content/preview';
 
@@ -36,7 +43,14 @@ const flush = () => new Promise((r) => setImmediate(r));
 
 describe('ResponseCache', () => {
   const make = (c = clock(), extra: Partial<ConstructorParameters<typeof ResponseCache>[0]> = {}) =>
-    new ResponseCache({ ttlMs: 1000, maxEntries: 100, maxBytes: 1_000_000, retryAfterFailureMs: 0, now: c.now, ...extra });
+    new ResponseCache({
+      ttlMs: 1000,
+      maxEntries: 100,
+      maxBytes: 1_000_000,
+      retryAfterFailureMs: 0,
+      now: c.now,
+      ...extra,
+    });
 
   it('serves a fresh entry without calling the loader again', async () => {
     const cache = make();
@@ -112,7 +126,9 @@ describe('ResponseCache', () => {
     cache.invalidateAll();
     const after = cache.get('k', async () => ok('new'));
     old.resolve(ok('old'));
-    expect((await before).kind === 'ok' && ((await before) as { answer: { body: Buffer } }).answer.body.toString()).toBe('old');
+    expect(
+      (await before).kind === 'ok' && ((await before) as { answer: { body: Buffer } }).answer.body.toString(),
+    ).toBe('old');
     const a = await after;
     expect(a.kind === 'ok' && a.answer.body.toString()).toBe('new');
   });
@@ -151,11 +167,13 @@ describe('ResponseCache', () => {
   it('one failing query (never worked, 5xx) pauses nobody else: other keys still reach the upstream', async () => {
     const cache = make(clock(), { retryAfterFailureMs: 2000, breakerThreshold: 3 });
     const counter = { calls: 0 };
-    for (let i = 0; i < 10; i++) await expect(cache.get('attack', failing('server-error', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    for (let i = 0; i < 10; i++)
+      await expect(cache.get('attack', failing('server-error', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
     // Asked once: the key rests after its failure.
     expect(counter.calls).toBe(1);
     expect(cache.breakerOpen).toBe(false);
-    for (const k of ['a', 'b', 'c']) expect(await cache.get(k, async () => ok(k))).toMatchObject({ kind: 'ok', stale: false });
+    for (const k of ['a', 'b', 'c'])
+      expect(await cache.get(k, async () => ok(k))).toMatchObject({ kind: 'ok', stale: false });
   });
 
   it('a 4xx is remembered for its key only (answered again as bad-request without asking) and is no outage', async () => {
@@ -175,11 +193,16 @@ describe('ResponseCache', () => {
   it('the breaker opens on consecutive connection errors (whatever the key): misses then fail without a request', async () => {
     const c = clock();
     const changes: boolean[] = [];
-    const cache = make(c, { retryAfterFailureMs: 2000, breakerThreshold: 3, onHealthChange: (healthy) => changes.push(healthy) });
+    const cache = make(c, {
+      retryAfterFailureMs: 2000,
+      breakerThreshold: 3,
+      onHealthChange: (healthy) => changes.push(healthy),
+    });
     await cache.get('cached', async () => ok('v'));
     cache.invalidateAll();
     const counter = { calls: 0 };
-    for (const k of ['a', 'b']) await expect(cache.get(k, failing('connection', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    for (const k of ['a', 'b'])
+      await expect(cache.get(k, failing('connection', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
     expect(cache.breakerOpen).toBe(false);
     await expect(cache.get('c', failing('connection', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
     expect(cache.breakerOpen).toBe(true);
@@ -198,8 +221,10 @@ describe('ResponseCache', () => {
     const c = clock();
     const cache = make(c, { retryAfterFailureMs: 2000, breakerThreshold: 2 });
     const counter = { calls: 0 };
-    for (const k of ['new1', 'new2', 'new3']) await expect(cache.get(k, failing('timeout', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
-    for (const k of ['new4', 'new5']) await expect(cache.get(k, failing('server-error', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    for (const k of ['new1', 'new2', 'new3'])
+      await expect(cache.get(k, failing('timeout', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
+    for (const k of ['new4', 'new5'])
+      await expect(cache.get(k, failing('server-error', counter))).rejects.toBeInstanceOf(UpstreamUnavailable);
     expect(cache.breakerOpen).toBe(false);
     for (const k of ['good1', 'good2']) await cache.get(k, async () => ok(k));
     cache.invalidateAll();
@@ -247,16 +272,32 @@ describe('ETags', () => {
 describe('content allow-list', () => {
   it('accepts the five content types, ids only on collections, and a trailing slash', () => {
     expect(parseContentPath('topics')).toEqual({ type: 'topics' });
-    expect(parseContentPath('topics/abc123def456ghi789jkl012')).toEqual({ type: 'topics', documentId: 'abc123def456ghi789jkl012' });
+    expect(parseContentPath('topics/abc123def456ghi789jkl012')).toEqual({
+      type: 'topics',
+      documentId: 'abc123def456ghi789jkl012',
+    });
     expect(parseContentPath('error-messages/')).toEqual({ type: 'error-messages' });
     expect(parseContentPath('license')).toEqual({ type: 'license' });
-    for (const bad of ['users', 'license/abc', 'topics/../admin', 'topics/a/b', '', 'constructor', '__proto__', 'topics/a.b', 'upload/files']) {
+    for (const bad of [
+      'users',
+      'license/abc',
+      'topics/../admin',
+      'topics/a/b',
+      '',
+      'constructor',
+      '__proto__',
+      'topics/a.b',
+      'upload/files',
+    ]) {
       expect(parseContentPath(bad), bad).toBeUndefined();
     }
   });
 
   it('normalises allowed parameters into a sorted, decoded list', () => {
-    const q = normaliseQuery('topics', 'sort=order%3Aasc&filters%5Bslug%5D%5B%24eq%5D=contact&populate=*&pagination%5BpageSize%5D=500&fields%5B0%5D=title');
+    const q = normaliseQuery(
+      'topics',
+      'sort=order%3Aasc&filters%5Bslug%5D%5B%24eq%5D=contact&populate=*&pagination%5BpageSize%5D=500&fields%5B0%5D=title',
+    );
     expect(q.preview).toBe(false);
     expect(q.pairs).toEqual([
       ['fields[0]', 'title'],
@@ -266,11 +307,19 @@ describe('content allow-list', () => {
       ['sort', 'order:asc'],
     ]);
     // The same query in another order gives the same list (one cache entry).
-    expect(normaliseQuery('topics', 'populate=*&fields[0]=title&sort=order:asc&pagination[pageSize]=100&filters[slug][$eq]=contact').pairs).toEqual(q.pairs);
+    expect(
+      normaliseQuery(
+        'topics',
+        'populate=*&fields[0]=title&sort=order:asc&pagination[pageSize]=100&filters[slug][$eq]=contact',
+      ).pairs,
+    ).toEqual(q.pairs);
   });
 
   it('takes publicationState out of the list and reports preview', () => {
-    expect(normaliseQuery('topics', 'publicationState=preview&populate=*')).toEqual({ pairs: [['populate', '*']], preview: true });
+    expect(normaliseQuery('topics', 'publicationState=preview&populate=*')).toEqual({
+      pairs: [['populate', '*']],
+      preview: true,
+    });
     expect(normaliseQuery('topics', 'publicationState=live')).toEqual({ pairs: [], preview: false });
   });
 
@@ -346,7 +395,8 @@ describe('content allow-list', () => {
   it('upload paths are plain file names', () => {
     expect(parseUploadPath('logo_abc123.png')).toBe('logo_abc123.png');
     expect(parseUploadPath('thumbnail_logo_abc.png')).toBe('thumbnail_logo_abc.png');
-    for (const bad of ['../secret', '.env', 'a/../../b', '', 'a b.png', 'x/..']) expect(parseUploadPath(bad), bad).toBeUndefined();
+    for (const bad of ['../secret', '.env', 'a/../../b', '', 'a b.png', 'x/..'])
+      expect(parseUploadPath(bad), bad).toBeUndefined();
   });
 });
 
@@ -424,12 +474,14 @@ describe('preview credential', () => {
     expect(verifyPreviewToken('another-secret-0123456789abcdef012345', token, now)).toBeUndefined();
     expect(verifyPreviewToken(secret, token.replace(/^\d+/, String(now + 120_000)), now)).toBeUndefined();
     expect(verifyPreviewToken(secret, signPreviewToken(secret, now + 30 * 24 * 3600_000), now)).toBeUndefined();
-    for (const bad of [undefined, '', 'x', `${now + 1000}.`, ['a']]) expect(verifyPreviewToken(secret, bad, now)).toBeUndefined();
+    for (const bad of [undefined, '', 'x', `${now + 1000}.`, ['a']])
+      expect(verifyPreviewToken(secret, bad, now)).toBeUndefined();
   });
 
   it('links land only on same-site paths', () => {
     expect(safeLandingPath('/topics/contact')).toBe('/topics/contact');
-    for (const bad of ['//evil.tld', '/\\evil.tld', 'https://evil.tld', 'topics', undefined]) expect(safeLandingPath(bad), String(bad)).toBe('/');
+    for (const bad of ['//evil.tld', '/\\evil.tld', 'https://evil.tld', 'topics', undefined])
+      expect(safeLandingPath(bad), String(bad)).toBe('/');
     const link = new URL(previewLink('https://portal.example', secret, { to: '/topics/x', now }));
     expect(link.pathname).toBe('/api/content/preview');
     expect(link.searchParams.get('to')).toBe('/topics/x');

@@ -16,7 +16,16 @@ import { json, startFakeUpstream } from './support/fake-upstream';
  */
 
 const TOKEN = 'fake-cms-token-5f2c9a7d1e3b';
-const topics = { data: [{ id: 1, documentId: 'abc123def456ghi789jkl012', attributes: { title: 'Contact', slug: 'contact', publishedAt: '2026-01-01T00:00:00.000Z' } }], meta: {} };
+const topics = {
+  data: [
+    {
+      id: 1,
+      documentId: 'abc123def456ghi789jkl012',
+      attributes: { title: 'Contact', slug: 'contact', publishedAt: '2026-01-01T00:00:00.000Z' },
+    },
+  ],
+  meta: {},
+};
 
 type Upstream = Awaited<ReturnType<typeof startFakeUpstream>>;
 type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
@@ -35,11 +44,14 @@ const defaultHandler = (req: { url: string }, res: import('node:http').ServerRes
     return void res.end('<script>alert(1)</script>');
   }
   if (req.url.startsWith('/uploads/')) return json(res, 404, { data: null, error: { status: 404 } });
-  if (req.url.startsWith('/api/topics/')) return json(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
+  if (req.url.startsWith('/api/topics/'))
+    return json(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
   if (req.url.startsWith('/api/topics')) return json(res, 200, topics);
-  if (req.url.startsWith('/api/license')) return json(res, 200, { data: { id: 1, attributes: { LicenseText: 'text' } }, meta: {} });
+  if (req.url.startsWith('/api/license'))
+    return json(res, 200, { data: { id: 1, attributes: { LicenseText: 'text' } }, meta: {} });
   if (req.url.startsWith('/api/security-questions')) return json(res, 200, { data: [], meta: {} });
-  if (req.url.startsWith('/api/error-messages')) return json(res, 400, { data: null, error: { status: 400, name: 'ValidationError' } });
+  if (req.url.startsWith('/api/error-messages'))
+    return json(res, 400, { data: null, error: { status: 400, name: 'ValidationError' } });
   return json(res, 404, { data: null, error: { status: 404, name: 'NotFoundError' } });
 };
 
@@ -49,7 +61,9 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
 
   beforeAll(async () => {
     upstream = await startFakeUpstream(defaultHandler);
-    ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: TOKEN, CMS_TIMEOUT_MS: '300' }) });
+    ctx = await buildTestApp({
+      config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: TOKEN, CMS_TIMEOUT_MS: '300' }),
+    });
   });
   afterAll(async () => {
     await ctx.app.close();
@@ -65,7 +79,12 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
   it('forwards an allowed read with the server-held token and the v4 format header, and nothing from the browser', async () => {
     const res = await ctx.app.inject({
       url: '/api/content/topics?sort=order:asc&filters[slug][$eq]=contact&populate=*',
-      headers: { cookie: 'session=browser-cookie', authorization: 'Bearer browser-token', 'x-forwarded-for': '10.9.9.9', 'x-forwarded-host': 'evil.example' },
+      headers: {
+        cookie: 'session=browser-cookie',
+        authorization: 'Bearer browser-token',
+        'x-forwarded-for': '10.9.9.9',
+        'x-forwarded-host': 'evil.example',
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(topics);
@@ -90,7 +109,10 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
     expect(second.statusCode).toBe(200);
     expect(second.body).toBe(first.body);
     expect(second.headers.etag).toBe(first.headers.etag);
-    const notModified = await ctx.app.inject({ url: '/api/content/topics?populate=*&sort=order:asc', headers: { 'if-none-match': first.headers.etag as string } });
+    const notModified = await ctx.app.inject({
+      url: '/api/content/topics?populate=*&sort=order:asc',
+      headers: { 'if-none-match': first.headers.etag as string },
+    });
     expect(notModified.statusCode).toBe(304);
     expect(notModified.body).toBe('');
     expect(notModified.headers.etag).toBe(first.headers.etag);
@@ -108,7 +130,14 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
   });
 
   it('an unknown type or document path answers 404 without asking the CMS', async () => {
-    for (const url of ['/api/content/users', '/api/content/admin', '/api/content/topics/..%2F..%2Fadmin', '/api/content/license/abc', '/api/content/upload/files', '/api/content/webhook']) {
+    for (const url of [
+      '/api/content/users',
+      '/api/content/admin',
+      '/api/content/topics/..%2F..%2Fadmin',
+      '/api/content/license/abc',
+      '/api/content/upload/files',
+      '/api/content/webhook',
+    ]) {
       const res = await ctx.app.inject(url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ errorMessage: 'Not_Found' });
@@ -118,7 +147,15 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
 
   it('a parameter outside the allow-list answers 400 Validation_Failed without asking the CMS', async () => {
     // Twice each: the proxy remembers the URLs it accepted, never the ones it refused.
-    for (const q of ['status=draft', 'locale=fr', 'filters[slug][$ne]=x', 'pagination[page]=x', 'populate=admin%0Auser', 'filters[order][$eq]=abc', 'status=draft']) {
+    for (const q of [
+      'status=draft',
+      'locale=fr',
+      'filters[slug][$ne]=x',
+      'pagination[page]=x',
+      'populate=admin%0Auser',
+      'filters[order][$eq]=abc',
+      'status=draft',
+    ]) {
       const res = await ctx.app.inject(`/api/content/topics?${q}`);
       expect(res.statusCode, q).toBe(400);
       expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
@@ -144,7 +181,16 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
     const bad = await ctx.app.inject('/api/content/error-messages?filters[ErrorCode][$eq]=x');
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ errorMessage: 'Validation_Failed' });
-    for (const [status, expected] of [[400, 400], [405, 400], [414, 400], [422, 400], [401, 502], [403, 502], [500, 502], [503, 502]] as const) {
+    for (const [status, expected] of [
+      [400, 400],
+      [405, 400],
+      [414, 400],
+      [422, 400],
+      [401, 502],
+      [403, 502],
+      [500, 502],
+      [503, 502],
+    ] as const) {
       upstream.setHandler((_req, res) => json(res, status, { data: null, error: { status } }));
       const res = await ctx.app.inject(`/api/content/license?fields[0]=id&sort[0]=id:asc&pagination[page]=${status}`);
       expect(res.statusCode, String(status)).toBe(expected);
@@ -191,7 +237,16 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
     // Invalidate through the webhook so the next read must ask the (now failing) CMS.
     const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
     upstream.setHandler((_req, res) => void res.destroy());
-    expect((await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': secret }, payload: { event: 'entry.update' } })).statusCode).toBe(204);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'POST',
+          url: '/api/content/webhook',
+          headers: { 'x-webhook-secret': secret },
+          payload: { event: 'entry.update' },
+        })
+      ).statusCode,
+    ).toBe(204);
     const stale = await ctx.app.inject('/api/content/license?populate=*');
     expect(stale.statusCode).toBe(200);
     expect(stale.headers['x-content-stale']).toBe('1');
@@ -219,7 +274,12 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
     it('a wrong or missing secret answers 401 Unauthorized and keeps the cache', async () => {
       await ctx.app.inject('/api/content/topics');
       for (const headers of [{}, { 'x-webhook-secret': 'wrong' }]) {
-        const res = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers, payload: { event: 'entry.publish' } });
+        const res = await ctx.app.inject({
+          method: 'POST',
+          url: '/api/content/webhook',
+          headers,
+          payload: { event: 'entry.publish' },
+        });
         expect(res.statusCode).toBe(401);
         expect(res.json()).toEqual({ errorMessage: 'Unauthorized' });
       }
@@ -230,7 +290,9 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
     it('the right secret (no CSRF header needed) answers 204 and the next read serves the new content', async () => {
       const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
       let title = 'Contact';
-      upstream.setHandler((req, res) => json(res, 200, { data: [{ id: 1, attributes: { title, slug: 'contact' } }], meta: {} }));
+      upstream.setHandler((req, res) =>
+        json(res, 200, { data: [{ id: 1, attributes: { title, slug: 'contact' } }], meta: {} }),
+      );
       expect((await ctx.app.inject('/api/content/topics')).json().data[0].attributes.title).toBe('Contact');
       title = 'Contact us (edited)';
       // Cached: the edit is not visible before the webhook.
@@ -252,9 +314,19 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
 
     it('refuses an oversized body (413) but an authenticated sender still invalidated the cache', async () => {
       const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
-      const res = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': secret, 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'y'.repeat(3 * 1024 * 1024) }) });
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/content/webhook',
+        headers: { 'x-webhook-secret': secret, 'content-type': 'application/json' },
+        payload: JSON.stringify({ x: 'y'.repeat(3 * 1024 * 1024) }),
+      });
       expect(res.statusCode).toBe(413);
-      const anonymous = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'y'.repeat(3 * 1024 * 1024) }) });
+      const anonymous = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/content/webhook',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ x: 'y'.repeat(3 * 1024 * 1024) }),
+      });
       expect(anonymous.statusCode).toBe(401);
     });
   });
@@ -267,7 +339,10 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
       expect(res.headers['cache-control']).toBe('public, max-age=86400');
       expect(res.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
       expect(res.rawPayload).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
-      const again = await ctx.app.inject({ url: '/uploads/logo.png', headers: { 'if-none-match': res.headers.etag as string } });
+      const again = await ctx.app.inject({
+        url: '/uploads/logo.png',
+        headers: { 'if-none-match': res.headers.etag as string },
+      });
       expect(again.statusCode).toBe(304);
       expect(upstream.requests).toHaveLength(1);
       expect(upstream.requests[0]!.headers.authorization).toBeUndefined();
@@ -309,7 +384,8 @@ describe('content proxy token handover and preview', () => {
   beforeAll(async () => {
     upstream = await startFakeUpstream((req, res) => {
       const auth = req.headers.authorization;
-      if (auth !== 'Bearer current-token-abc') return json(res, 401, { data: null, error: { status: 401, name: 'UnauthorizedError' } });
+      if (auth !== 'Bearer current-token-abc')
+        return json(res, 401, { data: null, error: { status: 401, name: 'UnauthorizedError' } });
       return json(res, 200, { data: [], meta: { url: req.url } });
     });
   });
@@ -334,7 +410,10 @@ describe('content proxy token handover and preview', () => {
       const after = await ctx.app.inject('/api/content/topics?fields[0]=title');
       expect(after.statusCode).toBe(200);
       // One 401 with the old token, then one retry with the re-read one.
-      expect(upstream.requests.slice(1).map((r) => r.headers.authorization)).toEqual(['Bearer old-token-xyz', 'Bearer current-token-abc']);
+      expect(upstream.requests.slice(1).map((r) => r.headers.authorization)).toEqual([
+        'Bearer old-token-xyz',
+        'Bearer current-token-abc',
+      ]);
       const logged = ctx.logLines.join('\n');
       for (const t of ['old-token-xyz', 'current-token-abc']) {
         expect(logged).not.toContain(t);
@@ -347,7 +426,9 @@ describe('content proxy token handover and preview', () => {
   }, 20_000);
 
   it('with CONTENT_PREVIEW=true and no secret (development only), publicationState=preview becomes status=draft, never cached', async () => {
-    const ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: 'current-token-abc', CONTENT_PREVIEW: 'true' }) });
+    const ctx = await buildTestApp({
+      config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: 'current-token-abc', CONTENT_PREVIEW: 'true' }),
+    });
     try {
       for (let i = 0; i < 2; i++) {
         const res = await ctx.app.inject('/api/content/topics?publicationState=preview&filters[slug][$eq]=draft');
@@ -355,7 +436,10 @@ describe('content proxy token handover and preview', () => {
         expect(res.headers['cache-control']).toBe('no-store');
         expect(res.headers.etag).toBeUndefined();
       }
-      expect(upstream.requests.map((r) => r.url)).toEqual(['/api/topics?filters[slug][$eq]=draft&status=draft', '/api/topics?filters[slug][$eq]=draft&status=draft']);
+      expect(upstream.requests.map((r) => r.url)).toEqual([
+        '/api/topics?filters[slug][$eq]=draft&status=draft',
+        '/api/topics?filters[slug][$eq]=draft&status=draft',
+      ]);
       // Without the parameter, a preview instance still serves (and caches) published content.
       await ctx.app.inject('/api/content/topics');
       await ctx.app.inject('/api/content/topics');
@@ -369,7 +453,14 @@ describe('content proxy token handover and preview', () => {
 
   it('with CONTENT_PREVIEW_SECRET, drafts need the cookie set by a signed preview link; anyone else gets published content', async () => {
     const secret = 'preview-secret-for-tests-0123456789abcdef';
-    const ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: 'current-token-abc', CONTENT_PREVIEW: 'true', CONTENT_PREVIEW_SECRET: secret }) });
+    const ctx = await buildTestApp({
+      config: testConfig({
+        CMS_URL: upstream.url,
+        CMS_TOKEN: 'current-token-abc',
+        CONTENT_PREVIEW: 'true',
+        CONTENT_PREVIEW_SECRET: secret,
+      }),
+    });
     try {
       const url = '/api/content/topics?publicationState=preview&filters[slug][$eq]=draft';
       const anonymous = await ctx.app.inject(url);
@@ -377,7 +468,9 @@ describe('content proxy token handover and preview', () => {
       expect(upstream.requests.at(-1)!.url).toBe('/api/topics?filters[slug][$eq]=draft');
 
       for (const token of ['', 'x', `${Date.now() + 60_000}.${'A'.repeat(43)}`]) {
-        const refused = await ctx.app.inject(`/api/content/preview?token=${encodeURIComponent(token)}&to=/topics/draft`);
+        const refused = await ctx.app.inject(
+          `/api/content/preview?token=${encodeURIComponent(token)}&to=/topics/draft`,
+        );
         expect(refused.statusCode, token).toBe(401);
         expect(refused.headers['set-cookie']).toBeUndefined();
       }
@@ -386,9 +479,14 @@ describe('content proxy token handover and preview', () => {
       expect(landing.statusCode).toBe(303);
       expect(landing.headers.location).toBe('/topics/draft');
       const cookie = String(landing.headers['set-cookie']);
-      expect(cookie).toMatch(/^contentPreview=\d+\.[A-Za-z0-9_-]+; Path=\/api\/content; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+      expect(cookie).toMatch(
+        /^contentPreview=\d+\.[A-Za-z0-9_-]+; Path=\/api\/content; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
+      );
 
-      const forged = await ctx.app.inject({ url, headers: { cookie: `contentPreview=${Date.now() + 60_000}.${'B'.repeat(43)}` } });
+      const forged = await ctx.app.inject({
+        url,
+        headers: { cookie: `contentPreview=${Date.now() + 60_000}.${'B'.repeat(43)}` },
+      });
       expect(forged.statusCode).toBe(200);
       expect(upstream.requests.at(-1)!.url).not.toContain('status=draft');
 
@@ -414,7 +512,12 @@ describe('content proxy token handover and preview', () => {
   });
 
   it('refuses to start with preview on in production without CONTENT_PREVIEW_SECRET (one configuration line)', () => {
-    const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), ENCRYPTION_KEY: 'a'.repeat(64), CONTENT_PREVIEW: 'true' };
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(40),
+      ENCRYPTION_KEY: 'a'.repeat(64),
+      CONTENT_PREVIEW: 'true',
+    };
     let error: unknown;
     try {
       loadConfig(production);
@@ -422,21 +525,35 @@ describe('content proxy token handover and preview', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual(['CONTENT_PREVIEW_SECRET is required when CONTENT_PREVIEW=true and NODE_ENV=production']);
-    expect(loadConfig({ ...production, CONTENT_PREVIEW_SECRET: 'p'.repeat(40) }).cms.previewSecret).toBe('p'.repeat(40));
+    expect((error as ConfigError).problems).toEqual([
+      'CONTENT_PREVIEW_SECRET is required when CONTENT_PREVIEW=true and NODE_ENV=production',
+    ]);
+    expect(loadConfig({ ...production, CONTENT_PREVIEW_SECRET: 'p'.repeat(40) }).cms.previewSecret).toBe(
+      'p'.repeat(40),
+    );
   });
 
-  it('CMS_TIMEOUT_MS (default 5 s) is the server\'s own upstream deadline', () => {
+  it("CMS_TIMEOUT_MS (default 5 s) is the server's own upstream deadline", () => {
     expect(loadConfig({}).cms.timeoutMs).toBe(5000);
     expect(loadConfig({ CMS_TIMEOUT_MS: '1500' }).cms.timeoutMs).toBe(1500);
   });
 
   it('a configured CMS_WEBHOOK_SECRET is used instead of the file', async () => {
-    const ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_WEBHOOK_SECRET: 'configured-webhook-secret-0123' }) });
+    const ctx = await buildTestApp({
+      config: testConfig({ CMS_URL: upstream.url, CMS_WEBHOOK_SECRET: 'configured-webhook-secret-0123' }),
+    });
     try {
-      const ok = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': 'configured-webhook-secret-0123' } });
+      const ok = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/content/webhook',
+        headers: { 'x-webhook-secret': 'configured-webhook-secret-0123' },
+      });
       expect(ok.statusCode).toBe(204);
-      const bad = await ctx.app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': 'configured-webhook-secret-0124' } });
+      const bad = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/content/webhook',
+        headers: { 'x-webhook-secret': 'configured-webhook-secret-0124' },
+      });
       expect(bad.statusCode).toBe(401);
     } finally {
       await ctx.app.close();
@@ -463,10 +580,13 @@ describe('content proxy limits and outage reporting', () => {
   afterAll(async () => upstream.close());
 
   it('uncached reads are limited per client: 429 Too_Many_Requests with Retry-After; cached answers and other clients are not', async () => {
-    const { app } = await buildContentApp(testConfig({ CMS_URL: upstream.url, CMS_TOKEN: TOKEN }), { uncachedPerMinute: 3 });
+    const { app } = await buildContentApp(testConfig({ CMS_URL: upstream.url, CMS_TOKEN: TOKEN }), {
+      uncachedPerMinute: 3,
+    });
     try {
       const from = (remoteAddress: string, url: string) => app.inject({ url, remoteAddress });
-      for (let i = 1; i <= 3; i++) expect((await from('10.0.0.1', `/api/content/topics?pagination[page]=${i}`)).statusCode).toBe(200);
+      for (let i = 1; i <= 3; i++)
+        expect((await from('10.0.0.1', `/api/content/topics?pagination[page]=${i}`)).statusCode).toBe(200);
       const limited = await from('10.0.0.1', '/api/content/topics?pagination[page]=4');
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toEqual({ errorMessage: 'Too_Many_Requests' });
@@ -483,10 +603,19 @@ describe('content proxy limits and outage reporting', () => {
   });
 
   it('the webhook is rate limited', async () => {
-    const config = testConfig({ CMS_URL: upstream.url, CMS_TOKEN: TOKEN, CMS_WEBHOOK_SECRET: 'configured-webhook-secret-0123' });
+    const config = testConfig({
+      CMS_URL: upstream.url,
+      CMS_TOKEN: TOKEN,
+      CMS_WEBHOOK_SECRET: 'configured-webhook-secret-0123',
+    });
     const { app } = await buildContentApp(config, { webhookPerMinute: 2 });
     try {
-      const send = () => app.inject({ method: 'POST', url: '/api/content/webhook', headers: { 'x-webhook-secret': 'configured-webhook-secret-0123' } });
+      const send = () =>
+        app.inject({
+          method: 'POST',
+          url: '/api/content/webhook',
+          headers: { 'x-webhook-secret': 'configured-webhook-secret-0123' },
+        });
       expect((await send()).statusCode).toBe(204);
       expect((await send()).statusCode).toBe(204);
       const limited = await send();
@@ -500,13 +629,19 @@ describe('content proxy limits and outage reporting', () => {
 
   it('while the CMS is down (e.g. still starting), requests log no error and no stack: one warning per outage, then one line when it is back', async () => {
     const port = await freePort();
-    const { app, logLines } = await buildContentApp(testConfig({ CMS_URL: `http://127.0.0.1:${port}`, CMS_TOKEN: TOKEN }), { retryAfterFailureMs: 0 });
+    const { app, logLines } = await buildContentApp(
+      testConfig({ CMS_URL: `http://127.0.0.1:${port}`, CMS_TOKEN: TOKEN }),
+      { retryAfterFailureMs: 0 },
+    );
     try {
-      for (let i = 0; i < 6; i++) expect((await app.inject(`/api/content/topics?pagination[page]=${i + 1}`)).statusCode).toBe(502);
+      for (let i = 0; i < 6; i++)
+        expect((await app.inject(`/api/content/topics?pagination[page]=${i + 1}`)).statusCode).toBe(502);
       const entries = logLines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown });
       expect(entries.filter((e) => e.level >= 50)).toEqual([]);
       expect(entries.filter((e) => e.err !== undefined)).toEqual([]);
-      expect(entries.filter((e) => e.level === 40).map((e) => e.msg)).toEqual([expect.stringContaining('Content is unavailable')]);
+      expect(entries.filter((e) => e.level === 40).map((e) => e.msg)).toEqual([
+        expect.stringContaining('Content is unavailable'),
+      ]);
       // The CMS comes up on that port: one line says so, and a later outage is reported again.
       const cms = await startFakeUpstream(defaultHandler, port);
       try {

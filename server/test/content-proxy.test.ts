@@ -64,13 +64,19 @@ beforeAll(async () => {
   portal = await buildTestApp({ config: testConfig({ ...common, PUBLIC_URL: `http://localhost:${portalPort}` }) });
   await portal.app.listen({ host: '127.0.0.1', port: portalPort });
   portalUrl = `http://127.0.0.1:${portalPort}`;
-  preview = await buildTestApp({ config: testConfig({ ...common, CONTENT_PREVIEW: 'true', CONTENT_PREVIEW_SECRET: PREVIEW_SECRET }) });
+  preview = await buildTestApp({
+    config: testConfig({ ...common, CONTENT_PREVIEW: 'true', CONTENT_PREVIEW_SECRET: PREVIEW_SECRET }),
+  });
   const adminTokenFile = join(dataDir, 'test-admin-token');
   cms = await startStrapi({
     portalDataDir: dataDir,
     port: cmsPort,
     webhookUrl: `${portalUrl}/api/content/webhook`,
-    env: { CMS_TEST_ADMIN_TOKEN_FILE: adminTokenFile, CMS_ADMIN_EMAIL: ADMIN.email, CMS_ADMIN_PASSWORD: ADMIN.password },
+    env: {
+      CMS_TEST_ADMIN_TOKEN_FILE: adminTokenFile,
+      CMS_ADMIN_EMAIL: ADMIN.email,
+      CMS_ADMIN_PASSWORD: ADMIN.password,
+    },
   });
   console.log(`[content-proxy] real Strapi ready in ${cms.startupMs} ms`);
   if (existsSync(adminTokenFile)) adminToken = readFileSync(adminTokenFile, 'utf8').trim();
@@ -90,7 +96,11 @@ describe('content proxy against the real Strapi', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.data).toHaveLength(1);
-    expect(body.data[0]).toMatchObject({ id: expect.any(Number), documentId: expect.any(String), attributes: { slug: 'rendering-examples', title: expect.any(String), publishedAt: expect.any(String) } });
+    expect(body.data[0]).toMatchObject({
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      attributes: { slug: 'rendering-examples', title: expect.any(String), publishedAt: expect.any(String) },
+    });
     expect(body.data[0].title).toBeUndefined();
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers.etag).toMatch(/^"/);
@@ -107,7 +117,10 @@ describe('content proxy against the real Strapi', () => {
 
     const message = await get(portal.app, '/api/content/error-messages/?filters[ErrorCode][$eq]=Content_Unavailable');
     expect(message.statusCode).toBe(200);
-    expect(message.json().data[0].attributes).toMatchObject({ ErrorCode: 'Content_Unavailable', Message: expect.any(String) });
+    expect(message.json().data[0].attributes).toMatchObject({
+      ErrorCode: 'Content_Unavailable',
+      Message: expect.any(String),
+    });
 
     const questions = await get(portal.app, '/api/content/security-questions?sort=order:asc&pagination[pageSize]=100');
     expect(questions.statusCode).toBe(200);
@@ -144,17 +157,29 @@ describe('content proxy against the real Strapi', () => {
       expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
     }
     for (const slug of ['contact', 'privacy', 'accessibility', 'rendering-examples']) {
-      const res = await get(portal.app, `/api/content/topics?filters[slug][$eq]=${slug}&fields[0]=slug&fields[1]=order`);
+      const res = await get(
+        portal.app,
+        `/api/content/topics?filters[slug][$eq]=${slug}&fields[0]=slug&fields[1]=order`,
+      );
       expect(res.statusCode, slug).toBe(200);
       expect(res.json().data[0].attributes.slug).toBe(slug);
     }
-    for (const [path, query] of [['security-questions', 'sort=order:desc'], ['error-messages', 'filters[ErrorCode][$eq]=Not_Found'], ['license', 'fields[0]=LicenseText']]) {
+    for (const [path, query] of [
+      ['security-questions', 'sort=order:desc'],
+      ['error-messages', 'filters[ErrorCode][$eq]=Not_Found'],
+      ['license', 'fields[0]=LicenseText'],
+    ]) {
       expect((await get(portal.app, `/api/content/${path}?${query}`)).statusCode, path).toBe(200);
     }
   });
 
   it('other content types and paths answer 404', async () => {
-    for (const path of ['/api/content/users', '/api/content/upload/files', '/api/content/users-permissions/roles', '/api/content/topics/a/b']) {
+    for (const path of [
+      '/api/content/users',
+      '/api/content/upload/files',
+      '/api/content/users-permissions/roles',
+      '/api/content/topics/a/b',
+    ]) {
       const res = await get(portal.app, path);
       expect(res.statusCode, path).toBe(404);
     }
@@ -199,7 +224,10 @@ describe('content proxy against the real Strapi', () => {
   });
 
   it('drafts stay hidden on a normal instance, even when the browser asks for preview', async () => {
-    for (const q of ['filters[slug][$eq]=draft-topic-example', 'filters[slug][$eq]=draft-topic-example&publicationState=preview']) {
+    for (const q of [
+      'filters[slug][$eq]=draft-topic-example',
+      'filters[slug][$eq]=draft-topic-example&publicationState=preview',
+    ]) {
       const res = await get(portal.app, `/api/content/topics?${q}`);
       expect(res.statusCode).toBe(200);
       expect(res.json().data).toEqual([]);
@@ -221,12 +249,17 @@ describe('content proxy against the real Strapi', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(preview.app.contentCache.content.size).toBe(cachedEntries);
     // Without the parameter, the preview instance still serves published content only.
-    expect((await get(preview.app, '/api/content/topics?filters[slug][$eq]=draft-topic-example')).json().data).toEqual([]);
+    expect((await get(preview.app, '/api/content/topics?filters[slug][$eq]=draft-topic-example')).json().data).toEqual(
+      [],
+    );
   });
 
   it('If-None-Match with the current ETag answers 304 with no body', async () => {
     const first = await get(portal.app, '/api/content/topics?filters[slug][$eq]=privacy');
-    const again = await get(portal.app, { url: '/api/content/topics?filters[slug][$eq]=privacy', headers: { 'if-none-match': first.headers.etag as string } });
+    const again = await get(portal.app, {
+      url: '/api/content/topics?filters[slug][$eq]=privacy',
+      headers: { 'if-none-match': first.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
@@ -245,7 +278,11 @@ describe('content proxy against the real Strapi', () => {
   });
 
   it('the webhook refuses a wrong secret with 401 over real HTTP', async () => {
-    const res = await fetch(`${portalUrl}/api/content/webhook`, { method: 'POST', headers: { 'x-webhook-secret': 'not-the-secret', 'content-type': 'application/json' }, body: '{"event":"entry.update"}' });
+    const res = await fetch(`${portalUrl}/api/content/webhook`, {
+      method: 'POST',
+      headers: { 'x-webhook-secret': 'not-the-secret', 'content-type': 'application/json' },
+      body: '{"event":"entry.update"}',
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ errorMessage: 'Unauthorized' });
   });
@@ -267,13 +304,22 @@ describe('content proxy against the real Strapi', () => {
       return title === newTitle ? title : undefined;
     }, 5000);
     expect(shown).toBe(newTitle);
-    expect(portal.logLines.filter((l) => l.includes('CMS webhook: content cache invalidated')).length).toBeGreaterThan(webhooksBefore);
+    expect(portal.logLines.filter((l) => l.includes('CMS webhook: content cache invalidated')).length).toBeGreaterThan(
+      webhooksBefore,
+    );
   });
 
-  describe('the CMS itself, off Strapi\'s unsafe defaults', () => {
-    it('CORS answers only the editors\' origin: a foreign Origin gets no Access-Control-Allow-Origin', async () => {
+  describe("the CMS itself, off Strapi's unsafe defaults", () => {
+    it("CORS answers only the editors' origin: a foreign Origin gets no Access-Control-Allow-Origin", async () => {
       const preflight = (origin: string) =>
-        fetch(`${cms.url}/admin/login`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+        fetch(`${cms.url}/admin/login`, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type',
+          },
+        });
       const evil = await preflight('https://evil.tld');
       expect(evil.headers.get('access-control-allow-origin')).toBeNull();
       expect(evil.headers.get('access-control-allow-credentials')).toBeNull();
@@ -287,10 +333,15 @@ describe('content proxy against the real Strapi', () => {
     });
 
     it('public sign-up is closed (the permission is not granted: not a 400 validation error)', async () => {
-      const res = await fetch(`${cms.url}/api/auth/local/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'mallory', email: 'mallory@example.com', password: 'Mallory-passw0rd' }) });
+      const res = await fetch(`${cms.url}/api/auth/local/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'mallory', email: 'mallory@example.com', password: 'Mallory-passw0rd' }),
+      });
       expect([401, 403, 404]).toContain(res.status);
       // Without a token nothing is readable either (the public role holds no permission at all).
-      for (const type of contentTypeNames) expect([401, 403], type).toContain((await fetch(`${cms.url}/api/${type}`)).status);
+      for (const type of contentTypeNames)
+        expect([401, 403], type).toContain((await fetch(`${cms.url}/api/${type}`)).status);
     });
 
     it('sends no X-Powered-By header', async () => {
@@ -301,7 +352,12 @@ describe('content proxy against the real Strapi', () => {
     });
 
     it('the first administrator comes from CMS_ADMIN_EMAIL/CMS_ADMIN_PASSWORD and can log in', async () => {
-      const login = (password: string) => fetch(`${cms.url}/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN.email, password }) });
+      const login = (password: string) =>
+        fetch(`${cms.url}/admin/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: ADMIN.email, password }),
+        });
       const ok = await login(ADMIN.password);
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { data: { token: string } }).data.token).toEqual(expect.any(String));
@@ -312,7 +368,8 @@ describe('content proxy against the real Strapi', () => {
 
     it('the portal token reads every portal content type and nothing else (403 on users and upload listings)', async () => {
       const auth = { authorization: `Bearer ${token()}` };
-      for (const type of contentTypeNames) expect((await fetch(`${cms.url}/api/${type}`, { headers: auth })).status, type).toBe(200);
+      for (const type of contentTypeNames)
+        expect((await fetch(`${cms.url}/api/${type}`, { headers: auth })).status, type).toBe(200);
       for (const path of ['/api/users', '/api/upload/files', '/api/users-permissions/roles']) {
         expect((await fetch(`${cms.url}${path}`, { headers: auth })).status, path).toBe(403);
       }
@@ -322,7 +379,8 @@ describe('content proxy against the real Strapi', () => {
   describe('with the CMS process killed', () => {
     beforeAll(async () => {
       // Warm entries while the CMS is up, then crash it.
-      for (const slug of ['accessibility', 'privacy']) expect((await get(portal.app, `/api/content/topics?filters[slug][$eq]=${slug}`)).statusCode).toBe(200);
+      for (const slug of ['accessibility', 'privacy'])
+        expect((await get(portal.app, `/api/content/topics?filters[slug][$eq]=${slug}`)).statusCode).toBe(200);
       await cms.kill();
     });
 
@@ -335,7 +393,11 @@ describe('content proxy against the real Strapi', () => {
 
     it('after an invalidation the last good copy is served, marked X-Content-Stale: 1', async () => {
       const secret = readFileSync(join(dataDir, 'cms-webhook-secret'), 'utf8').trim();
-      const hook = await fetch(`${portalUrl}/api/content/webhook`, { method: 'POST', headers: { 'x-webhook-secret': secret, 'content-type': 'application/json' }, body: '{"event":"entry.update","model":"topic"}' });
+      const hook = await fetch(`${portalUrl}/api/content/webhook`, {
+        method: 'POST',
+        headers: { 'x-webhook-secret': secret, 'content-type': 'application/json' },
+        body: '{"event":"entry.update","model":"topic"}',
+      });
       expect(hook.status).toBe(204);
       const res = await get(portal.app, '/api/content/topics?filters[slug][$eq]=privacy');
       expect(res.statusCode).toBe(200);
@@ -349,7 +411,10 @@ describe('content proxy against the real Strapi', () => {
       expect(res.json()).toEqual({ errorMessage: 'Content_Unavailable' });
       const link = new URL(previewLink(preview.config.publicUrl, PREVIEW_SECRET));
       const cookie = String((await get(preview.app, link.pathname + link.search)).headers['set-cookie']).split(';')[0]!;
-      const draft = await get(preview.app, { url: '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview', headers: { cookie } });
+      const draft = await get(preview.app, {
+        url: '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview',
+        headers: { cookie },
+      });
       expect(draft.statusCode).toBe(502);
       expect(portal.logLines.some((l) => l.includes('Content is unavailable'))).toBe(true);
     });

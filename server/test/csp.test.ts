@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, testConfig } from './helpers';
 
-const cspOf = async (ctx: Awaited<ReturnType<typeof buildTestApp>>) => (await ctx.app.inject('/healthz')).headers['content-security-policy'] as string;
-const directive = (csp: string, name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
+const cspOf = async (ctx: Awaited<ReturnType<typeof buildTestApp>>) =>
+  (await ctx.app.inject('/healthz')).headers['content-security-policy'] as string;
+const directive = (csp: string, name: string) =>
+  csp
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.startsWith(`${name} `));
 
 describe('CSP for configured third-party scripts', () => {
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
@@ -40,8 +45,15 @@ describe('CSP violation reports', () => {
   afterAll(async () => ctx.app.close());
 
   const report = (contentType: string, payload: unknown, remoteAddress = '127.0.0.1') =>
-    ctx.app.inject({ method: 'POST', url: '/api/csp-report', headers: { 'content-type': contentType }, remoteAddress, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
-  const warnings = () => ctx.logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'content security policy violation');
+    ctx.app.inject({
+      method: 'POST',
+      url: '/api/csp-report',
+      headers: { 'content-type': contentType },
+      remoteAddress,
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+  const warnings = () =>
+    ctx.logLines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'content security policy violation');
 
   it('the CSP names the report endpoint (report-uri and report-to), and Reporting-Endpoints defines it', async () => {
     const res = await ctx.app.inject('/');
@@ -64,18 +76,42 @@ describe('CSP violation reports', () => {
     expect(res.statusCode).toBe(204);
     const logged = warnings().at(-1);
     expect(logged.level).toBe(40);
-    expect(logged.cspViolation).toEqual({ documentUrl: 'http://localhost:3000/topics/x', directive: 'script-src-elem', blockedUrl: 'https://evil.example/x.js', line: 3 });
+    expect(logged.cspViolation).toEqual({
+      documentUrl: 'http://localhost:3000/topics/x',
+      directive: 'script-src-elem',
+      blockedUrl: 'https://evil.example/x.js',
+      line: 3,
+    });
   });
 
   it('logs the CSP reports of a Reporting API batch (application/reports+json) and skips other report types', async () => {
     const before = warnings().length;
     const res = await report('application/reports+json', [
-      { type: 'csp-violation', age: 1, url: 'http://localhost:3000/', body: { documentURL: 'http://localhost:3000/', effectiveDirective: 'img-src', blockedURL: 'https://img.example/a.png', disposition: 'enforce' } },
+      {
+        type: 'csp-violation',
+        age: 1,
+        url: 'http://localhost:3000/',
+        body: {
+          documentURL: 'http://localhost:3000/',
+          effectiveDirective: 'img-src',
+          blockedURL: 'https://img.example/a.png',
+          disposition: 'enforce',
+        },
+      },
       { type: 'deprecation', body: { id: 'x' } },
     ]);
     expect(res.statusCode).toBe(204);
-    expect(warnings().slice(before).map((l) => l.cspViolation)).toEqual([
-      { documentUrl: 'http://localhost:3000/', directive: 'img-src', blockedUrl: 'https://img.example/a.png', disposition: 'enforce' },
+    expect(
+      warnings()
+        .slice(before)
+        .map((l) => l.cspViolation),
+    ).toEqual([
+      {
+        documentUrl: 'http://localhost:3000/',
+        directive: 'img-src',
+        blockedUrl: 'https://img.example/a.png',
+        disposition: 'enforce',
+      },
     ]);
   });
 
@@ -92,7 +128,8 @@ describe('CSP violation reports', () => {
   it('rate limits each client: past the limit, reports are refused (429) and not logged; other clients are unaffected', async () => {
     const flood = { 'csp-report': { 'document-uri': 'http://localhost:3000/', 'violated-directive': 'flood' } };
     const statuses: number[] = [];
-    for (let i = 0; i < 25; i++) statuses.push((await report('application/csp-report', flood, '198.51.100.7')).statusCode);
+    for (let i = 0; i < 25; i++)
+      statuses.push((await report('application/csp-report', flood, '198.51.100.7')).statusCode);
     expect(statuses.filter((s) => s === 204)).toHaveLength(20);
     expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
     expect(warnings().filter((l) => l.cspViolation.directive === 'flood')).toHaveLength(20);

@@ -22,7 +22,8 @@ describe('CSRF check on every state-changing route (walks the route table)', () 
   beforeAll(async () => {
     ctx = await buildTestApp({
       onRoute(route: RouteOptions) {
-        for (const method of [route.method].flat()) routes.push({ method, url: route.url, exempt: route.config?.csrf === false });
+        for (const method of [route.method].flat())
+          routes.push({ method, url: route.url, exempt: route.config?.csrf === false });
       },
       // A state-changing route outside /api: the check must not depend on the path.
       extraRoutes(app) {
@@ -40,7 +41,12 @@ describe('CSRF check on every state-changing route (walks the route table)', () 
     const names = stateChanging().map((r) => `${r.method} ${r.url}`);
     expect(names).toContain('PUT /api/content/*');
     expect(names).toContain('POST /forms/test-submit');
-    expect(stateChanging().filter((r) => r.exempt).map((r) => `${r.method} ${r.url}`).sort()).toEqual([...CSRF_EXEMPT].sort());
+    expect(
+      stateChanging()
+        .filter((r) => r.exempt)
+        .map((r) => `${r.method} ${r.url}`)
+        .sort(),
+    ).toEqual([...CSRF_EXEMPT].sort());
   });
 
   it('every other state-changing route refuses a call without X-Portal-Request: 1', async () => {
@@ -53,14 +59,24 @@ describe('CSRF check on every state-changing route (walks the route table)', () 
 
   it('every other state-changing route refuses a foreign Origin even with the header', async () => {
     for (const route of stateChanging().filter((r) => !r.exempt)) {
-      const res = await ctx.app.inject({ method: route.method as 'POST', url: concrete(route.url), headers: { ...portalHeaders, origin: 'https://evil.example' }, payload: {} });
+      const res = await ctx.app.inject({
+        method: route.method as 'POST',
+        url: concrete(route.url),
+        headers: { ...portalHeaders, origin: 'https://evil.example' },
+        payload: {},
+      });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
       expect(res.json(), `${route.method} ${route.url}`).toEqual({ errorMessage: 'Csrf_Rejected' });
     }
   });
 
   it('a same-origin call with the header passes the check (outside /api too)', async () => {
-    const res = await ctx.app.inject({ method: 'POST', url: '/forms/test-submit', headers: portalHeaders, payload: {} });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/forms/test-submit',
+      headers: portalHeaders,
+      payload: {},
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -72,7 +88,9 @@ describe('CSRF check on every state-changing route (walks the route table)', () 
       method: 'POST',
       url: '/api/csp-report',
       headers: { 'content-type': 'application/csp-report' },
-      payload: JSON.stringify({ 'csp-report': { 'document-uri': 'http://localhost:3000/', 'violated-directive': 'script-src' } }),
+      payload: JSON.stringify({
+        'csp-report': { 'document-uri': 'http://localhost:3000/', 'violated-directive': 'script-src' },
+      }),
     });
     expect(report.statusCode).toBe(204);
   });

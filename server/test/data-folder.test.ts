@@ -30,14 +30,24 @@ function run(script: string, args: string[], env: Record<string, string>) {
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stdout, stderr })),
+  );
 }
 
 describe('a damaged data/secrets.json', () => {
   it.each([
     ['not JSON', '{"sessionSecret": "', /secrets\.json is not valid JSON/],
-    ['a secret too short', JSON.stringify({ sessionSecret: 'short', encryptionKey: 'a'.repeat(64) }), /secrets\.json is not valid \(sessionSecret must be at least 32 characters\)/],
-    ['a key missing', JSON.stringify({ sessionSecret: 's'.repeat(40) }), /secrets\.json is not valid \(encryptionKey is missing\)/],
+    [
+      'a secret too short',
+      JSON.stringify({ sessionSecret: 'short', encryptionKey: 'a'.repeat(64) }),
+      /secrets\.json is not valid \(sessionSecret must be at least 32 characters\)/,
+    ],
+    [
+      'a key missing',
+      JSON.stringify({ sessionSecret: 's'.repeat(40) }),
+      /secrets\.json is not valid \(encryptionKey is missing\)/,
+    ],
   ])('(%s) stops the server with one configuration line and exit code 1', async (_case, content, problem) => {
     const dataDir = newDataDir();
     mkdirSync(dataDir, { recursive: true });

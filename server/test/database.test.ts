@@ -7,7 +7,8 @@ import { appState, claims, providerLocations } from '../src/db/schema';
 import { buildTestApp, createTestDatabase } from './helpers';
 
 const TODAY = '2026-11-22';
-const daysBetween = (a: string, b: string) => (Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
+const daysBetween = (a: string, b: string) =>
+  (Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / 86_400_000;
 
 describe('demo data generator', () => {
   const all = (seed?: number) => [...generateDemoData({ seed, locations: 120, today: TODAY, batchSize: 50 })];
@@ -85,7 +86,11 @@ describe('database', () => {
     expect(first).toEqual({ seeded: true, locations: 40, claims: 120 });
     const second = await seedDemoData(database.db, { locations: 40, today: TODAY });
     expect(second.seeded).toBe(false);
-    expect(await rowCounts()).toEqual({ locations: 40, claims: 120, marker: { seed: DEMO_SEED, locations: 40, today: TODAY } });
+    expect(await rowCounts()).toEqual({
+      locations: 40,
+      claims: 120,
+      marker: { seed: DEMO_SEED, locations: 40, today: TODAY },
+    });
   });
 
   it('a failing seed leaves nothing behind', async () => {
@@ -101,7 +106,9 @@ describe('database', () => {
     const replaced = await seedDemoData(database.db, { locations: 25, seed: 7, today: TODAY, reset: true });
     expect(replaced).toEqual({ seeded: true, locations: 25, claims: 75 });
     expect(await rowCounts()).toEqual({ locations: 25, claims: 75, marker: { seed: 7, locations: 25, today: TODAY } });
-    expect(await database.db.select().from(providerLocations).where(eq(providerLocations.id, oldLocation!.id))).toEqual([]);
+    expect(await database.db.select().from(providerLocations).where(eq(providerLocations.id, oldLocation!.id))).toEqual(
+      [],
+    );
   });
 
   it('a failing seed --reset keeps the demo data it was to replace', async () => {
@@ -115,7 +122,9 @@ describe('database', () => {
 
   it('usernames are unique whatever their case', async () => {
     const insert = (username: string) =>
-      database.db.execute(sql`insert into users (username, email, first_name, last_name, dob, password_hash) values (${username}, 'a@example.com', 'A', 'B', '1980-01-01', 'x')`);
+      database.db.execute(
+        sql`insert into users (username, email, first_name, last_name, dob, password_hash) values (${username}, 'a@example.com', 'A', 'B', '1980-01-01', 'x')`,
+      );
     await insert('Office.Admin');
     await expect(insert('office.admin')).rejects.toThrow();
   });
@@ -136,7 +145,9 @@ describe('readiness', () => {
   it('answers 503 while a migration is pending', async () => {
     const { app, database } = await buildTestApp();
     // As after deploying a build whose newest migration has not run yet: the bookkeeping lacks its row.
-    await database.db.execute(sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`);
+    await database.db.execute(
+      sql`delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)`,
+    );
     const res = await app.inject('/readyz');
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ status: 'not_ready', database: 'up', migrations: 'pending' });

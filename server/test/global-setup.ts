@@ -16,7 +16,8 @@ declare module 'vitest' {
 /** A hash of the committed migrations names the template, so a schema change builds a fresh one. */
 function migrationsHash(): string {
   const hash = createHash('sha256');
-  for (const file of readdirSync(migrationsFolder).sort()) if (file.endsWith('.sql')) hash.update(readFileSync(join(migrationsFolder, file)));
+  for (const file of readdirSync(migrationsFolder).sort())
+    if (file.endsWith('.sql')) hash.update(readFileSync(join(migrationsFolder, file)));
   return hash.digest('hex').slice(0, 12);
 }
 
@@ -40,7 +41,9 @@ export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     project.provide('postgresTemplate', null);
-    console.warn('[server tests] TEST_DATABASE_URL is not set: the suite runs on embedded PGlite only; the PostgreSQL run was SKIPPED.');
+    console.warn(
+      '[server tests] TEST_DATABASE_URL is not set: the suite runs on embedded PGlite only; the PostgreSQL run was SKIPPED.',
+    );
     return;
   }
   const database = `portal_test_template_${hash}`;

@@ -58,7 +58,13 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 /** Builds the app on a fresh database and captures its log lines, so tests can assert what was (not) logged. */
 export async function buildTestApp(
-  options: { config?: Config; database?: DatabaseHandle; extraRoutes?: (app: FastifyInstance) => void; onRoute?: (route: RouteOptions) => void; clock?: () => Date } = {},
+  options: {
+    config?: Config;
+    database?: DatabaseHandle;
+    extraRoutes?: (app: FastifyInstance) => void;
+    onRoute?: (route: RouteOptions) => void;
+    clock?: () => Date;
+  } = {},
 ) {
   const database = options.database ?? (await createTestDatabase());
   const config = options.config ?? testConfig();

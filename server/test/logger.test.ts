@@ -8,7 +8,15 @@ import { lazyChildLogger, logDestination, loggerOptions } from '../src/platform/
 function capturedLogger(level = 'trace') {
   const stream = new PassThrough();
   const lines: Record<string, unknown>[] = [];
-  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)));
+  stream.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    ),
+  );
   const parent = pino({ ...loggerOptions('info'), level }, stream) as FastifyBaseLogger;
   return { parent, lines };
 }

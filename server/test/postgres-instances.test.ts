@@ -5,7 +5,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { migrationsFolder, openPostgres } from '../src/db/client';
 import { seedDemoData } from '../src/db/demo-data';
 
-const committedMigrations = (JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }).entries.length;
+const committedMigrations = (
+  JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }
+).entries.length;
 
 // Several instances share one PostgreSQL server; the embedded PGlite has one process per folder, so these run only
 // with TEST_DATABASE_URL (the global setup warns that the PostgreSQL run was skipped otherwise).
@@ -25,7 +27,9 @@ describe.runIf(inject('postgresTemplate'))('several instances starting at once o
       expect([...applied].sort()).toEqual([0, committedMigrations]);
       for (const instance of instances) expect(await instance.migrationsApplied()).toBe(true);
 
-      const seeded = await Promise.all(instances.map((instance) => seedDemoData(instance.db, { locations: 20, today: '2026-11-22' })));
+      const seeded = await Promise.all(
+        instances.map((instance) => seedDemoData(instance.db, { locations: 20, today: '2026-11-22' })),
+      );
       expect(seeded.map((s) => s.seeded).sort()).toEqual([false, true]);
       expect(seeded.find((s) => !s.seeded)).toEqual({ seeded: false, locations: 20, claims: 0 });
 

@@ -23,7 +23,15 @@ interface Running {
 function startServer(env: Record<string, string>): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', SEED_LOCATIONS: '30', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      SEED_LOCATIONS: '30',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -54,7 +62,10 @@ async function stop(server: Running) {
 
 describe('the server process', () => {
   it('refuses a bad setting with one readable line naming the variable, and exit code 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env: { PATH: process.env.PATH, PORT: 'abc' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH, PORT: 'abc' },
+    });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -66,7 +77,13 @@ describe('the server process', () => {
   });
 
   it('refuses TRUST_PROXY=true in production with one readable line, and exit code 1', async () => {
-    const env = { PATH: process.env.PATH, NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64), TRUST_PROXY: 'true' };
+    const env = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(32),
+      ENCRYPTION_KEY: 'a'.repeat(64),
+      TRUST_PROXY: 'true',
+    };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: serverDir, env });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -92,7 +109,9 @@ describe('the server process', () => {
     expect(mode('pgdata/base')).toBe(0o700);
     expect(mode('secrets.json')).toBe(0o600);
     expect(mode('cms-webhook-secret')).toBe(0o600);
-    const committed = (JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+    const committed = (
+      JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }
+    ).entries.length;
     expect(first.output.join('\n')).toContain(`applied ${committed} database migration(s)`);
     expect(first.output.join('\n')).toContain('created demo data');
     expect(await stop(first)).toBe(0);
@@ -118,7 +137,12 @@ describe('the server process', () => {
       json(res, 200, { data: [], meta: {} });
     });
     const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
-    const server = await startServer({ DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', CMS_URL: cms.url, CMS_TOKEN: 'process-test-token' });
+    const server = await startServer({
+      DATA_DIR: dataDir,
+      SEED_DEMO_DATA: 'false',
+      CMS_URL: cms.url,
+      CMS_TOKEN: 'process-test-token',
+    });
     try {
       const inFlight = fetch(`${server.url}/api/content/topics`);
       await expect.poll(() => cms.requests.length).toBe(1);
@@ -151,7 +175,9 @@ describe.runIf(inject('postgresTemplate'))('the server process on PostgreSQL', (
       const first = await startServer(env);
       expect((await fetch(`${first.url}/readyz`)).status).toBe(200);
       expect(first.output.join('\n')).toContain('"database":"postgres"');
-      const committed = (JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length;
+      const committed = (
+        JSON.parse(readFileSync(join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] }
+      ).entries.length;
       expect(first.output.join('\n')).toContain(`applied ${committed} database migration(s)`);
       expect(await stop(first)).toBe(0);
       expect(existsSync(join(dataDir, 'pgdata'))).toBe(false);

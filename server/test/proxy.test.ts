@@ -18,7 +18,8 @@ describe('trusted proxies and request ids', () => {
   });
   afterAll(async () => ctx.app.close());
 
-  const ipSeenFrom = async (remoteAddress: string, headers: Record<string, string> = {}) => (await ctx.app.inject({ url: '/api/test/ip', remoteAddress, headers })).json().ip;
+  const ipSeenFrom = async (remoteAddress: string, headers: Record<string, string> = {}) =>
+    (await ctx.app.inject({ url: '/api/test/ip', remoteAddress, headers })).json().ip;
 
   it('ignores X-Forwarded-For from a peer that is not a trusted proxy', async () => {
     expect(await ipSeenFrom(CLIENT, { 'x-forwarded-for': '198.51.100.1' })).toBe(CLIENT);
@@ -31,13 +32,21 @@ describe('trusted proxies and request ids', () => {
   });
 
   it('keeps a well-formed X-Request-Id from a trusted proxy, and logs it', async () => {
-    const res = await ctx.app.inject({ url: '/api/nope', remoteAddress: PROXY, headers: { 'x-request-id': 'lb-req.12345_678' } });
+    const res = await ctx.app.inject({
+      url: '/api/nope',
+      remoteAddress: PROXY,
+      headers: { 'x-request-id': 'lb-req.12345_678' },
+    });
     expect(res.headers['x-request-id']).toBe('lb-req.12345_678');
     expect(ctx.logLines.some((l) => l.includes('"requestId":"lb-req.12345_678"'))).toBe(true);
   });
 
   it('replaces an X-Request-Id sent by a client that is not a trusted proxy', async () => {
-    const res = await ctx.app.inject({ url: '/api/nope', remoteAddress: CLIENT, headers: { 'x-request-id': 'chosen-by-the-client' } });
+    const res = await ctx.app.inject({
+      url: '/api/nope',
+      remoteAddress: CLIENT,
+      headers: { 'x-request-id': 'chosen-by-the-client' },
+    });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(ctx.logLines.join('\n')).not.toContain('chosen-by-the-client');
   });
@@ -62,7 +71,11 @@ describe('without TRUST_PROXY', () => {
   afterAll(async () => ctx.app.close());
 
   it('believes neither X-Forwarded-For nor X-Request-Id from anyone', async () => {
-    const res = await ctx.app.inject({ url: '/api/test/ip', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '198.51.100.1', 'x-request-id': 'lb-req-12345678' } });
+    const res = await ctx.app.inject({
+      url: '/api/test/ip',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '198.51.100.1', 'x-request-id': 'lb-req-12345678' },
+    });
     expect(res.json().ip).toBe('127.0.0.1');
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });

@@ -32,7 +32,9 @@ function trickleHeaders(port: number): Promise<{ cutOffEarly: boolean; answer: s
     });
     socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
     socket.on('close', () => finish(sent < 150));
-    socket.on('error', (err) => ((err as NodeJS.ErrnoException).code === 'ECONNRESET' ? finish(sent < 150) : reject(err)));
+    socket.on('error', (err) =>
+      (err as NodeJS.ErrnoException).code === 'ECONNRESET' ? finish(sent < 150) : reject(err),
+    );
   });
 }
 

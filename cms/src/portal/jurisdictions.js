@@ -8,7 +8,10 @@ const JURISDICTIONS = require('../../../packages/contracts/src/jurisdictions.jso
 function validateJurisdictions(value) {
   if (value === undefined || value === null) return;
   const ok = Array.isArray(value) && value.every((v) => JURISDICTIONS.includes(v));
-  if (!ok) throw new errors.ValidationError(`jurisdictions must be a list of ${JURISDICTIONS.join(', ')} (for example ["J5A","J8B"])`);
+  if (!ok)
+    throw new errors.ValidationError(
+      `jurisdictions must be a list of ${JURISDICTIONS.join(', ')} (for example ["J5A","J8B"])`,
+    );
 }
 
 module.exports = { JURISDICTIONS, validateJurisdictions };

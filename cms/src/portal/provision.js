@@ -12,7 +12,16 @@ const fromCms = (p) => path.resolve(cmsRoot, p);
 
 const TOKEN_NAME = 'portal-server';
 const WEBHOOK_NAME = 'portal-cache';
-const WEBHOOK_EVENTS = ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'entry.unpublish', 'media.create', 'media.update', 'media.delete'];
+const WEBHOOK_EVENTS = [
+  'entry.create',
+  'entry.update',
+  'entry.delete',
+  'entry.publish',
+  'entry.unpublish',
+  'media.create',
+  'media.update',
+  'media.delete',
+];
 // The content types the portal reads: one list, shared with the portal server's allow-list.
 const httpHeaders = require(path.resolve(cmsRoot, '..', 'packages', 'contracts', 'src', 'http-headers.json'));
 const contentTypes = require(path.resolve(cmsRoot, '..', 'packages', 'contracts', 'src', 'content-types.json')).types;
@@ -55,9 +64,15 @@ async function syncErrorMessages(strapi) {
 async function closePublicAccess(strapi) {
   const store = strapi.store({ type: 'plugin', name: 'users-permissions' });
   const advanced = (await store.get({ key: 'advanced' })) || {};
-  if (advanced.allow_register !== false) await store.set({ key: 'advanced', value: { ...advanced, allow_register: false } });
-  const roles = await strapi.db.query('plugin::users-permissions.role').findMany({ where: { type: { $in: ['public', 'authenticated'] } } });
-  if (roles.length) await strapi.db.query('plugin::users-permissions.permission').deleteMany({ where: { role: { id: { $in: roles.map((r) => r.id) } } } });
+  if (advanced.allow_register !== false)
+    await store.set({ key: 'advanced', value: { ...advanced, allow_register: false } });
+  const roles = await strapi.db
+    .query('plugin::users-permissions.role')
+    .findMany({ where: { type: { $in: ['public', 'authenticated'] } } });
+  if (roles.length)
+    await strapi.db
+      .query('plugin::users-permissions.permission')
+      .deleteMany({ where: { role: { id: { $in: roles.map((r) => r.id) } } } });
 }
 
 /**
@@ -71,13 +86,26 @@ async function provisionFirstAdmin(strapi) {
   const email = process.env.CMS_ADMIN_EMAIL;
   const password = process.env.CMS_ADMIN_PASSWORD;
   if (!email || !password) {
-    if (process.env.NODE_ENV === 'production') throw new Error('CMS configuration error: CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD must be set when NODE_ENV=production (no administrator exists yet)');
-    strapi.log.warn('[portal] no CMS administrator yet: set CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD, or register one at /admin');
+    if (process.env.NODE_ENV === 'production')
+      throw new Error(
+        'CMS configuration error: CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD must be set when NODE_ENV=production (no administrator exists yet)',
+      );
+    strapi.log.warn(
+      '[portal] no CMS administrator yet: set CMS_ADMIN_EMAIL and CMS_ADMIN_PASSWORD, or register one at /admin',
+    );
     return;
   }
   // Strapi's own rule for admin passwords (its registration form enforces it; the service does not).
-  if (password.length < 8 || password.length > 72 || !/[a-z]/.test(password) || !/[A-Z]/.test(password) || !/\d/.test(password)) {
-    throw new Error('CMS configuration error: CMS_ADMIN_PASSWORD must be 8 to 72 characters with a lower-case letter, an upper-case letter and a digit');
+  if (
+    password.length < 8 ||
+    password.length > 72 ||
+    !/[a-z]/.test(password) ||
+    !/[A-Z]/.test(password) ||
+    !/\d/.test(password)
+  ) {
+    throw new Error(
+      'CMS configuration error: CMS_ADMIN_PASSWORD must be 8 to 72 characters with a lower-case letter, an upper-case letter and a digit',
+    );
   }
   await users.createFirstAdmin({ email: email.toLowerCase(), firstname: 'Administrator', password });
   strapi.log.info(`[portal] created the first CMS administrator from CMS_ADMIN_EMAIL`);
@@ -93,13 +121,19 @@ async function provisionToken(strapi) {
   const service = strapi.service('admin::api-token');
   const token = await service.getByName(TOKEN_NAME);
   const onFile = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
-  if (token && (token.type !== 'custom' || JSON.stringify([...(token.permissions || [])].sort()) !== JSON.stringify(TOKEN_PERMISSIONS))) {
+  if (
+    token &&
+    (token.type !== 'custom' ||
+      JSON.stringify([...(token.permissions || [])].sort()) !== JSON.stringify(TOKEN_PERMISSIONS))
+  ) {
     await service.update(token.id, { type: 'custom', permissions: TOKEN_PERMISSIONS });
     strapi.log.info('[portal] narrowed the portal token to reading the portal content types');
   }
   if (token && onFile) {
     // The service's getters leave the stored hash out, so compare against the row itself.
-    const row = await strapi.db.query('admin::api-token').findOne({ select: ['accessKey', 'expiresAt'], where: { id: token.id } });
+    const row = await strapi.db
+      .query('admin::api-token')
+      .findOne({ select: ['accessKey', 'expiresAt'], where: { id: token.id } });
     const expired = row?.expiresAt && new Date(row.expiresAt) <= new Date();
     if (row && !expired && service.hash(onFile) === row.accessKey) return;
   }
@@ -107,7 +141,13 @@ async function provisionToken(strapi) {
   if (token) {
     ({ accessKey } = await service.regenerate(token.id));
   } else {
-    ({ accessKey } = await service.create({ name: TOKEN_NAME, description: 'The portal server content proxy: reads the portal content types only', type: 'custom', permissions: TOKEN_PERMISSIONS, lifespan: null }));
+    ({ accessKey } = await service.create({
+      name: TOKEN_NAME,
+      description: 'The portal server content proxy: reads the portal content types only',
+      type: 'custom',
+      permissions: TOKEN_PERMISSIONS,
+      lifespan: null,
+    }));
   }
   writeSecretFile(file, accessKey);
   strapi.log.info(`[portal] wrote the portal's API token to ${file}`);
@@ -128,7 +168,13 @@ function webhookSecret() {
 
 async function provisionWebhook(strapi) {
   const url = process.env.CMS_PORTAL_WEBHOOK_URL || 'http://127.0.0.1:3000/api/content/webhook';
-  const wanted = { name: WEBHOOK_NAME, url, headers: { [httpHeaders.webhookSecret]: webhookSecret() }, events: WEBHOOK_EVENTS, isEnabled: true };
+  const wanted = {
+    name: WEBHOOK_NAME,
+    url,
+    headers: { [httpHeaders.webhookSecret]: webhookSecret() },
+    events: WEBHOOK_EVENTS,
+    isEnabled: true,
+  };
   const store = strapi.get('webhookStore');
   const runner = strapi.get('webhookRunner');
   const existing = (await store.findWebhooks()).find((w) => w.name === WEBHOOK_NAME);
@@ -137,7 +183,11 @@ async function provisionWebhook(strapi) {
     runner.add(created);
     return;
   }
-  const same = existing.url === wanted.url && JSON.stringify(existing.headers) === JSON.stringify(wanted.headers) && JSON.stringify([...existing.events].sort()) === JSON.stringify([...WEBHOOK_EVENTS].sort()) && existing.isEnabled;
+  const same =
+    existing.url === wanted.url &&
+    JSON.stringify(existing.headers) === JSON.stringify(wanted.headers) &&
+    JSON.stringify([...existing.events].sort()) === JSON.stringify([...WEBHOOK_EVENTS].sort()) &&
+    existing.isEnabled;
   if (!same) {
     const updated = await store.updateWebhook(existing.id, wanted);
     runner.update(updated);
@@ -159,7 +209,12 @@ async function provisionTestAdminToken(strapi) {
   const existing = await service.getByName('portal-tests');
   const { accessKey } = existing
     ? await service.regenerate(existing.id)
-    : await service.create({ name: 'portal-tests', description: 'Full access for the portal test suite', type: 'full-access', lifespan: null });
+    : await service.create({
+        name: 'portal-tests',
+        description: 'Full access for the portal test suite',
+        type: 'full-access',
+        lifespan: null,
+      });
   writeSecretFile(path.resolve(file), accessKey);
   strapi.log.warn(`[portal] wrote a full-access API token for tests to ${file}`);
 }

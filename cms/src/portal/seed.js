@@ -1,7 +1,14 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const { topics, draftTopic, homePage, licenseText, securityQuestions, systemUseNoticeText } = require('../seed/content');
+const {
+  topics,
+  draftTopic,
+  homePage,
+  licenseText,
+  securityQuestions,
+  systemUseNoticeText,
+} = require('../seed/content');
 
 async function uploadImage(strapi) {
   const file = path.join(__dirname, '..', 'seed', 'assets', 'claim-flow.svg');
@@ -10,7 +17,12 @@ async function uploadImage(strapi) {
     .plugin('upload')
     .service('upload')
     .upload({
-      data: { fileInfo: { name: 'claim-flow.svg', alternativeText: 'How an electronic claim moves from your office to payment' } },
+      data: {
+        fileInfo: {
+          name: 'claim-flow.svg',
+          alternativeText: 'How an electronic claim moves from your office to payment',
+        },
+      },
       files: { filepath: file, originalFilename: 'claim-flow.svg', mimetype: 'image/svg+xml', size: stats.size },
     });
   return uploaded;
@@ -31,7 +43,10 @@ async function seedDemoContent(strapi) {
   strapi.log.info('[portal] seeding demo content');
 
   const image = await uploadImage(strapi);
-  const cmsUrl = (process.env.CMS_SEED_CMS_URL || `http://localhost:${strapi.config.get('server.port')}`).replace(/\/$/, '');
+  const cmsUrl = (process.env.CMS_SEED_CMS_URL || `http://localhost:${strapi.config.get('server.port')}`).replace(
+    /\/$/,
+    '',
+  );
   const portalUrl = (process.env.CMS_SEED_PORTAL_URL || 'http://localhost:3000').replace(/\/$/, '');
   const fill = (text) => text.replaceAll('{{IMAGE}}', `${cmsUrl}${image.url}`).replaceAll('{{PORTAL}}', portalUrl);
 
@@ -54,7 +69,8 @@ async function seedDemoContent(strapi) {
   });
   await strapi.documents('api::license.license').create({ data: { LicenseText: licenseText }, status: 'published' });
   const questions = strapi.documents('api::security-question.security-question');
-  for (const [i, question] of securityQuestions.entries()) await questions.create({ data: { question, order: i + 1 }, status: 'published' });
+  for (const [i, question] of securityQuestions.entries())
+    await questions.create({ data: { question, order: i + 1 }, status: 'published' });
 }
 
 module.exports = { seedDemoContent };

@@ -260,9 +260,15 @@ const draftTopic = {
 const homePage = {
   heroTitle: 'Medicare guidance for your region',
   heroText:
-    'News, billing guidance and portal accounts for the staff of doctors\' offices and hospitals in **J5** (Iowa, Kansas, Missouri, Nebraska) and **J8** (Indiana, Michigan), Part A and Part B.',
+    "News, billing guidance and portal accounts for the staff of doctors' offices and hospitals in **J5** (Iowa, Kansas, Missouri, Nebraska) and **J8** (Indiana, Michigan), Part A and Part B.",
   featured: ['submitting-claims-electronically', 'appeals-redeterminations', 'enrolling-through-pecos'],
-  notices: [{ title: 'Portal maintenance', text: 'The portal may be unavailable on Sunday from 1:00 a.m. to 5:00 a.m. Central time.', severity: 'info' }],
+  notices: [
+    {
+      title: 'Portal maintenance',
+      text: 'The portal may be unavailable on Sunday from 1:00 a.m. to 5:00 a.m. Central time.',
+      severity: 'info',
+    },
+  ],
 };
 
 const licenseText = `## American Medical Association (AMA) license for CPT®

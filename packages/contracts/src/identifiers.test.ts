@@ -12,7 +12,8 @@ import {
   TinSchema,
 } from './identifiers';
 
-const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((a) => a.join(''));
+const digits = (n: number) =>
+  fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((a) => a.join(''));
 const validNpi = digits(9).map((nine) => `${nine}${npiCheckDigit(nine)}`);
 
 describe('NPI', () => {
@@ -54,25 +55,41 @@ describe('NPI', () => {
   });
 
   it('luhnValid rejects anything but digits', () => {
-    fc.assert(fc.property(fc.string().filter((s) => /\D/.test(s) || s === ''), (s) => {
-        expect(luhnValid(s)).toBe(false);
-      }));
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => /\D/.test(s) || s === ''),
+        (s) => {
+          expect(luhnValid(s)).toBe(false);
+        },
+      ),
+    );
   });
 });
 
 describe('TIN', () => {
   it('accepts nine digits with or without the dash', () => {
     fc.assert(
-      fc.property(digits(9).filter((d) => d !== '000000000'), (d) => {
-        expect(TinSchema.parse(d)).toBe(d);
-        expect(TinSchema.parse(`${d.slice(0, 2)}-${d.slice(2)}`)).toBe(d);
-      }),
+      fc.property(
+        digits(9).filter((d) => d !== '000000000'),
+        (d) => {
+          expect(TinSchema.parse(d)).toBe(d);
+          expect(TinSchema.parse(`${d.slice(0, 2)}-${d.slice(2)}`)).toBe(d);
+        },
+      ),
     );
   });
   it('rejects other lengths and all zeros', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 20 }).filter((n) => n !== 9).chain(digits), (d) => {
-        expect(TinSchema.safeParse(d).success).toBe(false);
-      }));
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 20 })
+          .filter((n) => n !== 9)
+          .chain(digits),
+        (d) => {
+          expect(TinSchema.safeParse(d).success).toBe(false);
+        },
+      ),
+    );
     expect(TinSchema.safeParse('000000000').success).toBe(false);
   });
 });
@@ -100,9 +117,11 @@ describe('MBI', () => {
 
   it('accepts the CMS example and every value built from the pattern', () => {
     expect(MbiSchema.parse('1EG4-TE5-MK73')).toBe('1EG4TE5MK73');
-    fc.assert(fc.property(mbi, (m) => {
+    fc.assert(
+      fc.property(mbi, (m) => {
         expect(isValidMbi(m)).toBe(true);
-      }));
+      }),
+    );
   });
   it('rejects the excluded letters S, L, O, I, B, Z in letter positions', () => {
     fc.assert(
@@ -112,17 +131,21 @@ describe('MBI', () => {
     );
   });
   it('rejects a leading zero', () => {
-    fc.assert(fc.property(mbi, (m) => {
+    fc.assert(
+      fc.property(mbi, (m) => {
         expect(isValidMbi(`0${m.slice(1)}`)).toBe(false);
-      }));
+      }),
+    );
   });
 });
 
 describe('claim number', () => {
   it('accepts 13 to 23 letters or digits', () => {
-    fc.assert(fc.property(fc.stringMatching(/^[A-Z0-9]{13,23}$/), (c) => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Z0-9]{13,23}$/), (c) => {
         expect(ClaimNumberSchema.parse(c)).toBe(c);
-      }));
+      }),
+    );
   });
   it('rejects 12 or 24 characters', () => {
     expect(ClaimNumberSchema.safeParse('123456789012').success).toBe(false);

@@ -34,7 +34,10 @@ export function isValidNpi(value: string): boolean {
 const stripSeparators = (value: string) => value.replace(/[\s-]/g, '');
 
 /** Takes what people type, strips the separators (and upper-cases), then checks the result. */
-function typedIdentifier(normalise: (value: string) => string, ...checks: Parameters<ReturnType<typeof z.string>['check']>) {
+function typedIdentifier(
+  normalise: (value: string) => string,
+  ...checks: Parameters<ReturnType<typeof z.string>['check']>
+) {
   return z.pipe(z.pipe(z.string(), z.transform(normalise)), z.string().check(...checks));
 }
 const upperCaseWithoutSeparators = (value: string) => stripSeparators(value).toUpperCase();
@@ -53,7 +56,10 @@ export const TinSchema = typedIdentifier(
 );
 
 /** PTAN: 6 to 10 letters or digits. */
-export const PtanSchema = typedIdentifier(upperCaseWithoutSeparators, z.regex(/^[A-Z0-9]{6,10}$/, 'Enter the Provider Transaction Access Number (PTAN): 6 to 10 letters or numbers.'));
+export const PtanSchema = typedIdentifier(
+  upperCaseWithoutSeparators,
+  z.regex(/^[A-Z0-9]{6,10}$/, 'Enter the Provider Transaction Access Number (PTAN): 6 to 10 letters or numbers.'),
+);
 
 /**
  * Medicare Beneficiary Identifier: 11 characters in the CMS pattern
@@ -67,7 +73,16 @@ export const MBI_PATTERN = new RegExp(
 export function isValidMbi(value: string): boolean {
   return MBI_PATTERN.test(value);
 }
-export const MbiSchema = typedIdentifier(upperCaseWithoutSeparators, z.refine(isValidMbi, "Enter the patient's 11-character Medicare Beneficiary Identifier (MBI), for example 1EG4-TE5-MK73."));
+export const MbiSchema = typedIdentifier(
+  upperCaseWithoutSeparators,
+  z.refine(
+    isValidMbi,
+    "Enter the patient's 11-character Medicare Beneficiary Identifier (MBI), for example 1EG4-TE5-MK73.",
+  ),
+);
 
 /** Claim number: Part B ICN is 13 digits, Part A DCN up to 23 characters, so 13 to 23 letters or digits (docs/requirements/portal.md#identifiers). */
-export const ClaimNumberSchema = typedIdentifier(upperCaseWithoutSeparators, z.regex(/^[A-Z0-9]{13,23}$/, 'Enter the claim number (ICN or DCN): 13 to 23 letters or numbers.'));
+export const ClaimNumberSchema = typedIdentifier(
+  upperCaseWithoutSeparators,
+  z.regex(/^[A-Z0-9]{13,23}$/, 'Enter the claim number (ICN or DCN): 13 to 23 letters or numbers.'),
+);

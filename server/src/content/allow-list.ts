@@ -3,7 +3,13 @@
  * parameters, so the proxy cannot be used to reach anything else the CMS's token can read). The content types,
  * their fields and relations are data: packages/contracts/src/content-types.json.
  */
-import { contentComponents, contentSystemFields, contentTypes, type ContentFieldType, type ContentTypeName } from '@portal/contracts/content-types';
+import {
+  contentComponents,
+  contentSystemFields,
+  contentTypes,
+  type ContentFieldType,
+  type ContentTypeName,
+} from '@portal/contracts/content-types';
 
 /** Strapi 5 document ids are 24-character cuid2 strings; leave some room, never `.` or `/`. */
 const DOCUMENT_ID = /^[A-Za-z0-9]{1,64}$/;
@@ -26,7 +32,16 @@ const OPERATORS: Readonly<Record<ContentFieldType, ReadonlySet<string>>> = {
  * Names Strapi gives a meaning the portal must never pass on (drafts, locales, authors, full-text search), refused
  * wherever they appear in a parameter name.
  */
-export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set(['status', 'publicationState', 'publicationFilter', 'hasPublishedVersion', 'locale', 'createdBy', 'updatedBy', '_q']);
+export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
+  'status',
+  'publicationState',
+  'publicationFilter',
+  'hasPublishedVersion',
+  'locale',
+  'createdBy',
+  'updatedBy',
+  '_q',
+]);
 
 export const MAX_PAGE_SIZE = 100;
 const MAX_QUERY_LENGTH = 2048;
@@ -106,8 +121,10 @@ function schemaOf(name: string): Schema {
   return { name, ...component };
 }
 
-const fieldOf = (schema: Schema, field: string) => (Object.hasOwn(schema.fields, field) ? schema.fields[field] : undefined);
-const relationOf = (schema: Schema, relation: string) => (Object.hasOwn(schema.relations, relation) ? schemaOf(schema.relations[relation]!) : undefined);
+const fieldOf = (schema: Schema, field: string) =>
+  Object.hasOwn(schema.fields, field) ? schema.fields[field] : undefined;
+const relationOf = (schema: Schema, relation: string) =>
+  Object.hasOwn(schema.relations, relation) ? schemaOf(schema.relations[relation]!) : undefined;
 
 function checkTyped(type: ContentFieldType, field: string, value: string) {
   const ok =
@@ -126,7 +143,8 @@ function checkFields(schema: Schema, rest: string[], value: string) {
 
 /** `sort=<field>[:asc|desc][,…]` or `sort[<i>]=…` */
 function checkSort(schema: Schema, rest: string[], value: string) {
-  if (rest.length > 1 || (rest.length === 1 && !INDEX.test(rest[0]!))) throw new QueryRejected('sort takes sort or sort[<index>]');
+  if (rest.length > 1 || (rest.length === 1 && !INDEX.test(rest[0]!)))
+    throw new QueryRejected('sort takes sort or sort[<index>]');
   for (const item of value.split(',')) {
     const m = SORT_ITEM.exec(item);
     if (!m) throw new QueryRejected('bad sort');
@@ -138,11 +156,13 @@ function checkSort(schema: Schema, rest: string[], value: string) {
 /** `filters[<field>][<operator>]=<value>`, `[$in][<i>]`; the value must suit the field's type. */
 function checkFilter(schema: Schema, rest: string[], value: string) {
   const [field, operator, index, ...more] = rest;
-  if (field === undefined || operator === undefined || more.length) throw new QueryRejected('filters takes filters[<field>][<operator>]');
+  if (field === undefined || operator === undefined || more.length)
+    throw new QueryRejected('filters takes filters[<field>][<operator>]');
   const type = fieldOf(schema, field);
   if (!type) throw new QueryRejected(`${schema.name} has no field ${field} to filter on`);
   if (!OPERATORS[type].has(operator)) throw new QueryRejected(`filter ${operator} is not allowed on ${field}`);
-  if (index !== undefined && (operator !== '$in' || !INDEX.test(index))) throw new QueryRejected('only $in takes an index');
+  if (index !== undefined && (operator !== '$in' || !INDEX.test(index)))
+    throw new QueryRejected('only $in takes an index');
   checkTyped(type, field, value);
 }
 
@@ -155,7 +175,8 @@ function checkPopulate(schema: Schema, rest: string[], value: string, depth: num
   const [name, ...below] = rest;
   if (name === undefined) {
     if (value === '*') return;
-    for (const relation of value.split(',')) if (!relationOf(schema, relation)) throw new QueryRejected(`${schema.name} has no relation ${relation}`);
+    for (const relation of value.split(','))
+      if (!relationOf(schema, relation)) throw new QueryRejected(`${schema.name} has no relation ${relation}`);
     return;
   }
   if (INDEX.test(name)) {
@@ -183,8 +204,11 @@ function checkParameter(type: ContentTypeName, key: string, value: string): stri
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new QueryRejected(`value of ${key} has control characters`);
   const segments = segmentsOf(key);
   if (!segments) throw new QueryRejected(`parameter ${key} is not allowed`);
-  for (const segment of segments) if (FORBIDDEN_NAMES.has(segment)) throw new QueryRejected(`${segment} is never passed to the CMS`);
-  for (const segment of segments.slice(1)) if (!NAME.test(segment) && !INDEX.test(segment) && !/^\$[a-z]{2,9}$/.test(segment)) throw new QueryRejected(`parameter ${key} is not allowed`);
+  for (const segment of segments)
+    if (FORBIDDEN_NAMES.has(segment)) throw new QueryRejected(`${segment} is never passed to the CMS`);
+  for (const segment of segments.slice(1))
+    if (!NAME.test(segment) && !INDEX.test(segment) && !/^\$[a-z]{2,9}$/.test(segment))
+      throw new QueryRejected(`parameter ${key} is not allowed`);
   const [head, ...rest] = segments as [string, ...string[]];
   const schema = schemaOf(type);
   switch (head) {
@@ -246,7 +270,13 @@ export function normaliseQuery(type: ContentTypeName, rawQuery: string): Normali
 
 /** Encodes pairs for the upstream URL; brackets and `$` stay readable (Strapi's qs parser takes both forms). */
 export function encodeQuery(pairs: ReadonlyArray<readonly [string, string]>): string {
-  const enc = (s: string) => encodeURIComponent(s).replace(/%5B/g, '[').replace(/%5D/g, ']').replace(/%24/g, '$').replace(/%2C/g, ',').replace(/%3A/g, ':');
+  const enc = (s: string) =>
+    encodeURIComponent(s)
+      .replace(/%5B/g, '[')
+      .replace(/%5D/g, ']')
+      .replace(/%24/g, '$')
+      .replace(/%2C/g, ',')
+      .replace(/%3A/g, ':');
   return pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
 }
 

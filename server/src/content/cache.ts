@@ -19,7 +19,8 @@ export interface CachedAnswer {
 }
 
 /** What a loader (one upstream request) found. */
-export type LoadResult = { kind: 'ok'; body: Buffer; contentType: string } | { kind: 'not-found' } | { kind: 'bad-request' };
+export type LoadResult =
+  { kind: 'ok'; body: Buffer; contentType: string } | { kind: 'not-found' } | { kind: 'bad-request' };
 
 /**
  * Why the upstream gave no usable answer: the first three say something about the CMS's health (see
@@ -41,7 +42,11 @@ export class UpstreamUnavailable extends Error {
 type Resolved = { kind: 'ok'; answer: CachedAnswer } | { kind: 'not-found' } | { kind: 'bad-request' };
 
 export type CacheLookup =
-  | { kind: 'ok'; answer: CachedAnswer; /** served past its TTL, or as the last good copy while the upstream fails */ stale: boolean }
+  | {
+      kind: 'ok';
+      answer: CachedAnswer;
+      /** served past its TTL, or as the last good copy while the upstream fails */ stale: boolean;
+    }
   | { kind: 'not-found' }
   | { kind: 'bad-request' };
 
@@ -112,7 +117,12 @@ export class ResponseCache {
     this.entries = new LRUCache<string, CachedAnswer>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
-      sizeCalculation: (answer, key) => answer.body.length + (answer.encoded.br?.body.length ?? 0) + (answer.encoded.gzip?.body.length ?? 0) + key.length + 300,
+      sizeCalculation: (answer, key) =>
+        answer.body.length +
+        (answer.encoded.br?.body.length ?? 0) +
+        (answer.encoded.gzip?.body.length ?? 0) +
+        key.length +
+        300,
     });
     this.failedKeys = new LRUCache({ max: options.maxEntries });
     this.knownGood = new LRUCache({ max: options.maxEntries * 2 });
@@ -168,7 +178,8 @@ export class ResponseCache {
   private failed(key: string, err: unknown): void {
     this.failedKeys.set(key, { at: this.now(), result: 'unavailable' });
     const failure = err instanceof UpstreamUnavailable ? err.failure : 'other';
-    const health = failure === 'connection' || ((failure === 'timeout' || failure === 'server-error') && this.knownGood.has(key));
+    const health =
+      failure === 'connection' || ((failure === 'timeout' || failure === 'server-error') && this.knownGood.has(key));
     if (!health) return;
     this.healthFailures++;
     if (this.healthFailures >= (this.options.breakerThreshold ?? 3)) {
@@ -207,14 +218,21 @@ export class ResponseCache {
     if (this.upstreamResting(key)) {
       if (cached) return { kind: 'ok', answer: cached, stale: true };
       if (this.recentFailure(key)?.result === 'bad-request') return { kind: 'bad-request' };
-      throw new UpstreamUnavailable(this.breakerOpen ? 'the CMS failed moments ago; not asking again yet' : 'this query failed moments ago; not asking again yet', { failure: 'resting' });
+      throw new UpstreamUnavailable(
+        this.breakerOpen
+          ? 'the CMS failed moments ago; not asking again yet'
+          : 'this query failed moments ago; not asking again yet',
+        { failure: 'resting' },
+      );
     }
     try {
       const result = await this.refresh(key, load);
       return result.kind === 'ok' ? { kind: 'ok', answer: result.answer, stale: false } : result;
     } catch (err) {
       if (cached) return { kind: 'ok', answer: cached, stale: true };
-      throw err instanceof UpstreamUnavailable ? err : new UpstreamUnavailable('upstream request failed', { cause: err });
+      throw err instanceof UpstreamUnavailable
+        ? err
+        : new UpstreamUnavailable('upstream request failed', { cause: err });
     }
   }
 

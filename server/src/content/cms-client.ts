@@ -20,7 +20,8 @@ export class CmsClient {
   constructor(private readonly options: CmsClientOptions) {}
 
   private failureOf(err: unknown) {
-    if (err instanceof UpstreamError) return err.reason === 'timeout' ? 'timeout' : err.reason === 'network' ? 'connection' : 'other';
+    if (err instanceof UpstreamError)
+      return err.reason === 'timeout' ? 'timeout' : err.reason === 'network' ? 'connection' : 'other';
     return 'other';
   }
 
@@ -29,9 +30,15 @@ export class CmsClient {
   }
 
   /** Reads `/api/<type>[/<documentId>]` in Strapi's v4 response shape. */
-  async content(path: ContentPath, pairs: ReadonlyArray<readonly [string, string]>, log: FastifyBaseLogger): Promise<LoadResult> {
+  async content(
+    path: ContentPath,
+    pairs: ReadonlyArray<readonly [string, string]>,
+    log: FastifyBaseLogger,
+  ): Promise<LoadResult> {
     const query = encodeQuery(pairs);
-    const url = new URL(`${this.options.baseUrl}/api/${path.type}${path.documentId ? `/${path.documentId}` : ''}${query ? `?${query}` : ''}`);
+    const url = new URL(
+      `${this.options.baseUrl}/api/${path.type}${path.documentId ? `/${path.documentId}` : ''}${query ? `?${query}` : ''}`,
+    );
     const where = { cms: { type: path.type, documentId: path.documentId } };
     const { tokens } = this.options;
 
@@ -58,7 +65,11 @@ export class CmsClient {
     const where = { cms: { upload: path } };
     let res: UpstreamResponse;
     try {
-      res = await upstreamGet(url, { accept: 'image/*,*/*;q=0.5' }, { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxUploadBytes, agents: this.options.agents });
+      res = await upstreamGet(
+        url,
+        { accept: 'image/*,*/*;q=0.5' },
+        { timeoutMs: this.options.timeoutMs, maxBytes: this.options.maxUploadBytes, agents: this.options.agents },
+      );
     } catch (err) {
       log.debug({ ...where, reason: this.describe(err) }, 'CMS upload request failed');
       throw new UpstreamUnavailable(this.describe(err), { cause: err, failure: this.failureOf(err) });
@@ -84,8 +95,13 @@ export class CmsClient {
   private classify(res: UpstreamResponse, log: FastifyBaseLogger, where: object, acceptable: RegExp): LoadResult {
     if (res.status === 200) {
       if (!acceptable.test(res.contentType)) {
-        log.debug({ ...where, status: res.status, contentType: res.contentType }, 'CMS answered an unexpected content type');
-        throw new UpstreamUnavailable(`the CMS answered an unexpected content type (${res.contentType.slice(0, 60)})`, { failure: 'server-error' });
+        log.debug(
+          { ...where, status: res.status, contentType: res.contentType },
+          'CMS answered an unexpected content type',
+        );
+        throw new UpstreamUnavailable(`the CMS answered an unexpected content type (${res.contentType.slice(0, 60)})`, {
+          failure: 'server-error',
+        });
       }
       return { kind: 'ok', body: res.body, contentType: res.contentType };
     }

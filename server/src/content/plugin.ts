@@ -184,18 +184,22 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     return new PortalError(502, 'Content_Unavailable');
   }
   /** A loader that also tells the outage log when the CMS answered. */
-  const answering = <T>(load: () => Promise<T>) => async () => {
-    const result = await load();
-    outage.answered();
-    return result;
-  };
+  const answering =
+    <T>(load: () => Promise<T>) =>
+    async () => {
+      const result = await load();
+      outage.answered();
+      return result;
+    };
   app.decorate('contentCache', { content, uploads, pages });
   const invalidateLocally = () => {
     content.invalidateAll();
     uploads.invalidateAll();
     pages.invalidateAll();
   };
-  const broadcast = options.database ? await startInvalidationBroadcast(options.database, invalidateLocally, app.log) : undefined;
+  const broadcast = options.database
+    ? await startInvalidationBroadcast(options.database, invalidateLocally, app.log)
+    : undefined;
 
   /**
    * Published content as `GET <url>` under /api/content would answer it (status and JSON body), for the server's
@@ -363,7 +367,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
           invalidateLocally();
           // The CMS calls one instance; the others hear it through the database (docs/decisions/0019).
           await broadcast?.publish().catch((err: unknown) => {
-            request.log.error({ err }, 'CMS webhook: could not tell the other instances; they serve their copies until CONTENT_CACHE_TTL_MS passes');
+            request.log.error(
+              { err },
+              'CMS webhook: could not tell the other instances; they serve their copies until CONTENT_CACHE_TTL_MS passes',
+            );
           });
         },
       },
@@ -399,7 +406,11 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       if (!IMAGE_TYPES.has(type)) reply.header('content-disposition', 'attachment');
       // An SVG leaves compressed like other text; other images were stored as they are.
       const contentType = IMAGE_TYPES.has(type) ? type : 'application/octet-stream';
-      return sendCachedAnswer(request, reply, lookup.answer, { stale: lookup.stale, cacheControl: 'public, max-age=86400', contentType });
+      return sendCachedAnswer(request, reply, lookup.answer, {
+        stale: lookup.stale,
+        cacheControl: 'public, max-age=86400',
+        contentType,
+      });
     });
   });
 });

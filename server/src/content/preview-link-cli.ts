@@ -4,7 +4,9 @@ import { previewLink } from './preview';
 
 const config = loadConfig();
 if (!config.cms.preview || !config.cms.previewSecret) {
-  console.error('Set CONTENT_PREVIEW=true and CONTENT_PREVIEW_SECRET (the same values as the preview instance) to make a preview link.');
+  console.error(
+    'Set CONTENT_PREVIEW=true and CONTENT_PREVIEW_SECRET (the same values as the preview instance) to make a preview link.',
+  );
   process.exit(1);
 }
 const [to = '/', hours = '8'] = process.argv.slice(2);

@@ -12,7 +12,8 @@ export const PREVIEW_PATH = '/api/content/preview';
 export const PREVIEW_LINK_TTL_MS = 8 * 60 * 60 * 1000;
 export const PREVIEW_MAX_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-const signature = (secret: string, expires: number) => createHmac('sha256', secret).update(`content-preview:${expires}`).digest();
+const signature = (secret: string, expires: number) =>
+  createHmac('sha256', secret).update(`content-preview:${expires}`).digest();
 
 export function signPreviewToken(secret: string, expiresAt: number): string {
   return `${expiresAt}.${signature(secret, expiresAt).toString('base64url')}`;
@@ -37,7 +38,11 @@ export function safeLandingPath(to: unknown): string {
   return to;
 }
 
-export function previewLink(publicUrl: string, secret: string, options: { to?: string; ttlMs?: number; now?: number } = {}): string {
+export function previewLink(
+  publicUrl: string,
+  secret: string,
+  options: { to?: string; ttlMs?: number; now?: number } = {},
+): string {
   const ttl = Math.min(options.ttlMs ?? PREVIEW_LINK_TTL_MS, PREVIEW_MAX_TTL_MS);
   const token = signPreviewToken(secret, (options.now ?? Date.now()) + ttl);
   const query = new URLSearchParams({ token, to: safeLandingPath(options.to ?? '/') });

@@ -46,41 +46,53 @@ export function upstreamGet(
       if (err) reject(err);
       else resolve(value!);
     };
-    const req = request(url, { method: 'GET', headers, agent: isHttps ? options.agents.https : options.agents.http }, (res) => {
-      const status = res.statusCode ?? 0;
-      const contentType = String(res.headers['content-type'] ?? '');
-      if (status !== 200) {
-        res.resume();
-        res.on('end', () => finish(undefined, { status, contentType, body: Buffer.alloc(0) }));
-        res.on('error', (err) => finish(new UpstreamError('network', 'upstream answer broke off', { cause: err })));
-        return;
-      }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > options.maxBytes) {
-        req.destroy();
-        finish(new UpstreamError('too-large', `upstream answer of ${declared} bytes exceeds ${options.maxBytes}`));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > options.maxBytes) {
-          req.destroy();
-          finish(new UpstreamError('too-large', `upstream answer exceeds ${options.maxBytes} bytes`));
+    const req = request(
+      url,
+      { method: 'GET', headers, agent: isHttps ? options.agents.https : options.agents.http },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        const contentType = String(res.headers['content-type'] ?? '');
+        if (status !== 200) {
+          res.resume();
+          res.on('end', () => finish(undefined, { status, contentType, body: Buffer.alloc(0) }));
+          res.on('error', (err) => finish(new UpstreamError('network', 'upstream answer broke off', { cause: err })));
           return;
         }
-        chunks.push(chunk);
-      });
-      res.on('end', () => finish(undefined, { status, contentType, body: Buffer.concat(chunks, size) }));
-      res.on('error', (err) => finish(new UpstreamError('network', 'upstream answer broke off', { cause: err })));
-      res.on('aborted', () => finish(new UpstreamError('network', 'upstream answer broke off')));
-    });
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > options.maxBytes) {
+          req.destroy();
+          finish(new UpstreamError('too-large', `upstream answer of ${declared} bytes exceeds ${options.maxBytes}`));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            req.destroy();
+            finish(new UpstreamError('too-large', `upstream answer exceeds ${options.maxBytes} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('end', () => finish(undefined, { status, contentType, body: Buffer.concat(chunks, size) }));
+        res.on('error', (err) => finish(new UpstreamError('network', 'upstream answer broke off', { cause: err })));
+        res.on('aborted', () => finish(new UpstreamError('network', 'upstream answer broke off')));
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       finish(new UpstreamError('timeout', `no complete upstream answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
-    req.on('error', (err) => finish(new UpstreamError('network', `upstream request failed (${(err as NodeJS.ErrnoException).code ?? err.message})`, { cause: err })));
+    req.on('error', (err) =>
+      finish(
+        new UpstreamError(
+          'network',
+          `upstream request failed (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+          { cause: err },
+        ),
+      ),
+    );
     req.end();
   });
 }

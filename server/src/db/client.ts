@@ -54,7 +54,9 @@ function committedMigrationCount(): number {
 
 async function appliedMigrationCount(db: Db): Promise<number> {
   try {
-    const rows = await db.execute<{ count: number }>(sql`select count(*)::int as count from drizzle.__drizzle_migrations`);
+    const rows = await db.execute<{ count: number }>(
+      sql`select count(*)::int as count from drizzle.__drizzle_migrations`,
+    );
     return Number((rows as unknown as { rows: { count: number }[] }).rows[0]?.count ?? 0);
   } catch {
     return 0; // the bookkeeping table does not exist before the first migration
@@ -70,7 +72,13 @@ async function migrateCounting(db: Db, runMigrations: () => Promise<void>): Prom
 
 type Messaging = Pick<DatabaseHandle, 'notify' | 'listen'>;
 
-function handle(db: Db, kind: DatabaseHandle['kind'], migrate: () => Promise<number>, close: () => Promise<void>, messaging: Messaging): DatabaseHandle {
+function handle(
+  db: Db,
+  kind: DatabaseHandle['kind'],
+  migrate: () => Promise<number>,
+  close: () => Promise<void>,
+  messaging: Messaging,
+): DatabaseHandle {
   return {
     db,
     kind,
@@ -109,7 +117,12 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 
 /** A real PostgreSQL server through node-postgres' pool. */
 export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: poolMax, connectionTimeoutMillis: 5_000, statement_timeout: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolMax,
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 10_000,
+  });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -161,7 +174,12 @@ const RECONNECT_MAX_MS = 5_000;
  * queries). When it drops (the server restarted, a network blip) it reconnects with a growing pause, listens again and
  * says so (`onReconnect`), since notifications sent meanwhile are lost. The first connection must succeed.
  */
-async function listenOnPostgres(url: string, channel: string, onMessage: (payload: string) => void, events: ListenEvents = {}): Promise<() => Promise<void>> {
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  events: ListenEvents = {},
+): Promise<() => Promise<void>> {
   let current: pg.Client | undefined;
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -220,6 +238,12 @@ async function listenOnPostgres(url: string, channel: string, onMessage: (payloa
   };
 }
 
-export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string; poolMax?: number }): Promise<DatabaseHandle> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolMax) : openPglite(`${options.dataDir}/pgdata`);
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolMax?: number;
+}): Promise<DatabaseHandle> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.poolMax)
+    : openPglite(`${options.dataDir}/pgdata`);
 }

@@ -13,7 +13,18 @@ export const DEMO_SEED = 20261122;
 /** Claims paid within this many days prove authority (docs/requirements/portal.md#authority-validation); the generator puts claims on both sides. */
 export const AUTHORITY_LOOKBACK_DAYS = 90;
 
-const KINDS = ['Family Medicine', 'Medical Group', 'Cardiology Associates', 'Orthopedics', 'Community Hospital', 'Rehabilitation Center', 'Imaging Center', 'Pediatrics', 'Home Health', 'Surgical Center'];
+const KINDS = [
+  'Family Medicine',
+  'Medical Group',
+  'Cardiology Associates',
+  'Orthopedics',
+  'Community Hospital',
+  'Rehabilitation Center',
+  'Imaging Center',
+  'Pediatrics',
+  'Home Health',
+  'Surgical Center',
+];
 const MBI_LETTERS = 'ACDEFGHJKMNPQRTUVWXY';
 
 export type LocationRow = typeof providerLocations.$inferInsert & { id: string };
@@ -51,7 +62,12 @@ function mbi(f: Faker): string {
  * Yields rows in batches. Every tenth location shares the previous one's NPI and TIN with its own PTAN
  * (one organisation billing from several practice locations), which the validation flows must handle.
  */
-export function* generateDemoData(options: { seed?: number; locations: number; today: string; batchSize?: number }): Generator<DemoBatch> {
+export function* generateDemoData(options: {
+  seed?: number;
+  locations: number;
+  today: string;
+  batchSize?: number;
+}): Generator<DemoBatch> {
   const f = new Faker({ locale: [en] });
   f.seed(options.seed ?? DEMO_SEED);
   const batchSize = options.batchSize ?? 1000;
@@ -73,7 +89,10 @@ export function* generateDemoData(options: { seed?: number; locations: number; t
       id: seededUuid(f),
       npi,
       // Part A PTANs look like 6-digit CCNs; Part B PTANs are alphanumeric. The index keeps them unique.
-      ptan: lineOfBusiness === 'A' ? `${f.string.numeric({ length: 2, allowLeadingZeros: true })}${String(i % 10000).padStart(4, '0')}` : `B${f.string.alpha({ length: 2, casing: 'upper' })}${String(i).padStart(7, '0')}`,
+      ptan:
+        lineOfBusiness === 'A'
+          ? `${f.string.numeric({ length: 2, allowLeadingZeros: true })}${String(i % 10000).padStart(4, '0')}`
+          : `B${f.string.alpha({ length: 2, casing: 'upper' })}${String(i).padStart(7, '0')}`,
       tin: sibling?.tin ?? f.string.numeric({ length: 9, allowLeadingZeros: false }),
       legalName: `${f.person.lastName()} ${f.helpers.arrayElement(KINDS)}${f.helpers.maybe(() => ', LLC', { probability: 0.4 }) ?? ''}`,
       jurisdiction: sibling?.jurisdiction ?? jurisdiction,
@@ -88,13 +107,20 @@ export function* generateDemoData(options: { seed?: number; locations: number; t
     previous = location;
 
     // Three paid claims: two inside the lookback window, one outside it.
-    const paidDaysAgo = [f.number.int({ min: 1, max: 30 }), f.number.int({ min: 31, max: AUTHORITY_LOOKBACK_DAYS - 1 }), f.number.int({ min: AUTHORITY_LOOKBACK_DAYS + 1, max: 400 })];
+    const paidDaysAgo = [
+      f.number.int({ min: 1, max: 30 }),
+      f.number.int({ min: 31, max: AUTHORITY_LOOKBACK_DAYS - 1 }),
+      f.number.int({ min: AUTHORITY_LOOKBACK_DAYS + 1, max: 400 }),
+    ];
     paidDaysAgo.forEach((ago, k) => {
       const serial = String(i * 3 + k).padStart(8, '0');
       batch.claims.push({
         locationId: location.id,
         // Part B: 13-digit ICN; Part A: 15-character DCN. The serial keeps them unique.
-        claimNumber: lineOfBusiness === 'B' ? `${f.string.numeric({ length: 5, allowLeadingZeros: true })}${serial}` : `${f.string.numeric({ length: 5, allowLeadingZeros: true })}${serial}A${f.string.alpha({ length: 1, casing: 'upper' })}`,
+        claimNumber:
+          lineOfBusiness === 'B'
+            ? `${f.string.numeric({ length: 5, allowLeadingZeros: true })}${serial}`
+            : `${f.string.numeric({ length: 5, allowLeadingZeros: true })}${serial}A${f.string.alpha({ length: 1, casing: 'upper' })}`,
         patientMbi: mbi(f),
         dateOfService: daysBefore(options.today, ago + f.number.int({ min: 7, max: 45 })),
         paidAmount: f.finance.amount({ min: 25, max: 4000, dec: 2 }),
@@ -118,7 +144,10 @@ export interface SeedResult {
 }
 
 /** Inserts demo data once: skipped when it was seeded before (recorded in app_state), all-or-nothing otherwise. */
-export async function seedDemoData(db: Db, options: { locations: number; seed?: number; today?: string; reset?: boolean; onProgress?: (done: number) => void }): Promise<SeedResult> {
+export async function seedDemoData(
+  db: Db,
+  options: { locations: number; seed?: number; today?: string; reset?: boolean; onProgress?: (done: number) => void },
+): Promise<SeedResult> {
   const today = options.today ?? isoDay(new Date());
   return db.transaction(async (tx) => {
     // Serialise concurrent first starts of several instances.
@@ -134,7 +163,12 @@ export async function seedDemoData(db: Db, options: { locations: number; seed?: 
     }
     let locations = 0;
     let claimCount = 0;
-    for (const batch of generateDemoData({ seed: options.seed, locations: options.locations, today, batchSize: 2000 })) {
+    for (const batch of generateDemoData({
+      seed: options.seed,
+      locations: options.locations,
+      today,
+      batchSize: 2000,
+    })) {
       await tx.insert(providerLocations).values(batch.locations);
       await tx.insert(claims).values(batch.claims);
       locations += batch.locations.length;

@@ -7,7 +7,12 @@ const usage = 'Usage: npm run seed -- [--locations N] [--seed N] [--reset]';
 let args;
 try {
   args = parseArgs({
-    options: { locations: { type: 'string', default: '250' }, seed: { type: 'string', default: String(DEMO_SEED) }, reset: { type: 'boolean', default: false }, help: { type: 'boolean', default: false } },
+    options: {
+      locations: { type: 'string', default: '250' },
+      seed: { type: 'string', default: String(DEMO_SEED) },
+      reset: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
   }).values;
 } catch (err) {
   console.error(`${(err as Error).message}\n${usage}`);
@@ -53,7 +58,10 @@ try {
       }
     },
   });
-  if (result.seeded) console.log(`\nCreated ${result.locations} locations and ${result.claims} claims in ${((Date.now() - started) / 1000).toFixed(1)} s (${database.kind}).`);
+  if (result.seeded)
+    console.log(
+      `\nCreated ${result.locations} locations and ${result.claims} claims in ${((Date.now() - started) / 1000).toFixed(1)} s (${database.kind}).`,
+    );
   else console.log(`Demo data already exists (${result.locations} locations); pass --reset to replace it.`);
 } finally {
   await database.close();

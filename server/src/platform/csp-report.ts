@@ -34,7 +34,14 @@ const ReportingApiReports = z
     z.looseObject({
       type: z.string().max(64),
       body: z
-        .looseObject({ documentURL: text, effectiveDirective: text, blockedURL: text, sourceFile: text, lineNumber: line, disposition: text })
+        .looseObject({
+          documentURL: text,
+          effectiveDirective: text,
+          blockedURL: text,
+          sourceFile: text,
+          lineNumber: line,
+          disposition: text,
+        })
         .optional(),
     }),
   )
@@ -96,7 +103,11 @@ function violationsOf(body: z.infer<typeof LegacyReport> | z.infer<typeof Report
 export async function cspReportRoutes(app: FastifyInstance) {
   // In-memory counters (one instance's view); a shared store can be passed here once one exists.
   await app.register(rateLimit, { global: false });
-  app.addContentTypeParser(['application/csp-report', 'application/reports+json'], { parseAs: 'string', bodyLimit: REPORT_BODY_LIMIT }, app.getDefaultJsonParser('error', 'error'));
+  app.addContentTypeParser(
+    ['application/csp-report', 'application/reports+json'],
+    { parseAs: 'string', bodyLimit: REPORT_BODY_LIMIT },
+    app.getDefaultJsonParser('error', 'error'),
+  );
   app.withTypeProvider<ZodTypeProvider>().post(
     CSP_REPORT_PATH,
     {
@@ -105,7 +116,8 @@ export async function cspReportRoutes(app: FastifyInstance) {
       schema: { body: z.union([LegacyReport, ReportingApiReports]) },
     },
     async (request, reply) => {
-      for (const violation of violationsOf(request.body)) request.log.warn({ cspViolation: violation }, 'content security policy violation');
+      for (const violation of violationsOf(request.body))
+        request.log.warn({ cspViolation: violation }, 'content security policy violation');
       return reply.code(204).send();
     },
   );

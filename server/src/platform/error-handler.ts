@@ -54,7 +54,8 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
 
   // A PortalError is a deliberate answer whose cause the thrower has logged (e.g. the content proxy says once per
   // CMS outage that content is unavailable), so no stack trace per request.
-  if (status >= 500 && error instanceof PortalError) request.log.debug({ errorCode: body.errorMessage, status }, 'request answered with an error');
+  if (status >= 500 && error instanceof PortalError)
+    request.log.debug({ errorCode: body.errorMessage, status }, 'request answered with an error');
   else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ errorCode: body.errorMessage, status }, 'request rejected');
   return reply.code(status).header('cache-control', 'no-store').send(body);

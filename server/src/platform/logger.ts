@@ -55,10 +55,19 @@ export type LogFormat = 'json' | 'pretty';
  * destination, so this answers undefined. `pretty` (set by `npm start` outside production): one readable line per
  * event through pino-pretty, in this process and synchronously, so that the last lines before an exit are not lost.
  */
-export function logDestination(format: LogFormat, destination: NodeJS.WritableStream | number = 1): PrettyStream | undefined {
+export function logDestination(
+  format: LogFormat,
+  destination: NodeJS.WritableStream | number = 1,
+): PrettyStream | undefined {
   if (format === 'json') return undefined;
   // `req.id` repeats the line's `requestId`.
-  return pinoPretty({ destination, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,req.id' });
+  return pinoPretty({
+    destination,
+    sync: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,req.id',
+  });
 }
 
 /**
@@ -66,7 +75,13 @@ export function logDestination(format: LogFormat, destination: NodeJS.WritableSt
  * lines would be most of the log and cost a sizeable share of their throughput. Their failures are still logged.
  */
 export function isQuietRequest(url: string): boolean {
-  return url.startsWith('/api/content/') || url.startsWith('/uploads/') || url.startsWith('/assets/') || url === '/healthz' || url === '/readyz';
+  return (
+    url.startsWith('/api/content/') ||
+    url.startsWith('/uploads/') ||
+    url.startsWith('/assets/') ||
+    url === '/healthz' ||
+    url === '/readyz'
+  );
 }
 
 /** A pino log method called with whatever arguments it was given (pino's overloads cannot be spread through). */
@@ -120,6 +135,10 @@ class LazyChildLogger implements FastifyBaseLogger {
   silent() {}
 }
 
-export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLogger(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
   return new LazyChildLogger(logger, bindings, options);
 }

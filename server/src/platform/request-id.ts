@@ -15,6 +15,8 @@ export function requestIdGenerator(trust: ProxyTrust) {
   return (req: IncomingMessage): string => {
     const incoming = req.headers[headerName];
     const peer = req.socket?.remoteAddress;
-    return typeof incoming === 'string' && SAFE_ID.test(incoming) && peer !== undefined && trust(peer, 0) ? incoming : randomUUID();
+    return typeof incoming === 'string' && SAFE_ID.test(incoming) && peer !== undefined && trust(peer, 0)
+      ? incoming
+      : randomUUID();
   };
 }

@@ -6,7 +6,9 @@ import { ConfigError, type Config } from '../config';
 
 const SecretsFileSchema = z.object({
   sessionSecret: z.string({ message: 'is missing' }).min(32, 'must be at least 32 characters'),
-  encryptionKey: z.string({ message: 'is missing' }).regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal characters'),
+  encryptionKey: z
+    .string({ message: 'is missing' })
+    .regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hexadecimal characters'),
 });
 export type Secrets = z.infer<typeof SecretsFileSchema>;
 
@@ -19,12 +21,18 @@ function readSecretsFile(file: string): Secrets {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ConfigError([`${file} is not valid JSON (${(err as Error).message}); restore it from a backup or set SESSION_SECRET and ENCRYPTION_KEY`]);
+    throw new ConfigError([
+      `${file} is not valid JSON (${(err as Error).message}); restore it from a backup or set SESSION_SECRET and ENCRYPTION_KEY`,
+    ]);
   }
   const result = SecretsFileSchema.safeParse(parsed);
   if (!result.success) {
-    const fields = result.error.issues.map((issue) => `${issue.path.join('.') || 'the file'} ${issue.message}`).join(', ');
-    throw new ConfigError([`${file} is not valid (${fields}); restore it from a backup or set SESSION_SECRET and ENCRYPTION_KEY`]);
+    const fields = result.error.issues
+      .map((issue) => `${issue.path.join('.') || 'the file'} ${issue.message}`)
+      .join(', ');
+    throw new ConfigError([
+      `${file} is not valid (${fields}); restore it from a backup or set SESSION_SECRET and ENCRYPTION_KEY`,
+    ]);
   }
   return result.data;
 }
@@ -35,7 +43,8 @@ function readSecretsFile(file: string): Secrets {
  * Production requires them from the environment (config validation enforces it).
  */
 export function loadSecrets(config: Config): Secrets {
-  if (config.sessionSecret && config.encryptionKey) return { sessionSecret: config.sessionSecret, encryptionKey: config.encryptionKey.toLowerCase() };
+  if (config.sessionSecret && config.encryptionKey)
+    return { sessionSecret: config.sessionSecret, encryptionKey: config.encryptionKey.toLowerCase() };
   const file = join(config.dataDir, 'secrets.json');
   let stored: Secrets | undefined;
   if (existsSync(file)) stored = readSecretsFile(file);
@@ -45,5 +54,8 @@ export function loadSecrets(config: Config): Secrets {
     writeFileSync(file, `${JSON.stringify(stored, null, 2)}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
   }
-  return { sessionSecret: config.sessionSecret ?? stored.sessionSecret, encryptionKey: config.encryptionKey?.toLowerCase() ?? stored.encryptionKey };
+  return {
+    sessionSecret: config.sessionSecret ?? stored.sessionSecret,
+    encryptionKey: config.encryptionKey?.toLowerCase() ?? stored.encryptionKey,
+  };
 }

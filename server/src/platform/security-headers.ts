@@ -6,7 +6,11 @@ import type { Config } from '../config';
 import { CSP_REPORT_GROUP, CSP_REPORT_PATH } from './csp-report';
 
 function thirdPartyScriptUrls(config: Config): URL[] {
-  const urls = [config.thirdParty.analyticsScriptUrl, config.thirdParty.chatScriptUrl, config.thirdParty.surveyScriptUrl];
+  const urls = [
+    config.thirdParty.analyticsScriptUrl,
+    config.thirdParty.chatScriptUrl,
+    config.thirdParty.surveyScriptUrl,
+  ];
   return urls.filter((u): u is string => !!u).map((u) => new URL(u));
 }
 
@@ -24,7 +28,9 @@ export function thirdPartyOrigins(config: Config): string[] {
  * requires `;` and `,` in a path to be percent-encoded.
  */
 export function thirdPartyScriptSources(config: Config): string[] {
-  const sources = thirdPartyScriptUrls(config).map((u) => `${u.origin}${u.pathname.replace(/;/g, '%3B').replace(/,/g, '%2C')}`);
+  const sources = thirdPartyScriptUrls(config).map(
+    (u) => `${u.origin}${u.pathname.replace(/;/g, '%3B').replace(/,/g, '%2C')}`,
+  );
   return [...new Set(sources)];
 }
 

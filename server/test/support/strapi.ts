@@ -30,15 +30,22 @@ export async function freePort(): Promise<number> {
 /** Fails loudly (never skips) when the CMS is not installed: these tests exist to run against the real Strapi. */
 export function assertCmsInstalled() {
   if (!existsSync(join(cmsDir, 'scripts', 'start-headless.mjs'))) {
-    throw new Error(`The real-Strapi tests need ${join(cmsDir, 'scripts', 'start-headless.mjs')}, which does not exist.`);
+    throw new Error(
+      `The real-Strapi tests need ${join(cmsDir, 'scripts', 'start-headless.mjs')}, which does not exist.`,
+    );
   }
   if (!existsSync(join(cmsDir, 'node_modules', '@strapi', 'strapi'))) {
-    throw new Error('The CMS is not installed (cms/node_modules is missing). Run `npm install` at the repository root (its postinstall installs cms/), then run the tests again.');
+    throw new Error(
+      'The CMS is not installed (cms/node_modules is missing). Run `npm install` at the repository root (its postinstall installs cms/), then run the tests again.',
+    );
   }
   if (!existsSync(join(cmsDir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))) {
-    throw new Error("The CMS's SQLite module is not built (cms/node_modules/better-sqlite3/build/Release is missing). Run `npm ci` in cms/ with the machine's Node (it compiles with node-gyp; CI installs build-essential and python3).");
+    throw new Error(
+      "The CMS's SQLite module is not built (cms/node_modules/better-sqlite3/build/Release is missing). Run `npm ci` in cms/ with the machine's Node (it compiles with node-gyp; CI installs build-essential and python3).",
+    );
   }
-  if (!existsSync(cmsNode)) throw new Error(`The CMS runs on the machine's Node at ${cmsNode}, which does not exist (set CMS_NODE).`);
+  if (!existsSync(cmsNode))
+    throw new Error(`The CMS runs on the machine's Node at ${cmsNode}, which does not exist (set CMS_NODE).`);
 }
 
 export interface RunningStrapi {
@@ -123,5 +130,14 @@ export async function startStrapi(options: StartStrapiOptions): Promise<RunningS
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { url, port, child, logs, startupMs, databaseFile: join(dbDir, 'cms.db'), stop: () => end('SIGTERM'), kill: () => end('SIGKILL') };
+  return {
+    url,
+    port,
+    child,
+    logs,
+    startupMs,
+    databaseFile: join(dbDir, 'cms.db'),
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+  };
 }

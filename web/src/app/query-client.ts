@@ -7,7 +7,8 @@ export function createQueryClient() {
       queries: {
         refetchOnWindowFocus: false,
         // A 4xx will not change by asking again; network and 5xx failures get three more tries.
-        retry: (failureCount, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 3,
+        retry: (failureCount, error) =>
+          !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 3,
       },
     },
   });

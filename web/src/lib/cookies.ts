@@ -10,7 +10,15 @@ const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 export function cookieDomainFor(hostname: string, override?: string): string | undefined {
   if (override) return override;
   const host = hostname.toLowerCase();
-  if (!host || host === 'localhost' || host.endsWith('.localhost') || IPV4.test(host) || host.includes(':') || host.startsWith('[')) return undefined;
+  if (
+    !host ||
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    IPV4.test(host) ||
+    host.includes(':') ||
+    host.startsWith('[')
+  )
+    return undefined;
   const labels = host.split('.');
   if (labels.length < 2) return undefined;
   return `.${labels.length > 2 ? labels.slice(1).join('.') : host}`;
@@ -35,7 +43,11 @@ function attributes(context: CookieContext, remember: boolean): Cookies.CookieAt
 }
 
 export function currentCookieContext(domainOverride?: string): CookieContext {
-  return { hostname: window.location.hostname, secure: window.location.protocol === 'https:', ...(domainOverride ? { domainOverride } : {}) };
+  return {
+    hostname: window.location.hostname,
+    secure: window.location.protocol === 'https:',
+    ...(domainOverride ? { domainOverride } : {}),
+  };
 }
 
 export function readCookie(name: string): string | undefined {

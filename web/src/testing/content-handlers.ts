@@ -13,7 +13,15 @@ export const errorAnswer = (status: number, code: string) => HttpResponse.json({
 export function topic(slug: string, attributes: Partial<TopicEntry['attributes']> = {}): TopicEntry {
   return {
     id: slug.length,
-    attributes: { title: `Title of ${slug}`, slug, summary: `Summary of ${slug}`, body: `Body of ${slug}.`, jurisdictions: null, publishedAt: '2026-11-01T00:00:00.000Z', ...attributes },
+    attributes: {
+      title: `Title of ${slug}`,
+      slug,
+      summary: `Summary of ${slug}`,
+      body: `Body of ${slug}.`,
+      jurisdictions: null,
+      publishedAt: '2026-11-01T00:00:00.000Z',
+      ...attributes,
+    },
   };
 }
 
@@ -43,7 +51,9 @@ function entry(id: number, attributes: Record<string, unknown>) {
  * and error messages. Tests override one route with `server.use(...)`.
  */
 export const contentHandlers = [
-  http.get(contentRoute('home-page'), () => dataAnswer(entry(1, { heroTitle: 'Welcome, providers', heroText: 'Guidance for **your** region.', notices: [] }))),
+  http.get(contentRoute('home-page'), () =>
+    dataAnswer(entry(1, { heroTitle: 'Welcome, providers', heroText: 'Guidance for **your** region.', notices: [] })),
+  ),
   http.get(contentRoute('topics'), ({ request }) => {
     const slug = new URL(request.url).searchParams.get('filters[slug][$eq]');
     return dataAnswer(slug === null ? defaultTopics : defaultTopics.filter((t) => t.attributes.slug === slug));

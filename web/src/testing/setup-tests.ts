@@ -23,6 +23,7 @@ if (typeof window !== 'undefined') {
     cleanup();
     server.resetHandlers();
     server.events.removeAllListeners();
-    for (const cookie of document.cookie.split('; ').filter(Boolean)) document.cookie = `${cookie.split('=')[0]}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    for (const cookie of document.cookie.split('; ').filter(Boolean))
+      document.cookie = `${cookie.split('=')[0]}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
   });
 }

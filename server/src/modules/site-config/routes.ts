@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SESSION_TIMER_DEFAULTS, SITE_CONFIG_GLOBAL, SITE_CONFIG_PATH, type SiteConfig } from '@portal/contracts/site-config';
+import {
+  SESSION_TIMER_DEFAULTS,
+  SITE_CONFIG_GLOBAL,
+  SITE_CONFIG_PATH,
+  type SiteConfig,
+} from '@portal/contracts/site-config';
 import type { Config } from '../../config';
 
 export function siteConfigFor(config: Config): SiteConfig {
@@ -29,8 +34,13 @@ export function siteConfigFor(config: Config): SiteConfig {
  */
 export const siteConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
   // Escape characters that could end a script context or break older parsers.
-  const json = JSON.stringify(siteConfigFor(options.config)).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(siteConfigFor(options.config))
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   const body = `window.${SITE_CONFIG_GLOBAL} = ${json};\n`;
   // A script, not JSON, so no JSON response schema: its shape is SiteConfig, checked by the compiler.
-  app.get(SITE_CONFIG_PATH, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(body));
+  app.get(SITE_CONFIG_PATH, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(body),
+  );
 };

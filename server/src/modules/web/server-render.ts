@@ -102,7 +102,10 @@ export async function createPageSender(
     // Every page answers 200, the not-found state too, as the browser-rendered app always did (a 404 status would be
     // a console error on the page and fail Lighthouse's SEO audit). The brotli/gzip forms were made once, when the
     // page was stored (docs/decisions/0019): the not-found handler that calls this is not compressed per request.
-    sendCachedAnswer(request, reply.code(200), answer, { cacheControl: PAGE_CACHE_CONTROL, vary: 'cookie, user-agent' });
+    sendCachedAnswer(request, reply.code(200), answer, {
+      cacheControl: PAGE_CACHE_CONTROL,
+      vary: 'cookie, user-agent',
+    });
     return true;
   };
 }

@@ -4,7 +4,10 @@ import { dataEnvelope } from '@portal/contracts/http';
 import type { Config } from '../../config';
 
 function escapeXml(value: string): string {
-  return value.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+  return value.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+  );
 }
 
 /**
@@ -15,11 +18,16 @@ export const sitemapRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (a
   const base = options.config.publicUrl;
   app.get('/sitemap.xml', async (request, reply) => {
     const urls = [`${base}/`];
-    const res = await app.inject({ method: 'GET', url: '/api/content/topics?fields[0]=title&fields[1]=slug&fields[2]=updatedAt&sort=order:asc&pagination[pageSize]=100' });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/api/content/topics?fields[0]=title&fields[1]=slug&fields[2]=updatedAt&sort=order:asc&pagination[pageSize]=100',
+    });
     if (res.statusCode === 200) {
       const parsed = dataEnvelope(TopicListSchema).safeParse(res.json());
       if (parsed.success) {
-        for (const topic of parsed.data.data) if (topic.attributes.publishedAt !== null) urls.push(`${base}/topics/${encodeURIComponent(topic.attributes.slug)}`);
+        for (const topic of parsed.data.data)
+          if (topic.attributes.publishedAt !== null)
+            urls.push(`${base}/topics/${encodeURIComponent(topic.attributes.slug)}`);
       } else {
         request.log.warn('sitemap: the topics answer did not have the expected shape');
       }

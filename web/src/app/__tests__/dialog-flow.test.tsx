@@ -19,7 +19,10 @@ const homeShown = () => screen.findByRole('heading', { level: 1, name: 'Welcome,
 /** The dialogs load on demand: "no dialog" is only meaningful once their code is there and React has rendered. */
 async function expectNoDialog() {
   await act(async () => {
-    await Promise.all([import('../../features/jurisdiction/jurisdiction-picker-dialog'), import('../../features/license/license-dialog')]);
+    await Promise.all([
+      import('../../features/jurisdiction/jurisdiction-picker-dialog'),
+      import('../../features/license/license-dialog'),
+    ]);
   });
   expect(screen.queryByRole('dialog')).toBeNull();
 }

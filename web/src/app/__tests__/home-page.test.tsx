@@ -39,7 +39,13 @@ describe('home page', () => {
   it('shows the CMS notices until they are dismissed', async () => {
     server.use(
       http.get(contentRoute('home-page'), () =>
-        dataAnswer({ id: 1, attributes: { heroTitle: 'Welcome, providers', notices: [{ id: 1, title: 'System maintenance', text: 'Sunday 2–4 am.', severity: 'warning' }] } }),
+        dataAnswer({
+          id: 1,
+          attributes: {
+            heroTitle: 'Welcome, providers',
+            notices: [{ id: 1, title: 'System maintenance', text: 'Sunday 2–4 am.', severity: 'warning' }],
+          },
+        }),
       ),
     );
     const { user } = renderApp({ path: '/' });

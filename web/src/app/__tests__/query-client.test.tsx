@@ -19,8 +19,16 @@ afterEach(() => {
 
 describe('query rules', () => {
   it('retries network and 5xx failures three more times, never a 4xx', () => {
-    const retry = createQueryClient().getDefaultOptions().queries?.retry as (failureCount: number, error: unknown) => boolean;
-    expect([0, 1, 2, 3].map((n) => retry(n, new ApiError(502, 'Content_Unavailable')))).toEqual([true, true, true, false]);
+    const retry = createQueryClient().getDefaultOptions().queries?.retry as (
+      failureCount: number,
+      error: unknown,
+    ) => boolean;
+    expect([0, 1, 2, 3].map((n) => retry(n, new ApiError(502, 'Content_Unavailable')))).toEqual([
+      true,
+      true,
+      true,
+      false,
+    ]);
     expect(retry(0, new ApiError(0, 'Service_Unavailable'))).toBe(true);
     expect(retry(0, new ApiError(404, 'Not_Found'))).toBe(false);
     expect(retry(0, new ApiError(400, 'Validation_Failed'))).toBe(false);

@@ -71,11 +71,14 @@ describe('region read from the cookie at start', () => {
     expect(screen.getByTestId('current-jurisdiction')).toHaveTextContent('Jurisdiction: J8 MAC Part B');
   });
 
-  it.each(['J9Z', 'j5a', '<script>', ''])('ignores the unknown value %j: no jurisdiction, so the picker opens', async (stored) => {
-    renderApp({ path: '/topics/appeals', cookies: { [REGION_COOKIE]: stored } });
-    expect(await screen.findByRole('dialog', { name: 'Get the right info.' })).toBeInTheDocument();
-    expect(screen.getByTestId('current-jurisdiction')).toHaveTextContent('No jurisdiction chosen');
-  });
+  it.each(['J9Z', 'j5a', '<script>', ''])(
+    'ignores the unknown value %j: no jurisdiction, so the picker opens',
+    async (stored) => {
+      renderApp({ path: '/topics/appeals', cookies: { [REGION_COOKIE]: stored } });
+      expect(await screen.findByRole('dialog', { name: 'Get the right info.' })).toBeInTheDocument();
+      expect(screen.getByTestId('current-jurisdiction')).toHaveTextContent('No jurisdiction chosen');
+    },
+  );
 
   it('treats a license cookie other than "true" as not accepted', async () => {
     renderApp({ path: '/topics/appeals', cookies: { [REGION_COOKIE]: 'J5A', [LICENSE_COOKIE]: 'yes' } });

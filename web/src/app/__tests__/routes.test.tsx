@@ -18,7 +18,11 @@ describe('routes', () => {
   it('the footer links lead to the contact, privacy and accessibility topics', async () => {
     renderApp({ path: '/' });
     const footer = await screen.findByRole('navigation', { name: 'Footer' });
-    expect([...footer.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual(['/topics/contact', '/topics/privacy', '/topics/accessibility']);
+    expect([...footer.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([
+      '/topics/contact',
+      '/topics/privacy',
+      '/topics/accessibility',
+    ]);
   });
 
   it('a page that fails to render shows "Something went wrong", never a blank screen', async () => {
@@ -35,7 +39,9 @@ describe('routes', () => {
 
 describe('console guard', () => {
   it('lets through only the console.error lines a test allowed', () => {
-    expect(unexpectedConsoleErrors(['Warning: act(...)', 'Error: the page broke'], [/the page broke/])).toEqual(['Warning: act(...)']);
+    expect(unexpectedConsoleErrors(['Warning: act(...)', 'Error: the page broke'], [/the page broke/])).toEqual([
+      'Warning: act(...)',
+    ]);
     expect(unexpectedConsoleErrors(['anything'], [])).toEqual(['anything']);
   });
 

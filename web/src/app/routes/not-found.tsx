@@ -10,7 +10,9 @@ export function NotFoundRoute() {
       <Typography variant="h1" gutterBottom>
         Page not found
       </Typography>
-      <Typography sx={{ mb: 3 }}>We could not find that page. It may have moved, or the address may be mistyped.</Typography>
+      <Typography sx={{ mb: 3 }}>
+        We could not find that page. It may have moved, or the address may be mistyped.
+      </Typography>
       <Button component={RouterLink} to={paths.home.href()} variant="contained">
         Go to the home page
       </Button>

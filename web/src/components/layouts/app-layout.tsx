@@ -14,15 +14,31 @@ const and = (items: string[]) => new Intl.ListFormat('en', { type: 'conjunction'
 /** "J5 and J8 · Part A and Part B" */
 const servedLine = `${and(macJurisdictions)} · ${and(linesOfBusiness.map((line) => `Part ${line}`))}`;
 /** "J5 (IA, KS, MO, NE) and J8 (IN, MI)" */
-const servedStates = and(macJurisdictions.map((jurisdiction) => `${jurisdiction} (${statesOf(jurisdiction).join(', ')})`));
+const servedStates = and(
+  macJurisdictions.map((jurisdiction) => `${jurisdiction} (${statesOf(jurisdiction).join(', ')})`),
+);
 
 /** Header (product name, jurisdiction and account slots), main content, footer. */
-export function AppLayout({ jurisdictionSlot, accountSlot }: { jurisdictionSlot?: ReactNode; accountSlot?: ReactNode }) {
+export function AppLayout({
+  jurisdictionSlot,
+  accountSlot,
+}: {
+  jurisdictionSlot?: ReactNode;
+  accountSlot?: ReactNode;
+}) {
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <Link
         href="#main-content"
-        sx={{ position: 'absolute', left: -10000, top: 8, zIndex: 2000, bgcolor: 'background.paper', p: 1, '&:focus': { left: 8 } }}
+        sx={{
+          position: 'absolute',
+          left: -10000,
+          top: 8,
+          zIndex: 2000,
+          bgcolor: 'background.paper',
+          p: 1,
+          '&:focus': { left: 8 },
+        }}
       >
         Skip to main content
       </Link>
@@ -40,7 +56,13 @@ export function AppLayout({ jurisdictionSlot, accountSlot }: { jurisdictionSlot?
           {accountSlot}
         </Toolbar>
       </AppBar>
-      <Container component="main" id="main-content" tabIndex={-1} maxWidth="lg" sx={{ flexGrow: 1, py: 4, outline: 'none' }}>
+      <Container
+        component="main"
+        id="main-content"
+        tabIndex={-1}
+        maxWidth="lg"
+        sx={{ flexGrow: 1, py: 4, outline: 'none' }}
+      >
         <Outlet />
       </Container>
       <Box component="footer" sx={{ bgcolor: 'primary.main', color: 'common.white', py: 3, mt: 4 }}>

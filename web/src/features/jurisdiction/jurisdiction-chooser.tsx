@@ -1,11 +1,17 @@
 import { Box, ButtonBase, Checkbox, FormControlLabel, Grid, Typography } from '@mui/material';
 import { useId, useState, type ElementType } from 'react';
-import { defaultJurisdictionImage, providersLabel, selectableJurisdictions, type Jurisdiction } from '@portal/contracts';
+import {
+  defaultJurisdictionImage,
+  providersLabel,
+  selectableJurisdictions,
+  type Jurisdiction,
+} from '@portal/contracts';
 import { siteConfig } from '../../config/site-config';
 
 /** Texts of docs/requirements/public-site.md#jurisdiction-picker, quoted exactly. */
 export const PICKER_TITLE = 'Get the right info.';
-export const PICKER_BODY = 'Medicare policies can vary by state and are different for Part A and Part B. Please click a jurisdiction below.';
+export const PICKER_BODY =
+  'Medicare policies can vary by state and are different for Part A and Part B. Please click a jurisdiction below.';
 export const REMEMBER_LABEL = 'Remember my selection';
 export const COOKIE_NOTICE = 'NOTE: This website uses cookies.';
 

@@ -31,7 +31,13 @@ export function JurisdictionHeaderControl() {
           'No jurisdiction chosen'
         )}
       </Typography>
-      <Button variant="contained" color="secondary" size="small" onClick={change} aria-label={option ? `Change jurisdiction (now ${option.title})` : 'Choose jurisdiction'}>
+      <Button
+        variant="contained"
+        color="secondary"
+        size="small"
+        onClick={change}
+        aria-label={option ? `Change jurisdiction (now ${option.title})` : 'Choose jurisdiction'}
+      >
         {option ? 'Change' : 'Choose jurisdiction'}
       </Button>
     </Box>

@@ -25,7 +25,12 @@ export function JurisdictionPickerDialog({ open }: { open: boolean }) {
         </IconButton>
       )}
       <DialogContent>
-        <JurisdictionChooser selected={jurisdiction} onChoose={chooseJurisdiction} heading={null} bodyId="jurisdiction-picker-body" />
+        <JurisdictionChooser
+          selected={jurisdiction}
+          onChoose={chooseJurisdiction}
+          heading={null}
+          bodyId="jurisdiction-picker-body"
+        />
       </DialogContent>
     </Dialog>
   );

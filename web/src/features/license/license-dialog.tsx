@@ -16,9 +16,21 @@ export function LicenseDialog({ open }: { open: boolean }) {
   const text = license.data?.attributes.LicenseText;
 
   return (
-    <Dialog open={open} aria-labelledby="license-dialog-title" aria-describedby="license-dialog-content" maxWidth="md" fullWidth>
+    <Dialog
+      open={open}
+      aria-labelledby="license-dialog-title"
+      aria-describedby="license-dialog-content"
+      maxWidth="md"
+      fullWidth
+    >
       <DialogTitle id="license-dialog-title">License agreement</DialogTitle>
-      <DialogContent id="license-dialog-content" dividers tabIndex={0} sx={{ maxHeight: '500px', overflowY: 'auto' }} data-testid="license-content">
+      <DialogContent
+        id="license-dialog-content"
+        dividers
+        tabIndex={0}
+        sx={{ maxHeight: '500px', overflowY: 'auto' }}
+        data-testid="license-content"
+      >
         {license.isPending && (
           <Box sx={{ display: 'flex', justifyContent: 'center', py: 4 }} aria-busy="true">
             <CircularProgress aria-label="Loading the license" />

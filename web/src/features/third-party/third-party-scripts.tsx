@@ -55,14 +55,23 @@ function whenIdleOrInteracted(load: () => void): () => void {
  */
 export function ThirdPartyScripts() {
   const { jurisdiction } = useRegion();
-  const { analyticsScriptUrl, analyticsScriptIntegrity, chatScriptUrl, chatScriptIntegrity, chatSupportAddress, surveyScriptUrl, surveyScriptIntegrity } =
-    siteConfig;
+  const {
+    analyticsScriptUrl,
+    analyticsScriptIntegrity,
+    chatScriptUrl,
+    chatScriptIntegrity,
+    chatSupportAddress,
+    surveyScriptUrl,
+    surveyScriptIntegrity,
+  } = siteConfig;
 
   useEffect(() => {
     if (!analyticsScriptUrl) return;
     const dataLayer = (window.dataLayer = window.dataLayer ?? []);
     // Tell the tag only about changes, even if the layout mounts again.
-    const last = [...dataLayer].reverse().find((e): e is { user_region: string } => typeof e === 'object' && e !== null && 'user_region' in e);
+    const last = [...dataLayer]
+      .reverse()
+      .find((e): e is { user_region: string } => typeof e === 'object' && e !== null && 'user_region' in e);
     if (last?.user_region !== jurisdiction) dataLayer.push({ event: 'user_region', user_region: jurisdiction });
   }, [analyticsScriptUrl, jurisdiction]);
 

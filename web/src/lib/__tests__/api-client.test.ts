@@ -22,7 +22,8 @@ beforeAll(async () => {
         res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
       };
       if (req.url === '/ok') return send(200, { data: { name: 'J5A' } });
-      if (req.url === '/bad-request') return send(400, { errorMessage: 'Validation_Failed', fieldErrors: { npi: ['Enter the NPI.'] } });
+      if (req.url === '/bad-request')
+        return send(400, { errorMessage: 'Validation_Failed', fieldErrors: { npi: ['Enter the NPI.'] } });
       if (req.url === '/html-error') return send(502, '<html>bad gateway</html>');
       return send(404, { errorMessage: 'Not_Found' });
     });
@@ -45,8 +46,12 @@ describe('apiRequest', () => {
   });
 
   it('checks the data against a schema when given one', async () => {
-    await expect(apiRequest(`${base}/ok`, { schema: z.object({ name: z.string() }) })).resolves.toEqual({ name: 'J5A' });
-    await expect(apiRequest(`${base}/ok`, { schema: z.object({ title: z.string() }) })).rejects.toMatchObject({ code: 'Generic_Error_For_Services' });
+    await expect(apiRequest(`${base}/ok`, { schema: z.object({ name: z.string() }) })).resolves.toEqual({
+      name: 'J5A',
+    });
+    await expect(apiRequest(`${base}/ok`, { schema: z.object({ title: z.string() }) })).rejects.toMatchObject({
+      code: 'Generic_Error_For_Services',
+    });
   });
 
   it('turns error answers into ApiError with the code and field errors', async () => {
@@ -56,10 +61,16 @@ describe('apiRequest', () => {
   });
 
   it('maps an unreadable error body to the generic code', async () => {
-    await expect(apiRequest(`${base}/html-error`)).rejects.toMatchObject({ status: 502, code: 'Generic_Error_For_Services' });
+    await expect(apiRequest(`${base}/html-error`)).rejects.toMatchObject({
+      status: 502,
+      code: 'Generic_Error_For_Services',
+    });
   });
 
   it('maps a network failure to Service_Unavailable', async () => {
-    await expect(apiRequest('http://127.0.0.1:1/unreachable')).rejects.toMatchObject({ status: 0, code: 'Service_Unavailable' });
+    await expect(apiRequest('http://127.0.0.1:1/unreachable')).rejects.toMatchObject({
+      status: 0,
+      code: 'Service_Unavailable',
+    });
   });
 });

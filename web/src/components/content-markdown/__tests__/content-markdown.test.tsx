@@ -11,8 +11,14 @@ describe('classifyLink (docs/requirements/public-site.md#links-in-content)', () 
   });
   it('navigates in the app for / paths and for our own domain, whatever the port', () => {
     expect(classifyLink('/topics/privacy', here)).toEqual({ kind: 'in-app', to: '/topics/privacy' });
-    expect(classifyLink('https://portal.example.com/topics/contact?x=1#y', here)).toEqual({ kind: 'in-app', to: '/topics/contact?x=1#y' });
-    expect(classifyLink('http://portal.example.com:3000/topics/contact', here)).toEqual({ kind: 'in-app', to: '/topics/contact' });
+    expect(classifyLink('https://portal.example.com/topics/contact?x=1#y', here)).toEqual({
+      kind: 'in-app',
+      to: '/topics/contact?x=1#y',
+    });
+    expect(classifyLink('http://portal.example.com:3000/topics/contact', here)).toEqual({
+      kind: 'in-app',
+      to: '/topics/contact',
+    });
   });
   it('opens everything else in a new tab, protocol-relative links included', () => {
     expect(classifyLink('https://www.cms.gov/medicare', here).kind).toBe('external');
@@ -46,7 +52,20 @@ function renderMarkdown(markdown: string) {
 describe('ContentMarkdown', () => {
   it('renders GFM: tables, strikethrough, task lists, footnotes and autolinks', () => {
     const { container } = renderMarkdown(
-      ['| Code | Meaning |', '| --- | --- |', '| CO-16 | Missing information |', '', '~~old rule~~', '', '- [x] Done step', '- [ ] Open step', '', 'See www.cms.gov today.[^1]', '', '[^1]: Footnote text.'].join('\n'),
+      [
+        '| Code | Meaning |',
+        '| --- | --- |',
+        '| CO-16 | Missing information |',
+        '',
+        '~~old rule~~',
+        '',
+        '- [x] Done step',
+        '- [ ] Open step',
+        '',
+        'See www.cms.gov today.[^1]',
+        '',
+        '[^1]: Footnote text.',
+      ].join('\n'),
     );
     expect(screen.getByRole('table')).toBeInTheDocument();
     expect(container.querySelector('del')?.textContent).toBe('old rule');
@@ -65,7 +84,9 @@ describe('ContentMarkdown', () => {
   });
 
   it('neutralises links with schemes other than http, https, irc, ircs, mailto and xmpp', () => {
-    const { container } = renderMarkdown('[click me](javascript:alert(1)) [data](data:text/html,hi) [irc](irc://irc.example.org/medicare) [chat](xmpp:help@example.org)');
+    const { container } = renderMarkdown(
+      '[click me](javascript:alert(1)) [data](data:text/html,hi) [irc](irc://irc.example.org/medicare) [chat](xmpp:help@example.org)',
+    );
     expect(screen.queryByRole('link', { name: 'click me' })).toBeNull();
     expect(screen.getByText('click me').tagName).toBe('SPAN');
     expect(screen.queryByRole('link', { name: 'data' })).toBeNull();
@@ -75,7 +96,9 @@ describe('ContentMarkdown', () => {
   });
 
   it('gives headings ids for in-page links and renders no raw HTML', () => {
-    const { container } = renderMarkdown('## How to submit\n\n[jump](#how-to-submit)\n\n<script>window.hacked = true</script><b>bold?</b>');
+    const { container } = renderMarkdown(
+      '## How to submit\n\n[jump](#how-to-submit)\n\n<script>window.hacked = true</script><b>bold?</b>',
+    );
     expect(container.querySelector('h2#how-to-submit')).not.toBeNull();
     expect(screen.getByRole('link', { name: 'jump' })).toHaveAttribute('href', '#how-to-submit');
     expect(container.querySelector('script')).toBeNull();

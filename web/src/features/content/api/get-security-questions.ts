@@ -5,7 +5,13 @@ import { contentRequest } from '../../../lib/content-request';
 export const getSecurityQuestionsQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'security-questions'],
-    queryFn: ({ signal }) => contentRequest('security-questions', { sort: 'order:asc', 'pagination[pageSize]': '100' }, SecurityQuestionListSchema, signal),
+    queryFn: ({ signal }) =>
+      contentRequest(
+        'security-questions',
+        { sort: 'order:asc', 'pagination[pageSize]': '100' },
+        SecurityQuestionListSchema,
+        signal,
+      ),
     staleTime: 5 * 60_000,
   });
 

@@ -7,7 +7,12 @@ export const getTopicQueryOptions = (slug: string) =>
   queryOptions({
     queryKey: ['content', 'topic', slug],
     queryFn: async ({ signal }) => {
-      const list = await contentRequest('topics', { 'filters[slug][$eq]': slug, populate: '*' }, TopicListSchema, signal);
+      const list = await contentRequest(
+        'topics',
+        { 'filters[slug][$eq]': slug, populate: '*' },
+        TopicListSchema,
+        signal,
+      );
       return list[0] ?? null;
     },
     staleTime: 60_000,

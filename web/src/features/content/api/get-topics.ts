@@ -8,7 +8,16 @@ export const getTopicsQueryOptions = () =>
     queryFn: ({ signal }) =>
       contentRequest(
         'topics',
-        { 'fields[0]': 'title', 'fields[1]': 'slug', 'fields[2]': 'summary', 'fields[3]': 'jurisdictions', 'fields[4]': 'order', 'fields[5]': 'publishedAt', sort: 'order:asc', 'pagination[pageSize]': '100' },
+        {
+          'fields[0]': 'title',
+          'fields[1]': 'slug',
+          'fields[2]': 'summary',
+          'fields[3]': 'jurisdictions',
+          'fields[4]': 'order',
+          'fields[5]': 'publishedAt',
+          sort: 'order:asc',
+          'pagination[pageSize]': '100',
+        },
         TopicListSchema,
         signal,
       ),

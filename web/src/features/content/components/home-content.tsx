@@ -1,4 +1,15 @@
-import { Alert, AlertTitle, Box, Card, CardActionArea, CardContent, Grid, Skeleton, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Card,
+  CardActionArea,
+  CardContent,
+  Grid,
+  Skeleton,
+  Stack,
+  Typography,
+} from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { TopicEntry } from '@portal/contracts';
@@ -14,7 +25,11 @@ import { topicsFor, useTopics } from '../api/get-topics';
 function TopicCard({ topic }: { topic: TopicEntry }) {
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
-      <CardActionArea component={RouterLink} to={paths.topic.href(topic.attributes.slug)} sx={{ height: '100%', alignItems: 'flex-start' }}>
+      <CardActionArea
+        component={RouterLink}
+        to={paths.topic.href(topic.attributes.slug)}
+        sx={{ height: '100%', alignItems: 'flex-start' }}
+      >
         <CardContent>
           <Typography component="h3" variant="h3" sx={{ fontSize: '1.1rem', color: 'primary.main', mb: 1 }}>
             {topic.attributes.title}
@@ -79,7 +94,12 @@ export function HomeContent({ chooser }: { chooser?: ReactNode }) {
       {showAlerts && notices.length > 0 && (
         <Stack spacing={1} component="section" aria-label="Notices">
           {notices.map((notice, i) => (
-            <Alert key={notice.id ?? i} severity={notice.severity === 'warning' ? 'warning' : 'info'} onClose={() => setShowAlerts(false)} slotProps={{ closeButton: { title: 'Dismiss notices', 'aria-label': 'Dismiss notices' } }}>
+            <Alert
+              key={notice.id ?? i}
+              severity={notice.severity === 'warning' ? 'warning' : 'info'}
+              onClose={() => setShowAlerts(false)}
+              slotProps={{ closeButton: { title: 'Dismiss notices', 'aria-label': 'Dismiss notices' } }}
+            >
               <AlertTitle>{notice.title}</AlertTitle>
               {notice.text && <ContentMarkdown>{notice.text}</ContentMarkdown>}
             </Alert>

@@ -34,7 +34,14 @@ export function TopicNotFound() {
 function ContentError({ code }: { code: string }) {
   const message = useErrorMessage(code);
   return (
-    <Alert severity="error" action={<Button color="inherit" onClick={() => window.location.reload()}>Try again</Button>}>
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" onClick={() => window.location.reload()}>
+          Try again
+        </Button>
+      }
+    >
       {/* The message is what this page is about: it is the page's level-one heading, in the alert's own type. */}
       <Typography component="h1" sx={{ font: 'inherit' }}>
         {message.data ?? 'Loading…'}
