@@ -102,7 +102,12 @@ describe('login, MFA and sessions', () => {
   beforeAll(async () => {
     ({ app, logLines } = await buildTestApp({
       clock: clock.now,
-      config: testConfig({ SESSION_IDLE_MS: String(10 * MINUTE), SESSION_ABSOLUTE_MS: String(60 * MINUTE) }),
+      // The browser's prompt comes before the idle limit (the configuration refuses it otherwise).
+      config: testConfig({
+        SESSION_IDLE_MS: String(10 * MINUTE),
+        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
+        SESSION_ABSOLUTE_MS: String(60 * MINUTE),
+      }),
     }));
   });
   afterAll(() => app.close());
