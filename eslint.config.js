@@ -98,6 +98,7 @@ export function createConfig(root) {
       ignores: [
         '**/node_modules/',
         '**/dist/',
+        '**/dist-ssr/',
         'data/',
         'coverage/',
         'cms/build/',
