@@ -6,9 +6,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { fieldErrorItems, FormTextField } from '../../../components/form/form-text-field';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { confirmMfaEnrolment, startMfaEnrolment } from '../api/auth-api';
-import { useApiErrorText } from './use-api-error-text';
+import { useApiErrorText } from '../../../lib/use-api-error-text';
 
 const CODE_MESSAGE = 'Enter the 6-digit code your authenticator app shows.';
 const fieldIds = { code: 'enrol-code' };
@@ -53,24 +54,16 @@ function SetUpAuthenticator({
   enrolment: MfaEnrollStart;
   onConfirmed: (codes: string[]) => void;
 }) {
-  const [apiError, setApiError] = useState<unknown>();
-  const apiErrorText = useApiErrorText(apiError);
   const form = useForm<{ code: string }>({
     resolver: zodResolver(EnrolCode, { error: () => CODE_MESSAGE }),
     defaultValues: { code: '' },
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const summary = [...fieldErrorItems(errors, fieldIds), ...(apiErrorText ? [{ message: apiErrorText }] : [])];
 
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    setApiError(undefined);
-    try {
-      onConfirmed((await confirmMfaEnrolment(code)).recoveryCodes);
-    } catch (err) {
-      setApiError(err);
-      form.setValue('code', '');
-    }
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async ({ code }) => onConfirmed((await confirmMfaEnrolment(code)).recoveryCodes),
+    clearOnError: 'code',
   });
 
   return (

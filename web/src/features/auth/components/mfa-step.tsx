@@ -1,20 +1,18 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Typography } from '@mui/material';
 import { MfaRequest } from '@portal/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { fieldErrorItems, FormTextField } from '../../../components/form/form-text-field';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { submitMfaCode } from '../api/auth-api';
-import { useApiErrorText } from './use-api-error-text';
 
 const CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app, or a recovery code.';
 const fieldIds = { code: 'mfa-code' };
 
 /** The second factor: a 6-digit TOTP code or one of the recovery codes (docs/requirements/session.md#mfa). */
 export function MfaStep({ onDone }: { onDone: () => void }) {
-  const [apiError, setApiError] = useState<unknown>();
-  const apiErrorText = useApiErrorText(apiError);
   const form = useForm<MfaRequest>({
     resolver: zodResolver(MfaRequest, { error: () => CODE_MESSAGE }),
     defaultValues: { code: '' },
@@ -24,17 +22,13 @@ export function MfaStep({ onDone }: { onDone: () => void }) {
   // The password step is gone: the code field takes its place for keyboard and screen-reader users.
   const { setFocus } = form;
   useEffect(() => setFocus('code'), [setFocus]);
-  const summary = [...fieldErrorItems(errors, fieldIds), ...(apiErrorText ? [{ message: apiErrorText }] : [])];
 
-  const onSubmit = form.handleSubmit(async ({ code }) => {
-    setApiError(undefined);
-    try {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async ({ code }) => {
       await submitMfaCode(code.trim());
       onDone();
-    } catch (err) {
-      setApiError(err);
-      form.setValue('code', '');
-    }
+    },
+    clearOnError: 'code',
   });
 
   return (

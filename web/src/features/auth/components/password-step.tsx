@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@mui/material';
 import { LoginRequest, type LoginNextStep } from '@portal/contracts';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { fieldErrorItems, FormTextField } from '../../../components/form/form-text-field';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useSession } from '../../../lib/session/session-context';
 import { submitPassword } from '../api/auth-api';
-import { useApiErrorText } from './use-api-error-text';
 
 const fieldMessages: Record<string, string> = { username: 'Enter your username.', password: 'Enter your password.' };
 const fieldIds = { username: 'login-username', password: 'login-password' };
@@ -15,24 +14,16 @@ const fieldIds = { username: 'login-username', password: 'login-password' };
 /** Username and password (docs/requirements/session.md#login); the server answers which second-factor step follows. */
 export function PasswordStep({ onNext }: { onNext: (next: LoginNextStep) => void }) {
   const { loginRef } = useSession();
-  const [apiError, setApiError] = useState<unknown>();
-  const apiErrorText = useApiErrorText(apiError);
   const form = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
     defaultValues: { username: '', password: '' },
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const summary = [...fieldErrorItems(errors, fieldIds), ...(apiErrorText ? [{ message: apiErrorText }] : [])];
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    setApiError(undefined);
-    try {
-      onNext((await submitPassword(values)).next);
-    } catch (err) {
-      setApiError(err);
-      form.setValue('password', '');
-    }
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => onNext((await submitPassword(values)).next),
+    clearOnError: 'password',
   });
 
   return (
