@@ -6,7 +6,7 @@ import { ConfigError, loadConfig, type Config } from '../src/config';
 import { contentPlugin, type ContentLimits } from '../src/content/plugin';
 import { previewLink } from '../src/content/preview';
 import { errorHandlerPlugin } from '../src/platform/error-handler';
-import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { buildTestApp, portalHeaders, sendContentWebhook, testConfig } from './helpers';
 import { freePort } from './support/strapi';
 import { json, startFakeUpstream } from './support/fake-upstream';
 
@@ -235,18 +235,8 @@ describe('content proxy (against a local stand-in for the CMS)', () => {
     const good = await ctx.app.inject('/api/content/license?populate=*');
     expect(good.statusCode).toBe(200);
     // Invalidate through the webhook so the next read must ask the (now failing) CMS.
-    const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
     upstream.setHandler((_req, res) => void res.destroy());
-    expect(
-      (
-        await ctx.app.inject({
-          method: 'POST',
-          url: '/api/content/webhook',
-          headers: { 'x-webhook-secret': secret },
-          payload: { event: 'entry.update' },
-        })
-      ).statusCode,
-    ).toBe(204);
+    expect((await sendContentWebhook(ctx)).statusCode).toBe(204);
     const stale = await ctx.app.inject('/api/content/license?populate=*');
     expect(stale.statusCode).toBe(200);
     expect(stale.headers['x-content-stale']).toBe('1');

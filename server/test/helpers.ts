@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -83,3 +83,17 @@ export async function buildTestApp(
 
 /** Headers a same-origin SPA call carries. */
 export const portalHeaders = { 'x-portal-request': '1', origin: 'http://localhost:3000' } as const;
+
+/** The CMS's publish webhook as the CMS sends it: with the secret the CMS handed over in the data folder. */
+export function sendContentWebhook(
+  ctx: { app: FastifyInstance; config: Config },
+  payload: object = { event: 'entry.update' },
+) {
+  const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/content/webhook',
+    headers: { 'x-webhook-secret': secret },
+    payload,
+  });
+}

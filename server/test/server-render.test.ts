@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, testConfig } from './helpers';
+import { buildTestApp, sendContentWebhook, testConfig } from './helpers';
 import { json, startFakeUpstream } from './support/fake-upstream';
 
 /**
@@ -119,17 +119,7 @@ describe('server-rendered pages', () => {
   it('renders again after the CMS webhook', async () => {
     expect((await get('/topics/contact')).body).toContain('Contact us');
     title = 'Contact the contractor';
-    const secret = readFileSync(join(ctx.config.dataDir, 'cms-webhook-secret'), 'utf8').trim();
-    expect(
-      (
-        await ctx.app.inject({
-          method: 'POST',
-          url: '/api/content/webhook',
-          headers: { 'x-webhook-secret': secret },
-          payload: { event: 'entry.update' },
-        })
-      ).statusCode,
-    ).toBe(204);
+    expect((await sendContentWebhook(ctx)).statusCode).toBe(204);
     expect((await get('/topics/contact')).body).toContain('Contact the contractor for J5A');
   });
 
