@@ -17,7 +17,7 @@ describe('the application shell', () => {
       await page.goto('/');
       await page.locator('#home-title').waitFor();
       expect((await page.locator('h1').textContent())?.trim()).not.toBe('');
-      expect(await page.title()).toBe('Home | Medicare Provider Portal');
+      await expect.poll(() => page.title()).toBe('Home | Medicare Provider Portal');
       await expect.poll(() => page.getByRole('banner').textContent()).toContain('Medicare Provider Portal');
       await page.evaluate(() => document.fonts.ready);
       expect(await page.evaluate(() => document.fonts.check('16px Lato'))).toBe(true);
