@@ -63,7 +63,8 @@ describe('a damaged data/secrets.json', () => {
   });
 });
 
-describe('npm run seed', () => {
+// Runs the seed command as child processes: slow on a loaded machine.
+describe('npm run seed', { timeout: 120_000 }, () => {
   it('creates the demo data once, and --reset replaces it', async () => {
     const dataDir = newDataDir();
     const seed = (...args: string[]) => run('src/db/seed-cli.ts', args, { DATA_DIR: dataDir });

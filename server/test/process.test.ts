@@ -60,7 +60,9 @@ async function stop(server: Running) {
   return server.exited;
 }
 
-describe('the server process', () => {
+// Each test starts whole server processes (a PGlite migrate and seed each): on a loaded 2-core machine one start
+// takes tens of seconds, so the tests get the time the start-up wait itself allows.
+describe('the server process', { timeout: 150_000 }, () => {
   it('refuses a bad setting with one readable line naming the variable, and exit code 1', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: serverDir,
