@@ -30,6 +30,7 @@ import { authRoutes } from './modules/auth/routes';
 import { ddeAccessRoutes } from './modules/dde-access/routes';
 import { findAdminRoutes } from './modules/find-admin/routes';
 import { inactivityDisableJob } from './modules/login-help/inactivity-job';
+import { loginHelpRoutes } from './modules/login-help/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -172,6 +173,7 @@ export async function buildApp({
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   await app.register(authRoutes);
+  await app.register(loginHelpRoutes);
   await app.register(findAdminRoutes);
   await app.register(ddeAccessRoutes);
   if (config.mail.viewer) {
