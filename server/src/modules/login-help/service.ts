@@ -205,13 +205,20 @@ async function checkAnswer(
     ? await verifySecurityAnswer(stored.answerHash, answer, request.server.passwordHasher)
     : await request.server.passwordHasher.verifyDummy(answer);
   if (ok) return;
-  const attempts = await countTokenAttempt(db, { userId: user.id, purpose, maxAttempts: LOGIN_HELP_MAX_WRONG_ANSWERS });
-  const exceeded = attempts >= LOGIN_HELP_MAX_WRONG_ANSWERS;
-  await audit(request, db, {
-    action,
-    target: user.id,
-    outcome: 'failure',
-    details: { reason: exceeded ? 'answer_attempts_exceeded' : 'wrong_answer', count: attempts },
+  const exceeded = await db.transaction(async (tx) => {
+    const attempts = await countTokenAttempt(tx, {
+      userId: user.id,
+      purpose,
+      maxAttempts: LOGIN_HELP_MAX_WRONG_ANSWERS,
+    });
+    const over = attempts >= LOGIN_HELP_MAX_WRONG_ANSWERS;
+    await audit(request, tx, {
+      action,
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: over ? 'answer_attempts_exceeded' : 'wrong_answer', count: attempts },
+    });
+    return over;
   });
   if (exceeded) throw new PortalError(400, 'Security_Answer_Attempts_Exceeded');
   throw new PortalError(400, 'Security_Answer_Incorrect', { answer: ['Security_Answer_Incorrect'] });
@@ -427,16 +434,19 @@ async function reactivationUser(
   const wellFormed = new RegExp(`^\\d{${REACTIVATION_CODE_DIGITS}}$`).test(code);
   const peeked = wellFormed ? await peekOneTimeToken(db, { token, purpose: 'reactivation', now: clock() }) : null;
   if (!user || !peeked) {
-    const attempts = await countTokenAttempt(db, {
-      userId: user?.id ?? NO_USER_ID,
-      purpose: 'reactivation',
-      maxAttempts: LOGIN_HELP_MAX_WRONG_ANSWERS,
-    });
-    await audit(request, db, {
-      action: REACTIVATION_ACTION,
-      target: user?.id ?? typedUsername(input.username),
-      outcome: 'failure',
-      details: { reason: 'code_invalid', count: attempts },
+    // One transaction either way: a counted attempt on a real code and the audit row commit (and flush) together.
+    await db.transaction(async (tx) => {
+      const attempts = await countTokenAttempt(tx, {
+        userId: user?.id ?? NO_USER_ID,
+        purpose: 'reactivation',
+        maxAttempts: LOGIN_HELP_MAX_WRONG_ANSWERS,
+      });
+      await audit(request, tx, {
+        action: REACTIVATION_ACTION,
+        target: user?.id ?? typedUsername(input.username),
+        outcome: 'failure',
+        details: { reason: 'code_invalid', count: attempts },
+      });
     });
     throw codeInvalid();
   }
