@@ -29,6 +29,10 @@ import { passwordRoutes } from './modules/password/routes';
 import { accountRoutes } from './modules/account/routes';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
+import { ddeAccessRoutes } from './modules/dde-access/routes';
+import { findAdminRoutes } from './modules/find-admin/routes';
+import { inactivityDisableJob } from './modules/login-help/inactivity-job';
+import { loginHelpRoutes } from './modules/login-help/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -137,7 +141,11 @@ export async function buildApp({
     'passwordHasher',
     new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }),
   );
-  const jobs: Job[] = [rateLimitCleanupJob(), sessionCleanupJob(config.sessions)];
+  const jobs: Job[] = [
+    rateLimitCleanupJob(),
+    sessionCleanupJob(config.sessions),
+    inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
+  ];
   if (config.mail.smtpUrl)
     jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
@@ -169,6 +177,9 @@ export async function buildApp({
   await app.register(authRoutes);
   await app.register(passkeyRoutes);
   await app.register(accountRoutes);
+  await app.register(loginHelpRoutes);
+  await app.register(findAdminRoutes);
+  await app.register(ddeAccessRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

@@ -6,4 +6,6 @@ export * from './errors';
 export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';
+export * from './login-help';
 export * from './site-config';
+export * from './registration';
