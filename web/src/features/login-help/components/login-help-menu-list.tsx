@@ -1,0 +1,25 @@
+import { Menu, MenuItem } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+
+/** The Help menu's list (loaded on demand by LoginHelpMenu). */
+export default function LoginHelpMenuList({
+  id,
+  anchorEl,
+  links,
+  onClose,
+}: {
+  id: string;
+  anchorEl: HTMLElement | null;
+  links: { label: string; href: string }[];
+  onClose: () => void;
+}) {
+  return (
+    <Menu id={id} anchorEl={anchorEl} open onClose={onClose}>
+      {links.map((link) => (
+        <MenuItem key={link.href} component={RouterLink} to={link.href} onClick={onClose}>
+          {link.label}
+        </MenuItem>
+      ))}
+    </Menu>
+  );
+}

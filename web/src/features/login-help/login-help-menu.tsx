@@ -1,0 +1,47 @@
+import { Button } from '@mui/material';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { paths } from '../../config/paths';
+import { useSession } from '../../lib/session/session-context';
+
+// The menu's code loads on the first click: the header is on every page, including the home page's first render.
+const LoginHelpMenuList = lazy(() => import('./components/login-help-menu-list'));
+
+const MENU_ID = 'login-help-menu';
+
+/** The header's Help menu: every login-help page, and the DDE access request once logged in. */
+export function LoginHelpMenu() {
+  const { loggedIn } = useSession();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const links = [
+    { label: 'Forgot username', href: paths.forgotUsername.href() },
+    { label: 'Forgot password', href: paths.forgotPassword.href() },
+    { label: 'Reactivate my account', href: paths.reactivate.href() },
+    { label: 'Find my administrator', href: paths.findAdmin.href() },
+    ...(loggedIn ? [{ label: 'Request DDE access', href: paths.ddeAccess.href() }] : []),
+  ];
+  return (
+    <>
+      <Button
+        ref={buttonRef}
+        color="inherit"
+        aria-haspopup="true"
+        aria-controls={open ? MENU_ID : undefined}
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+      >
+        Help
+      </Button>
+      {open && (
+        <Suspense fallback={null}>
+          <LoginHelpMenuList
+            id={MENU_ID}
+            anchorEl={buttonRef.current}
+            links={links}
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}
