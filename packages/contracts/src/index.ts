@@ -5,4 +5,5 @@ export * from './errors';
 export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';
+export * from './login-help';
 export * from './site-config';
