@@ -7,3 +7,4 @@ export * from './identifiers';
 export * from './jurisdictions';
 export * from './login-help';
 export * from './site-config';
+export * from './registration';
