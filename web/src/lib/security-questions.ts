@@ -20,9 +20,7 @@ export function useSecurityQuestions() {
   return useQuery(getSecurityQuestionsQueryOptions());
 }
 
-/** The question a server answer names by its stable key (the CMS entry's `key`, or its `documentId`). */
+/** The question a server answer names by its stable `key` (docs/requirements/portal.md#validation-rules). */
 export function findSecurityQuestion(questions: readonly SecurityQuestion[], questionId: string) {
-  return questions.find(
-    (q) => q.documentId === questionId || (q.attributes as { key?: unknown }).key === questionId,
-  );
+  return questions.find((q) => q.attributes.key === questionId);
 }

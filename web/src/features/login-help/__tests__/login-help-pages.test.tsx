@@ -130,8 +130,8 @@ describe('/login-help/password (docs/requirements/portal.md#forgot-password)', (
 });
 
 const QUESTIONS = [
-  { id: 1, documentId: 'doc-pet', attributes: { question: 'What was the name of your first pet?', order: 1 } },
-  { id: 2, documentId: 'doc-street', attributes: { question: 'What street did you grow up on?', order: 2 } },
+  { id: 1, attributes: { key: 'first-pet', question: 'What was the name of your first pet?', order: 1 } },
+  { id: 2, attributes: { key: 'childhood-street', question: 'What street did you grow up on?', order: 2 } },
 ];
 const useQuestions = () => server.use(http.get(contentRoute('security-questions'), () => dataAnswer(QUESTIONS)));
 const NEW_PASSWORD = 'violet lantern orbit tea cup';
@@ -140,7 +140,7 @@ describe('/reset-password (docs/requirements/portal.md#forgot-password)', () => 
   function resetAnswers(opts: { finalAnswer?: () => Response } = {}) {
     return answerPost('/api/login-help/reset-password', (body) => {
       if (body.token !== 'good-token-1234567890') return errorAnswer(400, 'Reset_Token_Invalid');
-      if (body.step === 'question') return dataAnswer({ questionId: 'doc-street' });
+      if (body.step === 'question') return dataAnswer({ questionId: 'childhood-street' });
       if (opts.finalAnswer) return opts.finalAnswer();
       return body.answer === 'Elm Street'
         ? dataAnswer({ passwordChanged: true })
@@ -171,7 +171,10 @@ describe('/reset-password (docs/requirements/portal.md#forgot-password)', () => 
       const heading = await screen.findByRole('heading', { name: 'Your password has been changed' });
       await waitFor(() => expect(heading).toHaveFocus());
       expect(screen.getByText(/still need your authenticator app/)).toBeInTheDocument();
-      expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+      expect(within(screen.getByTestId('form-outcome')).getByRole('link', { name: 'Log in' })).toHaveAttribute(
+        'href',
+        '/login',
+      );
       expect(bodies.at(-1)).toEqual({
         step: 'set-password',
         token: 'good-token-1234567890',
@@ -228,7 +231,7 @@ describe('/reactivate (docs/requirements/portal.md#self-reactivation)', () => {
         const next = { 'request-code': 'enter-code', 'verify-code': 'answer', 'verify-answer': 'new-password' }[
           body.step as string
         ];
-        if (body.step === 'verify-code') return dataAnswer({ next, questionId: 'doc-pet' });
+        if (body.step === 'verify-code') return dataAnswer({ next, questionId: 'first-pet' });
         return dataAnswer({ next: next ?? 'done' });
       });
       const { user } = renderApp({ path: '/reactivate', cookies });
