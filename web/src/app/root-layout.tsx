@@ -9,7 +9,9 @@ import { ThirdPartyScripts } from '../features/third-party/third-party-scripts';
 export function RootLayout() {
   return (
     <>
-      <AppLayout jurisdictionSlot={<JurisdictionHeaderControl />} accountSlot={
+      <AppLayout
+        jurisdictionSlot={<JurisdictionHeaderControl />}
+        accountSlot={
           <>
             <LoginHelpMenu />
             <LoginHeaderControl />

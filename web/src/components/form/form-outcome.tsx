@@ -19,7 +19,13 @@ export function FormOutcome({
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   return (
-    <Alert severity={severity} sx={{ mb: 3 }} data-testid={testId} component="section" aria-labelledby={`${testId}-title`}>
+    <Alert
+      severity={severity}
+      sx={{ mb: 3 }}
+      data-testid={testId}
+      component="section"
+      aria-labelledby={`${testId}-title`}
+    >
       <AlertTitle
         component="h2"
         id={`${testId}-title`}

@@ -10,7 +10,7 @@ import {
   type EdiEnrollmentStatus,
 } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
@@ -107,7 +107,7 @@ function DdeRequestForm({
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const locationId = form.watch('locationId');
+  const locationId = useWatch({ control: form.control, name: 'locationId' });
   const chosen = locations.find((l) => l.locationId === locationId);
   // Choosing a location pre-fills what its enrollment says (get-easi); the user corrects what is out of date.
   const prefilledFor = useRef(locationId);

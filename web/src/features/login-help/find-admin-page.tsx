@@ -20,7 +20,7 @@ function Administrators({ administrators }: { administrators: LocationAdministra
     return (
       <FormOutcome title="This location has no administrator yet" severity="info">
         <Typography gutterBottom>Nobody has registered as this location&apos;s administrator.</Typography>
-        <Link component={RouterLink} to="/register">
+        <Link component={RouterLink} to={paths.register.href()}>
           Register as its administrator
         </Link>
       </FormOutcome>

@@ -32,8 +32,8 @@ function Outcome({ next }: { next: ForgotPasswordNext }) {
           no email.
         </Typography>
         <Typography>
-          Use your organisation&apos;s self-service password reset for your network account, or contact your IT
-          service desk. Then log in here with the new password.
+          Use your organisation&apos;s self-service password reset for your network account, or contact your IT service
+          desk. Then log in here with the new password.
         </Typography>
       </FormOutcome>
     );
@@ -65,6 +65,7 @@ export function ForgotPasswordPage() {
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
+  const { ref: internalRef, ...internalField } = form.register('isInternal');
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => setNext((await forgotPassword(values)).next),
   });
@@ -97,7 +98,9 @@ export function ForgotPasswordPage() {
             required
           />
           <FormControlLabel
-            control={<Checkbox id={fieldIds.isInternal} {...form.register('isInternal')} />}
+            control={
+              <Checkbox id={fieldIds.isInternal} slotProps={{ input: { ref: internalRef } }} {...internalField} />
+            }
             label="I am an internal user (contractor staff)"
           />
           <div>

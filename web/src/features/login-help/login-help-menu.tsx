@@ -1,5 +1,5 @@
 import { Button } from '@mui/material';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 
@@ -11,8 +11,8 @@ const MENU_ID = 'login-help-menu';
 /** The header's Help menu: every login-help page, and the DDE access request once logged in. */
 export function LoginHelpMenu() {
   const { loggedIn } = useSession();
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const [open, setOpen] = useState(false);
+  const [anchorEl, setAnchorEl] = useState<HTMLElement | null>(null);
+  const open = !!anchorEl;
   const links = [
     { label: 'Forgot username', href: paths.forgotUsername.href() },
     { label: 'Forgot password', href: paths.forgotPassword.href() },
@@ -23,23 +23,17 @@ export function LoginHelpMenu() {
   return (
     <>
       <Button
-        ref={buttonRef}
         color="inherit"
         aria-haspopup="true"
         aria-controls={open ? MENU_ID : undefined}
         aria-expanded={open}
-        onClick={() => setOpen(true)}
+        onClick={(event) => setAnchorEl(event.currentTarget)}
       >
         Help
       </Button>
       {open && (
         <Suspense fallback={null}>
-          <LoginHelpMenuList
-            id={MENU_ID}
-            anchorEl={buttonRef.current}
-            links={links}
-            onClose={() => setOpen(false)}
-          />
+          <LoginHelpMenuList id={MENU_ID} anchorEl={anchorEl} links={links} onClose={() => setAnchorEl(null)} />
         </Suspense>
       )}
     </>

@@ -3,7 +3,7 @@ import { Button, Link, Typography } from '@mui/material';
 import { SelfReactivationRequest } from '@portal/contracts';
 import { PasswordSchema } from '@portal/contracts/password-policy';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod/mini';
 import { FormDateField } from '../../components/form/form-date-field';
@@ -205,6 +205,7 @@ function PasswordStep({
     shouldFocusError: false,
   });
   const ids = { newPassword: 'reactivate-new-password' };
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
   const { errors, submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async ({ newPassword }) => {
@@ -233,7 +234,7 @@ function PasswordStep({
         autoComplete="new-password"
         registration={form.register('newPassword')}
         error={errors.newPassword}
-        checklist={{ password: form.watch('newPassword'), personal: [progress.username] }}
+        checklist={{ password: newPassword, personal: [progress.username] }}
         required
       />
       <FormSubmitButton submitting={isSubmitting}>Reactivate my account</FormSubmitButton>

@@ -4,7 +4,7 @@ import { ResetPasswordRequest } from '@portal/contracts';
 import { PasswordSchema } from '@portal/contracts/password-policy';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
@@ -47,14 +47,22 @@ function RequestNewLink({ title, children }: { title: string; children?: ReactNo
 }
 
 /** The security answer and the new password, once the link's token is known to be good. */
-function AnswerAndPasswordForm({ token, questionId, onDone }: { token: string; questionId: string; onDone: (err?: unknown) => void }) {
+function AnswerAndPasswordForm({
+  token,
+  questionId,
+  onDone,
+}: {
+  token: string;
+  questionId: string;
+  onDone: (err?: unknown) => void;
+}) {
   const form = useForm<ResetFormValues>({
     resolver: zodResolver(ResetFormSchema, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
     defaultValues: { answer: '', newPassword: '' },
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const newPassword = form.watch('newPassword');
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       try {
@@ -123,9 +131,7 @@ export function ResetPasswordPage() {
     gcTime: 0,
   });
   const questionErrorText = useApiErrorText(question.error && !isDeadEnd(question.error) ? question.error : undefined);
-  const deadEndText = useApiErrorText(
-    finished?.error ?? (isDeadEnd(question.error) ? question.error : undefined),
-  );
+  const deadEndText = useApiErrorText(finished?.error ?? (isDeadEnd(question.error) ? question.error : undefined));
 
   let body: ReactNode;
   if (finished && !finished.error)
@@ -143,7 +149,12 @@ export function ResetPasswordPage() {
         </Link>
       </FormOutcome>
     );
-  else if (!token) body = <RequestNewLink title="This reset link is not complete">Open the link from the email again, or ask for a new one.</RequestNewLink>;
+  else if (!token)
+    body = (
+      <RequestNewLink title="This reset link is not complete">
+        Open the link from the email again, or ask for a new one.
+      </RequestNewLink>
+    );
   else if (finished?.error || isDeadEnd(question.error))
     body = <RequestNewLink title="This reset link no longer works">{deadEndText}</RequestNewLink>;
   else if (question.isError)

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer } from '../../../testing/content-handlers';
+import { contentRoute, dataAnswer, errorAnswer, errorMessagesRoute } from '../../../testing/content-handlers';
 import { recordRequests, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
@@ -22,15 +22,9 @@ function answerPost(path: string, answer: (body: Record<string, unknown>) => Res
   return bodies;
 }
 
-/** The CMS has `message` for `code` (other codes keep the harness's messages); answers the message. */
+/** The CMS has `message` for `code`; answers the message. */
 function errorMessage(code: string, message: string) {
-  server.use(
-    http.get(contentRoute('error-messages'), ({ request }) => {
-      const asked = new URL(request.url).searchParams.get('filters[ErrorCode][$eq]') ?? '';
-      const text = asked === code ? message : defaultErrorMessages[asked];
-      return dataAnswer(text ? [{ id: 1, attributes: { ErrorCode: asked, Message: text } }] : []);
-    }),
-  );
+  server.use(errorMessagesRoute({ [code]: message }));
   return message;
 }
 
@@ -124,7 +118,10 @@ describe('/login-help/password (docs/requirements/portal.md#forgot-password)', (
     const { user } = renderApp({ path: '/login-help/password', cookies });
     await user.click(await screen.findByRole('button', { name: 'Email me a reset link' }));
     const items = within(await summary()).getAllByRole('link');
-    expect(items.map((a) => a.textContent)).toEqual(['Enter your username.', 'Enter the email address on your account.']);
+    expect(items.map((a) => a.textContent)).toEqual([
+      'Enter your username.',
+      'Enter the email address on your account.',
+    ]);
     expect(requests.some((url) => url.pathname.startsWith('/api/login-help'))).toBe(false);
   });
 });
@@ -197,15 +194,19 @@ describe('/reset-password (docs/requirements/portal.md#forgot-password)', () => 
     );
   });
 
-  it('a link that expires between the question and the new password ends the same way', { timeout: 30_000 }, async () => {
-    useQuestions();
-    resetAnswers({ finalAnswer: () => errorAnswer(400, 'Reset_Token_Invalid') });
-    const { user } = renderApp({ path: '/reset-password#token=good-token-1234567890', cookies });
-    await user.type(await screen.findByRole('textbox', { name: /your answer/i }), 'Elm Street');
-    await user.type(screen.getByLabelText(/^new password/i), NEW_PASSWORD);
-    await user.click(screen.getByRole('button', { name: 'Set new password' }));
-    expect(await screen.findByRole('heading', { name: 'This reset link no longer works' })).toBeInTheDocument();
-  });
+  it(
+    'a link that expires between the question and the new password ends the same way',
+    { timeout: 30_000 },
+    async () => {
+      useQuestions();
+      resetAnswers({ finalAnswer: () => errorAnswer(400, 'Reset_Token_Invalid') });
+      const { user } = renderApp({ path: '/reset-password#token=good-token-1234567890', cookies });
+      await user.type(await screen.findByRole('textbox', { name: /your answer/i }), 'Elm Street');
+      await user.type(screen.getByLabelText(/^new password/i), NEW_PASSWORD);
+      await user.click(screen.getByRole('button', { name: 'Set new password' }));
+      expect(await screen.findByRole('heading', { name: 'This reset link no longer works' })).toBeInTheDocument();
+    },
+  );
 
   it('without a token: no request, and a way to ask for a new link', async () => {
     const requests = recordRequests();
@@ -315,7 +316,10 @@ describe('/find-admin (docs/requirements/portal.md#find-my-administrator)', () =
   });
 
   it('no match: the CMS text of the one no-match code', async () => {
-    const text = errorMessage('Find_Admin_No_Match', 'We could not find a provider location with that NPI, PTAN and TIN.');
+    const text = errorMessage(
+      'Find_Admin_No_Match',
+      'We could not find a provider location with that NPI, PTAN and TIN.',
+    );
     answerPost('/api/locations/public-find-admin', () => errorAnswer(404, 'Find_Admin_No_Match'));
     const { user } = renderApp({ path: '/find-admin', cookies });
     await search(user);
@@ -340,7 +344,11 @@ describe('reachable from the login page and the header', () => {
   it('the login page links to every login-help page', async () => {
     renderApp({ path: '/login', cookies });
     const nav = await screen.findByRole('navigation', { name: 'Login help' });
-    expect(within(nav).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([
       ['Forgot username?', '/login-help/username'],
       ['Forgot password?', '/login-help/password'],
       ['Reactivate my account', '/reactivate'],
@@ -352,12 +360,11 @@ describe('reachable from the login page and the header', () => {
     const { user, router } = renderApp({ path: '/', cookies });
     await user.click(await screen.findByRole('button', { name: 'Help' }));
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
-      'Forgot username',
-      'Forgot password',
-      'Reactivate my account',
-      'Find my administrator',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Forgot username', 'Forgot password', 'Reactivate my account', 'Find my administrator']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Find my administrator' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/find-admin'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Find my administrator' })).toBeInTheDocument();
