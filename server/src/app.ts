@@ -27,6 +27,10 @@ import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
 import { authRoutes } from './modules/auth/routes';
+import { ddeAccessRoutes } from './modules/dde-access/routes';
+import { findAdminRoutes } from './modules/find-admin/routes';
+import { inactivityDisableJob } from './modules/login-help/inactivity-job';
+import { loginHelpRoutes } from './modules/login-help/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -135,7 +139,11 @@ export async function buildApp({
     'passwordHasher',
     new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }),
   );
-  const jobs: Job[] = [rateLimitCleanupJob(), sessionCleanupJob(config.sessions)];
+  const jobs: Job[] = [
+    rateLimitCleanupJob(),
+    sessionCleanupJob(config.sessions),
+    inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
+  ];
   if (config.mail.smtpUrl)
     jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
@@ -165,6 +173,9 @@ export async function buildApp({
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   await app.register(authRoutes);
+  await app.register(loginHelpRoutes);
+  await app.register(findAdminRoutes);
+  await app.register(ddeAccessRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

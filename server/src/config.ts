@@ -157,6 +157,12 @@ export const EnvSchema = z.object({
     .default(60 * 60_000),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   MFA_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(10),
+  // Login help and account lifecycle (docs/requirements/portal.md#login-help).
+  INACTIVITY_DISABLE_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+  LOGIN_HELP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
+  FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
+  FIND_ADMIN_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
 });
 
 export const ConfigSchema = EnvSchema.transform((env) => {
@@ -216,6 +222,13 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       lockoutDurationMs: env.LOGIN_LOCKOUT_DURATION_MS,
       attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
       mfaMaxFailures: env.MFA_MAX_FAILURES,
+    },
+    loginHelp: {
+      inactivityDisableDays: env.INACTIVITY_DISABLE_DAYS,
+      attemptsPerMinute: env.LOGIN_HELP_ATTEMPTS_PER_MINUTE,
+      resetEmailsPerHour: env.RESET_EMAILS_PER_HOUR,
+      findAdminPerMinute: env.FIND_ADMIN_PER_MINUTE,
+      findAdminPerDay: env.FIND_ADMIN_PER_DAY,
     },
   };
 }).superRefine((config, ctx) => {

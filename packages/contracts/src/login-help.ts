@@ -27,6 +27,23 @@ export const LOGIN_HELP_MAX_WRONG_ANSWERS = 5;
 const DATE_MIN = '1900-01-01';
 const DATE_MAX = '2099-12-31';
 
+/** A control character (C0 or DEL); `allowLines` lets tab, line feed and carriage return through. */
+function hasControlCharacter(value: string, allowLines = false): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (allowLines && (c === 9 || c === 10 || c === 13)) continue;
+    if (c < 32 || c === 127) return true;
+  }
+  return false;
+}
+/** Control characters (NUL among them, which PostgreSQL text refuses) never belong in a typed field. */
+const noControlCharacters = z.refine<string>((v) => !hasControlCharacter(v), 'Remove the control characters.');
+/** Multi-line text: line breaks and tabs allowed, other control characters not. */
+const noControlCharactersExceptLines = z.refine<string>(
+  (v) => !hasControlCharacter(v, true),
+  'Remove the control characters.',
+);
+
 function isRealDate(value: string): boolean {
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
@@ -44,7 +61,14 @@ export const LoginHelpEmail = z.pipe(
     z.string(),
     z.transform((v) => v.trim()),
   ),
-  z.string().check(z.minLength(3), z.maxLength(254), z.regex(/^[^\s@]+@[^\s@]+$/, 'Enter a valid email address.')),
+  z
+    .string()
+    .check(
+      z.minLength(3),
+      z.maxLength(254),
+      z.regex(/^[^\s@]+@[^\s@]+$/, 'Enter a valid email address.'),
+      noControlCharacters,
+    ),
 );
 
 const Username = z.pipe(
@@ -52,11 +76,11 @@ const Username = z.pipe(
     z.string(),
     z.transform((v) => v.trim()),
   ),
-  z.string().check(z.minLength(1), z.maxLength(64)),
+  z.string().check(z.minLength(1), z.maxLength(64), noControlCharacters),
 );
 /** A new password: the length rules here, the blocklist and personal words on the server (password-policy.ts). */
 const NewPassword = z.string().check(z.minLength(1), z.maxLength(1024));
-const SecurityAnswer = z.string().check(z.minLength(1), z.maxLength(200));
+const SecurityAnswer = z.string().check(z.minLength(1), z.maxLength(200), noControlCharacters);
 /** The `#token=…` of a reset link (base64url). */
 const ResetToken = z.string().check(z.minLength(16), z.maxLength(256), z.regex(/^[A-Za-z0-9_-]+$/));
 /** The emailed reactivation code as typed (spaces and dashes are ignored). */
@@ -221,7 +245,7 @@ const ShortText = (max: number) =>
       z.string(),
       z.transform((v) => v.trim()),
     ),
-    z.string().check(z.minLength(1), z.maxLength(max)),
+    z.string().check(z.minLength(1), z.maxLength(max), noControlCharacters),
   );
 
 /**
@@ -251,7 +275,7 @@ export const DdeSubmitRequest = z.strictObject({
         z.string(),
         z.transform((v) => v.trim()),
       ),
-      z.string().check(z.maxLength(500)),
+      z.string().check(z.maxLength(500), noControlCharactersExceptLines),
     ),
   ),
 });

@@ -3,7 +3,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import { npiCheckDigit } from '@portal/contracts/identifiers';
 import { linesOfBusiness, macJurisdictions, statesOf } from '@portal/contracts/jurisdictions';
 import type { Db } from './client';
-import { appState, claims, providerLocations } from './schema';
+import { appState, claims, ediEnrollments, providerLocations } from './schema';
 
 /**
  * Deterministic demo data (docs/requirements/portal.md#demo-data): the same seed and day always give the same rows, so the README's
@@ -29,10 +29,31 @@ const MBI_LETTERS = 'ACDEFGHJKMNPQRTUVWXY';
 
 export type LocationRow = typeof providerLocations.$inferInsert & { id: string };
 export type ClaimRow = typeof claims.$inferInsert;
+export type EdiEnrollmentRow = typeof ediEnrollments.$inferInsert;
 
 export interface DemoBatch {
   locations: LocationRow[];
   claims: ClaimRow[];
+  ediEnrollments: EdiEnrollmentRow[];
+}
+
+/** Fictional network service vendors of the demo enrollments. */
+const DEMO_VENDORS = ['Northwind Network Services', 'Contoso Claims Connect', 'Fabrikam EDI Gateway'];
+
+/**
+ * The EDI/DDE enrollment of the i-th demo location (docs/requirements/portal.md#dde-access-request), worked out from
+ * the index alone so the seeded random sequence (and every other demo row) stays as it was. Every fifth location has
+ * none on file, so the DDE form's empty start can be tried too.
+ */
+function demoEnrollment(location: LocationRow, i: number): EdiEnrollmentRow | undefined {
+  if (i % 5 === 4) return undefined;
+  return {
+    locationId: location.id,
+    submitterId: `${location.jurisdiction}${location.lineOfBusiness}${String(i).padStart(7, '0')}`,
+    networkServiceVendor: DEMO_VENDORS[i % DEMO_VENDORS.length]!,
+    ddeAccessType: i % 2 === 0 ? 'inquiry-and-claims' : 'inquiry',
+    status: i % 7 === 6 ? 'pending' : 'active',
+  };
 }
 
 function isoDay(date: Date): string {
@@ -72,7 +93,7 @@ export function* generateDemoData(options: {
   f.seed(options.seed ?? DEMO_SEED);
   const batchSize = options.batchSize ?? 1000;
   const usedNpis = new Set<string>();
-  let batch: DemoBatch = { locations: [], claims: [] };
+  let batch: DemoBatch = { locations: [], claims: [], ediEnrollments: [] };
   let previous: LocationRow | undefined;
 
   for (let i = 0; i < options.locations; i++) {
@@ -105,6 +126,8 @@ export function* generateDemoData(options: {
     };
     batch.locations.push(location);
     previous = location;
+    const enrollment = demoEnrollment(location, i);
+    if (enrollment) batch.ediEnrollments.push(enrollment);
 
     // Three paid claims: two inside the lookback window, one outside it.
     const paidDaysAgo = [
@@ -131,7 +154,7 @@ export function* generateDemoData(options: {
 
     if (batch.locations.length >= batchSize) {
       yield batch;
-      batch = { locations: [], claims: [] };
+      batch = { locations: [], claims: [], ediEnrollments: [] };
     }
   }
   if (batch.locations.length) yield batch;
@@ -171,6 +194,7 @@ export async function seedDemoData(
     })) {
       await tx.insert(providerLocations).values(batch.locations);
       await tx.insert(claims).values(batch.claims);
+      if (batch.ediEnrollments.length) await tx.insert(ediEnrollments).values(batch.ediEnrollments);
       locations += batch.locations.length;
       claimCount += batch.claims.length;
       options.onProgress?.(locations);

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { linesOfBusiness, macJurisdictions } from '@portal/contracts/jurisdictions';
+import { ddeAccessTypes, ddeRequestTypes, ediEnrollmentStatuses } from '@portal/contracts/login-help';
 import {
   bigint,
   bigserial,
@@ -11,6 +12,7 @@ import {
   jsonb,
   numeric,
   pgEnum,
+  pgSequence,
   pgTable,
   primaryKey,
   text,
@@ -300,5 +302,56 @@ export const oneTimeTokens = pgTable(
     index('one_time_tokens_user_purpose_idx').on(t.userId, t.purpose),
     index('one_time_tokens_location_purpose_idx').on(t.locationId, t.purpose),
     check('one_time_tokens_owner_check', sql`(${t.userId} is null) <> (${t.locationId} is null)`),
+  ],
+);
+
+// From packages/contracts/src/login-help.ts; a new value there needs a migration (npm run db:generate).
+export const ddeAccessTypeEnum = pgEnum('dde_access_type', ddeAccessTypes);
+export const ediEnrollmentStatusEnum = pgEnum('edi_enrollment_status', ediEnrollmentStatuses);
+export const ddeRequestTypeEnum = pgEnum('dde_request_type', ddeRequestTypes);
+
+/** A location's EDI/DDE enrollment facts ("EASI"), which pre-fill the DDE access request (one per location). */
+export const ediEnrollments = pgTable('edi_enrollments', {
+  locationId: uuid('location_id')
+    .primaryKey()
+    .references(() => providerLocations.id, { onDelete: 'cascade' }),
+  submitterId: varchar('submitter_id', { length: 15 }).notNull(),
+  networkServiceVendor: text('network_service_vendor').notNull(),
+  ddeAccessType: ddeAccessTypeEnum('dde_access_type').notNull(),
+  status: ediEnrollmentStatusEnum('status').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Numbers the DDE requests' reference numbers (`DDE-2026-000123`): shared by every instance, never reused. */
+export const ddeRequestNumberSeq = pgSequence('dde_request_number_seq', { startWith: 1 });
+
+/**
+ * DDE access requests. `(requester_id, idempotency_key)` is unique: a retry of the same form finds the first row
+ * instead of adding one; `request_hash` tells a retry from a different request sent with the same key.
+ */
+export const ddeRequests = pgTable(
+  'dde_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    referenceNumber: varchar('reference_number', { length: 32 }).notNull(),
+    requesterId: uuid('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    locationId: uuid('location_id')
+      .notNull()
+      .references(() => providerLocations.id, { onDelete: 'cascade' }),
+    idempotencyKey: uuid('idempotency_key').notNull(),
+    requestHash: varchar('request_hash', { length: 64 }).notNull(),
+    requestType: ddeRequestTypeEnum('request_type').notNull(),
+    /** The form's values as submitted (submitter id, vendor, access type, contact phone, comments). */
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    status: varchar('status', { length: 16 }).notNull().default('received'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('dde_requests_reference_key').on(t.referenceNumber),
+    uniqueIndex('dde_requests_idempotency_key').on(t.requesterId, t.idempotencyKey),
+    index('dde_requests_location_idx').on(t.locationId),
   ],
 );

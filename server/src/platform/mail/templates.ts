@@ -69,6 +69,97 @@ export const emailTemplates = {
       link: { label: 'Log in', path: '/login' },
     }),
   },
+  // Login help (docs/requirements/portal.md#login-help).
+  'username-reminder': {
+    data: z.strictObject({ usernames: z.array(z.string().max(64)).min(1).max(20) }),
+    body: (d: { usernames: string[] }): Body => ({
+      subject: 'Your username',
+      paragraphs: [
+        'Someone asked for the username of the account that uses this email address.',
+        `${d.usernames.length === 1 ? 'Your username is' : 'Your usernames are'}: ${d.usernames.join(', ')}`,
+        'If this was not you, you can ignore this email: nothing was changed.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  'password-reset-link': {
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      token: z.string().max(256),
+      expiresAt: z.iso.datetime({ offset: true }),
+    }),
+    body: (d: { firstName: string; token: string; expiresAt: string }): Body => ({
+      subject: 'Reset your password',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        `Someone asked to reset the password of your account. The link below works once, until ${new Date(d.expiresAt).toUTCString()}. You will be asked one of your security questions.`,
+        'If this was not you, ignore this email: your password stays as it is.',
+      ],
+      // The token travels in the fragment, so it never reaches server logs or Referer headers.
+      link: { label: 'Reset your password', path: `/reset-password#token=${encodeURIComponent(d.token)}` },
+    }),
+  },
+  'reactivation-code': {
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      code: z.string().max(32),
+      expiresAt: z.iso.datetime({ offset: true }),
+      /** `disabled_inactive`: the code reactivates; otherwise the account cannot be reactivated online. */
+      status: z.enum(['disabled_inactive', 'locked', 'disabled_admin']),
+    }),
+    body: (d: { firstName: string; code: string; expiresAt: string; status: string }): Body => ({
+      subject: 'Your account reactivation code',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        `Your reactivation code is ${d.code}. It works until ${new Date(d.expiresAt).toUTCString()}.`,
+        d.status === 'disabled_inactive'
+          ? 'Enter it on the reactivation page, then answer one of your security questions and choose a new password.'
+          : d.status === 'locked'
+            ? 'Your account is locked and cannot be reactivated online: contact the provider contact center (help desk).'
+            : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
+        'If this was not you, ignore this email: nothing was changed.',
+      ],
+      link: { label: 'Reactivate your account', path: '/reactivate' },
+    }),
+  },
+  'account-reactivated': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'Your account is active again',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'Your account was reactivated and its password changed. Log in with the new password and your authenticator app.',
+        'If this was not you, contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  'account-disabled-inactive': {
+    data: z.strictObject({ firstName: z.string().max(100), days: z.number().int() }),
+    body: (d: { firstName: string; days: number }): Body => ({
+      subject: 'Your account was disabled after inactivity',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        `Your account was disabled because nobody logged in to it for ${d.days} days. You can reactivate it yourself: you will need your username, date of birth, this email address and one of your security answers.`,
+      ],
+      link: { label: 'Reactivate your account', path: '/reactivate' },
+    }),
+  },
+  // DDE access (docs/requirements/portal.md#dde-access-request).
+  'dde-request-received': {
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      referenceNumber: z.string().max(32),
+      legalName: z.string().max(200),
+    }),
+    body: (d: { firstName: string; referenceNumber: string; legalName: string }): Body => ({
+      subject: `DDE access request ${d.referenceNumber} received`,
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        `We received your direct data entry (DDE) access request for ${d.legalName}. Its reference number is ${d.referenceNumber}: quote it when you contact us about it.`,
+      ],
+    }),
+  },
 } as const;
 
 export type EmailTemplateName = keyof typeof emailTemplates;

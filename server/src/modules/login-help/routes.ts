@@ -1,0 +1,101 @@
+import {
+  FORGOT_PASSWORD_PATH,
+  FORGOT_USERNAME_PATH,
+  ForgotPasswordRequest,
+  ForgotPasswordResponse,
+  ForgotUsernameRequest,
+  ForgotUsernameResponse,
+  RESET_PASSWORD_PATH,
+  ResetPasswordRequest,
+  ResetPasswordResponse,
+  SELF_REACTIVATION_PATH,
+  SelfReactivationRequest,
+  SelfReactivationResponse,
+} from '@portal/contracts/login-help';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import {
+  completeReactivation,
+  forgotPassword,
+  forgotUsername,
+  requestReactivationCode,
+  resetPassword,
+  resetPasswordQuestion,
+  verifyReactivationAnswer,
+  verifyReactivationCode,
+} from './service';
+
+/**
+ * Login help (docs/requirements/portal.md#login-help): forgot username, forgot password, reset from the emailed link,
+ * and self-reactivation. Each route is throttled per client address in the shared store; the per-account allowances
+ * and wrong-answer limits live in the service. Answers are never cached.
+ */
+export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
+  await registerSharedRateLimit(app);
+  const perClient = routeRateLimit({
+    max: app.config.loginHelp.attemptsPerMinute,
+    timeWindow: 60_000,
+    key: 'ip',
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    FORGOT_USERNAME_PATH,
+    {
+      config: { rateLimit: perClient },
+      schema: { body: ForgotUsernameRequest, response: { 200: ForgotUsernameResponse } },
+    },
+    async (request) => {
+      await forgotUsername(request, request.body);
+      return { data: { received: true as const } };
+    },
+  );
+
+  app.post(
+    FORGOT_PASSWORD_PATH,
+    {
+      config: { rateLimit: perClient },
+      schema: { body: ForgotPasswordRequest, response: { 200: ForgotPasswordResponse } },
+    },
+    async (request) => ({ data: { next: await forgotPassword(request, request.body) } }),
+  );
+
+  app.post(
+    RESET_PASSWORD_PATH,
+    {
+      config: { rateLimit: perClient },
+      schema: { body: ResetPasswordRequest, response: { 200: ResetPasswordResponse } },
+    },
+    async (request) => {
+      const body = request.body;
+      if (body.step === 'question') return { data: { questionId: await resetPasswordQuestion(request, body.token) } };
+      await resetPassword(request, body);
+      return { data: { passwordChanged: true as const } };
+    },
+  );
+
+  app.post(
+    SELF_REACTIVATION_PATH,
+    {
+      config: { rateLimit: perClient },
+      schema: { body: SelfReactivationRequest, response: { 200: SelfReactivationResponse } },
+    },
+    async (request) => {
+      const body = request.body;
+      switch (body.step) {
+        case 'request-code':
+          return { data: { next: await requestReactivationCode(request, body) } };
+        case 'verify-code':
+          return { data: { next: 'answer' as const, questionId: await verifyReactivationCode(request, body) } };
+        case 'verify-answer':
+          await verifyReactivationAnswer(request, body);
+          return { data: { next: 'new-password' as const } };
+        case 'set-password':
+          await completeReactivation(request, body);
+          return { data: { next: 'done' as const } };
+      }
+    },
+  );
+};
