@@ -7,6 +7,7 @@ import { useSession } from '../../lib/session/session-context';
 const LoginHelpMenuList = lazy(() => import('./components/login-help-menu-list'));
 
 const MENU_ID = 'login-help-menu';
+const BUTTON_ID = 'login-help-menu-button';
 
 /** The header's Help menu: every login-help page, and the DDE access request once logged in. */
 export function LoginHelpMenu() {
@@ -23,6 +24,7 @@ export function LoginHelpMenu() {
   return (
     <>
       <Button
+        id={BUTTON_ID}
         color="inherit"
         aria-haspopup="true"
         aria-controls={open ? MENU_ID : undefined}

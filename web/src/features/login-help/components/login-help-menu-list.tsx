@@ -4,17 +4,19 @@ import { Link as RouterLink } from 'react-router';
 /** The Help menu's list (loaded on demand by LoginHelpMenu). */
 export default function LoginHelpMenuList({
   id,
+  labelledBy,
   anchorEl,
   links,
   onClose,
 }: {
   id: string;
+  labelledBy: string;
   anchorEl: HTMLElement | null;
   links: { label: string; href: string }[];
   onClose: () => void;
 }) {
   return (
-    <Menu id={id} anchorEl={anchorEl} open onClose={onClose}>
+    <Menu id={id} anchorEl={anchorEl} open onClose={onClose} slotProps={{ list: { 'aria-labelledby': labelledBy } }}>
       {links.map((link) => (
         <MenuItem key={link.href} component={RouterLink} to={link.href} onClick={onClose}>
           {link.label}
