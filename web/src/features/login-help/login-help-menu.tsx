@@ -35,7 +35,13 @@ export function LoginHelpMenu() {
       </Button>
       {open && (
         <Suspense fallback={null}>
-          <LoginHelpMenuList id={MENU_ID} anchorEl={anchorEl} links={links} onClose={() => setAnchorEl(null)} />
+          <LoginHelpMenuList
+            id={MENU_ID}
+            labelledBy={BUTTON_ID}
+            anchorEl={anchorEl}
+            links={links}
+            onClose={() => setAnchorEl(null)}
+          />
         </Suspense>
       )}
     </>
