@@ -115,8 +115,15 @@ function AnswerAndPasswordForm({
 export function ResetPasswordPage() {
   const location = useLocation();
   const navigate = useNavigate();
-  const [token] = useState(() => tokenOf(location.hash));
+  const [token, setToken] = useState(() => tokenOf(location.hash));
   const [finished, setFinished] = useState<{ error?: unknown }>();
+  // A link opened later in this same tab changes only the fragment, so the page stays mounted: it starts over
+  // with the new link's token (adjusting state while rendering, as React advises for derived resets).
+  const linkToken = tokenOf(location.hash);
+  if (linkToken && linkToken !== token) {
+    setToken(linkToken);
+    setFinished(undefined);
+  }
   // The token must not stay in the address bar, the history or a bookmark.
   useEffect(() => {
     if (location.hash) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });

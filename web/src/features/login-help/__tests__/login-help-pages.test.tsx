@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { contentRoute, dataAnswer, errorAnswer, errorMessagesRoute } from '../../../testing/content-handlers';
@@ -178,6 +178,11 @@ describe('/reset-password (docs/requirements/portal.md#forgot-password)', () => 
         answer: 'Elm Street',
         newPassword: NEW_PASSWORD,
       });
+
+      // Another emailed link opened in this same tab (only the fragment changes): it is read afresh.
+      await act(() => router.navigate('/reset-password#token=used-token-1234567890'));
+      expect(await screen.findByRole('heading', { name: 'This reset link no longer works' })).toBeInTheDocument();
+      expect(router.state.location.hash).toBe('');
     },
   );
 

@@ -1,7 +1,10 @@
 import { Menu, MenuItem } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 
-/** The Help menu's list (loaded on demand by LoginHelpMenu). */
+/**
+ * The Help menu's list (loaded on demand by LoginHelpMenu). It stays inside the header (no portal), so its
+ * content belongs to the header's landmark.
+ */
 export default function LoginHelpMenuList({
   id,
   labelledBy,
@@ -16,7 +19,14 @@ export default function LoginHelpMenuList({
   onClose: () => void;
 }) {
   return (
-    <Menu id={id} anchorEl={anchorEl} open onClose={onClose} slotProps={{ list: { 'aria-labelledby': labelledBy } }}>
+    <Menu
+      id={id}
+      anchorEl={anchorEl}
+      open
+      onClose={onClose}
+      disablePortal
+      slotProps={{ list: { 'aria-labelledby': labelledBy } }}
+    >
       {links.map((link) => (
         <MenuItem key={link.href} component={RouterLink} to={link.href} onClick={onClose}>
           {link.label}
