@@ -138,7 +138,9 @@ describe('login help and DDE access', () => {
     await expectFocusedHeading(page, 'Your password has been changed');
     await page.getByText(/still need your authenticator app/).waitFor();
 
-    // The same link a second time: it no longer works, and says how to get a new one.
+    // The same link opened again (a fresh page load, as from the email): it no longer works, and says how to get
+    // a new one.
+    await page.goto('/login');
     await page.goto(link!);
     await page.getByRole('heading', { name: 'This reset link no longer works' }).waitFor();
     await page.getByRole('link', { name: 'Request a new password reset email' }).waitFor();
