@@ -72,17 +72,15 @@ for (const kind of ['inactive', 'active'] as const) {
     .onConflictDoNothing()
     .returning({ id: users.id });
   if (rows.length)
-    await database.db
-      .insert(securityAnswers)
-      .values(
-        rows.flatMap(({ id }) =>
-          ['first-car', 'first-school', 'childhood-nickname'].map((questionId) => ({
-            userId: id,
-            questionId,
-            answerHash,
-          })),
-        ),
-      );
+    await database.db.insert(securityAnswers).values(
+      rows.flatMap(({ id }) =>
+        ['first-car', 'first-school', 'childhood-nickname'].map((questionId) => ({
+          userId: id,
+          questionId,
+          answerHash,
+        })),
+      ),
+    );
 }
 
 const headers = { 'x-portal-request': '1', origin: 'http://localhost:3000' };

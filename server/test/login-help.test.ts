@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, oneTimeTokens, sessions, users } from '../src/db/schema';
 import { loginHelpWork } from '../src/modules/login-help/work';
+import { renderEmail } from '../src/platform/mail/templates';
 import { createSession } from '../src/platform/session';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import { ANSWER, createAccount, latestEmail, outboxCount, QUESTION_KEYS, START_PASSWORD } from './support/accounts';
@@ -202,6 +203,11 @@ describe('login help', () => {
     // Only the hash is stored.
     const [stored] = await app.database.db.select().from(oneTimeTokens).where(eq(oneTimeTokens.userId, user.id));
     expect(stored!.tokenHash).not.toContain(token);
+
+    // The link is built from PUBLIC_URL, the token in the fragment (never sent to a server by the browser).
+    const rendered = renderEmail(app.config.publicUrl, email!.template, email!.data);
+    expect(rendered.text).toContain(`http://localhost:3000/reset-password#token=${token}`);
+    expect(rendered.html).toContain(`href="http://localhost:3000/reset-password#token=${token}"`);
 
     const question = await post(app, RESET_PASSWORD_PATH, { step: 'question', token });
     expect(question.statusCode).toBe(200);
