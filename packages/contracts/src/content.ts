@@ -48,7 +48,10 @@ export const SystemUseNoticeEntrySchema = entry({ NoticeText: z.nullable(z.strin
 
 export const ErrorMessageListSchema = z.array(entry({ ErrorCode: z.string(), Message: z.string() }));
 
-export const SecurityQuestionListSchema = z.array(entry({ question: z.string(), order: z.nullish(z.number()) }));
+/** `key`: the question's stable name, which stored answers refer to (docs/requirements/portal.md#validation-rules). */
+export const SecurityQuestionListSchema = z.array(
+  entry({ key: z.nullish(z.string()), question: z.string(), order: z.nullish(z.number()) }),
+);
 export type SecurityQuestion = z.infer<typeof SecurityQuestionListSchema>[number];
 
 /** docs/requirements/api.md#error-catalogue: the text shown for unpublished or unknown content. */

@@ -12,6 +12,30 @@ export const routes: RouteObject[] = [
       { path: paths.home.path, lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }) },
       { path: paths.topic.path, lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }) },
       { path: paths.login.path, lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
+      {
+        path: paths.forgotUsername.path,
+        lazy: async () => ({ Component: (await import('./routes/login-help')).ForgotUsernameRoute }),
+      },
+      {
+        path: paths.forgotPassword.path,
+        lazy: async () => ({ Component: (await import('./routes/login-help')).ForgotPasswordRoute }),
+      },
+      {
+        path: paths.resetPassword.path,
+        lazy: async () => ({ Component: (await import('./routes/login-help')).ResetPasswordRoute }),
+      },
+      {
+        path: paths.reactivate.path,
+        lazy: async () => ({ Component: (await import('./routes/login-help')).ReactivateRoute }),
+      },
+      {
+        path: paths.findAdmin.path,
+        lazy: async () => ({ Component: (await import('./routes/login-help')).FindAdminRoute }),
+      },
+      {
+        path: paths.ddeAccess.path,
+        lazy: async () => ({ Component: (await import('./routes/dde-access')).DdeAccessRoute }),
+      },
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },

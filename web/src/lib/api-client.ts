@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly code: string,
     readonly fieldErrors?: ErrorResponse['fieldErrors'],
     readonly requestId?: string,
+    /** Seconds from a 429's `Retry-After` header, when it carried a number. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(code);
     this.name = 'ApiError';
@@ -73,7 +75,13 @@ export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(
   }
 
   const payload: unknown = await response.json().catch(() => undefined);
-  return readApiAnswer(response.status, payload, schema);
+  return readApiAnswer(response.status, payload, schema, retryAfterSeconds(response.headers.get('retry-after')));
+}
+
+/** `Retry-After` in seconds (the portal sends a number of seconds; an HTTP date is not used). */
+function retryAfterSeconds(header: string | null): number | undefined {
+  const seconds = header === null || header.trim() === '' ? NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
 /**
@@ -84,13 +92,14 @@ export function readApiAnswer<T extends z.core.$ZodType = z.ZodMiniUnknown>(
   status: number,
   payload: unknown,
   schema?: T,
+  retryAfter?: number,
 ): z.output<T> {
   if (status < 200 || status > 299) {
     const parsed = ErrorResponseSchema.safeParse(payload);
     if (parsed.success) {
       if (status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage))
         for (const listener of sessionLostListeners) listener(parsed.data.errorMessage);
-      throw new ApiError(status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId);
+      throw new ApiError(status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId, retryAfter);
     }
     throw new ApiError(status, GENERIC_ERROR_CODE);
   }

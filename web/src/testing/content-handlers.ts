@@ -46,6 +46,16 @@ function entry(id: number, attributes: Record<string, unknown>) {
   return { id, attributes: { publishedAt: '2026-11-01T00:00:00.000Z', ...attributes } };
 }
 
+/** The CMS's error messages: the defaults plus `extra` (a test's own codes); `server.use(errorMessagesRoute({...}))`. */
+export function errorMessagesRoute(extra: Record<string, string> = {}) {
+  const messages = { ...defaultErrorMessages, ...extra };
+  return http.get(contentRoute('error-messages'), ({ request }) => {
+    const code = new URL(request.url).searchParams.get('filters[ErrorCode][$eq]') ?? '';
+    const message = messages[code];
+    return dataAnswer(message ? [entry(1, { ErrorCode: code, Message: message })] : []);
+  });
+}
+
 /**
  * The content a healthy CMS serves through the proxy: home page, topics (filtered by slug like Strapi), license
  * and error messages. Tests override one route with `server.use(...)`.
@@ -60,9 +70,5 @@ export const contentHandlers = [
   }),
   http.get(contentRoute('license'), () => dataAnswer(entry(1, { LicenseText: LICENSE_TEXT }))),
   http.get(contentRoute('system-use-notice'), () => dataAnswer(entry(1, { NoticeText: SYSTEM_USE_NOTICE_TEXT }))),
-  http.get(contentRoute('error-messages'), ({ request }) => {
-    const code = new URL(request.url).searchParams.get('filters[ErrorCode][$eq]') ?? '';
-    const message = defaultErrorMessages[code];
-    return dataAnswer(message ? [entry(1, { ErrorCode: code, Message: message })] : []);
-  }),
+  errorMessagesRoute(),
 ];

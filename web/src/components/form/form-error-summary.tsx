@@ -43,6 +43,8 @@ export function FormErrorSummary({
             {error.fieldId ? (
               <Link
                 href={`#${error.fieldId}`}
+                // WCAG 2.2 target size: links stacked in a list need 24 px each.
+                sx={{ display: 'inline-block', minHeight: 24, py: '2px' }}
                 onClick={(event) => {
                   event.preventDefault();
                   document.getElementById(error.fieldId!)?.focus();

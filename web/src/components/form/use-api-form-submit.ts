@@ -6,13 +6,13 @@ import { fieldErrorItems } from './form-text-field';
 
 /**
  * The form pattern's submit: valid values go to the API; a failure is kept as the summary's last item (the CMS text
- * for its error code, with the usual fallbacks) and empties `clearOnError` (a password or code is typed afresh).
+ * for its error code, with the usual fallbacks) and empties `clearOnError`, if given (a password or code is typed afresh).
  * The summary lists the field errors first, in the order of `fieldIds`.
  */
 export function useApiFormSubmit<T extends FieldValues>(
   form: UseFormReturn<T>,
   fieldIds: Partial<Record<keyof T & string, string>>,
-  options: { submit: (values: T) => Promise<void>; clearOnError: Path<T> },
+  options: { submit: (values: T) => Promise<void>; clearOnError?: Path<T> },
 ): { onSubmit: ReturnType<UseFormReturn<T>['handleSubmit']>; summary: FormErrorItem[] } {
   const [apiError, setApiError] = useState<unknown>();
   const apiErrorText = useApiErrorText(apiError);
@@ -26,7 +26,7 @@ export function useApiFormSubmit<T extends FieldValues>(
       await options.submit(values);
     } catch (err) {
       setApiError(err);
-      form.setValue(options.clearOnError, '' as PathValue<T, Path<T>>);
+      if (options.clearOnError) form.setValue(options.clearOnError, '' as PathValue<T, Path<T>>);
     }
   });
   return { onSubmit, summary };

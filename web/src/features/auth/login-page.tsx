@@ -1,8 +1,9 @@
-import { Alert, Box, Paper, Typography } from '@mui/material';
+import { Alert, Box, Link, List, ListItem, Paper, Typography } from '@mui/material';
 import type { LoginNextStep } from '@portal/contracts';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
+import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSystemUseNotice } from './api/auth-api';
@@ -34,6 +35,33 @@ function SystemUseNotice() {
         <Alert severity="warning">The system use notice could not be loaded.</Alert>
       ) : null}
     </Paper>
+  );
+}
+
+const loginHelpLinks = [
+  { label: 'Forgot username?', href: paths.forgotUsername.href() },
+  { label: 'Forgot password?', href: paths.forgotPassword.href() },
+  { label: 'Reactivate my account', href: paths.reactivate.href() },
+  { label: 'Find my administrator', href: paths.findAdmin.href() },
+];
+
+/** The login-help pages (docs/requirements/portal.md#login-help), below the username and password. */
+function LoginHelpLinks() {
+  return (
+    <Box component="nav" aria-labelledby="login-help-title" sx={{ mt: 4 }}>
+      <Typography component="h2" variant="h6" id="login-help-title">
+        Login help
+      </Typography>
+      <List dense disablePadding>
+        {loginHelpLinks.map((link) => (
+          <ListItem key={link.href} disableGutters>
+            <Link component={RouterLink} to={link.href}>
+              {link.label}
+            </Link>
+          </ListItem>
+        ))}
+      </List>
+    </Box>
   );
 }
 
@@ -69,7 +97,12 @@ export function LoginPage() {
         Log in
       </Typography>
       <SystemUseNotice />
-      {step === 'password' && <PasswordStep onNext={setStep} />}
+      {step === 'password' && (
+        <>
+          <PasswordStep onNext={setStep} />
+          <LoginHelpLinks />
+        </>
+      )}
       {step === 'mfa' && (
         <MfaStep
           onDone={() => {

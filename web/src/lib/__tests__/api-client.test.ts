@@ -17,13 +17,15 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       lastBody = body;
-      const send = (status: number, payload: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
+      const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
       };
       if (req.url === '/ok') return send(200, { data: { name: 'J5A' } });
       if (req.url === '/bad-request')
         return send(400, { errorMessage: 'Validation_Failed', fieldErrors: { npi: ['Enter the NPI.'] } });
+      if (req.url === '/too-many') return send(429, { errorMessage: 'Too_Many_Requests' }, { 'retry-after': '90' });
+      if (req.url === '/too-many-no-retry-after') return send(429, { errorMessage: 'Too_Many_Requests' });
       if (req.url === '/html-error') return send(502, '<html>bad gateway</html>');
       return send(404, { errorMessage: 'Not_Found' });
     });
@@ -58,6 +60,16 @@ describe('apiRequest', () => {
     const error = await apiRequest(`${base}/bad-request`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, code: 'Validation_Failed', fieldErrors: { npi: ['Enter the NPI.'] } });
+  });
+
+  it("carries a 429's Retry-After seconds, when it has them", async () => {
+    await expect(apiRequest(`${base}/too-many`)).rejects.toMatchObject({
+      status: 429,
+      code: 'Too_Many_Requests',
+      retryAfterSeconds: 90,
+    });
+    const error = (await apiRequest(`${base}/too-many-no-retry-after`).catch((e: unknown) => e)) as ApiError;
+    expect(error.retryAfterSeconds).toBeUndefined();
   });
 
   it('maps an unreadable error body to the generic code', async () => {

@@ -1,0 +1,113 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Checkbox, FormControlLabel, Link, Typography } from '@mui/material';
+import { ForgotPasswordRequest, type ForgotPasswordNext } from '@portal/contracts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { FormOutcome } from '../../components/form/form-outcome';
+import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { FormTextField } from '../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
+import { paths } from '../../config/paths';
+import { forgotPassword } from './api/login-help-api';
+import { LoginHelpLayout } from './components/login-help-layout';
+
+const fieldIds = {
+  username: 'forgot-password-username',
+  email: 'forgot-password-email',
+  isInternal: 'forgot-password-internal',
+};
+const fieldMessages: Record<string, string> = {
+  username: 'Enter your username.',
+  email: 'Enter the email address on your account.',
+};
+
+function Outcome({ next }: { next: ForgotPasswordNext }) {
+  if (next === 'enterprise-directory')
+    return (
+      <FormOutcome title="Reset your password through the enterprise directory" severity="info">
+        <Typography gutterBottom>
+          Internal users&apos; passwords belong to the enterprise directory, so this portal cannot reset them and sends
+          no email.
+        </Typography>
+        <Typography>
+          Use your organisation&apos;s self-service password reset for your network account, or contact your IT service
+          desk. Then log in here with the new password.
+        </Typography>
+      </FormOutcome>
+    );
+  return (
+    <FormOutcome title="Check your email">
+      <Typography gutterBottom>
+        If an account matches, we emailed a link to reset its password. The link works once, for 30 minutes.
+      </Typography>
+      <Typography>
+        No email after a few minutes? Check your spam folder, or{' '}
+        <Link component={RouterLink} to={paths.forgotUsername.href()}>
+          check your username
+        </Link>
+        .
+      </Typography>
+    </FormOutcome>
+  );
+}
+
+/**
+ * `/login-help/password` (docs/requirements/portal.md#forgot-password): username + email, and whether the user is
+ * internal staff. External users always see the same confirmation; internal users get the directory instructions.
+ */
+export function ForgotPasswordPage() {
+  const [next, setNext] = useState<ForgotPasswordNext>();
+  const form = useForm<ForgotPasswordRequest>({
+    resolver: zodResolver(ForgotPasswordRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    defaultValues: { username: '', email: '', isInternal: false },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { ref: internalRef, ...internalField } = form.register('isInternal');
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => setNext((await forgotPassword(values)).next),
+  });
+
+  return (
+    <LoginHelpLayout
+      title="Forgot password"
+      intro="Enter your username and the email address on your account. We email you a link to choose a new password."
+    >
+      {next ? (
+        <Outcome next={next} />
+      ) : (
+        <form onSubmit={onSubmit} noValidate aria-label="Forgot password">
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <FormTextField
+            id={fieldIds.username}
+            label="Username"
+            autoComplete="username"
+            registration={form.register('username')}
+            error={errors.username}
+            required
+          />
+          <FormTextField
+            id={fieldIds.email}
+            label="Email address"
+            type="email"
+            autoComplete="email"
+            registration={form.register('email')}
+            error={errors.email}
+            required
+          />
+          <FormControlLabel
+            control={
+              <Checkbox id={fieldIds.isInternal} slotProps={{ input: { ref: internalRef } }} {...internalField} />
+            }
+            label="I am an internal user (contractor staff)"
+          />
+          <div>
+            <FormSubmitButton submitting={isSubmitting}>Email me a reset link</FormSubmitButton>
+          </div>
+        </form>
+      )}
+    </LoginHelpLayout>
+  );
+}

@@ -1,0 +1,71 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Typography } from '@mui/material';
+import { ForgotUsernameRequest } from '@portal/contracts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormDateField } from '../../components/form/form-date-field';
+import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { FormOutcome } from '../../components/form/form-outcome';
+import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { FormTextField } from '../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
+import { forgotUsername } from './api/login-help-api';
+import { LoginHelpLayout } from './components/login-help-layout';
+
+const fieldIds = { email: 'forgot-username-email', dob: 'forgot-username-dob' };
+const fieldMessages: Record<string, string> = {
+  email: 'Enter the email address on your account.',
+  // docs/requirements/portal.md#validation-rules: the browser sends nothing without a date of birth, and says why.
+  dob: 'Date of Birth is invalid',
+};
+
+/**
+ * `/login-help/username` (docs/requirements/portal.md#forgot-username): email + date of birth. Whatever the server
+ * found, the page says the same thing: the username goes by email, never onto the screen.
+ */
+export function ForgotUsernamePage() {
+  const [sent, setSent] = useState(false);
+  const form = useForm<ForgotUsernameRequest>({
+    resolver: zodResolver(ForgotUsernameRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    defaultValues: { email: '', dob: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => {
+      await forgotUsername(values);
+      setSent(true);
+    },
+  });
+
+  return (
+    <LoginHelpLayout
+      title="Forgot username"
+      intro="Enter the email address and date of birth on your account. If they match an account, we email its username to that address."
+    >
+      {sent ? (
+        <FormOutcome title="Check your email">
+          <Typography>
+            If an account matches, we emailed its username to that address. It can take a few minutes to arrive; check
+            your spam folder too.
+          </Typography>
+        </FormOutcome>
+      ) : (
+        <form onSubmit={onSubmit} noValidate aria-label="Forgot username">
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <FormTextField
+            id={fieldIds.email}
+            label="Email address"
+            type="email"
+            autoComplete="email"
+            registration={form.register('email')}
+            error={errors.email}
+            required
+          />
+          <FormDateField id={fieldIds.dob} label="Date of birth" name="dob" control={form.control} required />
+          <FormSubmitButton submitting={isSubmitting}>Email my username</FormSubmitButton>
+        </form>
+      )}
+    </LoginHelpLayout>
+  );
+}

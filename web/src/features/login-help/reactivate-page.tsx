@@ -1,0 +1,334 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Link, Typography } from '@mui/material';
+import { SelfReactivationRequest } from '@portal/contracts';
+import { PasswordSchema } from '@portal/contracts/password-policy';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { z } from 'zod/mini';
+import { FormDateField } from '../../components/form/form-date-field';
+import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { FormOutcome } from '../../components/form/form-outcome';
+import { FormPasswordField } from '../../components/form/form-password-field';
+import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { FormTextField } from '../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
+import { paths } from '../../config/paths';
+import { ApiError } from '../../lib/api-client';
+import { useApiErrorText } from '../../lib/use-api-error-text';
+import { selfReactivation } from './api/login-help-api';
+import { isDeadEnd } from './components/login-help-errors';
+import { LoginHelpLayout } from './components/login-help-layout';
+import { SecurityQuestionText } from './components/security-question-text';
+import { StepHeading } from './components/step-heading';
+
+const [requestCodeStep, verifyCodeStep, verifyAnswerStep] = SelfReactivationRequest.def.options;
+const StartForm = z.pick(requestCodeStep, { username: true, dob: true });
+const CodeForm = z.pick(verifyCodeStep, { code: true });
+const AnswerForm = z.pick(verifyAnswerStep, { answer: true });
+const PasswordForm = z.object({ newPassword: PasswordSchema });
+
+const messages: Record<string, string> = {
+  username: 'Enter your username.',
+  dob: 'Date of Birth is invalid',
+  code: 'Enter the code from the email we sent you.',
+  answer: 'Enter the answer to your security question.',
+  newPassword: 'Enter a new password of at least 15 characters.',
+};
+const resolverOptions = { error: (issue: { path?: PropertyKey[] }) => messages[String(issue.path?.[0])] };
+
+/** Codes that end the flow: the account cannot be reactivated online, or the code no longer works. */
+const CONTACT_CODES: Record<string, { title: string; findAdmin: boolean }> = {
+  Reactivation_Locked_Contact_Help_Desk: { title: 'Contact the help desk', findAdmin: false },
+  Reactivation_Disabled_Contact_Administrator: { title: 'Contact your administrator', findAdmin: true },
+};
+
+type Progress = { username: string; dob: string; code?: string; answer?: string; questionId?: string };
+type Step = 'start' | 'enter-code' | 'answer' | 'new-password' | 'done' | 'stopped';
+const STEP_COUNT = 4;
+
+/** Username and date of birth → a code by email. */
+function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
+  const form = useForm<z.input<typeof StartForm>>({
+    resolver: zodResolver(StartForm, resolverOptions),
+    defaultValues: { username: '', dob: '' },
+    shouldFocusError: false,
+  });
+  const ids = { username: 'reactivate-username', dob: 'reactivate-dob' };
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
+    submit: async (values) => {
+      await selfReactivation({ step: 'request-code', ...values });
+      onNext(values);
+    },
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Find your account">
+      <StepHeading step={1} of={STEP_COUNT} title="Find your account" focus={false} />
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <FormTextField
+        id={ids.username}
+        label="Username"
+        autoComplete="username"
+        registration={form.register('username')}
+        error={errors.username}
+        required
+      />
+      <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required />
+      <FormSubmitButton submitting={isSubmitting}>Email me a code</FormSubmitButton>
+    </form>
+  );
+}
+
+/** The emailed code; a new one can be asked for. */
+function CodeStep({
+  progress,
+  onNext,
+  onStop,
+}: {
+  progress: Progress;
+  onNext: (code: string, questionId?: string) => void;
+  onStop: (err: ApiError) => void;
+}) {
+  const form = useForm<z.input<typeof CodeForm>>({
+    resolver: zodResolver(CodeForm, resolverOptions),
+    defaultValues: { code: '' },
+    shouldFocusError: false,
+  });
+  const ids = { code: 'reactivate-code' };
+  const [resent, setResent] = useState(0);
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
+    submit: async ({ code }) => {
+      try {
+        const answer = await selfReactivation({ step: 'verify-code', username: progress.username, code });
+        onNext(code, answer.questionId);
+      } catch (err) {
+        if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
+        throw err;
+      }
+    },
+    clearOnError: 'code',
+  });
+  const resend = async () => {
+    await selfReactivation({ step: 'request-code', username: progress.username, dob: progress.dob }).catch(() => {});
+    setResent((n) => n + 1);
+  };
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Enter the code">
+      <StepHeading step={2} of={STEP_COUNT} title="Enter the code we emailed you" focus />
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <Typography>
+        If the username and date of birth match an account, we emailed a code to the address on file. It works for 15
+        minutes.
+      </Typography>
+      <FormTextField
+        id={ids.code}
+        label="Code from the email"
+        autoComplete="one-time-code"
+        registration={form.register('code')}
+        error={errors.code}
+        required
+      />
+      <Typography role="status" sx={{ mt: 1 }}>
+        {resent > 0 ? 'We sent a new code. Only the newest code works.' : ''}
+      </Typography>
+      <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
+      <Button onClick={() => void resend()} sx={{ mt: 2, ml: 2 }}>
+        Send a new code
+      </Button>
+    </form>
+  );
+}
+
+/** One of the user's security questions. */
+function AnswerStep({
+  progress,
+  onNext,
+  onStop,
+}: {
+  progress: Progress;
+  onNext: (answer: string) => void;
+  onStop: (err: ApiError) => void;
+}) {
+  const form = useForm<z.input<typeof AnswerForm>>({
+    resolver: zodResolver(AnswerForm, resolverOptions),
+    defaultValues: { answer: '' },
+    shouldFocusError: false,
+  });
+  const ids = { answer: 'reactivate-answer' };
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
+    submit: async ({ answer }) => {
+      try {
+        await selfReactivation({ step: 'verify-answer', username: progress.username, code: progress.code!, answer });
+        onNext(answer);
+      } catch (err) {
+        if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
+        throw err;
+      }
+    },
+    clearOnError: 'answer',
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Answer your security question">
+      <StepHeading step={3} of={STEP_COUNT} title="Answer your security question" focus />
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      {progress.questionId && <SecurityQuestionText id="reactivate-question" questionId={progress.questionId} />}
+      <FormTextField
+        id={ids.answer}
+        label="Your answer"
+        autoComplete="off"
+        registration={form.register('answer')}
+        error={errors.answer}
+        slotProps={{ htmlInput: { 'aria-describedby': 'reactivate-question' } }}
+        required
+      />
+      <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
+    </form>
+  );
+}
+
+/** The new password; the account is active afterwards. */
+function PasswordStep({
+  progress,
+  onNext,
+  onStop,
+}: {
+  progress: Progress;
+  onNext: () => void;
+  onStop: (err: ApiError) => void;
+}) {
+  const form = useForm<z.input<typeof PasswordForm>>({
+    resolver: zodResolver(PasswordForm, resolverOptions),
+    defaultValues: { newPassword: '' },
+    shouldFocusError: false,
+  });
+  const ids = { newPassword: 'reactivate-new-password' };
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
+    submit: async ({ newPassword }) => {
+      try {
+        await selfReactivation({
+          step: 'set-password',
+          username: progress.username,
+          code: progress.code!,
+          answer: progress.answer!,
+          newPassword,
+        });
+        onNext();
+      } catch (err) {
+        if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
+        throw err;
+      }
+    },
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
+      <StepHeading step={4} of={STEP_COUNT} title="Choose a new password" focus />
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <FormPasswordField
+        id={ids.newPassword}
+        label="New password"
+        autoComplete="new-password"
+        registration={form.register('newPassword')}
+        error={errors.newPassword}
+        checklist={{ password: newPassword, personal: [progress.username] }}
+        required
+      />
+      <FormSubmitButton submitting={isSubmitting}>Reactivate my account</FormSubmitButton>
+    </form>
+  );
+}
+
+function Stopped({ error, onRestart }: { error: ApiError; onRestart: () => void }) {
+  const text = useApiErrorText(error);
+  const contact = CONTACT_CODES[error.code];
+  return (
+    <FormOutcome title={contact?.title ?? 'This code no longer works'} severity={contact ? 'warning' : 'error'}>
+      <Typography gutterBottom>{text}</Typography>
+      {contact?.findAdmin && (
+        <Link component={RouterLink} to={paths.findAdmin.href()}>
+          Find my administrator
+        </Link>
+      )}
+      {!contact && (
+        <Button onClick={onRestart} variant="outlined">
+          Start again
+        </Button>
+      )}
+    </FormOutcome>
+  );
+}
+
+/**
+ * `/reactivate` (docs/requirements/portal.md#self-reactivation): an account disabled after a long time without a
+ * login comes back in four steps. Locked or administrator-disabled accounts are told whom to contact.
+ */
+export function ReactivatePage() {
+  const [step, setStep] = useState<Step>('start');
+  const [progress, setProgress] = useState<Progress>({ username: '', dob: '' });
+  const [stopped, setStopped] = useState<ApiError>();
+  const stop = (err: ApiError) => {
+    setStopped(err);
+    setStep('stopped');
+  };
+
+  return (
+    <LoginHelpLayout
+      title="Reactivate my account"
+      intro="Accounts not used for 60 days are disabled. Reactivate yours with a code we email you, your security question and a new password."
+    >
+      {step === 'start' && (
+        <StartStep
+          onNext={(values) => {
+            setProgress(values);
+            setStep('enter-code');
+          }}
+        />
+      )}
+      {step === 'enter-code' && (
+        <CodeStep
+          progress={progress}
+          onStop={stop}
+          onNext={(code, questionId) => {
+            setProgress((p) => ({ ...p, code, questionId }));
+            setStep('answer');
+          }}
+        />
+      )}
+      {step === 'answer' && (
+        <AnswerStep
+          progress={progress}
+          onStop={stop}
+          onNext={(answer) => {
+            setProgress((p) => ({ ...p, answer }));
+            setStep('new-password');
+          }}
+        />
+      )}
+      {step === 'new-password' && <PasswordStep progress={progress} onStop={stop} onNext={() => setStep('done')} />}
+      {step === 'done' && (
+        <FormOutcome title="Your account is active again">
+          <Typography gutterBottom>
+            Log in with your username and new password. You still need your authenticator app (or a recovery code) to
+            finish logging in.
+          </Typography>
+          <Link component={RouterLink} to={paths.login.href()}>
+            Log in
+          </Link>
+        </FormOutcome>
+      )}
+      {step === 'stopped' && stopped && (
+        <Stopped
+          error={stopped}
+          onRestart={() => {
+            setProgress({ username: '', dob: '' });
+            setStep('start');
+          }}
+        />
+      )}
+    </LoginHelpLayout>
+  );
+}

@@ -1,0 +1,184 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CircularProgress, Link, Typography } from '@mui/material';
+import { ResetPasswordRequest } from '@portal/contracts';
+import { PasswordSchema } from '@portal/contracts/password-policy';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { z } from 'zod/mini';
+import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { FormOutcome } from '../../components/form/form-outcome';
+import { FormPasswordField } from '../../components/form/form-password-field';
+import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { FormTextField } from '../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
+import { paths } from '../../config/paths';
+import { useApiErrorText } from '../../lib/use-api-error-text';
+import { getResetQuestion, resetPassword } from './api/login-help-api';
+import { isDeadEnd } from './components/login-help-errors';
+import { LoginHelpLayout } from './components/login-help-layout';
+import { SecurityQuestionText } from './components/security-question-text';
+
+const setPasswordShape = ResetPasswordRequest.def.options[1].shape;
+const ResetFormSchema = z.object({ answer: setPasswordShape.answer, newPassword: PasswordSchema });
+type ResetFormValues = z.infer<typeof ResetFormSchema>;
+
+const fieldIds = { answer: 'reset-answer', newPassword: 'reset-new-password' };
+const fieldMessages: Record<string, string> = {
+  answer: 'Enter the answer to your security question.',
+  newPassword: 'Enter a new password of at least 15 characters.',
+};
+
+/** The `token` of a `#token=…` fragment. */
+function tokenOf(hash: string): string | undefined {
+  return new URLSearchParams(hash.replace(/^#/, '')).get('token') || undefined;
+}
+
+function RequestNewLink({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <FormOutcome title={title} severity="error">
+      {children && <Typography gutterBottom>{children}</Typography>}
+      <Link component={RouterLink} to={paths.forgotPassword.href()}>
+        Request a new password reset email
+      </Link>
+    </FormOutcome>
+  );
+}
+
+/** The security answer and the new password, once the link's token is known to be good. */
+function AnswerAndPasswordForm({
+  token,
+  questionId,
+  onDone,
+}: {
+  token: string;
+  questionId: string;
+  onDone: (err?: unknown) => void;
+}) {
+  const form = useForm<ResetFormValues>({
+    resolver: zodResolver(ResetFormSchema, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    defaultValues: { answer: '', newPassword: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => {
+      try {
+        await resetPassword({ token, ...values });
+        onDone();
+      } catch (err) {
+        if (!isDeadEnd(err)) throw err;
+        onDone(err);
+      }
+    },
+    clearOnError: 'answer',
+  });
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <Typography component="h2" variant="h6">
+        1. Answer your security question
+      </Typography>
+      <SecurityQuestionText id="reset-question" questionId={questionId} />
+      <FormTextField
+        id={fieldIds.answer}
+        label="Your answer"
+        autoComplete="off"
+        registration={form.register('answer')}
+        error={errors.answer}
+        slotProps={{ htmlInput: { 'aria-describedby': 'reset-question' } }}
+        required
+      />
+      <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
+        2. Choose a new password
+      </Typography>
+      <FormPasswordField
+        id={fieldIds.newPassword}
+        label="New password"
+        autoComplete="new-password"
+        registration={form.register('newPassword')}
+        error={errors.newPassword}
+        checklist={{ password: newPassword }}
+        required
+      />
+      <FormSubmitButton submitting={isSubmitting}>Set new password</FormSubmitButton>
+    </form>
+  );
+}
+
+/**
+ * `/reset-password` (docs/requirements/portal.md#forgot-password): the emailed link's `#token=…` (taken out of the
+ * address bar at once), one of the user's security questions, then a new password under the policy.
+ */
+export function ResetPasswordPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [token, setToken] = useState(() => tokenOf(location.hash));
+  const [finished, setFinished] = useState<{ error?: unknown }>();
+  // A link opened later in this same tab changes only the fragment, so the page stays mounted: it starts over
+  // with the new link's token (adjusting state while rendering, as React advises for derived resets).
+  const linkToken = tokenOf(location.hash);
+  if (linkToken && linkToken !== token) {
+    setToken(linkToken);
+    setFinished(undefined);
+  }
+  // The token must not stay in the address bar, the history or a bookmark.
+  useEffect(() => {
+    if (location.hash) void navigate({ pathname: location.pathname, search: location.search }, { replace: true });
+  }, [location.hash, location.pathname, location.search, navigate]);
+
+  const question = useQuery({
+    queryKey: ['login-help', 'reset-question', token],
+    queryFn: () => getResetQuestion(token!),
+    enabled: !!token && !finished,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const questionErrorText = useApiErrorText(question.error && !isDeadEnd(question.error) ? question.error : undefined);
+  const deadEndText = useApiErrorText(finished?.error ?? (isDeadEnd(question.error) ? question.error : undefined));
+
+  let body: ReactNode;
+  if (finished && !finished.error)
+    body = (
+      <FormOutcome title="Your password has been changed">
+        <Typography gutterBottom>
+          You have been logged out everywhere, and we emailed you a notice of the change.
+        </Typography>
+        <Typography gutterBottom>
+          Log in with your new password. You still need your authenticator app (or a recovery code) to finish logging
+          in.
+        </Typography>
+        <Link component={RouterLink} to={paths.login.href()}>
+          Log in
+        </Link>
+      </FormOutcome>
+    );
+  else if (!token)
+    body = (
+      <RequestNewLink title="This reset link is not complete">
+        Open the link from the email again, or ask for a new one.
+      </RequestNewLink>
+    );
+  else if (finished?.error || isDeadEnd(question.error))
+    body = <RequestNewLink title="This reset link no longer works">{deadEndText}</RequestNewLink>;
+  else if (question.isError)
+    body = (
+      <FormOutcome title="Something went wrong" severity="error">
+        {questionErrorText}
+      </FormOutcome>
+    );
+  else if (question.isPending) body = <CircularProgress aria-label="Loading your security question" />;
+  else
+    body = (
+      <AnswerAndPasswordForm
+        token={token}
+        questionId={question.data.questionId}
+        onDone={(error) => setFinished({ error })}
+      />
+    );
+
+  return <LoginHelpLayout title="Reset your password">{body}</LoginHelpLayout>;
+}

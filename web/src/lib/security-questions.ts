@@ -1,0 +1,26 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { SecurityQuestionListSchema, type SecurityQuestion } from '@portal/contracts';
+import { contentRequest } from './content-request';
+
+/** The CMS list of security questions (registration asks three; password reset and reactivation ask one back). */
+export const getSecurityQuestionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['content', 'security-questions'],
+    queryFn: ({ signal }) =>
+      contentRequest(
+        'security-questions',
+        { sort: 'order:asc', 'pagination[pageSize]': '100' },
+        SecurityQuestionListSchema,
+        signal,
+      ),
+    staleTime: 5 * 60_000,
+  });
+
+export function useSecurityQuestions() {
+  return useQuery(getSecurityQuestionsQueryOptions());
+}
+
+/** The question a server answer names by its stable `key` (docs/requirements/portal.md#validation-rules). */
+export function findSecurityQuestion(questions: readonly SecurityQuestion[], questionId: string) {
+  return questions.find((q) => q.attributes.key === questionId);
+}
