@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tokenFile } from '../server/src/content/handover';
 import { generateDemoData } from '../server/src/db/demo-data';
 import { DEMO_SECURITY_ANSWER } from '../server/src/modules/auth/demo-accounts';
-import { currentTotp } from '../server/src/modules/auth/totp';
+import { currentTotp } from '../server/src/platform/mfa/totp';
 import { launchBrowser, openPage, screenshot, waitForSettled, withDialogsCompleted } from './support/browser';
 import { readEmail } from './support/mail';
 import { startPortal, type RunningPortal } from './support/portal-server';
