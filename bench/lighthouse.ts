@@ -2,7 +2,9 @@
 // meet the public pages: `/` without a jurisdiction and with a region cookie, a topic page and the not-found page,
 // three runs each; prints the median of every category and of FCP, LCP, TBT and CLS against the targets.
 // Chromium: /usr/bin/chromium (CHROME_PATH overrides). Run: npm run bench:lighthouse
-import { mkdtempSync, rmSync } from 'node:fs';
+// LIGHTHOUSE_RUNS changes the number of runs; LIGHTHOUSE_REPORT_DIR keeps each page's last JSON report there, to read
+// its audits (layout-shift-elements, render-blocking-resources, bootup-time, unused-javascript…).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
@@ -11,7 +13,8 @@ import puppeteer from 'puppeteer-core';
 import { startCms } from '../e2e/support/cms';
 import { buildProduction, freePort, startPortal } from '../e2e/support/portal-server';
 
-const RUNS = 3;
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const pages: { label: string; path: string; cookie?: string }[] = [
   { label: '/ (no jurisdiction)', path: '/' },
@@ -65,6 +68,11 @@ try {
       );
       if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
       const { lhr } = result;
+      if (REPORT_DIR) {
+        mkdirSync(REPORT_DIR, { recursive: true });
+        const name = page.label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
+        writeFileSync(join(REPORT_DIR, `${name}.json`), JSON.stringify(lhr));
+      }
       for (const category of categories) {
         for (const ref of lhr.categories[category]?.auditRefs ?? []) {
           const audit = lhr.audits[ref.id];

@@ -2,7 +2,7 @@ import '@fontsource/lato/latin-400.css';
 import '@fontsource/lato/latin-700.css';
 import '@fontsource/source-sans-pro/latin-400.css';
 import '@fontsource/source-sans-pro/latin-700.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { routes } from './app/router';
@@ -12,14 +12,18 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 const serverState = readServerState(document);
 if (serverState) {
-  // A server-rendered page (docs/decisions/0018-server-rendering.md): hydrate the same tree once its route modules are here.
+  // A server-rendered page (docs/decisions/0018-server-rendering.md): hydrate the same tree once its route modules are
+  // here. As a transition, hydration yields to the browser every few milliseconds instead of one long task (the page
+  // is already visible, so nothing waits for it).
   void loadMatchedRoutes(routes, window.location.pathname).then(() =>
-    hydrateRoot(
-      root,
-      <StrictMode>
-        <App serverState={serverState} />
-      </StrictMode>,
-    ),
+    startTransition(() => {
+      hydrateRoot(
+        root,
+        <StrictMode>
+          <App serverState={serverState} />
+        </StrictMode>,
+      );
+    }),
   );
 } else {
   createRoot(root).render(
