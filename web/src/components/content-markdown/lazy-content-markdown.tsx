@@ -1,5 +1,5 @@
 import { Skeleton } from '@mui/material';
-import { lazy, Suspense } from 'react';
+import { lazy, memo, Suspense } from 'react';
 
 const loadRenderer = () => import('./content-markdown');
 let loaded: Awaited<ReturnType<typeof loadRenderer>> | undefined;
@@ -18,9 +18,9 @@ export async function loadContentMarkdownFor(doc: Document): Promise<void> {
 /**
  * The markdown renderer (react-markdown + GFM, about 60 KB gzip) loads after the page's first render, so the
  * home page and the dialogs show without waiting for it; a few skeleton lines stand in meanwhile. Once loaded it
- * renders without suspending.
+ * renders without suspending. Memoised: parsing markdown is the costly part of a re-render of the same text.
  */
-export function LazyContentMarkdown({ children }: { children: string }) {
+export const LazyContentMarkdown = memo(function LazyContentMarkdown({ children }: { children: string }) {
   const Renderer = loaded?.ContentMarkdown ?? ContentMarkdown;
   return (
     <Suspense
@@ -34,4 +34,4 @@ export function LazyContentMarkdown({ children }: { children: string }) {
       <Renderer>{children}</Renderer>
     </Suspense>
   );
-}
+});
