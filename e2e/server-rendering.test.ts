@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage, withDialogsCompleted } from './support/browser';
+import { gotoHydrated, launchBrowser, openPage, withDialogsCompleted } from './support/browser';
 
 // Seeded content (cms/src/seed/content.js).
 const HERO_TITLE = 'Medicare guidance for your region';
@@ -8,16 +8,10 @@ const TOPIC_SLUG = 'rendering-examples';
 const TOPIC_TITLE = 'Reading this site: links, tables and notes';
 const TOPIC_TEXT = 'Guidance pages on this site share a few conventions.';
 
-/**
- * The session check (`GET /api/session`) is an effect: once it is answered React has hydrated the page (and reported
- * any mismatch). The title is the server's from the start and still reads `expected` afterwards.
- */
-async function waitForHydration(page: Page, hydrated: Promise<unknown>, expected: string) {
-  await hydrated;
+/** Hydrated (gotoHydrated): the title is still the server's, `expected`. */
+async function expectTitle(page: Page, expected: string) {
   expect(await page.title()).toBe(`${expected} | Medicare Provider Portal`);
 }
-
-const sessionChecked = (page: Page) => page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
 
 describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)', () => {
   let browser: Browser;
@@ -64,8 +58,7 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
       page.on('request', (request) => {
         if (new URL(request.url()).pathname.startsWith('/api/content/')) contentRequests.push(request.url());
       });
-      const hydrated = sessionChecked(page);
-      const response = await page.goto(path);
+      const response = await gotoHydrated(page, path);
       expect(response?.status()).toBe(status);
       expect(response?.headers()['content-type']).toContain('text/html');
       // The content, the page's title and a description are in the HTML the server sent; a not-found state is noindex.
@@ -74,7 +67,7 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
       expect(html.match(/<title>[^<]*<\/title>/g)).toEqual([`<title>${title} | Medicare Provider Portal</title>`]);
       expect(html.match(/<meta name="description"/g)).toHaveLength(1);
       expect(html.includes('<meta name="robots" content="noindex">')).toBe(status === 404);
-      await waitForHydration(page, hydrated, title);
+      await expectTitle(page, title);
       expect(contentRequests).toEqual([]);
       await context.close();
     });
