@@ -202,6 +202,7 @@ const urls: Record<Target, string> = { portal: portalUrl, bare: bareUrl, plugin:
 const rates: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
 const cpuCosts: Record<Target, number[]> = { portal: [], plugin: [], bare: [] };
 const pageRates = { portal: [] as number[], bare: [] as number[] };
+const pageCpuCosts = { portal: [] as number[], bare: [] as number[] };
 const orders: Target[][] = [
   ['portal', 'bare', 'plugin'],
   ['bare', 'plugin', 'portal'],
@@ -225,10 +226,16 @@ try {
   await measure(barePageUrl, WARMUP_S, PAGE_PATH, PAGE_COOKIE);
   for (let round = 1; round <= ROUNDS; round++) {
     const pair = round % 2 ? (['portal', 'bare'] as const) : (['bare', 'portal'] as const);
-    for (const target of pair)
-      pageRates[target].push(
-        (await measure(target === 'portal' ? portalUrl : barePageUrl, DURATION_S, PAGE_PATH, PAGE_COOKIE)).rate,
+    for (const target of pair) {
+      const { rate, cpuPerRequestUs } = await measure(
+        target === 'portal' ? portalUrl : barePageUrl,
+        DURATION_S,
+        PAGE_PATH,
+        PAGE_COOKIE,
       );
+      pageRates[target].push(rate);
+      pageCpuCosts[target].push(cpuPerRequestUs);
+    }
     console.log(
       `page round ${round}: portal ${pageRates.portal.at(-1)!.toFixed(0)}, bare ${pageRates.bare.at(-1)!.toFixed(0)} req/s`,
     );
@@ -275,4 +282,11 @@ console.log(`portal (whole app):          ${mean(pageRates.portal).toFixed(0)} r
 console.log(`bare Fastify route:          ${mean(pageRates.bare).toFixed(0)} req/s`);
 console.log(
   `ratio page portal / bare:    ${pageRatio.toFixed(2)} (median of the rounds; target ≥ 0.80) ${pageRatio >= 0.8 ? 'MET' : 'NOT MET'}`,
+);
+const [pagePortalCpu, pageBareCpu] = [median(pageCpuCosts.portal), median(pageCpuCosts.bare)];
+console.log(
+  `server CPU per request:      portal ${pagePortalCpu.toFixed(1)} µs, bare ${pageBareCpu.toFixed(1)} µs (medians)`,
+);
+console.log(
+  `ratio by CPU (bare / portal): ${(pageBareCpu / pagePortalCpu).toFixed(2)} (what an idle core would give; less sensitive to other load)`,
 );

@@ -23,8 +23,10 @@ const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const homeRoute = Object.keys(manifest).find((k) => /app\/routes\/home\.tsx$/.test(k));
 const initial = closure([entry, ...(homeRoute ? [homeRoute] : [])]);
 
-// Lazy imports made by what the home page loads (not the entry's: those are the other routes).
-const lazyFromHome = [...initial].filter((k) => k !== entry).flatMap((k) => manifest[k].dynamicImports ?? []);
+// Lazy imports made by what the home page loads: not the other routes nor the dialogs (never shown on `/`).
+const lazyFromHome = [...initial]
+  .flatMap((k) => manifest[k].dynamicImports ?? [])
+  .filter((k) => !/src\/app\/routes\/|-dialog\.tsx$/.test(k));
 const deferred = new Set([...closure(lazyFromHome)].filter((k) => !initial.has(k)));
 
 function measure(label, keys) {

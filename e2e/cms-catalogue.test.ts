@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage, withDialogsCompleted } from './support/browser';
+import { gotoHydrated, launchBrowser, openPage, withDialogsCompleted } from './support/browser';
 import { repoRoot } from './support/portal-server';
 
 const registry = JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/error-codes.json'), 'utf8')) as Record<
@@ -75,8 +75,7 @@ describe('error messages in the page (docs/requirements/api.md#error-message-loo
     if (options.messagesDown) await page.route('**/api/content/error-messages?*', (route) => route.abort());
     // The server renders /topics/contact with its content (docs/decisions/0018-server-rendering.md): the browser
     // fetches a topic itself only when it navigates in the app, here from the home page's footer once hydrated.
-    await page.goto('/');
-    await expect.poll(() => page.title()).toBe('Home | Medicare Provider Portal');
+    await gotoHydrated(page, '/');
     await page.getByRole('contentinfo').getByRole('link', { name: 'Contact us' }).click();
     await page.waitForURL('**/topics/contact');
     const alert = page.getByRole('alert');

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage, withDialogsCompleted } from './support/browser';
+import { gotoHydrated, launchBrowser, openPage, withDialogsCompleted } from './support/browser';
 
 // Seeded content (cms/src/seed/content.js).
 const HERO_TITLE = 'Medicare guidance for your region';
@@ -8,9 +8,9 @@ const TOPIC_SLUG = 'rendering-examples';
 const TOPIC_TITLE = 'Reading this site: links, tables and notes';
 const TOPIC_TEXT = 'Guidance pages on this site share a few conventions.';
 
-/** The document title is set by an effect: once it reads `expected`, React has hydrated the page (and reported any mismatch). */
-async function waitForHydration(page: Page, expected: string) {
-  await expect.poll(() => page.title()).toBe(`${expected} | Medicare Provider Portal`);
+/** Hydrated (gotoHydrated): the title is still the server's, `expected`. */
+async function expectTitle(page: Page, expected: string) {
+  expect(await page.title()).toBe(`${expected} | Medicare Provider Portal`);
 }
 
 describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)', () => {
@@ -40,26 +40,34 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
   });
 
   // openPage fails the test on any console error, which is how React reports a hydration mismatch.
-  for (const [label, path, title, cookies] of [
-    ['/ without a jurisdiction', '/', 'Home', false],
-    ['/ with a jurisdiction', '/', 'Home', true],
-    ['a topic page (dialogs completed)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, true],
-    ['a topic page (picker dialog due)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, false],
-    ['the not-found page', '/no-such-page', 'Page not found', true],
-    ['a topic that does not exist', '/topics/no-such-topic', 'Content not found', true],
+  for (const [label, path, title, cookies, status] of [
+    ['/ without a jurisdiction', '/', 'Home', false, 200],
+    ['/ with a jurisdiction', '/', 'Home', true, 200],
+    ['a topic page (dialogs completed)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, true, 200],
+    ['a topic page (picker dialog due)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, false, 200],
+    ['the not-found page', '/no-such-page', 'Page not found', true, 404],
+    ['a topic that does not exist', '/topics/no-such-topic', 'Content not found', true, 404],
   ] as const) {
     it(`hydrates ${label} without a mismatch and without fetching its content again`, async () => {
-      const { context, page } = await openPage(browser, baseURL);
+      // The browser reports the 404 answer of a not-found page as a failed load; nothing else may be logged.
+      const { context, page } = await openPage(browser, baseURL, {
+        allowConsoleErrors: status === 404 ? [/status of 404/] : [],
+      });
       if (cookies) await withDialogsCompleted(context, baseURL);
       const contentRequests: string[] = [];
       page.on('request', (request) => {
         if (new URL(request.url()).pathname.startsWith('/api/content/')) contentRequests.push(request.url());
       });
-      const response = await page.goto(path);
+      const response = await gotoHydrated(page, path);
+      expect(response?.status()).toBe(status);
       expect(response?.headers()['content-type']).toContain('text/html');
-      // The content is in the HTML the server sent.
-      expect(await response?.text()).toContain('id="portal-server-state"');
-      await waitForHydration(page, title);
+      // The content, the page's title and a description are in the HTML the server sent; a not-found state is noindex.
+      const html = (await response?.text()) ?? '';
+      expect(html).toContain('id="portal-server-state"');
+      expect(html.match(/<title>[^<]*<\/title>/g)).toEqual([`<title>${title} | Medicare Provider Portal</title>`]);
+      expect(html.match(/<meta name="description"/g)).toHaveLength(1);
+      expect(html.includes('<meta name="robots" content="noindex">')).toBe(status === 404);
+      await expectTitle(page, title);
       expect(contentRequests).toEqual([]);
       await context.close();
     });
@@ -78,7 +86,7 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
     });
     expect(again.status).toBe(304);
     const missing = await fetch(`${baseURL}/no-such-page`);
-    expect(missing.status).toBe(200);
+    expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('Page not found');
   });
 });

@@ -1,8 +1,26 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-export default defineConfig({
+// react-router's package exports point every build at its development files (dev warnings on); its production
+// files exist beside them (remix-run/react-router#12532). The browser's production build takes those.
+const reactRouterProduction = join(
+  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command, isSsrBuild, mode }) => ({
   plugins: [react()],
+  resolve: {
+    alias: command === 'build' && !isSsrBuild ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
+  // The server entry (docs/decisions/0018-server-rendering.md) carries its libraries, built for production like the
+  // browser's: the class names MUI and emotion generate (labels in development builds) and React's build must not
+  // depend on the server's NODE_ENV (`npm start` runs without one), or the browser would insert every style again.
+  ...(isSsrBuild && mode === 'production'
+    ? { ssr: { noExternal: true }, define: { 'process.env.NODE_ENV': JSON.stringify('production') } }
+    : {}),
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -21,4 +39,4 @@ export default defineConfig({
       '/healthz': 'http://localhost:3000',
     },
   },
-});
+}));

@@ -220,3 +220,15 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Opens `path` and waits until React has hydrated the server's HTML (docs/decisions/0018-server-rendering.md): the
+ * session check (`GET /api/session`) is an effect, so it is made once the page is hydrated. The title is no signal:
+ * the server's HTML already has it.
+ */
+export async function gotoHydrated(page: Page, path: string) {
+  const hydrated = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
+  const response = await page.goto(path);
+  await hydrated;
+  return response;
+}

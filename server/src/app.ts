@@ -116,7 +116,7 @@ export async function buildApp({
     childLoggerFactory: lazyChildLogger,
     logController: new LogController({
       requestIdLogLabel: 'requestId',
-      disableRequestLogging: (req: { url?: string }) => isQuietRequest(req.url ?? ''),
+      disableRequestLogging: (req: { url?: string; method?: string }) => isQuietRequest(req.url ?? '', req.method),
     }),
     // X-Forwarded-For is believed from the configured proxies only (docs/decisions/0014).
     trustProxy: config.trustProxy === false ? false : trust,

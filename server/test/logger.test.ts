@@ -3,7 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { lazyChildLogger, logDestination, loggerOptions } from '../src/platform/logger';
+import { isQuietRequest, lazyChildLogger, logDestination, loggerOptions } from '../src/platform/logger';
 
 function capturedLogger(level = 'trace') {
   const stream = new PassThrough();
@@ -92,5 +92,16 @@ describe('log format', () => {
     expect(output).toContain('"database":"pglite"');
     expect(output).not.toContain('super-secret-value');
     expect(output).not.toMatch(/^\{/);
+  });
+});
+
+describe('requests without access lines (isQuietRequest)', () => {
+  it('are page views, cached content and probes; API calls, files and other methods are logged', () => {
+    for (const url of ['/', '/topics/appeals', '/no/such/page?x=1', '/api/content/topics', '/assets/index-1.js'])
+      expect(isQuietRequest(url, 'GET'), url).toBe(true);
+    expect(isQuietRequest('/topics/appeals', 'HEAD')).toBe(true);
+    for (const url of ['/api/session', '/api', '/favicon.svg', '/robots.txt'])
+      expect(isQuietRequest(url, 'GET'), url).toBe(false);
+    expect(isQuietRequest('/topics/appeals', 'POST')).toBe(false);
   });
 });

@@ -26,8 +26,13 @@ export async function renderPage(request) {
   const slug = request.path.slice('/topics/'.length);
   const answer = await content('/api/content/topics?filters[slug][$eq]=' + slug + '&populate=*');
   if (answer.status !== 200) return undefined;
-  const title = answer.payload.data[0]?.attributes.title ?? 'not found';
-  return { head: '<style>h1{}</style>', root: '<h1>' + title + ' for ' + (request.cookies.region ?? 'nobody') + '</h1>', state: '<script type="application/json" id="portal-server-state">{}</script>' };
+  const title = answer.payload.data[0]?.attributes.title;
+  return {
+    status: title ? 200 : 404,
+    head: '<title>' + (title ?? 'Content not found') + '</title><style>h1{}</style>',
+    root: '<h1>' + (title ?? 'not found') + ' for ' + (request.cookies.region ?? 'nobody') + '</h1>',
+    state: '<script type="application/json" id="portal-server-state">{}</script>',
+  };
 }
 `;
 
@@ -43,6 +48,8 @@ describe('server-rendered pages', () => {
   beforeAll(async () => {
     upstream.handle = await startFakeUpstream((req, res) => {
       if (failing) return json(res, 500, { data: null, error: { status: 500 } });
+      if (req.url.startsWith('/api/topics') && req.url.includes('missing'))
+        return json(res, 200, { data: [], meta: {} });
       if (req.url.startsWith('/api/topics'))
         return json(res, 200, {
           data: [{ id: 1, attributes: { title, slug: 'contact', publishedAt: '2026-01-01T00:00:00.000Z' } }],
@@ -54,7 +61,7 @@ describe('server-rendered pages', () => {
     mkdirSync(join(webRoot, 'dist-ssr'), { recursive: true });
     writeFileSync(
       join(webRoot, 'dist', 'index.html'),
-      '<!doctype html><title>Portal</title><!--app-head--><div id="root"><!--app-root--></div><!--app-state-->',
+      '<!doctype html><meta name="description" content="The portal">\n<title>Portal</title>\n<!--app-head--><div id="root"><!--app-root--></div><!--app-state-->',
     );
     writeFileSync(join(webRoot, 'dist', 'assets', 'lato-latin-700-normal-Abc123.woff2'), '');
     writeFileSync(join(webRoot, 'dist-ssr', 'entry-server.js'), FAKE_ENTRY);
@@ -102,6 +109,26 @@ describe('server-rendered pages', () => {
     expect(second.body).toBe(first.body);
     expect(renders() - before).toBe(1);
     expect(upstream.handle!.requests).toHaveLength(1);
+  });
+
+  it("heads the page with its own title and description, not the shell's", async () => {
+    const page = await get('/topics/contact');
+    expect(page.body).toContain('<title>Contact us</title>');
+    expect(page.body).not.toContain('<title>Portal</title>');
+    expect(page.body).not.toContain('The portal');
+    // The shell keeps its own.
+    expect((await get('/login')).body).toContain('<title>Portal</title>');
+  });
+
+  it('answers a rendered not-found state 404, from the page cache too', async () => {
+    const before = renders();
+    for (let i = 0; i < 2; i++) {
+      const res = await get('/topics/missing');
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.body).toContain('<title>Content not found</title>');
+    }
+    expect(renders() - before).toBe(1);
   });
 
   it('answers 304 when the browser has the current page', async () => {

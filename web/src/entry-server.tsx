@@ -15,6 +15,7 @@ import { getTopicQueryOptions } from './features/content/api/get-topic';
 import { getTopicsQueryOptions } from './features/content/api/get-topics';
 import { setServerContentTransport, type ContentTransport } from './lib/content-request';
 import { jurisdictionFrom } from './lib/region/region-context';
+import { PageHeadRecorder, PageHeadRecorderContext, type PageHead } from './lib/use-document-title';
 
 /**
  * The portal server's entry (docs/decisions/0018-server-rendering.md): built with `vite build --ssr`, it renders the
@@ -30,7 +31,9 @@ export interface PageRequest {
 }
 
 export interface RenderedPage {
-  /** Style tags and preload links for `<head>`. */
+  /** 200, or 404 for a not-found state (an unknown path, an unknown or unpublished topic). */
+  status: number;
+  /** The page's `<title>`, `<meta name="description">` (and `noindex` when not found), then its style tags. */
   head: string;
   /** The app's markup for `#root`. */
   root: string;
@@ -81,6 +84,18 @@ export function pageVariant(request: PageRequest): string | undefined {
   return [page, jurisdictionFrom(request.cookies.region), license, dialogs].join('|');
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function headTags(head: PageHead): string {
+  return (
+    `<title>${escapeHtml(head.title)}</title>` +
+    `<meta name="description" content="${escapeHtml(head.description)}">` +
+    (head.notFound ? '<meta name="robots" content="noindex">' : '')
+  );
+}
+
 /** Reads the route's content into the query cache: whether all of it was read. */
 async function prefetch(queryClient: QueryClient, leaf: NonNullable<ReturnType<typeof leafMatch>>): Promise<boolean> {
   const succeeded = (queryKey: readonly unknown[]) => queryClient.getQueryState(queryKey)?.status === 'success';
@@ -118,13 +133,17 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   const emotionCache = createCache({ key: 'css' });
   const emotionServer = createEmotionServer(emotionCache);
   const environment = { userAgent: request.userAgent, location: { hostname: new URL(origin).hostname, origin } };
+  // The page names and describes itself while it renders (useDocumentTitle); effects do not run here.
+  const pageHead = new PageHeadRecorder();
   let failed = false;
   const stream = await renderToReadableStream(
     <CacheProvider value={emotionCache}>
-      <AppProviders queryClient={queryClient} server={{ cookies: request.cookies, environment }}>
-        {/* No inline hydration script (CSP, docs/decisions/0006-csp.md): the routes have no loaders to hand over. */}
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </AppProviders>
+      <PageHeadRecorderContext value={pageHead}>
+        <AppProviders queryClient={queryClient} server={{ cookies: request.cookies, environment }}>
+          {/* No inline hydration script (CSP, docs/decisions/0006-csp.md): the routes have no loaders to hand over. */}
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </AppProviders>
+      </PageHeadRecorderContext>
     </CacheProvider>,
     {
       onError() {
@@ -135,7 +154,7 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   await stream.allReady;
   const root = await new Response(stream).text();
   if (failed) return undefined;
-  const head = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(root));
+  const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(root));
   const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient) })}</script>`;
-  return { head, root, state };
+  return { status: pageHead.head.notFound ? 404 : 200, head: headTags(pageHead.head) + styles, root, state };
 }

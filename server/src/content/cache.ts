@@ -14,13 +14,15 @@ export interface CachedAnswer {
    */
   encoded: EncodedForms;
   storedAt: number;
+  /** The HTTP status to answer with when not 200 (a rendered not-found page is stored and answered 404). */
+  status?: number;
   /** Cache generation the answer was fetched in; a webhook starts a new generation. */
   generation: number;
 }
 
 /** What a loader (one upstream request) found. */
 export type LoadResult =
-  { kind: 'ok'; body: Buffer; contentType: string } | { kind: 'not-found' } | { kind: 'bad-request' };
+  { kind: 'ok'; body: Buffer; contentType: string; status?: number } | { kind: 'not-found' } | { kind: 'bad-request' };
 
 /**
  * Why the upstream gave no usable answer: the first three say something about the CMS's health (see
@@ -237,10 +239,14 @@ export class ResponseCache {
   }
 
   /** The answer as stored, its compressed forms included (async zlib, once per stored answer, never on a hit). */
-  private async toAnswer(result: { body: Buffer; contentType: string }, generation: number): Promise<CachedAnswer> {
+  private async toAnswer(
+    result: { body: Buffer; contentType: string; status?: number },
+    generation: number,
+  ): Promise<CachedAnswer> {
     const etag = strongEtag(result.body);
     const encoded = await compressAnswer(result.body, result.contentType, etag);
-    return { body: result.body, contentType: result.contentType, etag, encoded, storedAt: this.now(), generation };
+    const { body, contentType, status } = result;
+    return { body, contentType, etag, encoded, storedAt: this.now(), generation, ...(status ? { status } : {}) };
   }
 
   /** One upstream request per key and generation; concurrent callers share it. */

@@ -70,12 +70,22 @@ export function logDestination(
   });
 }
 
+/** A GET of a page (not the API, not a file): the server-rendered public pages or the app's shell. */
+function isPageRequest(url: string, method: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  if (url === '/api' || url.startsWith('/api/') || url.startsWith('/api?')) return false;
+  const path = url.split('?', 1)[0] ?? '';
+  return !/\.[a-z0-9]{1,8}$/i.test(path);
+}
+
 /**
- * Requests that get no per-request access lines (incoming/completed): public, cached reads and probes, whose
- * lines would be most of the log and cost a sizeable share of their throughput. Their failures are still logged.
+ * Requests that get no per-request access lines (incoming/completed): public, cached reads (content, pages) and
+ * probes, whose lines would be most of the log and cost a sizeable share of their throughput. Their failures are
+ * still logged, and so are rendered pages and not-found pages (modules/web/server-render.ts).
  */
-export function isQuietRequest(url: string): boolean {
+export function isQuietRequest(url: string, method = 'GET'): boolean {
   return (
+    isPageRequest(url, method) ||
     url.startsWith('/api/content/') ||
     url.startsWith('/uploads/') ||
     url.startsWith('/assets/') ||

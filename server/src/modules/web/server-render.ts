@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { cookieValue } from '../../content/preview';
 import { UpstreamUnavailable, type CacheLookup } from '../../content/cache';
@@ -14,7 +14,7 @@ interface ServerEntry {
     content: (url: string) => Promise<{ status: number; payload: unknown }>;
   }): void;
   pageVariant(request: PageRequest): string | undefined;
-  renderPage(request: PageRequest): Promise<{ head: string; root: string; state: string } | undefined>;
+  renderPage(request: PageRequest): Promise<{ status: number; head: string; root: string; state: string } | undefined>;
 }
 
 interface PageRequest {
@@ -35,6 +35,15 @@ function fontPreloads(webDistDir: string): string {
     .filter((name) => /^lato-latin-(400|700)-normal-[\w-]+\.woff2$/.test(name))
     .map((name) => `<link rel="preload" as="font" type="font/woff2" href="/assets/${name}" crossorigin>`)
     .join('');
+}
+
+// index.html's own title and description are the browser-rendered shell's; a rendered page brings its own.
+const SHELL_HEAD_TAGS = [/<title>[^<]*<\/title>\s*/, /<meta\s+name="description"[^>]*>\s*/];
+
+/** The built index.html as rendered pages use it: without the shell's title and description, with the font preloads. */
+export function pageTemplate(indexHtml: string, preloads: string): string {
+  const template = SHELL_HEAD_TAGS.reduce((html, tag) => html.replace(tag, ''), indexHtml);
+  return template.replace('<!--app-head-->', `${preloads}<!--app-head-->`);
 }
 
 export type PageSender = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
@@ -60,19 +69,19 @@ export async function createPageSender(
       return { status, payload: body };
     },
   });
-  const template = readFileSync(templateFile, 'utf8').replace(
-    '<!--app-head-->',
-    `${fontPreloads(options.webDistDir)}<!--app-head-->`,
-  );
+  const template = pageTemplate(readFileSync(templateFile, 'utf8'), fontPreloads(options.webDistDir));
   const pages = app.contentService.pages;
-  async function render(key: string, request: PageRequest) {
+  async function render(key: string, request: PageRequest, log: FastifyBaseLogger) {
+    const started = performance.now();
     const page = await entry.renderPage(request);
     if (!page) throw new UpstreamUnavailable('the page content could not be read');
     const html = template
       .replace('<!--app-head-->', page.head)
       .replace('<!--app-root-->', page.root)
       .replace('<!--app-state-->', page.state);
-    return { kind: 'ok' as const, body: Buffer.from(html), contentType: HTML };
+    // Page requests are not access-logged (platform/logger.ts isQuietRequest): a render is worth a line.
+    log.info({ page: key, status: page.status, ms: Math.round(performance.now() - started) }, 'page rendered');
+    return { kind: 'ok' as const, body: Buffer.from(html), contentType: HTML, status: page.status };
   }
 
   return async (request, reply) => {
@@ -90,7 +99,7 @@ export async function createPageSender(
     if (!answer) {
       let lookup: CacheLookup;
       try {
-        lookup = await pages.get(key, () => render(key, pageRequest));
+        lookup = await pages.get(key, () => render(key, pageRequest, request.log));
       } catch (err) {
         if (!(err instanceof UpstreamUnavailable))
           request.log.error({ err }, 'server rendering failed; the browser renders the page');
@@ -99,10 +108,11 @@ export async function createPageSender(
       if (lookup.kind !== 'ok') return false;
       answer = lookup.answer;
     }
-    // Every page answers 200, the not-found state too, as the browser-rendered app always did (a 404 status would be
-    // a console error on the page and fail Lighthouse's SEO audit). The brotli/gzip forms were made once, when the
-    // page was stored (docs/decisions/0019): the not-found handler that calls this is not compressed per request.
-    sendCachedAnswer(request, reply.code(200), answer, {
+    // A not-found state (unknown path, unknown or unpublished topic) answers 404 with noindex, so search engines drop
+    // it; every other page 200. The brotli/gzip forms were made once, when the page was stored
+    // (docs/decisions/0019): the not-found handler that calls this is not compressed per request.
+    if (answer.status === 404) request.log.info({ path: pageRequest.path }, 'page not found');
+    sendCachedAnswer(request, reply.code(answer.status ?? 200), answer, {
       cacheControl: PAGE_CACHE_CONTROL,
       vary: 'cookie, user-agent',
     });

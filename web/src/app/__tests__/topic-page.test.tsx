@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer, topic } from '../../testing/content-handlers';
 import { recordRequests, server } from '../../testing/msw-server';
 import { renderApp } from '../../testing/render-app';
@@ -9,7 +9,16 @@ import { renderApp } from '../../testing/render-app';
 const done = { [REGION_COOKIE]: 'J5A', [LICENSE_COOKIE]: 'true' };
 const topicRequests = (requests: URL[]) => requests.filter((url) => url.pathname.endsWith('/topics'));
 
+const description = () => document.querySelector('meta[name="description"]')?.getAttribute('content');
+const noindex = () => document.querySelector('meta[name="robots"]')?.getAttribute('content') === 'noindex';
+
 describe('topic page', () => {
+  // index.html's description, which the page keeps in step (the server-rendered HTML already has the page's own).
+  beforeEach(() => {
+    document.head.querySelectorAll('meta[name="description"], meta[name="robots"]').forEach((meta) => meta.remove());
+    document.head.append(Object.assign(document.createElement('meta'), { name: 'description', content: 'The site' }));
+  });
+
   it('shows a published topic: title, summary, body, a Print button and the page title', async () => {
     const requests = recordRequests();
     renderApp({ path: '/topics/appeals', cookies: done });
@@ -18,6 +27,8 @@ describe('topic page', () => {
     expect(await screen.findByText('Body of appeals.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Print' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Title of appeals | Medicare Provider Portal'));
+    expect(description()).toBe('Summary of appeals');
+    expect(noindex()).toBe(false);
     expect(topicRequests(requests)[0]?.searchParams.get('filters[slug][$eq]')).toBe('appeals');
   });
 
@@ -27,6 +38,8 @@ describe('topic page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'This content was not found.' })).toBeInTheDocument();
     expect(screen.queryByText('Body of draft-rule.')).toBeNull();
     await waitFor(() => expect(document.title).toBe('Content not found | Medicare Provider Portal'));
+    expect(description()).toMatch(/^Medicare guidance and provider portal accounts/);
+    expect(noindex()).toBe(true);
   });
 
   it("says 'This content was not found.' for a slug the CMS does not know", async () => {

@@ -4,7 +4,7 @@ import { paths } from '../../config/paths';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 export function NotFoundRoute() {
-  useDocumentTitle('Page not found');
+  useDocumentTitle('Page not found', { notFound: true });
   return (
     <>
       <Typography variant="h1" gutterBottom>

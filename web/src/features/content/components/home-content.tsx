@@ -10,7 +10,7 @@ import {
   Stack,
   Typography,
 } from '@mui/material';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { TopicEntry } from '@portal/contracts';
 import { LazyContentMarkdown as ContentMarkdown } from '../../../components/content-markdown/lazy-content-markdown';
@@ -22,7 +22,8 @@ import { useErrorMessage } from '../../../lib/error-messages';
 import { useHomePage } from '../api/get-home-page';
 import { topicsFor, useTopics } from '../api/get-topics';
 
-function TopicCard({ topic }: { topic: TopicEntry }) {
+// Memoised: the home page re-renders when the session check answers, and its cards have not changed.
+const TopicCard = memo(function TopicCard({ topic }: { topic: TopicEntry }) {
   return (
     <Card variant="outlined" sx={{ height: '100%' }}>
       <CardActionArea
@@ -39,7 +40,7 @@ function TopicCard({ topic }: { topic: TopicEntry }) {
       </CardActionArea>
     </Card>
   );
-}
+});
 
 function CardsSkeleton() {
   return (

@@ -56,7 +56,13 @@ export function TopicArticle({ slug }: { slug: string }) {
   const print = usePrintBlock();
   const attributes = topic.data?.attributes;
   const published = !!attributes?.publishedAt;
-  useDocumentTitle(topic.isPending ? 'Loading' : published ? attributes?.title : 'Content not found');
+  const notFound =
+    (!topic.isPending && !topic.isError && !published) ||
+    (topic.error instanceof ApiError && topic.error.status === 404);
+  useDocumentTitle(topic.isPending ? 'Loading' : published ? attributes?.title : 'Content not found', {
+    description: published ? (attributes?.summary ?? undefined) : undefined,
+    notFound,
+  });
 
   if (topic.isPending) return <TopicSkeleton />;
   if (topic.isError) {
