@@ -20,6 +20,7 @@ import { staticSitePlugin } from './modules/web/static-site';
 import { cspReportRoutes } from './platform/csp-report';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin, sendError } from './platform/error-handler';
+import { jsonBodyPlugin } from './platform/json-body';
 import { JobRunner, type Job } from './platform/jobs';
 import { outboxSenderJob } from './platform/mail/outbox';
 import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
@@ -166,6 +167,7 @@ export async function buildApp({
     zlibOptions: { level: 6 },
   });
   await app.register(errorHandlerPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(sessionPlugin);
   await app.register(healthRoutes, { database });

@@ -331,6 +331,17 @@ describe('login, MFA and sessions', () => {
     ).toBe(401);
   });
 
+  it('a NUL in the username or password is a 400 Validation_Failed, not a database error', async () => {
+    for (const body of [
+      { username: 'a\u0000b', password: PASSWORD },
+      { username: 'totp.user', password: 'pass\u0000word' },
+    ]) {
+      const res = await call(app, { ip: newIp() }, 'POST', '/api/auth/login', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errorMessage: 'Validation_Failed' });
+    }
+  });
+
   it('idle limit: reading the state does not extend it, extend does; past it the session is expired', async () => {
     const { secret } = await createEnrolledUser(app, 'idle.user');
     const client: Client = { ip: newIp() };
