@@ -21,7 +21,7 @@ export const jsonBodyPlugin = fp(async (app: FastifyInstance) => {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body, (error: Error | null, value?: unknown) => {
+    parseJson(request, body as string, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       if (holdsNul(value)) return done(new PortalError(400, 'Validation_Failed'), undefined);
       done(null, value);
