@@ -4,4 +4,8 @@ export const paths = {
   topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
   /** `next`: a same-site path to return to after the login (docs/requirements/session.md#login). */
   login: { path: '/login', href: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login') },
+  register: { path: '/register', href: () => '/register' },
+  /** The emailed verification link carries its token in the fragment (`#token=…`), never in the query. */
+  verifyEmail: { path: '/verify-email', href: () => '/verify-email' },
+  findAdmin: { path: '/find-admin', href: () => '/find-admin' },
 } as const;
