@@ -143,6 +143,33 @@ export interface SeedResult {
   claims: number;
 }
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Moves every demo claim's dates forward by the days since the data was seeded (or last moved), so the README's
+ * combinations still prove authority on a demo started months later: each claim keeps its age relative to today.
+ */
+async function shiftDemoClaims(tx: Tx | Db, marker: unknown, today: string): Promise<number> {
+  const value = marker as { seed?: number; locations?: number; today?: string };
+  if (!value.today || value.today >= today) return 0;
+  const days = Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${value.today}T00:00:00Z`)) / 86_400_000);
+  await tx.execute(
+    sql`update claims set paid_date = paid_date + ${days}::int, date_of_service = date_of_service + ${days}::int`,
+  );
+  await tx
+    .update(appState)
+    .set({ value: { ...value, today }, updatedAt: new Date() })
+    .where(eq(appState.key, 'demo_data'));
+  return days;
+}
+
+/** Keeps the demo claims' dates relative to today (see shiftDemoClaims); run daily by a job and at every start. */
+export async function refreshDemoClaimDates(db: Tx | Db, today: string = isoDay(new Date())): Promise<number> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('portal:demo-data'))`);
+  const [marker] = await db.select().from(appState).where(eq(appState.key, 'demo_data'));
+  return marker ? shiftDemoClaims(db, marker.value, today) : 0;
+}
+
 /** Inserts demo data once: skipped when it was seeded before (recorded in app_state), all-or-nothing otherwise. */
 export async function seedDemoData(
   db: Db,
@@ -154,6 +181,7 @@ export async function seedDemoData(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('portal:demo-data'))`);
     const [marker] = await tx.select().from(appState).where(eq(appState.key, 'demo_data'));
     if (marker && !options.reset) {
+      await shiftDemoClaims(tx, marker.value, today);
       const [{ value: locations } = { value: 0 }] = await tx.select({ value: count() }).from(providerLocations);
       return { seeded: false, locations, claims: 0 };
     }
