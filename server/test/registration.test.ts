@@ -4,7 +4,7 @@ import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   auditEvents,
   claims,
@@ -17,6 +17,7 @@ import {
   users,
 } from '../src/db/schema';
 import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
+import { rowsOf } from '../src/platform/db-executor';
 import { hashOneTimeToken } from '../src/platform/one-time-tokens';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
@@ -503,6 +504,47 @@ describe('administrator registration', () => {
         .from(userLocations)
         .where(and(eq(userLocations.locationId, l2.id), eq(userLocations.role, 'administrator')));
       expect(admins).toHaveLength(1);
+    });
+
+    it('serialises registrations for one location on its row (PostgreSQL: both wait, then exactly one wins)', async (ctx) => {
+      if (app.database.kind !== 'postgres') ctx.skip(); // PGlite is one connection: transactions never overlap
+      const { db } = app.database;
+      const l = await createLocation(app);
+      const tokenA = await registrationToken(app, l);
+      const tokenB = 'c'.repeat(43);
+      await db.insert(oneTimeTokens).values({
+        tokenHash: hashOneTimeToken(tokenB),
+        locationId: l.id,
+        purpose: 'registration',
+        expiresAt: new Date(START + 10 * MINUTE),
+      });
+      // Hold the location's row so both registrations are inside their transactions at the same time.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holding = db.transaction(async (tx) => {
+        await tx.execute(sql`select id from provider_locations where id = ${l.id} for update`);
+        await released;
+      });
+      let settled = 0;
+      const racing = Promise.all(
+        [tokenA, tokenB].map((t) =>
+          post(app, REGISTRATION_ROUTES.selfRegistration, registrationBody(t)).finally(() => settled++),
+        ),
+      );
+      await vi.waitFor(
+        async () => {
+          const waiting = rowsOf<{ n: number }>(
+            await db.execute(sql`select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`),
+          )[0]!.n;
+          expect(waiting + settled).toBeGreaterThanOrEqual(2);
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      release();
+      await holding;
+      const results = await racing;
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     });
 
     it('leaves nothing behind when the database fails mid-registration, and the token still works after', async () => {
