@@ -184,7 +184,14 @@ export function AdministratorStep({
         helperText="10 digits, for example 410-555-0123"
         required
       />
-      <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required />
+      <FormDateField
+        id={ids.dob}
+        label="Date of birth"
+        name="dob"
+        control={form.control}
+        helperText="For example: 03/14/1975"
+        required
+      />
 
       <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
         Username and password
