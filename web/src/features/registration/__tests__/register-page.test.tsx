@@ -297,6 +297,8 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
         '#register-answer-2',
       ]),
     );
+    // Each unchosen question says so; "three different questions" would only repeat it.
+    expect(hrefs).not.toContain('#register-questions');
     expect(await within(summary).findByRole('link', { name: 'Date of Birth is invalid' })).toHaveAttribute(
       'href',
       '#register-dob',
