@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { SECURITY_QUESTION_COUNT, SelfRegistrationRequest } from '@portal/contracts';
+import { SECURITY_QUESTION_COUNT, SelfRegistrationRequest } from '@portal/contracts/registration';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormDateField } from '../../../components/form/form-date-field';
