@@ -219,6 +219,18 @@ describe('administrator registration', () => {
       expect(extra.json().errorMessage).toBe('Validation_Failed');
     });
 
+    it('audits refused attempts too (bad input), with the status only', async () => {
+      const ip = newIp();
+      await post(app, REGISTRATION_ROUTES.validateProvider, { npi: '1', tin: '123456789' }, ip);
+      await vi.waitFor(async () => {
+        const rows = await app.database.db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.action, 'registration.provider'), eq(auditEvents.ip, ip)));
+        expect(rows).toEqual([expect.objectContaining({ outcome: 'failure', details: { reason: 'http_400' } })]);
+      });
+    });
+
     it('is rate limited per client', async () => {
       const l = await createLocation(app);
       const ip = newIp();

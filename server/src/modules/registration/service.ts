@@ -53,6 +53,9 @@ function daysBefore(day: string, days: number): string {
   return isoDay(d);
 }
 
+/** Requests whose attempt the service has audited; the routes audit the others (schema, rate limit, CSRF failures). */
+export const auditedRequests = new WeakSet<FastifyRequest>();
+
 function audit(
   request: FastifyRequest,
   db: DbExecutor,
@@ -64,6 +67,7 @@ function audit(
     details?: AuditDetails;
   },
 ) {
+  auditedRequests.add(request);
   return recordAudit(db, { actor: null, ...event, ip: request.ip, requestId: request.id });
 }
 
