@@ -335,8 +335,11 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
 
     const username = screen.getByLabelText(/^Username/);
     await waitFor(() => expect(username).toHaveAttribute('aria-invalid', 'true'));
-    expect(document.getElementById(username.getAttribute('aria-describedby')!)).toHaveTextContent(
-      defaultErrorMessages.Username_Taken!,
+    // The CMS text of the code, once the CMS answers.
+    await waitFor(() =>
+      expect(document.getElementById(username.getAttribute('aria-describedby')!)).toHaveTextContent(
+        defaultErrorMessages.Username_Taken!,
+      ),
     );
     expect(bodies.registration[0]).toEqual({
       registrationToken: REGISTRATION_TOKEN,
