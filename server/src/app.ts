@@ -34,6 +34,8 @@ import { ddeAccessRoutes } from './modules/dde-access/routes';
 import { findAdminRoutes } from './modules/find-admin/routes';
 import { inactivityDisableJob } from './modules/login-help/inactivity-job';
 import { loginHelpRoutes } from './modules/login-help/routes';
+import { demoClaimsRefreshJob, registrationExpiryJob } from './modules/registration/jobs';
+import { registrationRoutes } from './modules/registration/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -146,7 +148,9 @@ export async function buildApp({
     rateLimitCleanupJob(),
     sessionCleanupJob(config.sessions),
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
+    registrationExpiryJob(),
   ];
+  if (config.seedDemoData) jobs.push(demoClaimsRefreshJob());
   if (config.mail.smtpUrl)
     jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
@@ -182,6 +186,7 @@ export async function buildApp({
   await app.register(loginHelpRoutes);
   await app.register(findAdminRoutes);
   await app.register(ddeAccessRoutes);
+  await app.register(registrationRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

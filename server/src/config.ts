@@ -171,6 +171,16 @@ export const EnvSchema = z.object({
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   FIND_ADMIN_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  // Administrator registration (docs/requirements/portal.md#authority-validation).
+  AUTHORITY_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
+  AUTHORITY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  AUTHORITY_LOCK_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(30 * 60_000),
+  AUTHORITY_CLIENT_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
+  REGISTRATION_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 export const ConfigSchema = EnvSchema.transform((env) => {
@@ -238,6 +248,13 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       resetEmailsPerHour: env.RESET_EMAILS_PER_HOUR,
       findAdminPerMinute: env.FIND_ADMIN_PER_MINUTE,
       findAdminPerDay: env.FIND_ADMIN_PER_DAY,
+    },
+    registration: {
+      lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,
+      authorityMaxFailures: env.AUTHORITY_MAX_FAILURES,
+      authorityLockMs: env.AUTHORITY_LOCK_MS,
+      authorityClientMaxFailures: env.AUTHORITY_CLIENT_MAX_FAILURES,
+      attemptsPerMinute: env.REGISTRATION_ATTEMPTS_PER_MINUTE,
     },
   };
 }).superRefine((config, ctx) => {

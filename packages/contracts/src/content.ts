@@ -48,9 +48,9 @@ export const SystemUseNoticeEntrySchema = entry({ NoticeText: z.nullable(z.strin
 
 export const ErrorMessageListSchema = z.array(entry({ ErrorCode: z.string(), Message: z.string() }));
 
-/** `key`: the question's stable name, which stored answers refer to (docs/requirements/portal.md#validation-rules). */
+/** `key`: the stable slug answers are stored under (the documentId changes when an entry is recreated). */
 export const SecurityQuestionListSchema = z.array(
-  entry({ key: z.nullish(z.string()), question: z.string(), order: z.nullish(z.number()) }),
+  entry({ key: z.string(), question: z.string(), order: z.nullish(z.number()) }),
 );
 export type SecurityQuestion = z.infer<typeof SecurityQuestionListSchema>[number];
 

@@ -8,4 +8,3 @@ export * from './identifiers';
 export * from './jurisdictions';
 export * from './login-help';
 export * from './site-config';
-export * from './registration';

@@ -36,6 +36,14 @@ export const routes: RouteObject[] = [
         path: paths.ddeAccess.path,
         lazy: async () => ({ Component: (await import('./routes/dde-access')).DdeAccessRoute }),
       },
+      {
+        path: paths.register.path,
+        lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
+      },
+      {
+        path: paths.verifyEmail.path,
+        lazy: async () => ({ Component: (await import('./routes/verify-email')).VerifyEmailRoute }),
+      },
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },

@@ -4,8 +4,9 @@ export const paths = {
   topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
   /** `next`: a same-site path to return to after the login (docs/requirements/session.md#login). */
   login: { path: '/login', href: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login') },
-  /** Built on branch reg-web (the registration wizard). */
   register: { path: '/register', href: () => '/register' },
+  /** The emailed verification link carries its token in the fragment (`#token=…`), never in the query. */
+  verifyEmail: { path: '/verify-email', href: () => '/verify-email' },
   forgotUsername: { path: '/login-help/username', href: () => '/login-help/username' },
   forgotPassword: { path: '/login-help/password', href: () => '/login-help/password' },
   resetPassword: { path: '/reset-password', href: () => '/reset-password' },

@@ -100,6 +100,12 @@ export function LoginPage() {
       {step === 'password' && (
         <>
           <PasswordStep onNext={setStep} />
+          <Typography sx={{ mt: 3 }}>
+            First person from your provider location?{' '}
+            <Link component={RouterLink} to={paths.register.href()}>
+              Register as an administrator
+            </Link>
+          </Typography>
           <LoginHelpLinks />
         </>
       )}

@@ -1,0 +1,38 @@
+import { useQueries } from '@tanstack/react-query';
+import type { FieldError, FieldErrors, FieldValues } from 'react-hook-form';
+import { getErrorMessageQueryOptions } from '../../lib/error-messages';
+
+/**
+ * An error code (`Email_Invalid`: words joined by underscores) rather than a sentence to show. Decided by shape, not
+ * by the registry, so the registry's default texts stay out of the first page's JavaScript.
+ */
+export function isErrorCode(message: unknown): message is string {
+  return typeof message === 'string' && /^[A-Z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/.test(message);
+}
+
+/** Every message in react-hook-form's (nested) errors; `ref` holds the DOM element and is skipped. */
+function messagesOf(errors: unknown, found: Set<string> = new Set()): Set<string> {
+  if (!errors || typeof errors !== 'object') return found;
+  for (const [key, value] of Object.entries(errors)) {
+    if (key === 'ref') continue;
+    if (key === 'message' && typeof value === 'string') found.add(value);
+    else messagesOf(value, found);
+  }
+  return found;
+}
+
+/**
+ * Field errors from the contracts' schemas and the server's `fieldErrors` carry error codes (`Email_Invalid`);
+ * this turns each into the CMS text for it (docs/requirements/api.md#error-message-lookup-and-fallback). Until the
+ * CMS answers such a message is left out (never a bare code); messages that are not codes (the identifiers'
+ * sentences) pass through.
+ */
+export function useErrorCodeText<T extends FieldValues>(errors: FieldErrors<T>) {
+  const codes = [...messagesOf(errors)].filter(isErrorCode).sort();
+  const answers = useQueries({ queries: codes.map((code) => getErrorMessageQueryOptions(code)) });
+  const texts = new Map(codes.map((code, index) => [code, answers[index]?.data]));
+  const text = (message: string | undefined) => (isErrorCode(message) ? texts.get(message) : message);
+  const fieldError = (error: FieldError | undefined): FieldError | undefined =>
+    error && { ...error, message: text(error.message) };
+  return { text, fieldError };
+}
