@@ -43,10 +43,8 @@ export function FormErrorSummary({
           <ListItem key={`${error.fieldId ?? 'form'}:${error.message}`} disableGutters sx={{ py: 0.5 }}>
             {error.fieldId ? (
               <Link
-                sx={{ display: 'inline-block', py: '2px' }}
-                href={`#${error.fieldId}`}
-                // WCAG 2.2 target size: links stacked in a list need 24 px each.
                 sx={{ display: 'inline-block', minHeight: 24, py: '2px' }}
+                href={`#${error.fieldId}`}
                 onClick={(event) => {
                   event.preventDefault();
                   document.getElementById(error.fieldId!)?.focus();
