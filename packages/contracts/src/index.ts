@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './account';
 export * from './content';
 export * from './content-types';
 export * from './errors';
