@@ -4,4 +4,6 @@ export const paths = {
   topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
   /** `next`: a same-site path to return to after the login (docs/requirements/session.md#login). */
   login: { path: '/login', href: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login') },
+  /** My account (docs/requirements/session.md#my-account): logged-in users only. */
+  account: { path: '/account', href: () => '/account' },
 } as const;

@@ -40,6 +40,9 @@ export const defaultErrorMessages: Record<string, string> = {
   Content_Unavailable: 'Content is not available right now.',
   Login_Failed: 'The username or password is not correct.',
   Mfa_Code_Invalid: 'That code is not correct or has already been used.',
+  Reauthentication_Required: 'For your security, enter your password again to make this change.',
+  Current_Password_Invalid: 'Your current password is not correct. Try again.',
+  Passkey_Verification_Failed: 'Your passkey could not be verified.',
 };
 
 function entry(id: number, attributes: Record<string, unknown>) {

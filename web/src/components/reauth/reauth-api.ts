@@ -1,11 +1,9 @@
-// Placeholder until the contracts land: replaced by the contracts' schema and route.
-import { z } from 'zod/mini';
+import { ACCOUNT_ROUTES, ReauthenticateResponse, type ErrorCode, type ReauthenticateRequest } from '@portal/contracts';
 import { apiRequest } from '../../lib/api-client';
 
-export const REAUTHENTICATION_REQUIRED_CODE = 'Reauthentication_Required';
-export const ReauthRequest = z.object({ password: z.string().check(z.minLength(1), z.maxLength(1024)) });
-export type ReauthRequest = z.infer<typeof ReauthRequest>;
+/** The error code of an account change refused because the login is older than the re-authentication window. */
+export const REAUTHENTICATION_REQUIRED_CODE = 'Reauthentication_Required' satisfies ErrorCode;
 
-/** `POST /api/auth/reauthenticate`: the password again refreshes the login's time. */
-export const reauthenticate = (body: ReauthRequest) =>
-  apiRequest('/api/auth/reauthenticate', { method: 'POST', body });
+/** `POST /api/auth/reauthenticate`: the password again refreshes the login's time (a wrong one counts toward the lockout). */
+export const reauthenticate = (body: ReauthenticateRequest) =>
+  apiRequest(ACCOUNT_ROUTES.reauthenticate, { method: 'POST', body, schema: ReauthenticateResponse.shape.data });

@@ -4,7 +4,8 @@ import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../form/form-error-summary';
 import { FormTextField } from '../form/form-text-field';
 import { useApiFormSubmit } from '../form/use-api-form-submit';
-import { ReauthRequest, reauthenticate } from './reauth-api';
+import { ReauthenticateRequest } from '@portal/contracts';
+import { reauthenticate } from './reauth-api';
 
 const fieldIds = { password: 'reauth-password' };
 
@@ -14,8 +15,8 @@ const fieldIds = { password: 'reauth-password' };
  * focus back to the control that opened the change when it closes.
  */
 export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
-  const form = useForm<ReauthRequest>({
-    resolver: zodResolver(ReauthRequest, { error: () => 'Enter your password.' }),
+  const form = useForm<ReauthenticateRequest>({
+    resolver: zodResolver(ReauthenticateRequest, { error: () => 'Enter your password.' }),
     defaultValues: { password: '' },
     shouldFocusError: false,
   });
@@ -29,14 +30,20 @@ export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCance
   });
 
   return (
-    <Dialog open onClose={onCancel} aria-labelledby="reauth-title" aria-describedby="reauth-text">
+    <Dialog
+      open
+      onClose={onCancel}
+      aria-labelledby="reauth-title"
+      aria-describedby="reauth-text"
+      // The dialog asks for one thing: the password field takes focus once it has opened.
+      slotProps={{ transition: { onEntered: () => form.setFocus('password') } }}
+    >
       <form onSubmit={onSubmit} noValidate>
         <DialogTitle id="reauth-title">Confirm it&apos;s you</DialogTitle>
         <DialogContent>
           <FormErrorSummary errors={summary} submitCount={submitCount} />
           <DialogContentText id="reauth-text">
-            For your security, enter your password again before changing your account. Your change is made right
-            after.
+            For your security, enter your password again before changing your account. Your change is made right after.
           </DialogContentText>
           <FormTextField
             id={fieldIds.password}
@@ -46,7 +53,6 @@ export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCance
             registration={form.register('password')}
             error={errors.password}
             required
-            autoFocus
           />
         </DialogContent>
         <DialogActions>

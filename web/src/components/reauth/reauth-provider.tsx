@@ -14,7 +14,8 @@ interface ReauthContextValue {
 
 const ReauthContext = createContext<ReauthContextValue | null>(null);
 
-export const isReauthRequired = (err: unknown) => err instanceof ApiError && err.code === REAUTHENTICATION_REQUIRED_CODE;
+export const isReauthRequired = (err: unknown) =>
+  err instanceof ApiError && err.code === REAUTHENTICATION_REQUIRED_CODE;
 
 /**
  * Re-authentication for account changes (docs/requirements/session.md#re-authentication): one dialog for every
