@@ -17,7 +17,7 @@ import { buildApp } from '../server/src/app';
 import { loadConfig } from '../server/src/config';
 import { openDatabase } from '../server/src/db/client';
 import { users } from '../server/src/db/schema';
-import { currentTotp } from '../server/src/modules/auth/totp';
+import { currentTotp } from '../server/src/platform/mfa/totp';
 import { encryptSecret } from '../server/src/platform/encryption';
 
 const LOGIN_CONNECTIONS = 16;

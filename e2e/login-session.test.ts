@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { currentTotp } from '../server/src/modules/auth/totp';
+import { currentTotp } from '../server/src/platform/mfa/totp';
 import { tokenFile } from '../server/src/content/handover';
 import {
   expectNoAxeViolations,

@@ -26,7 +26,9 @@ import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
 import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
+import { accountRoutes } from './modules/account/routes';
 import { authRoutes } from './modules/auth/routes';
+import { passkeyRoutes } from './modules/passkeys/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -165,6 +167,8 @@ export async function buildApp({
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   await app.register(authRoutes);
+  await app.register(passkeyRoutes);
+  await app.register(accountRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

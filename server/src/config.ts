@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
+import { REAUTHENTICATION_WINDOW_MS_DEFAULT } from '@portal/contracts/account';
 import { SESSION_ABSOLUTE_MS_DEFAULT, SESSION_IDLE_MS_DEFAULT } from '@portal/contracts/auth';
 import { SESSION_TIMER_DEFAULTS } from '@portal/contracts/site-config';
 import { z } from 'zod';
@@ -157,6 +158,13 @@ export const EnvSchema = z.object({
     .default(60 * 60_000),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   MFA_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(10),
+  // Changing the password, email, phone, second factors or security answers needs a login younger than this.
+  REAUTHENTICATION_WINDOW_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
 });
 
 export const ConfigSchema = EnvSchema.transform((env) => {
@@ -216,6 +224,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       lockoutDurationMs: env.LOGIN_LOCKOUT_DURATION_MS,
       attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
       mfaMaxFailures: env.MFA_MAX_FAILURES,
+      reauthenticationWindowMs: env.REAUTHENTICATION_WINDOW_MS,
     },
   };
 }).superRefine((config, ctx) => {

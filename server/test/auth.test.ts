@@ -7,7 +7,7 @@ import { buildApp } from '../src/app';
 import { seedDemoData } from '../src/db/demo-data';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS, seedDemoAccounts } from '../src/modules/auth/demo-accounts';
-import { currentTotp } from '../src/modules/auth/totp';
+import { currentTotp } from '../src/platform/mfa/totp';
 import { rowsOf } from '../src/platform/db-executor';
 import { encryptSecret } from '../src/platform/encryption';
 import { passwordProblems } from '../src/platform/password-hashing';

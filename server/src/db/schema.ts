@@ -160,6 +160,13 @@ export const sessions = pgTable(
     pendingTotpSecretEncrypted: text('pending_totp_secret_encrypted'),
     /** Wrong codes in this pending login; too many end it. */
     mfaFailures: integer('mfa_failures').notNull().default(0),
+    /**
+     * The open WebAuthn challenge (docs/decisions/0023): kept here so any instance verifies the answer; taken (set to
+     * null) by the first verification, so it works once, and refused after `webauthnChallengeExpiresAt`.
+     */
+    webauthnChallenge: varchar('webauthn_challenge', { length: 128 }),
+    webauthnChallengePurpose: varchar('webauthn_challenge_purpose', { length: 16 }).$type<'registration' | 'login'>(),
+    webauthnChallengeExpiresAt: timestamp('webauthn_challenge_expires_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
@@ -182,6 +189,31 @@ export const mfaRecoveryCodes = pgTable(
   (t) => [uniqueIndex('mfa_recovery_codes_user_hash_key').on(t.userId, t.codeHash)],
 );
 
+/** A user's passkeys (WebAuthn credentials): a second factor besides the authenticator app (docs/decisions/0023). */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id as the browser reports it (base64url). */
+    credentialId: varchar('credential_id', { length: 1024 }).notNull(),
+    /** The COSE public key (base64url): not a secret, but only this server's checks need it. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter: a later assertion with a lower non-zero value is a cloned key. */
+    signCount: bigint('sign_count', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    /** Chosen by the user (e.g. "Work laptop"). */
+    name: text('name').notNull(),
+    /** Synced between devices (multi-device credential) rather than bound to one. */
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id_key').on(t.credentialId), index('passkeys_user_idx').on(t.userId)],
+);
+
 export const auditEvents = pgTable(
   'audit_events',
   {
@@ -196,7 +228,12 @@ export const auditEvents = pgTable(
     /** Extra facts; never a password, answer, DOB, SSN or full TIN (docs/requirements/portal.md#rate-limits-and-audit). */
     details: jsonb('details').$type<Record<string, unknown>>(),
   },
-  (t) => [index('audit_events_at_idx').on(t.at), index('audit_events_actor_idx').on(t.actor)],
+  (t) => [
+    index('audit_events_at_idx').on(t.at),
+    index('audit_events_actor_idx').on(t.actor),
+    // My account's activity reads a user's events as actor or as target (e.g. failed logins by someone else).
+    index('audit_events_target_idx').on(t.target),
+  ],
 );
 
 export const outbox = pgTable(

@@ -43,7 +43,7 @@ declare module 'fastify' {
     clock: () => Date;
   }
   interface FastifyRequest {
-    /** The logged-in session, set by `requireSession`. */
+    /** The logged-in session, set by `requireSession` (or the pending one, set by `requirePendingStage`). */
     portalSession?: LoadedSession;
   }
 }
@@ -214,6 +214,90 @@ export const requireSession: preHandlerAsyncHookHandler = async function (reques
   await touchSession(request.server.database.db, lookup.session.idHash, now);
   request.portalSession = { ...lookup.session, lastSeenAt: now };
 };
+
+/**
+ * The session waiting for its second factor (`stage`): the MFA steps of a login. 401 `Session_Expired` past a limit,
+ * 401 `Mfa_Not_Pending` without one or at another stage.
+ */
+export async function requirePendingSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stage: Exclude<SessionStage, 'active'>,
+): Promise<LoadedSession> {
+  const lookup = await lookupSession(request);
+  if (lookup.status === 'expired') {
+    clearSessionCookie(reply);
+    throw new PortalError(401, 'Session_Expired');
+  }
+  if (lookup.status === 'none' || lookup.session.stage !== stage) throw new PortalError(401, 'Mfa_Not_Pending');
+  return lookup.session;
+}
+
+/**
+ * Hook form of `requirePendingSession` (run it as `preValidation`, so a caller without the session gets 401 before its
+ * input is checked): sets `request.portalSession` to the pending session.
+ */
+export function requirePendingStage(stage: Exclude<SessionStage, 'active'>): preHandlerAsyncHookHandler {
+  return async function (request, reply) {
+    request.portalSession = await requirePendingSession(request, reply, stage);
+  };
+}
+
+/** Seconds left in the re-authentication window of a logged-in session (0 = the password must be given again). */
+export function recentAuthenticationSecondsLeft(
+  session: Pick<LoadedSession, 'authenticatedAt'>,
+  now: Date,
+  windowMs: number,
+): number {
+  if (!session.authenticatedAt) return 0;
+  return Math.max(0, Math.floor((session.authenticatedAt.getTime() + windowMs - now.getTime()) / 1000));
+}
+
+/**
+ * preHandler after `requireSession` for changes to the account's credentials and contact details (password, second
+ * factors, email, phone, security answers): the login (or the last re-authentication) must be younger than the
+ * re-authentication window, else 403 `Reauthentication_Required` (docs/requirements/session.md#re-authentication).
+ * 403, not 401: the session is still valid, and the browser asks for the password instead of ending it.
+ */
+export const requireRecentAuthentication: preHandlerAsyncHookHandler = async function (request) {
+  const session = request.portalSession;
+  if (!session) throw new PortalError(401, 'Not_Logged_In');
+  const windowMs = request.server.config.login.reauthenticationWindowMs;
+  if (recentAuthenticationSecondsLeft(session, request.server.clock(), windowMs) <= 0)
+    throw new PortalError(403, 'Reauthentication_Required');
+};
+
+/**
+ * Replaces the request's session (if any) with a new one and sets its cookie: a new id at every change of privilege
+ * (login steps, password change). `keep` carries the old session's start and absolute limit over.
+ */
+export async function rotateSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tx: DbExecutor,
+  session: {
+    userId: string;
+    stage: SessionStage;
+    keep?: Pick<LoadedSession, 'createdAt' | 'expiresAt'>;
+    authenticatedAt?: Date | null;
+  },
+): Promise<void> {
+  const { config } = request.server;
+  const old = sessionCookieOf(request);
+  if (old) await destroySession(tx, hashSessionId(old));
+  const id = await createSession(tx, {
+    userId: session.userId,
+    stage: session.stage,
+    now: request.server.clock(),
+    limits: config.sessions,
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    createdAt: session.keep?.createdAt,
+    expiresAt: session.keep?.expiresAt,
+    authenticatedAt: session.authenticatedAt,
+  });
+  setSessionCookie(reply, id);
+}
 
 /** Deletes sessions past their absolute limit, or idle for longer than the idle limit (run by the job runner). */
 export function sessionCleanupJob(limits: SessionLimits, intervalMs = 10 * 60_000): Job {

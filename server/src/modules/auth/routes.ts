@@ -9,37 +9,21 @@ import {
   SessionExtendResponse,
   SessionResponse,
 } from '@portal/contracts/auth';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ACCOUNT_ROUTES, ReauthenticateRequest, ReauthenticateResponse } from '@portal/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '../../platform/audit';
-import { PortalError } from '../../platform/portal-error';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import {
   clearSessionCookie,
   destroySession,
   lookupSession,
+  recentAuthenticationSecondsLeft,
+  requirePendingSession,
   requireSession,
   sessionState,
-  type LoadedSession,
-  type SessionStage,
 } from '../../platform/session';
-import { completeMfa, confirmEnrolment, loginWithPassword, startEnrolment } from './service';
-import { groupedKey, otpauthUrl, qrSvg } from './totp';
-
-/** The session waiting for `stage`; anything else cannot take this step. */
-async function pendingSession(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  stage: SessionStage,
-): Promise<LoadedSession> {
-  const lookup = await lookupSession(request);
-  if (lookup.status === 'expired') {
-    clearSessionCookie(reply);
-    throw new PortalError(401, 'Session_Expired');
-  }
-  if (lookup.status === 'none' || lookup.session.stage !== stage) throw new PortalError(401, 'Mfa_Not_Pending');
-  return lookup.session;
-}
+import { completeMfa, confirmEnrolment, loginWithPassword, reauthenticate, startEnrolment } from './service';
+import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
 
 /**
  * Login, second factor, logout and session state (docs/requirements/session.md, docs/requirements/api.md). Answers
@@ -63,7 +47,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/mfa',
     { config: { rateLimit: perClient }, schema: { body: MfaRequest, response: { 200: MfaResponse } } },
     async (request, reply) => {
-      const session = await pendingSession(request, reply, 'mfa');
+      const session = await requirePendingSession(request, reply, 'mfa');
       await completeMfa(request, reply, session, request.body.code);
       return { data: { loggedIn: true as const } };
     },
@@ -76,7 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: MfaEnrollRequest, response: { 200: MfaEnrollResponse } },
     },
     async (request, reply) => {
-      const session = await pendingSession(request, reply, 'mfa-enroll');
+      const session = await requirePendingSession(request, reply, 'mfa-enroll');
       if (request.body.code !== undefined) {
         const recoveryCodes = await confirmEnrolment(request, reply, session, request.body.code);
         return { data: { recoveryCodes, loggedIn: true as const } };
@@ -84,6 +68,26 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const secret = await startEnrolment(request, session);
       const url = otpauthUrl(secret, session.username);
       return { data: { otpauthUrl: url, secret: groupedKey(secret), qrSvg: await qrSvg(url) } };
+    },
+  );
+
+  // The password again, for changes that need a recent login; throttled like the login (it guesses the same secret).
+  app.post(
+    ACCOUNT_ROUTES.reauthenticate,
+    {
+      // Before validation: without a session the answer is 401 whatever the body.
+      preValidation: requireSession,
+      config: { rateLimit: perClient },
+      schema: { body: ReauthenticateRequest, response: { 200: ReauthenticateResponse } },
+    },
+    async (request) => {
+      const authenticatedAt = await reauthenticate(request, request.portalSession!, request.body.password);
+      const seconds = recentAuthenticationSecondsLeft(
+        { authenticatedAt },
+        app.clock(),
+        app.config.login.reauthenticationWindowMs,
+      );
+      return { data: { recentAuthenticationSecondsLeft: seconds } };
     },
   );
 

@@ -7,17 +7,9 @@ import type { DbExecutor } from '../../platform/db-executor';
 import { decryptSecret, encryptSecret } from '../../platform/encryption';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import {
-  createSession,
-  destroySession,
-  endAllSessions,
-  hashSessionId,
-  sessionCookieOf,
-  setSessionCookie,
-  type LoadedSession,
-} from '../../platform/session';
-import { issueRecoveryCodes, looksLikeRecoveryCode, redeemRecoveryCode } from './recovery-codes';
-import { newTotpSecret, verifyTotp } from './totp';
+import { destroySession, endAllSessions, rotateSession, type LoadedSession } from '../../platform/session';
+import { issueRecoveryCodes, looksLikeRecoveryCode, redeemRecoveryCode } from '../../platform/mfa/recovery-codes';
+import { newTotpSecret, verifyTotp } from '../../platform/mfa/totp';
 
 /**
  * Login and second factor (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
@@ -54,7 +46,8 @@ async function recordPasswordFailure(
   request: FastifyRequest,
   user: typeof users.$inferSelect,
   now: Date,
-): Promise<void> {
+  action = 'login.failed',
+): Promise<boolean> {
   const { config, database } = request.server;
   const { lockoutThreshold, lockoutWindowMs, lockoutDurationMs } = config.login;
   const windowStart = new Date(now.getTime() - lockoutWindowMs).toISOString();
@@ -72,7 +65,7 @@ async function recordPasswordFailure(
     const count = row?.count ?? 1;
     await audit(request, tx, {
       actor: null,
-      action: 'login.failed',
+      action,
       target: user.id,
       outcome: 'failure',
       details: { reason: 'wrong_password', count },
@@ -98,35 +91,7 @@ async function recordPasswordFailure(
     locked = true;
   });
   if (locked) request.server.jobs.kick(OUTBOX_JOB);
-}
-
-/** Replaces the request's session (if any) with a new one: a new id at every change of privilege. */
-async function rotateSession(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  tx: DbExecutor,
-  session: {
-    userId: string;
-    stage: LoadedSession['stage'];
-    keep?: Pick<LoadedSession, 'createdAt' | 'expiresAt'>;
-    authenticatedAt?: Date;
-  },
-): Promise<void> {
-  const { config } = request.server;
-  const old = sessionCookieOf(request);
-  if (old) await destroySession(tx, hashSessionId(old));
-  const id = await createSession(tx, {
-    userId: session.userId,
-    stage: session.stage,
-    now: request.server.clock(),
-    limits: config.sessions,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
-    createdAt: session.keep?.createdAt,
-    expiresAt: session.keep?.expiresAt,
-    authenticatedAt: session.authenticatedAt,
-  });
-  setSessionCookie(reply, id);
+  return locked;
 }
 
 /** `POST /api/auth/login`: the password step. Answers which second-factor step comes next. */
@@ -203,8 +168,11 @@ export async function loginWithPassword(
   return next;
 }
 
-/** Counts a wrong code against the pending login; too many end it (the password must be given again). */
-async function recordCodeFailure(
+/**
+ * Counts a wrong code (or a refused passkey) against the pending login; too many end it (the password must be given
+ * again). Part of this module's service for the other second factors (passkeys).
+ */
+export async function recordSecondFactorFailure(
   request: FastifyRequest,
   session: LoadedSession,
   method: AuditDetails['method'],
@@ -266,20 +234,102 @@ export async function completeMfa(
     ok = looksLikeRecoveryCode(typed) && (await redeemRecoveryCode(db, secrets.encryptionKey, user.id, typed, now));
   }
   if (!ok) {
-    await recordCodeFailure(request, session, method);
+    await recordSecondFactorFailure(request, session, method);
     throw codeInvalid();
   }
-  await db.transaction(async (tx) => {
-    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, user.id));
-    await rotateSession(request, reply, tx, { userId: user.id, stage: 'active', keep: session, authenticatedAt: now });
+  await completeSecondFactor(request, reply, session, method);
+}
+
+/**
+ * The second factor was given (a TOTP or recovery code, or a passkey): the pending session becomes a logged-in one
+ * with a new id, the login time is recorded and audited. Part of this module's service for the passkey login.
+ */
+export async function completeSecondFactor(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  method: AuditDetails['method'],
+): Promise<void> {
+  const now = request.server.clock();
+  await request.server.database.db.transaction(async (tx) => {
+    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, session.userId));
+    await rotateSession(request, reply, tx, {
+      userId: session.userId,
+      stage: 'active',
+      keep: session,
+      authenticatedAt: now,
+    });
     await audit(request, tx, {
-      actor: user.id,
+      actor: session.userId,
       action: 'login.mfa',
-      target: user.id,
+      target: session.userId,
       outcome: 'success',
       details: { method },
     });
   });
+}
+
+/**
+ * Checks a logged-in user's password again (re-authentication, the current password of a password change). A wrong
+ * password counts toward the lockout exactly like a failed login; a locked or no longer active account fails the
+ * same way after the same hash verification. When the failure locks the account, every session of the user ends.
+ * Answers the user row when the password is right. Part of this module's service for My account.
+ */
+export async function verifyAccountPassword(
+  request: FastifyRequest,
+  userId: string,
+  password: string,
+  action: string,
+): Promise<typeof users.$inferSelect | null> {
+  const { database, passwordHasher, clock } = request.server;
+  const { db } = database;
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) {
+    await passwordHasher.verifyDummy(password);
+    return null;
+  }
+  const passwordOk = await passwordHasher.verify(user.passwordHash, password);
+  const now = clock();
+  if ((user.lockedUntil && user.lockedUntil > now) || user.status !== 'active') {
+    await audit(request, db, {
+      actor: user.id,
+      action,
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: 'locked' },
+    });
+    return null;
+  }
+  if (!passwordOk) {
+    const locked = await recordPasswordFailure(request, user, now, action);
+    if (locked) await endAllSessions(db, user.id);
+    return null;
+  }
+  if (user.failedLoginCount > 0)
+    await db.update(users).set({ failedLoginCount: 0, failedLoginFirstAt: null }).where(eq(users.id, user.id));
+  return user;
+}
+
+/**
+ * `POST /api/auth/reauthenticate`: the password again restarts the re-authentication window of this session.
+ * A wrong password answers 400 `Login_Failed` (not 401: the session itself is still valid).
+ */
+export async function reauthenticate(request: FastifyRequest, session: LoadedSession, password: string): Promise<Date> {
+  const user = await verifyAccountPassword(request, session.userId, password, 'reauthenticate');
+  if (!user) throw new PortalError(400, 'Login_Failed');
+  const now = request.server.clock();
+  const { db } = request.server.database;
+  await db.transaction(async (tx) => {
+    await tx.update(sessions).set({ authenticatedAt: now }).where(eq(sessions.idHash, session.idHash));
+    await audit(request, tx, {
+      actor: user.id,
+      action: 'reauthenticate',
+      target: user.id,
+      outcome: 'success',
+      details: { method: 'password' },
+    });
+  });
+  return now;
 }
 
 /** Enrolment, step 1: a new secret, kept (encrypted) on the pending session until a code confirms it. */
@@ -320,7 +370,7 @@ export async function confirmEnrolment(
     null,
   );
   if (step === null) {
-    await recordCodeFailure(request, session, 'totp');
+    await recordSecondFactorFailure(request, session, 'totp');
     throw codeInvalid();
   }
   return database.db.transaction(async (tx) => {

@@ -69,6 +69,17 @@ export const emailTemplates = {
       link: { label: 'Log in', path: '/login' },
     }),
   },
+  'mfa-changed': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'Your authenticator app was replaced',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'A new authenticator app was set up for your account and new recovery codes were issued; the old app and codes no longer work. If this was not you, contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
 } as const;
 
 export type EmailTemplateName = keyof typeof emailTemplates;

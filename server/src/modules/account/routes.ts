@@ -1,0 +1,92 @@
+import {
+  ACCOUNT_ROUTES,
+  AccountResponse,
+  AccountSessionsResponse,
+  ActivityQuery,
+  ActivityResponse,
+  ChangePasswordRequest,
+  ChangePasswordResponse,
+  EndOtherSessionsResponse,
+  MfaResetRequest,
+  MfaResetResponse,
+} from '@portal/contracts/account';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { requireRecentAuthentication, requireSession } from '../../platform/session';
+import {
+  accountActivity,
+  accountProfile,
+  changePassword,
+  confirmMfaReset,
+  endOtherSessions,
+  listSessions,
+  startMfaReset,
+} from './service';
+
+/**
+ * My account (docs/requirements/session.md#my-account). Every route needs a logged-in session, checked before the
+ * input (`preValidation`), so a caller without one gets 401 whatever it sends; changes to the password or the
+ * authenticator also need a recent login (403 `Reauthentication_Required`).
+ */
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  await registerSharedRateLimit(app);
+  // A password or code is guessed here too: throttled per client like the login.
+  const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  const recent = [requireSession, requireRecentAuthentication];
+
+  app.get(
+    ACCOUNT_ROUTES.account,
+    { preValidation: requireSession, schema: { response: { 200: AccountResponse } } },
+    async (request) => ({ data: await accountProfile(request, request.portalSession!) }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.password,
+    {
+      preValidation: recent,
+      config: { rateLimit: perClient },
+      schema: { body: ChangePasswordRequest, response: { 200: ChangePasswordResponse } },
+    },
+    async (request, reply) => {
+      const otherSessionsEnded = await changePassword(request, reply, request.portalSession!, request.body);
+      return { data: { changed: true as const, otherSessionsEnded } };
+    },
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.mfaReset,
+    {
+      preValidation: recent,
+      config: { rateLimit: perClient },
+      schema: { body: MfaResetRequest, response: { 200: MfaResetResponse } },
+    },
+    async (request, reply) => {
+      const session = request.portalSession!;
+      if (request.body.code === undefined) return { data: await startMfaReset(request, session) };
+      return { data: await confirmMfaReset(request, reply, session, request.body.code) };
+    },
+  );
+
+  app.get(
+    ACCOUNT_ROUTES.sessions,
+    { preValidation: requireSession, schema: { response: { 200: AccountSessionsResponse } } },
+    async (request) => ({ data: { sessions: await listSessions(request, request.portalSession!) } }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.endOtherSessions,
+    { preValidation: requireSession, schema: { response: { 200: EndOtherSessionsResponse } } },
+    async (request) => ({ data: { ended: await endOtherSessions(request, request.portalSession!) } }),
+  );
+
+  app.get(
+    ACCOUNT_ROUTES.activity,
+    { preValidation: requireSession, schema: { querystring: ActivityQuery, response: { 200: ActivityResponse } } },
+    async (request) => ({
+      data: await accountActivity(request, request.portalSession!.userId, request.query.page ?? 1),
+    }),
+  );
+};

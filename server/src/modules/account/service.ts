@@ -1,0 +1,327 @@
+import { ACTIVITY_PAGE_SIZE, type Account, type AccountSession, type ActivityItem } from '@portal/contracts/account';
+import type { MfaEnrollStart } from '@portal/contracts/auth';
+import Bowser from 'bowser';
+import { and, count, desc, eq, isNull, or } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  auditEvents,
+  mfaRecoveryCodes,
+  passkeys,
+  providerLocations,
+  sessions,
+  userLocations,
+  users,
+} from '../../db/schema';
+import { recordAudit, type AuditDetails } from '../../platform/audit';
+import type { DbExecutor } from '../../platform/db-executor';
+import { decryptSecret, encryptSecret } from '../../platform/encryption';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { issueRecoveryCodes } from '../../platform/mfa/recovery-codes';
+import { groupedKey, newTotpSecret, otpauthUrl, qrSvg, verifyTotp } from '../../platform/mfa/totp';
+import { isRecentPassword, passwordProblems, rememberPassword } from '../../platform/password-hashing';
+import { PortalError } from '../../platform/portal-error';
+import {
+  endAllSessions,
+  isExpired,
+  recentAuthenticationSecondsLeft,
+  rotateSession,
+  type LoadedSession,
+} from '../../platform/session';
+// The auth module's declared service: the current password is checked like a login (it counts toward the lockout).
+import { verifyAccountPassword } from '../auth/service';
+
+/** My account (docs/requirements/session.md#my-account): the profile, credentials, sessions and recent activity. */
+
+function audit(
+  request: FastifyRequest,
+  db: DbExecutor,
+  userId: string,
+  event: { action: string; outcome: 'success' | 'failure'; details?: AuditDetails },
+) {
+  return recordAudit(db, { actor: userId, target: userId, ip: request.ip, requestId: request.id, ...event });
+}
+
+/** Only the last four digits of a TIN. */
+export function maskTin(tin: string): string {
+  return `*****${tin.slice(-4)}`;
+}
+
+/** Only the last four digits of a phone number; null when there is none. */
+export function maskPhone(phone: string | null): string | null {
+  const digits = (phone ?? '').replace(/\D/g, '');
+  if (digits.length < 4) return null;
+  return `***-***-${digits.slice(-4)}`;
+}
+
+/** `GET /api/account` */
+export async function accountProfile(request: FastifyRequest, session: LoadedSession): Promise<Account> {
+  const { db } = request.server.database;
+  const [user] = await db.select().from(users).where(eq(users.id, session.userId));
+  if (!user) throw new PortalError(401, 'Not_Logged_In');
+  const [locations, [codes], [keys]] = await Promise.all([
+    db
+      .select({
+        legalName: providerLocations.legalName,
+        jurisdiction: providerLocations.jurisdiction,
+        lineOfBusiness: providerLocations.lineOfBusiness,
+        tin: providerLocations.tin,
+        role: userLocations.role,
+      })
+      .from(userLocations)
+      .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
+      .where(eq(userLocations.userId, user.id))
+      .orderBy(providerLocations.legalName),
+    db
+      .select({ n: count() })
+      .from(mfaRecoveryCodes)
+      .where(and(eq(mfaRecoveryCodes.userId, user.id), isNull(mfaRecoveryCodes.usedAt))),
+    db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, user.id)),
+  ]);
+  return {
+    username: user.username,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    phoneMasked: maskPhone(user.phone),
+    status: user.status,
+    lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
+    passwordChangedAt: user.passwordChangedAt.toISOString(),
+    mfa: {
+      authenticatorEnrolledAt: user.mfaEnrolledAt?.toISOString() ?? null,
+      passkeyCount: keys?.n ?? 0,
+      recoveryCodesLeft: codes?.n ?? 0,
+    },
+    locations: locations.map(({ tin, ...location }) => ({ ...location, tinMasked: maskTin(tin) })),
+    recentAuthenticationSecondsLeft: recentAuthenticationSecondsLeft(
+      session,
+      request.server.clock(),
+      request.server.config.login.reauthenticationWindowMs,
+    ),
+  };
+}
+
+/**
+ * `POST /api/account/password`: the current password (checked like a login), then the new one under the shared
+ * policy and not one of the last passwords. Every other session of the user ends; this one stays with a new id.
+ */
+export async function changePassword(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  input: { currentPassword: string; newPassword: string },
+): Promise<number> {
+  const { database, passwordHasher, config, clock } = request.server;
+  const user = await verifyAccountPassword(request, session.userId, input.currentPassword, 'password.change');
+  if (!user) throw new PortalError(400, 'Current_Password_Invalid', { currentPassword: ['Current_Password_Invalid'] });
+  const problems = passwordProblems(input.newPassword, [user.firstName, user.lastName, user.username, user.email]);
+  if (problems.length) throw new PortalError(400, problems[0]!, { newPassword: problems });
+  const reused =
+    (await passwordHasher.verify(user.passwordHash, input.newPassword)) ||
+    (await isRecentPassword(database.db, passwordHasher, user.id, input.newPassword, config.passwords.historyCount));
+  if (reused) throw new PortalError(400, 'Password_Reused', { newPassword: ['Password_Reused'] });
+  const passwordHash = await passwordHasher.hash(input.newPassword);
+  const now = clock();
+  const ended = await database.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, user.id));
+    await rememberPassword(tx, user.id, passwordHash, config.passwords.historyCount);
+    const ended = await endAllSessions(tx, user.id, { exceptIdHash: session.idHash });
+    await rotateSession(request, reply, tx, {
+      userId: user.id,
+      stage: 'active',
+      keep: session,
+      authenticatedAt: now,
+    });
+    await enqueueEmail(tx, { to: user.email, template: 'password-changed', data: { firstName: user.firstName } });
+    await audit(request, tx, user.id, {
+      action: 'password.changed',
+      outcome: 'success',
+      details: { field: 'password', sessionCount: ended },
+    });
+    return ended;
+  });
+  request.server.jobs.kick(OUTBOX_JOB);
+  return ended;
+}
+
+/** `POST /api/account/mfa/reset` without a code: a new secret, kept (encrypted) on this session until confirmed. */
+export async function startMfaReset(request: FastifyRequest, session: LoadedSession): Promise<MfaEnrollStart> {
+  const { database, secrets } = request.server;
+  const secret = newTotpSecret();
+  await database.db.transaction(async (tx) => {
+    await tx
+      .update(sessions)
+      .set({ pendingTotpSecretEncrypted: encryptSecret(secrets.encryptionKey, secret) })
+      .where(eq(sessions.idHash, session.idHash));
+    await audit(request, tx, session.userId, {
+      action: 'mfa.reset_started',
+      outcome: 'success',
+      details: { method: 'totp' },
+    });
+  });
+  const url = otpauthUrl(secret, session.username);
+  return { otpauthUrl: url, secret: groupedKey(secret), qrSvg: await qrSvg(url) };
+}
+
+/**
+ * `POST /api/account/mfa/reset` with a code from the new secret: it replaces the old authenticator, 10 new recovery
+ * codes replace the old ones, every other session ends and the user is emailed.
+ */
+export async function confirmMfaReset(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  code: string,
+): Promise<{ recoveryCodes: string[]; otherSessionsEnded: number }> {
+  const { database, secrets, clock } = request.server;
+  if (!session.pendingTotpSecretEncrypted) throw new PortalError(400, 'Mfa_Reset_Not_Started');
+  const now = clock();
+  const step = await verifyTotp(
+    decryptSecret(secrets.encryptionKey, session.pendingTotpSecretEncrypted),
+    code,
+    now,
+    null,
+  );
+  if (step === null) {
+    await audit(request, database.db, session.userId, {
+      action: 'mfa.reset',
+      outcome: 'failure',
+      details: { method: 'totp', reason: 'wrong_code' },
+    });
+    throw new PortalError(400, 'Mfa_Code_Invalid', { code: ['Mfa_Code_Invalid'] });
+  }
+  const result = await database.db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ totpSecretEncrypted: session.pendingTotpSecretEncrypted, totpLastStep: step, mfaEnrolledAt: now })
+      .where(eq(users.id, session.userId))
+      .returning({ email: users.email, firstName: users.firstName });
+    const recoveryCodes = await issueRecoveryCodes(tx, secrets.encryptionKey, session.userId);
+    const otherSessionsEnded = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+    // A new id for the changed privilege; the new row carries no pending secret.
+    await rotateSession(request, reply, tx, {
+      userId: session.userId,
+      stage: 'active',
+      keep: session,
+      authenticatedAt: session.authenticatedAt,
+    });
+    if (user) await enqueueEmail(tx, { to: user.email, template: 'mfa-changed', data: { firstName: user.firstName } });
+    await audit(request, tx, session.userId, {
+      action: 'mfa.reset',
+      outcome: 'success',
+      details: { method: 'totp', field: 'mfa', sessionCount: otherSessionsEnded },
+    });
+    return { recoveryCodes, otherSessionsEnded };
+  });
+  request.server.jobs.kick(OUTBOX_JOB);
+  return result;
+}
+
+/** A readable browser and system from a User-Agent header, e.g. `Chrome 131 on Windows`. */
+export function describeBrowser(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown browser';
+  const parsed = Bowser.parse(userAgent);
+  const browser = parsed.browser.name;
+  const major = parsed.browser.version?.split('.')[0];
+  const os = parsed.os.name;
+  if (!browser) return os ? `Unknown browser on ${os}` : 'Unknown browser';
+  return `${browser}${major ? ` ${major}` : ''}${os ? ` on ${os}` : ''}`;
+}
+
+/** `GET /api/account/sessions`: the user's logged-in sessions, this one first, then by last activity. */
+export async function listSessions(request: FastifyRequest, session: LoadedSession): Promise<AccountSession[]> {
+  const { database, clock, config } = request.server;
+  const rows = await database.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, session.userId), eq(sessions.stage, 'active')))
+    .orderBy(desc(sessions.lastSeenAt));
+  const now = clock();
+  return rows
+    .filter((row) => !isExpired(row, now, config.sessions))
+    .map((row) => ({
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: (row.idHash === session.idHash ? session.lastSeenAt : row.lastSeenAt).toISOString(),
+      ip: row.ip,
+      browser: describeBrowser(row.userAgent),
+      current: row.idHash === session.idHash,
+    }))
+    .sort((a, b) => Number(b.current) - Number(a.current));
+}
+
+/** `POST /api/account/sessions/end-others`: sign out everywhere else. */
+export async function endOtherSessions(request: FastifyRequest, session: LoadedSession): Promise<number> {
+  return request.server.database.db.transaction(async (tx) => {
+    const ended = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+    await audit(request, tx, session.userId, {
+      action: 'sessions.ended_others',
+      outcome: 'success',
+      details: { sessionCount: ended },
+    });
+    return ended;
+  });
+}
+
+/** Audit actions in words; `[success, failure]`. Unknown actions fall back to a generic text. */
+const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
+  'login.password': ['Password accepted at login', 'Failed login'],
+  'login.mfa': ['Logged in', 'Login not completed'],
+  'login.failed': ['Logged in', 'Failed login attempt'],
+  'login.mfa_failed': ['Second step accepted', 'Wrong code or passkey at login'],
+  logout: ['Logged out', 'Logged out'],
+  'account.locked': ['Account locked after failed logins', 'Account locked after failed logins'],
+  'mfa.enrol_started': ['Authenticator app setup started', 'Authenticator app setup failed'],
+  'mfa.enrolled': ['Authenticator app set up', 'Authenticator app setup failed'],
+  'mfa.reset_started': ['Authenticator app replacement started', 'Authenticator app replacement failed'],
+  'mfa.reset': ['Authenticator app replaced, new recovery codes issued', 'Authenticator app replacement failed'],
+  reauthenticate: ['Password confirmed', 'Password confirmation failed'],
+  'password.change': ['Password changed', 'Password change refused (wrong current password)'],
+  'password.changed': ['Password changed', 'Password change failed'],
+  'passkey.added': ['Passkey added', 'Passkey could not be added'],
+  'passkey.renamed': ['Passkey renamed', 'Passkey could not be renamed'],
+  'passkey.removed': ['Passkey removed', 'Passkey could not be removed'],
+  'sessions.ended_others': ['Signed out of all other sessions', 'Signing out of other sessions failed'],
+};
+
+const METHOD_TEXT: Record<string, string> = {
+  totp: 'with an authenticator code',
+  passkey: 'with a passkey',
+  recovery_code: 'with a recovery code',
+};
+
+/** An audit event in words. Only the action, outcome and method are read: never the other details. */
+export function describeActivity(action: string, outcome: 'success' | 'failure', method?: unknown): string {
+  const text = ACTIVITY_TEXT[action]?.[outcome === 'success' ? 0 : 1];
+  if (!text) return outcome === 'success' ? 'Account activity' : 'Account activity (failed)';
+  if (action === 'login.mfa' && outcome === 'success' && typeof method === 'string' && METHOD_TEXT[method])
+    return `${text} ${METHOD_TEXT[method]}`;
+  return text;
+}
+
+/** `GET /api/account/activity`: the user's audit events (as actor or target), newest first, a page at a time. */
+export async function accountActivity(
+  request: FastifyRequest,
+  userId: string,
+  page: number,
+): Promise<{ items: ActivityItem[]; page: number; pageSize: number; hasMore: boolean }> {
+  const rows = await request.server.database.db
+    .select({
+      at: auditEvents.at,
+      action: auditEvents.action,
+      outcome: auditEvents.outcome,
+      ip: auditEvents.ip,
+      details: auditEvents.details,
+    })
+    .from(auditEvents)
+    .where(or(eq(auditEvents.actor, userId), eq(auditEvents.target, userId)))
+    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+    .limit(ACTIVITY_PAGE_SIZE + 1)
+    .offset((page - 1) * ACTIVITY_PAGE_SIZE);
+  const items = rows.slice(0, ACTIVITY_PAGE_SIZE).map((row) => ({
+    at: row.at.toISOString(),
+    action: row.action,
+    description: describeActivity(row.action, row.outcome, row.details?.method),
+    outcome: row.outcome,
+    ip: row.ip,
+  }));
+  return { items, page, pageSize: ACTIVITY_PAGE_SIZE, hasMore: rows.length > ACTIVITY_PAGE_SIZE };
+}

@@ -1,0 +1,125 @@
+import {
+  ACCOUNT_ROUTES,
+  PasskeyListResponse,
+  PasskeyLoginOptionsResponse,
+  PasskeyLoginRequest,
+  PasskeyLoginResponse,
+  PasskeyRegistrationOptionsResponse,
+  PasskeyRegistrationRequest,
+  PasskeyRegistrationResponse,
+  PasskeyRemoveResponse,
+  PasskeyRenameRequest,
+  PasskeyRenameResponse,
+} from '@portal/contracts/account';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PortalError } from '../../platform/portal-error';
+import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { requirePendingStage, requireRecentAuthentication, requireSession } from '../../platform/session';
+// The auth module's declared service: a passkey completes the login exactly like a TOTP code.
+import { completeSecondFactor, recordSecondFactorFailure } from '../auth/service';
+import {
+  listPasskeys,
+  loginOptions,
+  registerPasskey,
+  registrationOptions,
+  removePasskey,
+  renamePasskey,
+  verifyLoginAssertion,
+} from './service';
+
+const PasskeyParams = z.object({ id: z.uuid() });
+
+/**
+ * Passkeys on My account (list, add, rename, remove) and as the login's second factor
+ * (docs/requirements/session.md#passkeys, docs/decisions/0023). Adding and removing need a recent login.
+ */
+export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
+  await registerSharedRateLimit(app);
+  // Verifications are throttled per client like the login: each one is a guess at a second factor.
+  const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  const recent = [requireSession, requireRecentAuthentication];
+  const pendingMfa = requirePendingStage('mfa');
+
+  app.get(
+    ACCOUNT_ROUTES.passkeys,
+    { preValidation: requireSession, schema: { response: { 200: PasskeyListResponse } } },
+    async (request) => ({
+      data: { passkeys: await listPasskeys(app.database.db, request.portalSession!.userId) },
+    }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.passkeyRegistrationOptions,
+    { preValidation: recent, schema: { response: { 200: PasskeyRegistrationOptionsResponse } } },
+    async (request) => ({ data: await registrationOptions(request, request.portalSession!) }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.passkeyRegistration,
+    {
+      preValidation: recent,
+      config: { rateLimit: perClient },
+      schema: { body: PasskeyRegistrationRequest, response: { 200: PasskeyRegistrationResponse } },
+    },
+    async (request) => ({
+      data: {
+        passkey: await registerPasskey(request, request.portalSession!, request.body.name, request.body.credential),
+      },
+    }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.passkeyRename,
+    {
+      preValidation: requireSession,
+      schema: { params: PasskeyParams, body: PasskeyRenameRequest, response: { 200: PasskeyRenameResponse } },
+    },
+    async (request) => ({
+      data: {
+        passkey: await renamePasskey(request, request.portalSession!.userId, request.params.id, request.body.name),
+      },
+    }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.passkeyRemove,
+    { preValidation: recent, schema: { params: PasskeyParams, response: { 200: PasskeyRemoveResponse } } },
+    async (request) => {
+      await removePasskey(request, request.portalSession!.userId, request.params.id);
+      return { data: { removed: true as const } };
+    },
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.passkeyLoginOptions,
+    {
+      preValidation: pendingMfa,
+      config: { rateLimit: perClient },
+      schema: { response: { 200: PasskeyLoginOptionsResponse } },
+    },
+    async (request) => ({ data: await loginOptions(request, request.portalSession!) }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.passkeyLogin,
+    {
+      preValidation: pendingMfa,
+      config: { rateLimit: perClient },
+      schema: { body: PasskeyLoginRequest, response: { 200: PasskeyLoginResponse } },
+    },
+    async (request, reply) => {
+      const session = request.portalSession!;
+      if (!(await verifyLoginAssertion(request, session, request.body.credential))) {
+        await recordSecondFactorFailure(request, session, 'passkey');
+        // 401 like a wrong code at this step: the login has not succeeded.
+        throw new PortalError(401, 'Passkey_Verification_Failed');
+      }
+      await completeSecondFactor(request, reply, session, 'passkey');
+      return { data: { loggedIn: true as const } };
+    },
+  );
+};
