@@ -94,11 +94,11 @@ describe('POST /api/password/generate/get', () => {
     const first = await generate(app);
     expect(first.statusCode).toBe(200);
     expect(first.headers['cache-control']).toBe('no-store');
-    const { password } = GeneratedPasswordResponse.parse(first.json());
+    const { password } = GeneratedPasswordResponse.parse(first.json()).data;
     expect(password).toHaveLength(20);
     for (const ch of password) expect(GENERATOR_ALPHABET).toContain(ch);
     expect(passwordProblems(password, [])).toEqual([]);
-    expect(GeneratedPasswordResponse.parse((await generate(app)).json()).password).not.toBe(password);
+    expect(GeneratedPasswordResponse.parse((await generate(app)).json()).data.password).not.toBe(password);
   });
 
   it('is refused without the portal request header (CSRF)', async () => {

@@ -35,9 +35,28 @@ async function seedSystemUseNotice(strapi) {
   await notices.create({ data: { NoticeText: systemUseNoticeText }, status: 'published' });
 }
 
+/**
+ * Gives the seeded questions of a CMS seeded before questions had a key their key (matched by text), so the portal's
+ * stored answers and demo accounts refer to them. Questions editors added get a key when next saved.
+ */
+async function backfillSecurityQuestionKeys(strapi) {
+  const rows = await strapi.db
+    .query('api::security-question.security-question')
+    .findMany({ where: { key: { $null: true } }, select: ['id', 'question'] });
+  for (const row of rows) {
+    const seeded = securityQuestions.find((q) => q.question === row.question);
+    if (seeded)
+      await strapi.db.query('api::security-question.security-question').update({
+        where: { id: row.id },
+        data: { key: seeded.key },
+      });
+  }
+}
+
 /** Seeds the demo content once, on an empty database (no topic at all, drafts included). */
 async function seedDemoContent(strapi) {
   await seedSystemUseNotice(strapi);
+  await backfillSecurityQuestionKeys(strapi);
   const existing = await strapi.db.query('api::topic.topic').count();
   if (existing > 0) return;
   strapi.log.info('[portal] seeding demo content');
@@ -69,8 +88,8 @@ async function seedDemoContent(strapi) {
   });
   await strapi.documents('api::license.license').create({ data: { LicenseText: licenseText }, status: 'published' });
   const questions = strapi.documents('api::security-question.security-question');
-  for (const [i, question] of securityQuestions.entries())
-    await questions.create({ data: { question, order: i + 1 }, status: 'published' });
+  for (const [i, { key, question }] of securityQuestions.entries())
+    await questions.create({ data: { key, question, order: i + 1 }, status: 'published' });
 }
 
 module.exports = { seedDemoContent };

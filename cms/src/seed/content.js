@@ -298,14 +298,16 @@ This license will terminate upon notice to you if you violate the terms of this 
 By clicking **Accept**, you agree to the terms of this license. If you do not agree, click **Do Not Accept** and you will be returned to the home page.
 `;
 
+// Each question has a stable key: the portal stores the key with a user's answer (a documentId is not known before
+// the CMS is seeded, and the demo accounts' answers are created by the portal).
 const securityQuestions = [
-  'What was the name of the street you grew up on?',
-  'What was the make and model of your first car?',
-  'What is the name of the first school you attended?',
-  'In what city did your parents meet?',
-  'What was the name of your first employer?',
-  'What was your childhood nickname?',
-  'What is the middle name of your oldest sibling?',
+  { key: 'childhood-street', question: 'What was the name of the street you grew up on?' },
+  { key: 'first-car', question: 'What was the make and model of your first car?' },
+  { key: 'first-school', question: 'What is the name of the first school you attended?' },
+  { key: 'parents-met-city', question: 'In what city did your parents meet?' },
+  { key: 'first-employer', question: 'What was the name of your first employer?' },
+  { key: 'childhood-nickname', question: 'What was your childhood nickname?' },
+  { key: 'oldest-sibling-middle-name', question: 'What is the middle name of your oldest sibling?' },
 ];
 
 // The standard US-government system-use notice (CMS ARS AC-8), shown above the login form.

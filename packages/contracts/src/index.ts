@@ -7,3 +7,4 @@ export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';
 export * from './site-config';
+export * from './registration';

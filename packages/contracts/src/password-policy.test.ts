@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import blocklistEntries from './password-blocklist.json';
 import { errorCodes } from './errors';
-import { checkPassword, PasswordSchema, passwordProblemCodes } from './password-policy';
+import { checkPassword, PasswordSchema, passwordProblemCodes, passwordRuleResults } from './password-policy';
 
 const blocklist = new Set(blocklistEntries);
 
@@ -31,6 +31,17 @@ describe('password policy', () => {
     expect(checkPassword('my cat likes JANE forever', { personal })).toEqual(['Password_Contains_Personal_Info']);
     expect(checkPassword('visiting clinic every day', { personal })).toEqual(['Password_Contains_Personal_Info']);
     expect(checkPassword('violet lantern orbit tea', { personal })).toEqual([]);
+  });
+
+  it('judges each rule on its own for the live checklist, even while the password is too short', () => {
+    expect(passwordRuleResults('jane', { personal: ['Jane'], blocklist })).toEqual({
+      Password_Too_Short: true,
+      Password_Too_Long: false,
+      Password_Too_Common: false,
+      Password_Contains_Personal_Info: true,
+    });
+    expect(passwordRuleResults('password', { blocklist }).Password_Too_Common).toBe(true);
+    expect(Object.values(passwordRuleResults('violet lantern orbit tea', { blocklist }))).not.toContain(true);
   });
 
   it('reports length problems through the zod schema with the error code', () => {

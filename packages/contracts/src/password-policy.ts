@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { dataEnvelope } from './http';
 
 /**
  * The password policy (docs/requirements/portal.md), shared by the registration, reset and change-password forms and
@@ -51,17 +52,27 @@ function isCommon(normal: string, blocklist: ReadonlySet<string> | undefined): b
   return blocklist.has(normal) || (core.length >= 6 && blocklist.has(core));
 }
 
+/**
+ * Each rule on its own, `true` when the password breaks it: the live checklist shows every rule at once, while
+ * `checkPassword` stops at a length problem.
+ */
+export function passwordRuleResults(password: string, context: PasswordContext = {}): Record<PasswordProblem, boolean> {
+  const length = passwordLength(password);
+  const normal = password.toLowerCase();
+  return {
+    Password_Too_Short: length < PASSWORD_MIN_LENGTH,
+    Password_Too_Long: length > PASSWORD_MAX_LENGTH,
+    Password_Too_Common: isCommon(normal, context.blocklist),
+    Password_Contains_Personal_Info: personalWords(context.personal ?? []).some((word) => normal.includes(word)),
+  };
+}
+
 /** Every rule the password breaks, each with the error code that says why; empty when it is acceptable. */
 export function checkPassword(password: string, context: PasswordContext = {}): PasswordProblem[] {
-  const length = passwordLength(password);
-  if (length < PASSWORD_MIN_LENGTH) return ['Password_Too_Short'];
-  if (length > PASSWORD_MAX_LENGTH) return ['Password_Too_Long'];
-  const problems: PasswordProblem[] = [];
-  const normal = password.toLowerCase();
-  if (isCommon(normal, context.blocklist)) problems.push('Password_Too_Common');
-  if (personalWords(context.personal ?? []).some((word) => normal.includes(word)))
-    problems.push('Password_Contains_Personal_Info');
-  return problems;
+  const broken = passwordRuleResults(password, context);
+  if (broken.Password_Too_Short) return ['Password_Too_Short'];
+  if (broken.Password_Too_Long) return ['Password_Too_Long'];
+  return passwordProblemCodes.filter((code) => broken[code]);
 }
 
 /** The form-level schema (length only; the blocklist and personal words need `checkPassword` with context). */
@@ -70,6 +81,8 @@ export const PasswordSchema = z.string().check(
   z.refine((p) => passwordLength(p) <= PASSWORD_MAX_LENGTH, { message: 'Password_Too_Long' }),
 );
 
-/** `POST /api/password/generate/get`: a generated password that passes the policy. */
-export const GeneratedPasswordResponse = z.object({ password: z.string() });
+/** `POST /api/password/generate/get`: a generated password that passes the policy, in the usual `data` envelope. */
+export const GeneratedPassword = z.object({ password: z.string() });
+export type GeneratedPassword = z.infer<typeof GeneratedPassword>;
+export const GeneratedPasswordResponse = dataEnvelope(GeneratedPassword);
 export type GeneratedPasswordResponse = z.infer<typeof GeneratedPasswordResponse>;

@@ -4,6 +4,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -288,3 +289,53 @@ export const appState = pgTable('app_state', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A user's three security answers (docs/requirements/portal.md#validation-rules): the question is the CMS security
+ * question's stable `key`; the answer is stored as an argon2id hash of its normalised form.
+ */
+export const securityAnswers = pgTable(
+  'security_answers',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    questionId: varchar('question_id', { length: 64 }).notNull(),
+    answerHash: text('answer_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.questionId] })],
+);
+
+export const oneTimeTokenPurposeEnum = pgEnum('one_time_token_purpose', [
+  'email-verify',
+  'password-reset',
+  'reactivation',
+  'registration',
+]);
+
+/**
+ * Single-use tokens sent by email or handed between steps; only the SHA-256 of each token is stored. A token belongs
+ * to a user, or (registration, before the user exists) to a provider location: exactly one of the two.
+ */
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    locationId: uuid('location_id').references(() => providerLocations.id, { onDelete: 'cascade' }),
+    purpose: oneTimeTokenPurposeEnum('purpose').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** Wrong guesses of a short code (a purpose with a per-user attempt limit). */
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('one_time_tokens_hash_key').on(t.tokenHash),
+    index('one_time_tokens_user_purpose_idx').on(t.userId, t.purpose),
+    index('one_time_tokens_location_purpose_idx').on(t.locationId, t.purpose),
+    check('one_time_tokens_owner_check', sql`(${t.userId} is null) <> (${t.locationId} is null)`),
+  ],
+);

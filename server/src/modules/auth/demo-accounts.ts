@@ -5,12 +5,21 @@ import { providerLocations, userLocations, users } from '../../db/schema';
 import { encryptSecret } from '../../platform/encryption';
 import type { PasswordHasher } from '../../platform/password-hashing';
 import { rememberPassword } from '../../platform/password-hashing';
+import { hashSecurityAnswer } from '../../platform/security-answers';
+import { securityAnswers } from '../../db/schema';
 
 /**
  * Demo accounts (README "Demo accounts"), created with the demo data outside production. Their password and the
  * enrolled account's TOTP secret are public, which is why production never seeds them unless told to.
  */
 export const DEMO_PASSWORD = 'Harbor lantern quartz meadow';
+
+/**
+ * Every demo account's security questions (stable keys of questions the CMS seed creates, cms/src/seed/content.js)
+ * and their answer, for the login-help flows.
+ */
+export const DEMO_SECURITY_QUESTION_KEYS = ['first-car', 'first-school', 'childhood-nickname'] as const;
+export const DEMO_SECURITY_ANSWER = 'blue';
 
 /** Base32 TOTP secrets of the demo accounts enrolled in MFA from the start (`npm run demo:totp -- <username>`). */
 export const DEMO_TOTP_SECRETS: Readonly<Record<string, string>> = {
@@ -103,6 +112,8 @@ export async function seedDemoAccounts(
       .where(eq(sql`lower(${users.username})`, account.username));
     if (!user) {
       const passwordHash = await hasher.hash(DEMO_PASSWORD);
+      // One hash for the three answers: they are the same public demo answer.
+      const answerHash = await hashSecurityAnswer(DEMO_SECURITY_ANSWER, hasher);
       const secret = DEMO_TOTP_SECRETS[account.username];
       const inserted = await db.transaction(async (tx) => {
         const rows = await tx
@@ -120,7 +131,12 @@ export async function seedDemoAccounts(
           })
           .onConflictDoNothing()
           .returning({ id: users.id });
-        if (rows[0]) await rememberPassword(tx, rows[0].id, passwordHash, PASSWORD_HISTORY_KEPT);
+        if (rows[0]) {
+          await rememberPassword(tx, rows[0].id, passwordHash, PASSWORD_HISTORY_KEPT);
+          await tx
+            .insert(securityAnswers)
+            .values(DEMO_SECURITY_QUESTION_KEYS.map((questionId) => ({ userId: rows[0]!.id, questionId, answerHash })));
+        }
         return rows[0];
       });
       if (!inserted) continue; // another instance created it at the same moment

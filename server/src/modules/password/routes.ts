@@ -15,6 +15,7 @@ export const passwordRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: routeRateLimit({ max: GENERATE_PER_MINUTE, timeWindow: 60_000, key: 'ip' }) },
       schema: { response: { 200: GeneratedPasswordResponse } },
     },
-    async (_request, reply) => reply.header('cache-control', 'no-store').send({ password: generatePassword() }),
+    async (_request, reply) =>
+      reply.header('cache-control', 'no-store').send({ data: { password: generatePassword() } }),
   );
 };

@@ -1,0 +1,146 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
+import { oneTimeTokens } from '../db/schema';
+import type { DbExecutor } from './db-executor';
+
+export type OneTimeTokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
+
+/** 32 random bytes (256 bits), base64url: far above the 128 bits a guess would have to beat. */
+const TOKEN_BYTES = 32;
+
+/** Only this hash is stored: a stolen table gives no usable token. The tokens are random, so no key or salt is needed. */
+export function hashOneTimeToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+interface IssueOptions {
+  purpose: OneTimeTokenPurpose;
+  ttlMs: number;
+  /** The current time (tests and the app's clock); the database's clock when absent. */
+  now?: Date;
+}
+
+function expiry(now: Date | undefined, ttlMs: number) {
+  return now ? new Date(now.getTime() + ttlMs) : sql`now() + ${ttlMs} * interval '1 millisecond'`;
+}
+
+/**
+ * Issues a single-use token for a user and answers it (the only time it exists in clear). Older unused tokens of
+ * the same user and purpose stop working: only the newest link in a user's mailbox is valid.
+ */
+export async function issueOneTimeToken(
+  tx: DbExecutor,
+  { userId, purpose, ttlMs, now }: IssueOptions & { userId: string },
+): Promise<string> {
+  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: now ?? sql`now()` })
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+  await tx
+    .insert(oneTimeTokens)
+    .values({ tokenHash: hashOneTimeToken(token), userId, purpose, expiresAt: expiry(now, ttlMs) as Date });
+  return token;
+}
+
+/**
+ * Issues a single-use token bound to a provider location rather than a user (registration: the user does not exist
+ * yet). Older unused tokens of the location and purpose stop working.
+ */
+export async function issueLocationToken(
+  tx: DbExecutor,
+  { locationId, purpose, ttlMs, now }: IssueOptions & { locationId: string },
+): Promise<string> {
+  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: now ?? sql`now()` })
+    .where(
+      and(eq(oneTimeTokens.locationId, locationId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)),
+    );
+  await tx
+    .insert(oneTimeTokens)
+    .values({ tokenHash: hashOneTimeToken(token), locationId, purpose, expiresAt: expiry(now, ttlMs) as Date });
+  return token;
+}
+
+interface ConsumeOptions {
+  token: string;
+  purpose: OneTimeTokenPurpose;
+  now?: Date;
+}
+
+/** Marks the token used, atomically: of two concurrent uses exactly one gets the row. `owner` is the kind asked for. */
+async function consume(tx: DbExecutor, { token, purpose, now }: ConsumeOptions, owner: 'user' | 'location') {
+  const at = now ?? sql`now()`;
+  const [row] = await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: at })
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashOneTimeToken(token)),
+        eq(oneTimeTokens.purpose, purpose),
+        isNotNull(owner === 'user' ? oneTimeTokens.userId : oneTimeTokens.locationId),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, at),
+      ),
+    )
+    .returning({ userId: oneTimeTokens.userId, locationId: oneTimeTokens.locationId });
+  return row;
+}
+
+/** Uses a user's token once: answers its user, or null when it is unknown, used, expired or of another purpose. */
+export async function consumeOneTimeToken(tx: DbExecutor, options: ConsumeOptions): Promise<{ userId: string } | null> {
+  const row = await consume(tx, options, 'user');
+  return row?.userId ? { userId: row.userId } : null;
+}
+
+/** Uses a location's token once (registration): answers its location, or null. */
+export async function consumeLocationToken(
+  tx: DbExecutor,
+  options: ConsumeOptions,
+): Promise<{ locationId: string } | null> {
+  const row = await consume(tx, options, 'location');
+  return row?.locationId ? { locationId: row.locationId } : null;
+}
+
+/**
+ * Looks at a user's token without using it (a page that asks something else before the token is spent, e.g. the
+ * security question before a password reset). Answers its user and expiry, or null when it would not be accepted.
+ */
+export async function peekOneTimeToken(
+  tx: DbExecutor,
+  { token, purpose, now }: ConsumeOptions,
+): Promise<{ userId: string; expiresAt: Date } | null> {
+  const [row] = await tx
+    .select({ userId: oneTimeTokens.userId, expiresAt: oneTimeTokens.expiresAt })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashOneTimeToken(token)),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, now ?? sql`now()`),
+      ),
+    );
+  return row?.userId ? { userId: row.userId, expiresAt: row.expiresAt } : null;
+}
+
+/**
+ * Counts a wrong guess of a short code against its newest unused token of `purpose` for the user; at `maxAttempts`
+ * the token is spent, so a 6-digit code cannot be guessed by trying them all. Answers the attempts so far.
+ */
+export async function countTokenAttempt(
+  tx: DbExecutor,
+  { userId, purpose, maxAttempts }: { userId: string; purpose: OneTimeTokenPurpose; maxAttempts: number },
+): Promise<number> {
+  const rows = await tx
+    .update(oneTimeTokens)
+    .set({
+      attempts: sql`${oneTimeTokens.attempts} + 1`,
+      usedAt: sql`case when ${oneTimeTokens.attempts} + 1 >= ${maxAttempts} then now() else null end`,
+    })
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)))
+    .returning({ attempts: oneTimeTokens.attempts });
+  return Math.max(0, ...rows.map((r) => r.attempts));
+}

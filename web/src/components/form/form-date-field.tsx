@@ -1,0 +1,87 @@
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+
+/** docs/requirements/portal.md#forms: date pickers accept 1900-01-01 to 2099-12-31 and show MM/DD/YYYY. */
+export const DATE_FIELD_MIN = '1900-01-01';
+export const DATE_FIELD_MAX = '2099-12-31';
+const DISPLAY_FORMAT = 'MM/DD/YYYY';
+const VALUE_FORMAT = 'YYYY-MM-DD';
+/** What the form holds for a date typed only in part or not a real date: the schema rejects it like a missing one. */
+export const INCOMPLETE_DATE = 'incomplete';
+
+function toFormValue(date: Dayjs | null): string {
+  if (!date) return '';
+  return date.isValid() ? date.format(VALUE_FORMAT) : INCOMPLETE_DATE;
+}
+
+function fromFormValue(value: string | undefined): Dayjs | null {
+  if (!value || value === INCOMPLETE_DATE) return null;
+  const date = dayjs(value, VALUE_FORMAT);
+  return date.isValid() ? date : null;
+}
+
+/**
+ * A date field of the form pattern (MUI X date picker with the dayjs adapter): typed as MM/DD/YYYY or chosen from
+ * the calendar, limited to 1900-01-01..2099-12-31. The form holds the date as `YYYY-MM-DD` ('' when empty), the
+ * shape the contracts' schemas check, so the range and "missing" messages come from the same schema as the
+ * server's. The error is the helper text, tied to the field with aria-describedby.
+ */
+export function FormDateField<T extends FieldValues>({
+  id,
+  label,
+  name,
+  control,
+  helperText,
+  required,
+}: {
+  id: string;
+  label: string;
+  name: FieldPath<T>;
+  control: Control<T>;
+  helperText?: string;
+  required?: boolean;
+}) {
+  const { field, fieldState } = useController({ name, control });
+  // The picker keeps its own value while a date is typed in part; the form gets the string form of it.
+  const [pickerValue, setPickerValue] = useState<Dayjs | null>(() => fromFormValue(field.value));
+  // Only an outside change of the form value (a reset, Back) replaces what the picker holds (React's "adjust state
+  // when a prop changes" pattern, no effect).
+  const [seenValue, setSeenValue] = useState(field.value);
+  if (seenValue !== field.value) {
+    setSeenValue(field.value);
+    if (field.value !== toFormValue(pickerValue)) setPickerValue(fromFormValue(field.value));
+  }
+
+  return (
+    <LocalizationProvider dateAdapter={AdapterDayjs}>
+      <DatePicker
+        label={label}
+        value={pickerValue}
+        format={DISPLAY_FORMAT}
+        minDate={dayjs(DATE_FIELD_MIN)}
+        maxDate={dayjs(DATE_FIELD_MAX)}
+        onChange={(date) => {
+          setPickerValue(date);
+          field.onChange(toFormValue(date));
+        }}
+        inputRef={field.ref}
+        slotProps={{
+          textField: {
+            id,
+            name: field.name,
+            required,
+            error: !!fieldState.error,
+            helperText: fieldState.error?.message ?? helperText ?? 'For example: 01/31/1980',
+            fullWidth: true,
+            margin: 'normal',
+            onBlur: field.onBlur,
+          },
+        }}
+      />
+    </LocalizationProvider>
+  );
+}
