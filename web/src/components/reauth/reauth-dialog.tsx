@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../form/form-error-summary';
-import { FormTextField } from '../form/form-text-field';
+import { FormPasswordField } from '../form/form-password-field';
 import { useApiFormSubmit } from '../form/use-api-form-submit';
 import { ReauthenticateRequest } from '@portal/contracts';
 import { reauthenticate } from './reauth-api';
@@ -45,10 +45,9 @@ export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCance
           <DialogContentText id="reauth-text">
             For your security, enter your password again before changing your account. Your change is made right after.
           </DialogContentText>
-          <FormTextField
+          <FormPasswordField
             id={fieldIds.password}
             label="Password"
-            type="password"
             autoComplete="current-password"
             registration={form.register('password')}
             error={errors.password}

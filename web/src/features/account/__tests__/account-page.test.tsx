@@ -163,8 +163,11 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
 
   async function fillPasswordChange(user: ReturnType<typeof renderApp>['user']) {
     const form = await section('Change password');
-    await user.type(within(form).getByLabelText(/current password/i), 'Harbor lantern quartz meadow');
-    await user.type(within(form).getByLabelText(/^new password/i), 'Violet canyon ember rhythm');
+    await user.type(
+      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
+      'Harbor lantern quartz meadow',
+    );
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
   }
 
@@ -222,22 +225,22 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     sequence(ACCOUNT_ROUTES.password, [fail(400, 'Current_Password_Invalid')]);
     const { user } = renderAccount();
     const form = await section('Change password');
-    await user.type(within(form).getByLabelText(/^new password/i), 'short');
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'short');
     expect(
       within(form)
         .getByText(/at least 15 characters/i)
         .closest('li'),
     ).toHaveAttribute('data-met', 'false');
-    await user.type(within(form).getByLabelText(/^new password/i), ' but now long enough');
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), ' but now long enough');
     expect(
       within(form)
         .getByText(/at least 15 characters/i)
         .closest('li'),
     ).toHaveAttribute('data-met', 'true');
-    await user.type(within(form).getByLabelText(/current password/i), 'not my password');
+    await user.type(within(form).getByLabelText(/^current password/i, { selector: 'input' }), 'not my password');
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
     expect(await within(form).findByText(defaultErrorMessages.Current_Password_Invalid!)).toBeInTheDocument();
-    expect(within(form).getByLabelText(/current password/i)).toHaveValue('');
+    expect(within(form).getByLabelText(/^current password/i, { selector: 'input' })).toHaveValue('');
   });
 
   it('MFA reset: new QR code and key, confirm with a code, then 10 new recovery codes', async () => {
@@ -351,8 +354,11 @@ describe('the re-authentication retry', { timeout: 30_000 }, () => {
     sequence(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
     const { user } = renderAccount();
     const form = await section('Change password');
-    await user.type(within(form).getByLabelText(/current password/i), 'Harbor lantern quartz meadow');
-    await user.type(within(form).getByLabelText(/^new password/i), 'Violet canyon ember rhythm');
+    await user.type(
+      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
+      'Harbor lantern quartz meadow',
+    );
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
     const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
     await user.type(within(dialog).getByLabelText(/^password/i), 'Harbor lantern quartz meadow');

@@ -7,8 +7,7 @@ import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormTextField } from '../../../components/form/form-text-field';
-import { PasswordPolicyChecklist } from '../../../components/form/password-policy-checklist';
+import { FormPasswordField } from '../../../components/form/form-password-field';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
@@ -63,26 +62,23 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
       <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
         <Typography>Changing your password logs you out everywhere else.</Typography>
-        <FormTextField
+        <FormPasswordField
           id={fieldIds.currentPassword}
           label="Current password"
-          type="password"
           autoComplete="current-password"
           registration={form.register('currentPassword')}
           error={errors.currentPassword}
           required
         />
-        <FormTextField
+        <FormPasswordField
           id={fieldIds.newPassword}
           label="New password"
-          type="password"
           autoComplete="new-password"
           registration={form.register('newPassword')}
           error={errors.newPassword}
+          checklist={{ password: newPassword, personal }}
           required
-          slotProps={{ htmlInput: { 'aria-describedby': 'new-password-rules' } }}
         />
-        <PasswordPolicyChecklist id="new-password-rules" password={newPassword} personal={personal} />
         <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
           Change password
         </Button>
