@@ -139,6 +139,9 @@ describe('/account, My account (docs/requirements/session.md#my-account)', { tim
     ).toBeVisible();
     expect(screen.getByTestId('sessions-status')).toHaveAttribute('role', 'status');
     await waitFor(() => expect(within(sessions).queryByText('Safari 18 on iOS')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(sessions).getByRole('heading', { name: "Where you're logged in" })).toHaveFocus(),
+    );
   });
 
   it('recent activity: newest first as the server sends it, a page at a time', async () => {
@@ -258,6 +261,8 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     expect(await within(mfa).findByText('Recovery codes left: 9')).toBeInTheDocument();
     await user.click(within(mfa).getByRole('button', { name: 'Set up a new authenticator app' }));
     expect(await within(mfa).findByRole('img', { name: /qr code/i })).toBeInTheDocument();
+    // The button the user pressed is gone: focus follows to the setup.
+    await waitFor(() => expect(within(mfa).getByTestId('mfa-stage')).toHaveFocus());
     expect(within(mfa).getByTestId('mfa-manual-key')).toHaveTextContent('WXYZ WXYZ WXYZ WXYZ');
     await user.type(within(mfa).getByLabelText(/6-digit code/i), '123456');
     await user.click(within(mfa).getByRole('button', { name: 'Confirm' }));
@@ -308,6 +313,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     const remove = await screen.findByRole('dialog', { name: 'Remove this passkey?' });
     await user.click(within(remove).getByRole('button', { name: 'Remove' }));
     await waitFor(() => expect(removals).toHaveLength(1));
+    await waitFor(() => expect(within(passkeys).getByRole('heading', { name: 'Passkeys' })).toHaveFocus());
     expect(await within(screen.getByTestId('passkeys-status')).findByText(/removed/)).toBeVisible();
   });
 

@@ -1,8 +1,11 @@
 import { Alert, Box, Button, Paper, Skeleton, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 
-/** One part of My account: a labelled region with its heading, so screen-reader users can jump between them. */
+/**
+ * One part of My account: a labelled region with its heading, so screen-reader users can jump between them. The
+ * heading can take focus (`useFocusSectionHeadingAfterRender`) when the control the user was on disappears.
+ */
 export function AccountSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <Paper
@@ -12,12 +15,29 @@ export function AccountSection({ id, title, children }: { id: string; title: str
       data-testid={`${id}-section`}
       sx={{ p: { xs: 2, sm: 3 }, mb: 3 }}
     >
-      <Typography component="h2" variant="h5" id={`${id}-title`} gutterBottom>
+      <Typography component="h2" variant="h5" id={`${id}-title`} tabIndex={-1} gutterBottom sx={{ outline: 'none' }}>
         {title}
       </Typography>
       {children}
     </Paper>
   );
+}
+
+/**
+ * Focus to a section's heading after the next render, e.g. when a dialog closes whose opener (a removed row's
+ * button, a button that no longer applies) is about to disappear. It runs after the closing dialog has handed
+ * focus back to its opener, so it wins.
+ */
+export function useFocusSectionHeadingAfterRender(id: string): () => void {
+  const pending = useRef(false);
+  useEffect(() => {
+    if (!pending.current) return;
+    pending.current = false;
+    document.getElementById(`${id}-title`)?.focus();
+  });
+  return useCallback(() => {
+    pending.current = true;
+  }, []);
 }
 
 /** Grey lines where the section's data will appear; marked busy until then. */

@@ -33,7 +33,14 @@ import {
   renamePasskey,
   usePasskeys,
 } from '../api/account-api';
-import { AccountSection, formatDate, formatDateTime, SectionError, SectionSkeleton } from './account-section';
+import {
+  AccountSection,
+  useFocusSectionHeadingAfterRender,
+  formatDate,
+  formatDateTime,
+  SectionError,
+  SectionSkeleton,
+} from './account-section';
 import { ConfirmDialog } from './confirm-dialog';
 import { ScrollTable } from './scroll-table';
 
@@ -51,6 +58,7 @@ export function PasskeysSection() {
   const [renaming, setRenaming] = useState<Passkey>();
   const [removing, setRemoving] = useState<Passkey>();
   const supported = passkeysSupported();
+  const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('passkeys');
 
   const changed = async (message: string) => {
     setStatus(message);
@@ -150,6 +158,8 @@ export function PasskeysSection() {
           passkey={removing}
           onClose={() => setRemoving(undefined)}
           onRemoved={() => {
+            // Its row, with the Remove button the dialog would hand focus back to, goes with it.
+            focusHeadingAfterRender();
             setRemoving(undefined);
             void changed(`Passkey "${removing.name}" removed.`);
           }}

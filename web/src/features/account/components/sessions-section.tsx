@@ -4,7 +4,13 @@ import { useState } from 'react';
 import { StatusMessage } from '../../../components/status/status-message';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, endOtherSessions, useAccountSessions } from '../api/account-api';
-import { AccountSection, formatDateTime, SectionError, SectionSkeleton } from './account-section';
+import {
+  AccountSection,
+  useFocusSectionHeadingAfterRender,
+  formatDateTime,
+  SectionError,
+  SectionSkeleton,
+} from './account-section';
 import { ConfirmDialog } from './confirm-dialog';
 import { ScrollTable } from './scroll-table';
 
@@ -17,6 +23,7 @@ export function SessionsSection() {
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<unknown>();
   const errorText = useApiErrorText(error);
+  const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('sessions');
   const others = sessions.data?.sessions.filter((session) => !session.current).length ?? 0;
 
   const signOutOthers = async () => {
@@ -25,15 +32,18 @@ export function SessionsSection() {
     setStatus(undefined);
     try {
       const { ended } = await endOtherSessions();
+      // The button is about to go with the other sessions: focus goes to this section's top, not the page's.
+      focusHeadingAfterRender();
+      setConfirming(false);
       setStatus(
         ended === 1 ? 'You were signed out of 1 other session.' : `You were signed out of ${ended} other sessions.`,
       );
       await queryClient.invalidateQueries({ queryKey: accountQueryKeys.sessions });
     } catch (err) {
       setError(err);
+      setConfirming(false);
     } finally {
       setBusy(false);
-      setConfirming(false);
     }
   };
 
