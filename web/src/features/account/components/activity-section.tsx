@@ -40,10 +40,12 @@ export function ActivitySection() {
             <TableBody aria-busy={activity.isPlaceholderData}>
               {activity.data.items.map((item, index) => (
                 <TableRow key={`${page}:${index}:${item.at}`}>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(item.at)}</TableCell>
-                  <TableCell>{item.description}</TableCell>
-                  <TableCell>{item.outcome === 'success' ? 'Succeeded' : 'Failed'}</TableCell>
-                  <TableCell>{item.ip ?? 'Unknown'}</TableCell>
+                  <TableCell data-label="When" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatDateTime(item.at)}
+                  </TableCell>
+                  <TableCell data-label="Activity">{item.description}</TableCell>
+                  <TableCell data-label="Result">{item.outcome === 'success' ? 'Succeeded' : 'Failed'}</TableCell>
+                  <TableCell data-label="IP address">{item.ip ?? 'Unknown'}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -37,14 +37,16 @@ export function LocationsSection({ account }: { account: UseQueryResult<Account>
           <TableBody>
             {account.data.locations.map((location, index) => (
               <TableRow key={`${index}:${location.legalName}`}>
-                <TableCell component="th" scope="row">
+                <TableCell component="th" scope="row" data-label="Legal name">
                   {location.legalName}
                 </TableCell>
-                <TableCell>
+                <TableCell data-label="Jurisdiction">
                   {location.jurisdiction} · Part {location.lineOfBusiness}
                 </TableCell>
-                <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{location.tinMasked}</TableCell>
-                <TableCell>{roleText[location.role]}</TableCell>
+                <TableCell data-label="TIN" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+                  {location.tinMasked}
+                </TableCell>
+                <TableCell data-label="Role">{roleText[location.role]}</TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -102,11 +102,13 @@ export function PasskeysSection() {
           <TableBody>
             {passkeys.data.passkeys.map((passkey) => (
               <TableRow key={passkey.id}>
-                <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
+                <TableCell component="th" scope="row" data-label="Name" sx={{ overflowWrap: 'anywhere' }}>
                   {passkey.name}
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(passkey.createdAt)}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                <TableCell data-label="Created" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatDate(passkey.createdAt)}
+                </TableCell>
+                <TableCell data-label="Last used" sx={{ whiteSpace: 'nowrap' }}>
                   {passkey.lastUsedAt ? formatDateTime(passkey.lastUsedAt) : 'Never'}
                 </TableCell>
                 <TableCell>
@@ -219,9 +221,11 @@ function AddPasskeyForm({ onAdded }: { onAdded: (name: string) => void }) {
         required
         sx={{ maxWidth: 420 }}
       />
-      <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-        Add a passkey
-      </Button>
+      <Box>
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+          Add a passkey
+        </Button>
+      </Box>
     </Box>
   );
 }

@@ -81,13 +81,13 @@ export function SessionsSection() {
             <TableBody>
               {sessions.data.sessions.map((session) => (
                 <TableRow key={`${session.createdAt}:${session.ip}:${session.browser}`} data-current={session.current}>
-                  <TableCell component="th" scope="row">
+                  <TableCell component="th" scope="row" data-label="Browser">
                     {session.browser}
                     {session.current && <Chip label="This session" size="small" color="primary" sx={{ ml: 1 }} />}
                   </TableCell>
-                  <TableCell>{session.ip ?? 'Unknown'}</TableCell>
-                  <TableCell>{formatDateTime(session.lastSeenAt)}</TableCell>
-                  <TableCell>{formatDateTime(session.createdAt)}</TableCell>
+                  <TableCell data-label="IP address">{session.ip ?? 'Unknown'}</TableCell>
+                  <TableCell data-label="Last seen">{formatDateTime(session.lastSeenAt)}</TableCell>
+                  <TableCell data-label="Logged in">{formatDateTime(session.createdAt)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
