@@ -263,8 +263,8 @@ export const requireRecentAuthentication: preHandlerAsyncHookHandler = async fun
   const session = request.portalSession;
   if (!session) throw new PortalError(401, 'Not_Logged_In');
   const windowMs = request.server.config.login.reauthenticationWindowMs;
-  if (recentAuthenticationSecondsLeft(session, request.server.clock(), windowMs) <= 0)
-    throw new PortalError(403, 'Reauthentication_Required');
+  const age = session.authenticatedAt ? request.server.clock().getTime() - session.authenticatedAt.getTime() : Infinity;
+  if (!(age < windowMs)) throw new PortalError(403, 'Reauthentication_Required');
 };
 
 /**

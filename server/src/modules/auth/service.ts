@@ -291,13 +291,8 @@ export async function verifyAccountPassword(
   const passwordOk = await passwordHasher.verify(user.passwordHash, password);
   const now = clock();
   if ((user.lockedUntil && user.lockedUntil > now) || user.status !== 'active') {
-    await audit(request, db, {
-      actor: user.id,
-      action,
-      target: user.id,
-      outcome: 'failure',
-      details: { reason: 'locked' },
-    });
+    const reason = user.status === 'active' ? 'locked' : `status_${user.status}`;
+    await audit(request, db, { actor: user.id, action, target: user.id, outcome: 'failure', details: { reason } });
     return null;
   }
   if (!passwordOk) {

@@ -1,0 +1,602 @@
+import { ACCOUNT_ROUTES, passkeyRoute } from '@portal/contracts/account';
+import { SESSION_COOKIE } from '@portal/contracts/auth';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, outbox, passkeys, providerLocations, sessions, userLocations, users } from '../src/db/schema';
+import { describeBrowser } from '../src/modules/account/service';
+import { currentTotp } from '../src/platform/mfa/totp';
+import { encryptSecret } from '../src/platform/encryption';
+import { rememberPassword } from '../src/platform/password-hashing';
+import { createSession } from '../src/platform/session';
+import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { SoftAuthenticator } from './support/soft-authenticator';
+
+const PASSWORD = 'correct horse battery staple orbit';
+const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const MINUTE = 60_000;
+const ORIGIN = 'http://localhost:3000';
+const CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
+  let now = start;
+  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
+}
+
+let ipCounter = 0;
+/** Each test acts from its own client address, so no test meets another's throttle. */
+const newIp = () => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+
+interface Client {
+  ip: string;
+  cookie?: string;
+}
+
+describe('My account, passkeys and re-authentication', () => {
+  const clock = testClock();
+  let app: FastifyInstance;
+  let userCounter = 0;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({
+      clock: clock.now,
+      // Long idle and absolute limits: the re-authentication window is what these tests move through.
+      config: testConfig({
+        SESSION_IDLE_MS: String(120 * MINUTE),
+        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
+        SESSION_ABSOLUTE_MS: String(600 * MINUTE),
+      }),
+    }));
+  });
+  afterAll(() => app.close());
+
+  async function call(
+    client: Client,
+    method: 'GET' | 'POST',
+    url: string,
+    payload?: object,
+    headers: Record<string, string> = {},
+  ) {
+    const res = await app.inject({
+      method,
+      url,
+      remoteAddress: client.ip,
+      headers: {
+        ...portalHeaders,
+        'user-agent': CHROME_UA,
+        ...headers,
+        ...(client.cookie ? { cookie: `${SESSION_COOKIE}=${client.cookie}` } : {}),
+      },
+      ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
+    });
+    const set = res.cookies.find((c) => c.name === SESSION_COOKIE);
+    if (set) client.cookie = set.value || undefined;
+    return res;
+  }
+
+  /** An enrolled user with a known password and TOTP secret. */
+  async function createUser(extra: Partial<typeof users.$inferInsert> = {}) {
+    const username = `account.user${++userCounter}`;
+    const passwordHash = await app.passwordHasher.hash(PASSWORD);
+    const [user] = await app.database.db
+      .insert(users)
+      .values({
+        username,
+        email: `${username}@example.com`,
+        firstName: 'Robin',
+        lastName: 'Example',
+        phone: '555-867-5309',
+        dob: '1980-01-01',
+        passwordHash,
+        status: 'active',
+        totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, SECRET),
+        mfaEnrolledAt: clock.now(),
+        ...extra,
+      })
+      .returning();
+    await rememberPassword(app.database.db, user!.id, passwordHash, 6);
+    return user!;
+  }
+
+  /** Password, then a TOTP code. Each login takes the next 30-second step (a code is accepted once). */
+  async function login(client: Client, username: string, password = PASSWORD) {
+    clock.advance(31_000);
+    const first = await call(client, 'POST', '/api/auth/login', { username, password });
+    expect(first.json()).toEqual({ data: { next: 'mfa' } });
+    const second = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
+    expect(second.json()).toEqual({ data: { loggedIn: true } });
+  }
+
+  /** Another logged-in session of the user (another browser), made directly in the table. */
+  async function otherSession(userId: string): Promise<Client> {
+    const now = clock.now();
+    const id = await createSession(app.database.db, {
+      userId,
+      stage: 'active',
+      now,
+      limits: app.config.sessions,
+      authenticatedAt: now,
+      userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Version/17.1 Safari/605.1.15',
+    });
+    return { ip: newIp(), cookie: id };
+  }
+
+  const sessionOk = async (client: Client) =>
+    (await call(client, 'GET', '/api/session')).json().data.loggedIn as boolean;
+
+  describe('every new route', () => {
+    const routes: [method: 'GET' | 'POST', url: string, badBody?: object][] = [
+      ['GET', ACCOUNT_ROUTES.account],
+      ['POST', ACCOUNT_ROUTES.password, { currentPassword: '', newPassword: 5 }],
+      ['POST', ACCOUNT_ROUTES.mfaReset, { code: 'abc' }],
+      ['GET', ACCOUNT_ROUTES.sessions],
+      ['POST', ACCOUNT_ROUTES.endOtherSessions],
+      ['GET', `${ACCOUNT_ROUTES.activity}?page=0`],
+      ['GET', ACCOUNT_ROUTES.passkeys],
+      ['POST', ACCOUNT_ROUTES.passkeyRegistrationOptions],
+      ['POST', ACCOUNT_ROUTES.passkeyRegistration, { name: '', credential: { id: 'x' } }],
+      ['POST', passkeyRoute(ACCOUNT_ROUTES.passkeyRename, '00000000-0000-4000-8000-000000000000'), { name: '' }],
+      ['POST', passkeyRoute(ACCOUNT_ROUTES.passkeyRemove, 'not-a-uuid')],
+      ['POST', ACCOUNT_ROUTES.reauthenticate, { password: '' }],
+      ['POST', ACCOUNT_ROUTES.passkeyLoginOptions],
+      ['POST', ACCOUNT_ROUTES.passkeyLogin, { credential: { type: 'nope' } }],
+    ];
+
+    it('answers 401 without a session, whatever the body', async () => {
+      for (const [method, url, body] of routes) {
+        const res = await call({ ip: newIp() }, method, url, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+        expect(['Not_Logged_In', 'Mfa_Not_Pending'], `${method} ${url}`).toContain(res.json().errorMessage);
+      }
+    });
+
+    it('answers 400 with a code on bad input, never 500', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      const badInput = routes.filter(
+        ([, url, body]) =>
+          (body || url.includes('page=0') || url.includes('not-a')) && !url.startsWith('/api/auth/passkey'),
+      );
+      expect(badInput).toHaveLength(7);
+      for (const [method, url, body] of badInput) {
+        const res = await call(client, method, url, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(400);
+        expect(res.json().errorMessage, `${method} ${url}`).toMatch(/^[A-Z][A-Za-z]*(_[A-Z][A-Za-z]*)*$/);
+      }
+      // A body that is not JSON at all.
+      const broken = await app.inject({
+        method: 'POST',
+        url: ACCOUNT_ROUTES.password,
+        remoteAddress: client.ip,
+        headers: { ...portalHeaders, 'content-type': 'application/json', cookie: `${SESSION_COOKIE}=${client.cookie}` },
+        payload: '{"currentPassword":',
+      });
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json().errorMessage).toBe('Invalid_Json');
+
+      const pending: Client = { ip: newIp() };
+      await call(pending, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
+      const bad = await call(pending, 'POST', ACCOUNT_ROUTES.passkeyLogin, { credential: { type: 'nope' } });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errorMessage).toBe('Validation_Failed');
+      const none = await call(pending, 'POST', ACCOUNT_ROUTES.passkeyLoginOptions);
+      expect(none.statusCode).toBe(400);
+      expect(none.json()).toEqual({ errorMessage: 'Passkey_None_Registered' });
+    });
+  });
+
+  it('My account shows the profile, second factors and provider locations with masked TIN and phone', async () => {
+    const user = await createUser();
+    const [location] = await app.database.db
+      .insert(providerLocations)
+      .values({
+        npi: '1234567893',
+        ptan: 'AB1234',
+        tin: '123456789',
+        legalName: 'Harbor Clinic LLC',
+        jurisdiction: 'J5',
+        lineOfBusiness: 'B',
+        state: 'IA',
+        addressLine1: '1 Main St',
+        city: 'Des Moines',
+        zip: '50309',
+      })
+      .returning();
+    await app.database.db
+      .insert(userLocations)
+      .values({ userId: user.id, locationId: location!.id, role: 'administrator' });
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    const res = await call(client, 'GET', ACCOUNT_ROUTES.account);
+    expect(res.statusCode).toBe(200);
+    const account = res.json().data;
+    expect(account).toMatchObject({
+      username: user.username,
+      firstName: 'Robin',
+      lastName: 'Example',
+      email: user.email,
+      phoneMasked: '***-***-5309',
+      status: 'active',
+      mfa: { passkeyCount: 0, recoveryCodesLeft: 0 },
+      locations: [
+        {
+          legalName: 'Harbor Clinic LLC',
+          jurisdiction: 'J5',
+          lineOfBusiness: 'B',
+          tinMasked: '*****6789',
+          role: 'administrator',
+        },
+      ],
+      recentAuthenticationSecondsLeft: 20 * 60,
+    });
+    expect(account.mfa.authenticatorEnrolledAt).toEqual(expect.any(String));
+    expect(res.body).not.toContain('123456789');
+    expect(res.body).not.toContain('867');
+  });
+
+  it('re-authentication: changes need a login younger than 20 minutes; the password again reopens the window', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    // Just inside the window (one millisecond left): allowed.
+    clock.advance(20 * MINUTE - 1);
+    expect((await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistrationOptions)).statusCode).toBe(200);
+    // At the window's end: refused, with the code the browser answers by asking for the password.
+    clock.advance(1);
+    for (const [url, body] of [
+      [ACCOUNT_ROUTES.passkeyRegistrationOptions, undefined],
+      [ACCOUNT_ROUTES.password, { currentPassword: PASSWORD, newPassword: 'a brand new passphrase for robin' }],
+      [ACCOUNT_ROUTES.mfaReset, {}],
+      [passkeyRoute(ACCOUNT_ROUTES.passkeyRemove, '00000000-0000-4000-8000-000000000000'), undefined],
+    ] as const) {
+      const res = await call(client, 'POST', url, body);
+      expect(res.statusCode, url).toBe(403);
+      expect(res.json(), url).toEqual({ errorMessage: 'Reauthentication_Required' });
+    }
+    // Reading is not a change: still allowed, and it shows the window has closed.
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.recentAuthenticationSecondsLeft).toBe(0);
+
+    // A wrong password: the same failure as a login's, and it counts toward the lockout.
+    const wrong = await call(client, 'POST', ACCOUNT_ROUTES.reauthenticate, { password: 'not the password at all' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({ errorMessage: 'Login_Failed' });
+    const [afterWrong] = await app.database.db.select().from(users).where(eq(users.id, user.id));
+    expect(afterWrong!.failedLoginCount).toBe(1);
+
+    const ok = await call(client, 'POST', ACCOUNT_ROUTES.reauthenticate, { password: PASSWORD });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ data: { recentAuthenticationSecondsLeft: 20 * 60 } });
+    const [afterOk] = await app.database.db.select().from(users).where(eq(users.id, user.id));
+    expect(afterOk!.failedLoginCount).toBe(0);
+    expect((await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistrationOptions)).statusCode).toBe(200);
+  });
+
+  it('re-authentication failures lock the account like failed logins, and the lock ends its sessions', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    for (let i = 0; i < 5; i++) {
+      const res = await call(client, 'POST', ACCOUNT_ROUTES.reauthenticate, { password: `wrong password number ${i}` });
+      expect(res.json()).toEqual({ errorMessage: 'Login_Failed' });
+    }
+    const [locked] = await app.database.db.select().from(users).where(eq(users.id, user.id));
+    expect(locked!.lockedUntil!.getTime()).toBeGreaterThan(clock.now().getTime());
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).statusCode).toBe(401);
+    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    expect(mail.map((m) => m.template)).toContain('account-locked');
+  });
+
+  it('passkeys: register with a real attestation, list, rename, log in with an assertion instead of the TOTP code, remove', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    const authenticator = new SoftAuthenticator();
+
+    const options = (await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistrationOptions)).json().data;
+    expect(options.rp).toEqual({ name: expect.any(String), id: 'localhost' });
+    expect(options.excludeCredentials).toEqual([]);
+    const registered = await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistration, {
+      name: '  Work laptop ',
+      credential: authenticator.register(options, ORIGIN),
+    });
+    expect(registered.statusCode).toBe(200);
+    const passkey = registered.json().data.passkey;
+    expect(passkey).toMatchObject({ name: 'Work laptop', lastUsedAt: null, backedUp: false });
+
+    // The same challenge twice: the first use took it.
+    const replay = await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistration, {
+      name: 'Again',
+      credential: new SoftAuthenticator().register(options, ORIGIN),
+    });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json()).toEqual({ errorMessage: 'Passkey_Verification_Failed' });
+
+    // A new registration excludes the passkey already registered; an answer claiming another origin is refused.
+    const second = (await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistrationOptions)).json().data;
+    expect(second.excludeCredentials).toEqual([{ id: authenticator.id, type: 'public-key', transports: ['internal'] }]);
+    const phished = await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistration, {
+      name: 'Phished',
+      credential: new SoftAuthenticator().register(second, 'https://portal.example.evil'),
+    });
+    expect(phished.json()).toEqual({ errorMessage: 'Passkey_Verification_Failed' });
+
+    const renamed = await call(client, 'POST', passkeyRoute(ACCOUNT_ROUTES.passkeyRename, passkey.id), {
+      name: 'Office laptop',
+    });
+    expect(renamed.json().data.passkey.name).toBe('Office laptop');
+    const listed = await call(client, 'GET', ACCOUNT_ROUTES.passkeys);
+    expect(listed.json().data.passkeys.map((p: { name: string }) => p.name)).toEqual(['Office laptop']);
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.mfa.passkeyCount).toBe(1);
+
+    // Login: the password, then the passkey instead of a code.
+    const browser: Client = { ip: newIp() };
+    clock.advance(MINUTE);
+    expect(
+      (await call(browser, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD })).json(),
+    ).toEqual({ data: { next: 'mfa' } });
+    const loginOptions = (await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLoginOptions)).json().data;
+    expect(loginOptions.rpId).toBe('localhost');
+    expect(loginOptions.allowCredentials).toEqual([
+      { id: authenticator.id, type: 'public-key', transports: ['internal'] },
+    ]);
+    // Signed for another origin: refused, and the login stays pending.
+    const wrongOrigin = await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLogin, {
+      credential: authenticator.authenticate(loginOptions, 'https://portal.example.evil'),
+    });
+    expect(wrongOrigin.statusCode).toBe(401);
+    expect(wrongOrigin.json()).toEqual({ errorMessage: 'Passkey_Verification_Failed' });
+    expect((await call(browser, 'GET', '/api/session')).json().data.mfaPending).toBe('mfa');
+    // The refused attempt used up that challenge: even a correct answer to it is refused now.
+    const reused = await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLogin, {
+      credential: authenticator.authenticate(loginOptions, ORIGIN),
+    });
+    expect(reused.json()).toEqual({ errorMessage: 'Passkey_Verification_Failed' });
+
+    const fresh = (await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLoginOptions)).json().data;
+    const pendingCookie = browser.cookie;
+    const ok = await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLogin, {
+      credential: authenticator.authenticate(fresh, ORIGIN),
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ data: { loggedIn: true } });
+    expect(browser.cookie).not.toBe(pendingCookie); // promoted with a new id, like after a TOTP code
+    expect((await call(browser, 'GET', '/api/session')).json().data.loggedIn).toBe(true);
+    const [after] = await app.database.db.select().from(users).where(eq(users.id, user.id));
+    expect(after!.lastLoginAt!.getTime()).toBe(clock.now().getTime());
+    const [stored] = await app.database.db.select().from(passkeys).where(eq(passkeys.id, passkey.id));
+    expect(stored!.signCount).toBe(authenticator.signCount);
+    expect(stored!.lastUsedAt).not.toBeNull();
+    const events = await app.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.target, user.id), eq(auditEvents.action, 'login.mfa')));
+    expect(events.at(-1)!.details).toEqual({ method: 'passkey' });
+
+    // Another user's pending login cannot use this passkey (allowCredentials is per user, and so is the check).
+    const other = await createUser();
+    const intruder: Client = { ip: newIp() };
+    await call(intruder, 'POST', '/api/auth/login', { username: other.username, password: PASSWORD });
+    await app.database.db.insert(passkeys).values({
+      userId: other.id,
+      credentialId: 'someone-elses-key',
+      publicKey: 'AA',
+      name: 'Other',
+    });
+    const intruderOptions = (await call(intruder, 'POST', ACCOUNT_ROUTES.passkeyLoginOptions)).json().data;
+    const stolen = await call(intruder, 'POST', ACCOUNT_ROUTES.passkeyLogin, {
+      credential: authenticator.authenticate(intruderOptions, ORIGIN),
+    });
+    expect(stolen.json()).toEqual({ errorMessage: 'Passkey_Verification_Failed' });
+
+    const removed = await call(browser, 'POST', passkeyRoute(ACCOUNT_ROUTES.passkeyRemove, passkey.id));
+    expect(removed.json()).toEqual({ data: { removed: true } });
+    expect((await call(browser, 'GET', ACCOUNT_ROUTES.passkeys)).json().data.passkeys).toEqual([]);
+    const again = await call(browser, 'POST', passkeyRoute(ACCOUNT_ROUTES.passkeyRemove, passkey.id));
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ errorMessage: 'Passkey_Not_Found' });
+  });
+
+  it('an expired registration challenge is refused', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    const options = (await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistrationOptions)).json().data;
+    clock.advance(5 * MINUTE);
+    const late = await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistration, {
+      name: 'Late',
+      credential: new SoftAuthenticator().register(options, ORIGIN),
+    });
+    expect(late.json()).toEqual({ errorMessage: 'Passkey_Verification_Failed' });
+  });
+
+  it('change password: the current one is checked, the policy and the last 6 apply; other sessions end, this one stays with a new id', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    const elsewhere = await otherSession(user.id);
+    expect(await sessionOk(elsewhere)).toBe(true);
+    // Five earlier passwords in the history besides the current one: six in all.
+    const earlier = Array.from({ length: 5 }, (_, i) => `an older passphrase number ${i} here`);
+    for (const old of earlier) await rememberPassword(app.database.db, user.id, await app.passwordHasher.hash(old), 6);
+
+    const change = (currentPassword: string, newPassword: string) =>
+      call(client, 'POST', ACCOUNT_ROUTES.password, { currentPassword, newPassword });
+
+    const wrongCurrent = await change('not my password at all', 'violet harbor seventeen lanterns');
+    expect(wrongCurrent.statusCode).toBe(400);
+    expect(wrongCurrent.json().errorMessage).toBe('Current_Password_Invalid');
+    const short = await change(PASSWORD, 'too short');
+    expect(short.json()).toMatchObject({
+      errorMessage: 'Password_Too_Short',
+      fieldErrors: { newPassword: ['Password_Too_Short'] },
+    });
+    const personal = await change(PASSWORD, 'robin likes long passphrases');
+    expect(personal.json().errorMessage).toBe('Password_Contains_Personal_Info');
+    for (const reused of [PASSWORD, earlier[0]!, earlier[4]!]) {
+      const res = await change(PASSWORD, reused);
+      expect(res.statusCode, reused).toBe(400);
+      expect(res.json().errorMessage, reused).toBe('Password_Reused');
+    }
+    expect(await sessionOk(elsewhere)).toBe(true); // nothing changed yet
+
+    const before = client.cookie;
+    const ok = await change(PASSWORD, 'violet harbor seventeen lanterns');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ data: { changed: true, otherSessionsEnded: 1 } });
+    expect(client.cookie).not.toBe(before);
+    expect(await sessionOk(client)).toBe(true);
+    expect(await sessionOk({ ip: newIp(), cookie: before })).toBe(false);
+    expect(await sessionOk(elsewhere)).toBe(false);
+    // The new password logs in; the old one does not.
+    expect(
+      (await call({ ip: newIp() }, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD }))
+        .statusCode,
+    ).toBe(401);
+    await login({ ip: newIp() }, user.username, 'violet harbor seventeen lanterns');
+    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    expect(mail.map((m) => m.template)).toEqual(['password-changed']);
+    // The first password is now the seventh most recent: it may be chosen again (the last 6 are the rule, not 7).
+    expect((await change('violet harbor seventeen lanterns', earlier[0]!)).json().errorMessage).toBe('Password_Reused');
+    expect((await change('violet harbor seventeen lanterns', PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('MFA reset: a new authenticator replaces the old one with 10 new recovery codes, ends other sessions and emails', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    const elsewhere = await otherSession(user.id);
+
+    const notStarted = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, { code: '123456' });
+    expect(notStarted.json()).toEqual({ errorMessage: 'Mfa_Reset_Not_Started' });
+    const start = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, {});
+    expect(start.statusCode).toBe(200);
+    const { secret, otpauthUrl, qrSvg } = start.json().data;
+    expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
+    expect(qrSvg).toContain('<svg');
+    const newSecret = secret.replace(/\s+/g, '');
+    expect(newSecret).not.toBe(SECRET);
+
+    // A code from the old app does not confirm the new one.
+    const wrong = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, { code: await currentTotp(SECRET, clock.now()) });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errorMessage).toBe('Mfa_Code_Invalid');
+    expect(await sessionOk(elsewhere)).toBe(true);
+
+    const before = client.cookie;
+    const confirmed = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, {
+      code: await currentTotp(newSecret, clock.now()),
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const { recoveryCodes, otherSessionsEnded } = confirmed.json().data;
+    expect(recoveryCodes).toHaveLength(10);
+    expect(otherSessionsEnded).toBe(1);
+    expect(client.cookie).not.toBe(before);
+    expect(await sessionOk(client)).toBe(true);
+    expect(await sessionOk(elsewhere)).toBe(false);
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.mfa.recoveryCodesLeft).toBe(10);
+    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    expect(mail.map((m) => m.template)).toEqual(['mfa-changed']);
+
+    // The next login needs the new app: the old secret's code is refused, the new one's accepted.
+    const next: Client = { ip: newIp() };
+    clock.advance(31_000);
+    await call(next, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
+    expect(
+      (await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) })).statusCode,
+    ).toBe(401);
+    const ok = await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(newSecret, clock.now()) });
+    expect(ok.json()).toEqual({ data: { loggedIn: true } });
+  });
+
+  it('sessions: lists the active ones with a readable browser, and "sign out everywhere else" ends all but this one', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    const elsewhere = await otherSession(user.id);
+    const pending: Client = { ip: newIp() };
+    await call(pending, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
+
+    const listed = (await call(client, 'GET', ACCOUNT_ROUTES.sessions)).json().data.sessions;
+    expect(listed).toHaveLength(2); // the pending login is not a session yet
+    expect(listed[0]).toMatchObject({ current: true, browser: 'Chrome 131 on Windows', ip: client.ip });
+    expect(listed[1]).toMatchObject({ current: false, browser: 'Safari 17 on macOS' });
+    expect(JSON.stringify(listed)).not.toMatch(/id_?hash/i);
+
+    const ended = await call(client, 'POST', ACCOUNT_ROUTES.endOtherSessions);
+    expect(ended.json()).toEqual({ data: { ended: 2 } });
+    expect(await sessionOk(client)).toBe(true);
+    expect(await sessionOk(elsewhere)).toBe(false);
+    expect((await call(pending, 'GET', '/api/session')).json().data.mfaPending).toBeUndefined();
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.sessions)).json().data.sessions).toHaveLength(1);
+    const rows = await app.database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('activity: the user’s events newest first, in words, paged, with nothing secret in them', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    // A failed login by someone else shows too.
+    await call({ ip: newIp() }, 'POST', '/api/auth/login', {
+      username: user.username,
+      password: 'a wrong guess of it',
+    });
+    await login(client, user.username);
+    await call(client, 'POST', ACCOUNT_ROUTES.reauthenticate, { password: PASSWORD });
+    const start = (await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, {})).json().data;
+    const newSecret = start.secret.replace(/\s+/g, '');
+    const codes = (
+      await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, { code: await currentTotp(newSecret, clock.now()) })
+    ).json().data.recoveryCodes as string[];
+    await call(client, 'POST', ACCOUNT_ROUTES.password, {
+      currentPassword: PASSWORD,
+      newPassword: 'yet another fresh passphrase',
+    });
+
+    const page1 = await call(client, 'GET', ACCOUNT_ROUTES.activity);
+    expect(page1.statusCode).toBe(200);
+    const { items, page, hasMore } = page1.json().data;
+    expect(page).toBe(1);
+    expect(hasMore).toBe(false);
+    expect(items.map((i: { action: string }) => i.action)).toEqual([
+      'password.changed',
+      'mfa.reset',
+      'mfa.reset_started',
+      'reauthenticate',
+      'login.mfa',
+      'login.password',
+      'login.failed',
+    ]);
+    expect(items[0]).toMatchObject({ description: 'Password changed', outcome: 'success', ip: client.ip });
+    expect(items[4].description).toBe('Logged in with an authenticator code');
+    expect(items[6]).toMatchObject({ description: 'Failed login attempt', outcome: 'failure' });
+    for (let i = 1; i < items.length; i++) expect(items[i - 1].at >= items[i].at).toBe(true);
+    for (const secret of [PASSWORD, 'yet another fresh passphrase', 'a wrong guess of it', newSecret, ...codes])
+      expect(page1.body).not.toContain(secret);
+    expect(page1.body).not.toMatch(/"details"|"requestId"/);
+
+    // Paging: 20 a page.
+    for (let i = 0; i < 20; i++) await call(client, 'POST', ACCOUNT_ROUTES.endOtherSessions);
+    const first = (await call(client, 'GET', `${ACCOUNT_ROUTES.activity}?page=1`)).json().data;
+    const second = (await call(client, 'GET', `${ACCOUNT_ROUTES.activity}?page=2`)).json().data;
+    expect(first.items).toHaveLength(20);
+    expect(first.hasMore).toBe(true);
+    expect(second.items.map((i: { action: string }) => i.action)).toEqual([
+      'password.changed',
+      'mfa.reset',
+      'mfa.reset_started',
+      'reauthenticate',
+      'login.mfa',
+      'login.password',
+      'login.failed',
+    ]);
+    expect(second.hasMore).toBe(false);
+  });
+
+  it('describes browsers from their User-Agent', () => {
+    expect(describeBrowser(CHROME_UA)).toBe('Chrome 131 on Windows');
+    expect(describeBrowser(null)).toBe('Unknown browser');
+    expect(describeBrowser('curl/8.5.0')).toMatch(/curl|Unknown browser/i);
+  });
+});
