@@ -18,7 +18,7 @@ export const isReauthRequired = (err: unknown) =>
   err instanceof ApiError && err.code === REAUTHENTICATION_REQUIRED_CODE;
 
 /**
- * Re-authentication for account changes (docs/requirements/session.md#my-account): one dialog for every
+ * Re-authentication for account changes (docs/requirements/session.md#re-authentication): one dialog for every
  * form under it. A page whose forms change email, phone, password, MFA or security answers renders inside it.
  */
 export function ReauthProvider({ children }: { children: ReactNode }) {
