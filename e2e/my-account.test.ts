@@ -159,13 +159,22 @@ describe('My account', () => {
     await page.getByRole('button', { name: 'Use a passkey instead' }).click();
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     await openAccount(page);
-    await expect
-      .poll(() =>
-        section(page, 'Passkeys')
-          .getByRole('row', { name: /Test laptop/ })
-          .innerText(),
-      )
-      .not.toMatch(/Never/);
+    const passkeyRow = section(page, 'Passkeys').getByRole('row', { name: /Test laptop/ });
+    await expect.poll(() => passkeyRow.innerText()).not.toMatch(/Never/);
+
+    // The passkey dialogs pass axe too, then are left without a change.
+    await passkeyRow.getByRole('button', { name: 'Rename Test laptop' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename passkey' });
+    await rename.waitFor();
+    await expectNoAxeViolations(page, 'rename passkey dialog');
+    await rename.getByRole('button', { name: 'Cancel' }).click();
+    await rename.waitFor({ state: 'detached' });
+    await passkeyRow.getByRole('button', { name: 'Remove Test laptop' }).click();
+    const remove = page.getByRole('dialog', { name: 'Remove this passkey?' });
+    await remove.waitFor();
+    await expectNoAxeViolations(page, 'remove passkey dialog');
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+    await remove.waitFor({ state: 'detached' });
     await context.close();
   }, 150_000);
 

@@ -374,3 +374,22 @@ describe('the re-authentication retry', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
+
+describe('several forms on one page', { timeout: 30_000 }, () => {
+  it('each error summary is labelled by its own title', async () => {
+    (window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {};
+    server.use(...accountHandlers());
+    const { user } = renderAccount();
+    const password = await section('Change password');
+    await user.click(within(password).getByRole('button', { name: 'Change password' }));
+    const passkeys = await section('Passkeys');
+    await user.click(await within(passkeys).findByRole('button', { name: 'Add a passkey' }));
+    const summaries = await screen.findAllByTestId('form-error-summary');
+    expect(summaries).toHaveLength(2);
+    expect(within(summaries[0]!).getByText('There is a problem').id).not.toBe(
+      within(summaries[1]!).getByText('There is a problem').id,
+    );
+    expect(summaries[1]).toHaveAccessibleName('There is a problem');
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  });
+});
