@@ -1,4 +1,4 @@
-import { TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { AccountSection, SectionError, SectionSkeleton } from './account-section';
@@ -43,8 +43,10 @@ export function LocationsSection({ account }: { account: UseQueryResult<Account>
                 <TableCell data-label="Jurisdiction">
                   {location.jurisdiction} · Part {location.lineOfBusiness}
                 </TableCell>
-                <TableCell data-label="TIN" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
-                  {location.tinMasked}
+                <TableCell data-label="TIN" sx={{ whiteSpace: 'nowrap' }}>
+                  <Box component="span" sx={{ fontFamily: 'monospace' }}>
+                    {location.tinMasked}
+                  </Box>
                 </TableCell>
                 <TableCell data-label="Role">{roleText[location.role]}</TableCell>
               </TableRow>
