@@ -4,15 +4,7 @@ import {
   type WebAuthnCredentialJson,
   type WebAuthnOptionsJson,
 } from '@portal/contracts/account';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { passkeys, sessions } from '../../db/schema';
@@ -32,6 +24,9 @@ export const CHALLENGE_TTL_MS = 5 * 60_000;
 const RP_NAME = 'Medicare Provider Portal';
 
 type ChallengePurpose = 'registration' | 'login';
+
+/** Loaded at the first passkey call: the library (and its ASN.1/X.509 code) would add a second to every start. */
+const webauthn = () => import('@simplewebauthn/server');
 
 function relyingParty(request: FastifyRequest) {
   const url = new URL(request.server.config.publicUrl);
@@ -129,12 +124,13 @@ export async function registrationOptions(
   const existing = await credentialsOf(db, session.userId);
   if (existing.length >= PASSKEY_LIMIT) throw new PortalError(400, 'Passkey_Limit_Reached');
   const { rpID } = relyingParty(request);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
     rpID,
     userName: session.username,
     // The user handle is the account's random id: stable across the user's passkeys, and no personal data.
-    userID: isoUint8Array.fromUTF8String(session.userId),
+    userID: new TextEncoder().encode(session.userId),
     userDisplayName: `${session.firstName} ${session.lastName}`.trim(),
     timeout: CHALLENGE_TTL_MS,
     attestationType: 'none',
@@ -162,6 +158,7 @@ export async function registerPasskey(
   const { rpID, origin } = relyingParty(request);
   let info;
   try {
+    const { verifyRegistrationResponse } = await webauthn();
     const result = await verifyRegistrationResponse({
       response: credential as unknown as RegistrationResponseJSON,
       expectedChallenge: challenge,
@@ -187,7 +184,7 @@ export async function registerPasskey(
       .values({
         userId: session.userId,
         credentialId: registered.id,
-        publicKey: isoBase64URL.fromBuffer(registered.publicKey),
+        publicKey: Buffer.from(registered.publicKey).toString('base64url'),
         signCount: registered.counter,
         transports: registered.transports ?? [],
         name,
@@ -238,6 +235,7 @@ export async function loginOptions(request: FastifyRequest, session: LoadedSessi
   const { db } = request.server.database;
   const allowed = await credentialsOf(db, session.userId);
   if (!allowed.length) throw new PortalError(400, 'Passkey_None_Registered');
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(request).rpID,
     allowCredentials: allowed.map((c) => ({ id: c.id, transports: c.transports })),
@@ -267,6 +265,7 @@ export async function verifyLoginAssertion(
   if (!stored) return false;
   const { rpID, origin } = relyingParty(request);
   try {
+    const { verifyAuthenticationResponse } = await webauthn();
     const result = await verifyAuthenticationResponse({
       response: credential as unknown as AuthenticationResponseJSON,
       expectedChallenge: challenge,
@@ -274,7 +273,7 @@ export async function verifyLoginAssertion(
       expectedRPID: rpID,
       credential: {
         id: stored.credentialId,
-        publicKey: isoBase64URL.toBuffer(stored.publicKey),
+        publicKey: new Uint8Array(Buffer.from(stored.publicKey, 'base64url')),
         counter: stored.signCount,
         transports: stored.transports,
       },
