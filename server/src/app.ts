@@ -29,6 +29,8 @@ import { passwordRoutes } from './modules/password/routes';
 import { accountRoutes } from './modules/account/routes';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
+import { demoClaimsRefreshJob, registrationExpiryJob } from './modules/registration/jobs';
+import { registrationRoutes } from './modules/registration/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -137,7 +139,8 @@ export async function buildApp({
     'passwordHasher',
     new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }),
   );
-  const jobs: Job[] = [rateLimitCleanupJob(), sessionCleanupJob(config.sessions)];
+  const jobs: Job[] = [rateLimitCleanupJob(), sessionCleanupJob(config.sessions), registrationExpiryJob()];
+  if (config.seedDemoData) jobs.push(demoClaimsRefreshJob());
   if (config.mail.smtpUrl)
     jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
@@ -169,6 +172,7 @@ export async function buildApp({
   await app.register(authRoutes);
   await app.register(passkeyRoutes);
   await app.register(accountRoutes);
+  await app.register(registrationRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

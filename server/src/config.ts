@@ -165,6 +165,16 @@ export const EnvSchema = z.object({
     .min(1_000)
     .max(86_400_000)
     .default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
+  // Administrator registration (docs/requirements/portal.md#authority-validation).
+  AUTHORITY_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
+  AUTHORITY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+  AUTHORITY_LOCK_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(30 * 60_000),
+  AUTHORITY_CLIENT_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
+  REGISTRATION_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 export const ConfigSchema = EnvSchema.transform((env) => {
@@ -225,6 +235,13 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
       mfaMaxFailures: env.MFA_MAX_FAILURES,
       reauthenticationWindowMs: env.REAUTHENTICATION_WINDOW_MS,
+    },
+    registration: {
+      lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,
+      authorityMaxFailures: env.AUTHORITY_MAX_FAILURES,
+      authorityLockMs: env.AUTHORITY_LOCK_MS,
+      authorityClientMaxFailures: env.AUTHORITY_CLIENT_MAX_FAILURES,
+      attemptsPerMinute: env.REGISTRATION_ATTEMPTS_PER_MINUTE,
     },
   };
 }).superRefine((config, ctx) => {

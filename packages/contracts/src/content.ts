@@ -48,7 +48,10 @@ export const SystemUseNoticeEntrySchema = entry({ NoticeText: z.nullable(z.strin
 
 export const ErrorMessageListSchema = z.array(entry({ ErrorCode: z.string(), Message: z.string() }));
 
-export const SecurityQuestionListSchema = z.array(entry({ question: z.string(), order: z.nullish(z.number()) }));
+/** `key`: the stable slug answers are stored under (the documentId changes when an entry is recreated). */
+export const SecurityQuestionListSchema = z.array(
+  entry({ key: z.string(), question: z.string(), order: z.nullish(z.number()) }),
+);
 export type SecurityQuestion = z.infer<typeof SecurityQuestionListSchema>[number];
 
 /** docs/requirements/api.md#error-catalogue: the text shown for unpublished or unknown content. */

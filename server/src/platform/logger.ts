@@ -1,5 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bindings, ChildLoggerOptions, LevelWithSilentOrString, LoggerOptions } from 'pino';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import {
+  stdSerializers,
+  type Bindings,
+  type ChildLoggerOptions,
+  type LevelWithSilentOrString,
+  type LoggerOptions,
+} from 'pino';
 import pinoPretty, { type PrettyStream } from 'pino-pretty';
 import { WEBHOOK_SECRET_HEADER } from '@portal/contracts/http';
 
@@ -35,12 +42,35 @@ export const redactPaths = [
   'config.databaseUrl',
 ];
 
+/** The facts of a database error worth logging; its `detail` (which quotes the row's values) is left out. */
+function databaseCause(cause: unknown) {
+  if (!cause || typeof cause !== 'object') return undefined;
+  const { name, message, code, constraint, table, column, routine } = cause as Record<string, unknown>;
+  return { name, message, code, constraint, table, column, routine };
+}
+
+/**
+ * Errors as logged. A failed query's message lists its bound parameters (passwords' hashes, dates of birth, email
+ * addresses, tokens): only the SQL text, the stack frames and the database's error code and constraint are kept.
+ */
+export function serializeError(err: unknown) {
+  if (!(err instanceof DrizzleQueryError)) return stdSerializers.err(err as Error);
+  const frames = (err.stack ?? '').split('\n').filter((line) => line.startsWith('    at '));
+  return {
+    type: 'DrizzleQueryError',
+    message: `Failed query: ${err.query}`,
+    stack: [`DrizzleQueryError: Failed query: ${err.query}`, ...frames].join('\n'),
+    cause: databaseCause(err.cause),
+  };
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
     redact: { paths: redactPaths, censor: '[redacted]' },
     // The query string may carry identifiers; log the path only.
     serializers: {
+      err: serializeError,
       req(req: { method: string; url: string; id: string; ip?: string }) {
         return { method: req.method, path: req.url.split('?')[0], id: req.id, ip: req.ip };
       },

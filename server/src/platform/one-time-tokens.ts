@@ -144,3 +144,22 @@ export async function countTokenAttempt(
     .returning({ attempts: oneTimeTokens.attempts });
   return Math.max(0, ...rows.map((r) => r.attempts));
 }
+
+/** Looks at a location's token without using it (e.g. before expensive work that the token must justify). */
+export async function peekLocationToken(
+  tx: DbExecutor,
+  { token, purpose, now }: ConsumeOptions,
+): Promise<{ locationId: string; expiresAt: Date } | null> {
+  const [row] = await tx
+    .select({ locationId: oneTimeTokens.locationId, expiresAt: oneTimeTokens.expiresAt })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashOneTimeToken(token)),
+        eq(oneTimeTokens.purpose, purpose),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, now ?? sql`now()`),
+      ),
+    );
+  return row?.locationId ? { locationId: row.locationId, expiresAt: row.expiresAt } : null;
+}

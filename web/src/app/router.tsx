@@ -13,6 +13,14 @@ export const routes: RouteObject[] = [
       { path: paths.topic.path, lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }) },
       { path: paths.login.path, lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
       { path: paths.account.path, lazy: async () => ({ Component: (await import('./routes/account')).AccountRoute }) },
+      {
+        path: paths.register.path,
+        lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
+      },
+      {
+        path: paths.verifyEmail.path,
+        lazy: async () => ({ Component: (await import('./routes/verify-email')).VerifyEmailRoute }),
+      },
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },

@@ -6,4 +6,8 @@ export const paths = {
   login: { path: '/login', href: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login') },
   /** My account (docs/requirements/session.md#my-account): logged-in users only. */
   account: { path: '/account', href: () => '/account' },
+  register: { path: '/register', href: () => '/register' },
+  /** The emailed verification link carries its token in the fragment (`#token=…`), never in the query. */
+  verifyEmail: { path: '/verify-email', href: () => '/verify-email' },
+  findAdmin: { path: '/find-admin', href: () => '/find-admin' },
 } as const;

@@ -43,7 +43,21 @@ export const defaultErrorMessages: Record<string, string> = {
   Reauthentication_Required: 'For your security, enter your password again to make this change.',
   Current_Password_Invalid: 'Your current password is not correct. Try again.',
   Passkey_Verification_Failed: 'Your passkey could not be verified.',
+  Provider_Not_Found: 'We could not find an active provider location with these details.',
+  Location_Has_Administrator: 'This provider location already has an administrator.',
+  Username_Taken: 'This username is already taken. Choose a different one.',
+  Date_Of_Birth_Invalid: 'Date of Birth is invalid',
+  Email_Mismatch: 'The email addresses do not match.',
+  Verification_Link_Invalid: 'This verification link is not valid, has expired or was already used.',
 };
+
+/** The CMS's security questions (the seed's first few), in order. */
+export const SECURITY_QUESTIONS = [
+  { key: 'childhood-street', question: 'What was the name of the street you grew up on?' },
+  { key: 'first-car', question: 'What was the make and model of your first car?' },
+  { key: 'first-school', question: 'What is the name of the first school you attended?' },
+  { key: 'first-employer', question: 'What was the name of your first employer?' },
+];
 
 function entry(id: number, attributes: Record<string, unknown>) {
   return { id, attributes: { publishedAt: '2026-11-01T00:00:00.000Z', ...attributes } };
@@ -63,6 +77,9 @@ export const contentHandlers = [
   }),
   http.get(contentRoute('license'), () => dataAnswer(entry(1, { LicenseText: LICENSE_TEXT }))),
   http.get(contentRoute('system-use-notice'), () => dataAnswer(entry(1, { NoticeText: SYSTEM_USE_NOTICE_TEXT }))),
+  http.get(contentRoute('security-questions'), () =>
+    dataAnswer(SECURITY_QUESTIONS.map((q, index) => entry(index + 1, { ...q, order: index }))),
+  ),
   http.get(contentRoute('error-messages'), ({ request }) => {
     const code = new URL(request.url).searchParams.get('filters[ErrorCode][$eq]') ?? '';
     const message = defaultErrorMessages[code];

@@ -30,7 +30,7 @@ function fromFormValue(value: string | undefined): Dayjs | null {
  * shape the contracts' schemas check, so the range and "missing" messages come from the same schema as the
  * server's. The error is the helper text, tied to the field with aria-describedby.
  */
-export function FormDateField<T extends FieldValues>({
+export function FormDateField<T extends FieldValues, R = T>({
   id,
   label,
   name,
@@ -41,7 +41,8 @@ export function FormDateField<T extends FieldValues>({
   id: string;
   label: string;
   name: FieldPath<T>;
-  control: Control<T>;
+  /** The form's control (whatever its resolver turns the values into). */
+  control: Control<T, unknown, R>;
   helperText?: string;
   required?: boolean;
 }) {

@@ -7,7 +7,7 @@ import type { SelectOption } from './form-select-field';
  * under it tied to the group with aria-describedby. The first radio carries `id`, so the error summary's link
  * lands on the group.
  */
-export function FormRadioGroup<T extends FieldValues>({
+export function FormRadioGroup<T extends FieldValues, R = T>({
   id,
   label,
   name,
@@ -19,7 +19,8 @@ export function FormRadioGroup<T extends FieldValues>({
   id: string;
   label: string;
   name: FieldPath<T>;
-  control: Control<T>;
+  /** The form's control (whatever its resolver turns the values into). */
+  control: Control<T, unknown, R>;
   options: readonly SelectOption[];
   helperText?: string;
   required?: boolean;

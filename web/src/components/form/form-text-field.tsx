@@ -2,7 +2,14 @@ import { TextField, type TextFieldProps } from '@mui/material';
 import { useForkRef } from '@mui/material/utils';
 import type { Ref } from 'react';
 import type { FormErrorItem } from './form-error-summary';
-import type { FieldError, FieldErrors, FieldValues, UseFormRegisterReturn } from 'react-hook-form';
+import {
+  get,
+  type FieldError,
+  type FieldErrors,
+  type FieldValues,
+  type Path,
+  type UseFormRegisterReturn,
+} from 'react-hook-form';
 
 export type FormTextFieldProps = Omit<TextFieldProps, 'error' | 'name' | 'id'> & {
   id: string;
@@ -33,13 +40,21 @@ export function FormTextField({ id, registration, error, helperText, extraInputR
   );
 }
 
-/** The summary items of react-hook-form's field errors, in the order of `fields`. */
+/**
+ * The summary items of react-hook-form's field errors, in the order of `fields` (dotted paths reach nested fields,
+ * e.g. `securityQuestions.0.answer`); `text` turns a message (an error code) into what is shown.
+ */
 export function fieldErrorItems<T extends FieldValues>(
   errors: FieldErrors<T>,
-  fields: Partial<Record<keyof T & string, string>>,
+  fields: Partial<Record<Path<T>, string>>,
+  text: (message: string | undefined) => string | undefined = (message) => message,
 ): FormErrorItem[] {
+  const seen = new Set<string>();
   return Object.entries(fields).flatMap(([name, id]) => {
-    const message = errors[name]?.message;
-    return typeof message === 'string' && typeof id === 'string' ? [{ fieldId: id, message }] : [];
+    const message = text((get(errors, name) as FieldError | undefined)?.message);
+    // Two paths may name one field (a list and its first row): its message is listed once.
+    if (typeof message !== 'string' || typeof id !== 'string' || seen.has(`${id}\n${message}`)) return [];
+    seen.add(`${id}\n${message}`);
+    return [{ fieldId: id, message }];
   });
 }

@@ -1,23 +1,46 @@
 import { useState } from 'react';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
+import { ApiError } from '../../lib/api-client';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import type { FormErrorItem } from './form-error-summary';
 import { fieldErrorItems } from './form-text-field';
+import { useErrorCodeText } from './use-error-code-text';
+
+export interface ApiFormSubmitOptions<T extends FieldValues, R = T> {
+  /** Gets the values as the resolver gives them (the request the schema parsed, when it transforms them). */
+  submit: (values: R) => Promise<void>;
+  /** A field typed afresh after a failure (a password, a one-time code). */
+  clearOnError?: Path<T>;
+  /** Error codes that are about one field (409 `Username_Taken` → `username`): shown next to it, not at the top. */
+  fieldForCode?: Partial<Record<string, Path<T>>>;
+  /** The endpoint writes a readable sentence as `errorMessage`: show it raw (codes are still looked up). */
+  sentences?: boolean;
+}
 
 /**
- * The form pattern's submit: valid values go to the API; a failure is kept as the summary's last item (the CMS text
- * for its error code, with the usual fallbacks) and empties `clearOnError` (a password or code is typed afresh).
- * The summary lists the field errors first, in the order of `fieldIds`.
+ * The form pattern's submit: valid values go to the API. A failure's `fieldErrors` (and codes named in
+ * `fieldForCode`) go next to their fields; anything else is the summary's last item (the CMS text for its error
+ * code, with the usual fallbacks). The summary lists the field errors first, in the order of `fieldIds` (dotted
+ * paths for nested fields), each code turned into its CMS text.
  */
-export function useApiFormSubmit<T extends FieldValues>(
-  form: UseFormReturn<T>,
-  fieldIds: Partial<Record<keyof T & string, string>>,
-  options: { submit: (values: T) => Promise<void>; clearOnError: Path<T> },
-): { onSubmit: ReturnType<UseFormReturn<T>['handleSubmit']>; summary: FormErrorItem[] } {
+export function useApiFormSubmit<T extends FieldValues, R = T>(
+  form: UseFormReturn<T, unknown, R>,
+  fieldIds: Partial<Record<Path<T>, string>>,
+  options: ApiFormSubmitOptions<T, R>,
+): {
+  onSubmit: ReturnType<UseFormReturn<T, unknown, R>['handleSubmit']>;
+  summary: FormErrorItem[];
+  /** The last failure shown in the summary (to offer a way on, e.g. a link for one error code). */
+  apiError: unknown;
+  fieldError: ReturnType<typeof useErrorCodeText<T>>['fieldError'];
+  /** A message (an error code or a sentence) as it is shown. */
+  text: ReturnType<typeof useErrorCodeText<T>>['text'];
+} {
   const [apiError, setApiError] = useState<unknown>();
-  const apiErrorText = useApiErrorText(apiError);
+  const apiErrorText = useApiErrorText(apiError, { sentences: options.sentences });
+  const { text, fieldError } = useErrorCodeText(form.formState.errors);
   const summary = [
-    ...fieldErrorItems(form.formState.errors, fieldIds),
+    ...fieldErrorItems(form.formState.errors, fieldIds, text),
     ...(apiErrorText ? [{ message: apiErrorText }] : []),
   ];
   const onSubmit = form.handleSubmit(async (values) => {
@@ -25,9 +48,14 @@ export function useApiFormSubmit<T extends FieldValues>(
     try {
       await options.submit(values);
     } catch (err) {
-      setApiError(err);
-      form.setValue(options.clearOnError, '' as PathValue<T, Path<T>>);
+      const field = err instanceof ApiError ? options.fieldForCode?.[err.code] : undefined;
+      if (field) form.setError(field, { type: 'server', message: (err as ApiError).code });
+      else setApiError(err);
+      if (err instanceof ApiError)
+        for (const [path, messages] of Object.entries(err.fieldErrors ?? {}))
+          if (messages[0] && path in fieldIds) form.setError(path as Path<T>, { type: 'server', message: messages[0] });
+      if (options.clearOnError) form.setValue(options.clearOnError, '' as PathValue<T, Path<T>>);
     }
   });
-  return { onSubmit, summary };
+  return { onSubmit, summary, apiError, fieldError, text };
 }

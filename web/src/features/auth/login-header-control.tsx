@@ -3,7 +3,10 @@ import { Link as RouterLink, useLocation } from 'react-router';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 
-/** Log in (back to this page afterwards), or My account and Log out (server logout, then the session-ended dialog). */
+/**
+ * Register and Log in (back to this page afterwards), or My account and Log out (server logout, then the
+ * session-ended dialog).
+ */
 export function LoginHeaderControl() {
   const { loggedIn, logout } = useSession();
   const { pathname, search } = useLocation();
@@ -24,15 +27,23 @@ export function LoginHeaderControl() {
       </Stack>
     );
   }
-  if (pathname === paths.login.path) return null;
   return (
-    <Button
-      color="inherit"
-      variant="outlined"
-      component={RouterLink}
-      to={paths.login.href(pathname === paths.home.path ? undefined : `${pathname}${search}`)}
-    >
-      Log in
-    </Button>
+    <Stack direction="row" spacing={1}>
+      {pathname !== paths.register.path && (
+        <Button color="inherit" component={RouterLink} to={paths.register.href()}>
+          Register
+        </Button>
+      )}
+      {pathname !== paths.login.path && (
+        <Button
+          color="inherit"
+          variant="outlined"
+          component={RouterLink}
+          to={paths.login.href(pathname === paths.home.path ? undefined : `${pathname}${search}`)}
+        >
+          Log in
+        </Button>
+      )}
+    </Stack>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Box, Paper, Typography } from '@mui/material';
+import { Alert, Box, Link, Paper, Typography } from '@mui/material';
 import type { LoginNextStep } from '@portal/contracts';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
+import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSystemUseNotice } from './api/auth-api';
@@ -69,7 +70,17 @@ export function LoginPage() {
         Log in
       </Typography>
       <SystemUseNotice />
-      {step === 'password' && <PasswordStep onNext={setStep} />}
+      {step === 'password' && (
+        <>
+          <PasswordStep onNext={setStep} />
+          <Typography sx={{ mt: 3 }}>
+            First person from your provider location?{' '}
+            <Link component={RouterLink} to={paths.register.href()}>
+              Register as an administrator
+            </Link>
+          </Typography>
+        </>
+      )}
       {step === 'mfa' && (
         <MfaStep
           onDone={() => {

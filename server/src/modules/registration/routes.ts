@@ -1,0 +1,108 @@
+import { errorDefaultMessages, type ErrorCode } from '@portal/contracts/errors';
+import {
+  REGISTRATION_ROUTES,
+  ResendVerificationRequest,
+  ResendVerificationResponse,
+  SelfRegistrationRequest,
+  SelfRegistrationResponse,
+  ValidateAuthorityRequest,
+  ValidateAuthorityResponse,
+  ValidateProviderRequest,
+  ValidateProviderResponse,
+  VerifyEmailRequest,
+  VerifyEmailResponse,
+} from '@portal/contracts/registration';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { registerAdministrator, resendVerification, validateAuthority, validateProvider, verifyEmail } from './service';
+
+/** Resend requests per client address and minute (the per-address limit is in the service). */
+const RESENDS_PER_MINUTE = 5;
+
+/**
+ * The authority step's page shows a failure's `errorMessage` as it is (docs/requirements/portal.md#authority-validation),
+ * so this route answers the code's default sentence there instead of the code. Every error of the route passes here,
+ * the schema's, the rate limit's and the CSRF check's included.
+ */
+async function errorCodeAsSentence(_request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+  try {
+    const body = JSON.parse(payload) as { errorMessage?: string };
+    const sentence = body.errorMessage && errorDefaultMessages[body.errorMessage as ErrorCode];
+    if (!sentence) return payload;
+    return JSON.stringify({ ...body, errorMessage: sentence });
+  } catch {
+    return payload;
+  }
+}
+
+/** Administrator registration and email verification (docs/requirements/portal.md, docs/decisions/0025). */
+export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
+  await registerSharedRateLimit(app);
+  const perClient = routeRateLimit({
+    max: app.config.registration.attemptsPerMinute,
+    timeWindow: 60_000,
+    key: 'ip',
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.post(
+    REGISTRATION_ROUTES.validateProvider,
+    {
+      config: { rateLimit: perClient },
+      schema: { body: ValidateProviderRequest, response: { 200: ValidateProviderResponse } },
+    },
+    async (request) => {
+      const { location, ...token } = await validateProvider(request, request.body);
+      return { data: { success: true as const, ...token, ...(request.body.passthroughResponse ? { location } : {}) } };
+    },
+  );
+
+  app.post(
+    REGISTRATION_ROUTES.validateAuthority,
+    {
+      config: { rateLimit: perClient },
+      onSend: errorCodeAsSentence,
+      schema: { body: ValidateAuthorityRequest, response: { 200: ValidateAuthorityResponse } },
+    },
+    async (request) => ({
+      data: { success: true, registrationToken: await validateAuthority(request, request.body) },
+    }),
+  );
+
+  app.post(
+    REGISTRATION_ROUTES.selfRegistration,
+    {
+      config: { rateLimit: perClient },
+      schema: { body: SelfRegistrationRequest, response: { 201: SelfRegistrationResponse } },
+    },
+    async (request, reply) => {
+      await registerAdministrator(request, request.body);
+      return reply.code(201).send({ data: { registered: true as const } });
+    },
+  );
+
+  app.post(
+    REGISTRATION_ROUTES.verifyEmail,
+    { config: { rateLimit: perClient }, schema: { body: VerifyEmailRequest, response: { 200: VerifyEmailResponse } } },
+    async (request) => {
+      await verifyEmail(request, request.body.token);
+      return { data: { verified: true as const } };
+    },
+  );
+
+  app.post(
+    REGISTRATION_ROUTES.resendVerification,
+    {
+      config: { rateLimit: routeRateLimit({ max: RESENDS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }) },
+      schema: { body: ResendVerificationRequest, response: { 200: ResendVerificationResponse } },
+    },
+    async (request) => {
+      await resendVerification(request, request.body.email);
+      return { data: { accepted: true as const } };
+    },
+  );
+};

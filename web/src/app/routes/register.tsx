@@ -1,0 +1,5 @@
+import { RegisterPage } from '../../features/registration/register-page';
+
+export function RegisterRoute() {
+  return <RegisterPage />;
+}

@@ -1,0 +1,5 @@
+import { VerifyEmailPage } from '../../features/registration/verify-email-page';
+
+export function VerifyEmailRoute() {
+  return <VerifyEmailPage />;
+}

@@ -1,0 +1,39 @@
+import { useQueries } from '@tanstack/react-query';
+import { errorCodes, errorDefaultMessages, type ErrorCode } from '@portal/contracts';
+import type { FieldError, FieldErrors, FieldValues } from 'react-hook-form';
+import { getErrorMessageQueryOptions } from '../../lib/error-messages';
+
+const registeredCodes: ReadonlySet<string> = new Set(errorCodes);
+
+export function isErrorCode(message: unknown): message is ErrorCode {
+  return typeof message === 'string' && registeredCodes.has(message);
+}
+
+/** Every message in react-hook-form's (nested) errors; `ref` holds the DOM element and is skipped. */
+function messagesOf(errors: unknown, found: Set<string> = new Set()): Set<string> {
+  if (!errors || typeof errors !== 'object') return found;
+  for (const [key, value] of Object.entries(errors)) {
+    if (key === 'ref') continue;
+    if (key === 'message' && typeof value === 'string') found.add(value);
+    else messagesOf(value, found);
+  }
+  return found;
+}
+
+/**
+ * Field errors from the contracts' schemas and the server's `fieldErrors` carry error codes (`Email_Invalid`);
+ * this turns each into the CMS text for it (docs/requirements/api.md#error-message-lookup-and-fallback). Until the
+ * CMS answers, the registry's default text stands in, so a field error never shows a bare code. Messages that are
+ * not codes (the identifiers' sentences) pass through.
+ */
+export function useErrorCodeText<T extends FieldValues>(errors: FieldErrors<T>) {
+  const codes = [...messagesOf(errors)].filter(isErrorCode).sort();
+  const answers = useQueries({ queries: codes.map((code) => getErrorMessageQueryOptions(code)) });
+  const texts = new Map<string, string>(
+    codes.map((code, index) => [code, answers[index]?.data ?? errorDefaultMessages[code]]),
+  );
+  const text = (message: string | undefined) => (message && texts.get(message)) ?? message;
+  const fieldError = (error: FieldError | undefined): FieldError | undefined =>
+    error && { ...error, message: text(error.message) };
+  return { text, fieldError };
+}

@@ -1,0 +1,49 @@
+import {
+  REGISTRATION_ROUTES,
+  ResendVerificationResponse,
+  SelfRegistrationResponse,
+  ValidateAuthorityResponse,
+  ValidateProviderResponse,
+  VerifyEmailResponse,
+  type ResendVerificationRequest,
+  type SelfRegistrationRequest,
+  type ValidateAuthorityRequest,
+  type ValidateProviderRequest,
+} from '@portal/contracts';
+import { apiRequest } from '../../../lib/api-client';
+
+/** The registration calls (docs/requirements/portal.md#provider-validation and the sections after it). */
+export const validateProvider = (body: ValidateProviderRequest) =>
+  apiRequest(REGISTRATION_ROUTES.validateProvider, {
+    method: 'POST',
+    body: { ...body, passthroughResponse: true },
+    schema: ValidateProviderResponse.shape.data,
+  });
+
+export const validateAuthority = (body: ValidateAuthorityRequest) =>
+  apiRequest(REGISTRATION_ROUTES.validateAuthority, {
+    method: 'POST',
+    body: { ...body, passthroughResponse: true },
+    schema: ValidateAuthorityResponse.shape.data,
+  });
+
+export const registerAdministrator = (body: SelfRegistrationRequest) =>
+  apiRequest(REGISTRATION_ROUTES.selfRegistration, {
+    method: 'POST',
+    body,
+    schema: SelfRegistrationResponse.shape.data,
+  });
+
+export const verifyEmail = (token: string) =>
+  apiRequest(REGISTRATION_ROUTES.verifyEmail, {
+    method: 'POST',
+    body: { token },
+    schema: VerifyEmailResponse.shape.data,
+  });
+
+export const resendVerification = (body: ResendVerificationRequest) =>
+  apiRequest(REGISTRATION_ROUTES.resendVerification, {
+    method: 'POST',
+    body,
+    schema: ResendVerificationResponse.shape.data,
+  });

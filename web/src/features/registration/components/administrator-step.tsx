@@ -1,0 +1,275 @@
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
+import { SECURITY_QUESTION_COUNT, SelfRegistrationRequest } from '@portal/contracts';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod/mini';
+import { FormDateField } from '../../../components/form/form-date-field';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormPasswordField } from '../../../components/form/form-password-field';
+import { FormSelectField } from '../../../components/form/form-select-field';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { GeneratePasswordAction } from '../../../components/form/generate-password-action';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useSecurityQuestions } from '../../../lib/security-questions';
+import { registerAdministrator } from '../api/registration-api';
+import { requestResolver } from './request-resolver';
+
+export interface AdministratorFormValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  emailConfirmation: string;
+  phone: string;
+  dob: string;
+  username: string;
+  password: string;
+  /** Checked here only: the server takes the password once. */
+  passwordConfirmation: string;
+  securityQuestions: { questionId: string; answer: string }[];
+}
+
+export const emptyAdministratorValues = (): AdministratorFormValues => ({
+  firstName: '',
+  lastName: '',
+  email: '',
+  emailConfirmation: '',
+  phone: '',
+  dob: '',
+  username: '',
+  password: '',
+  passwordConfirmation: '',
+  securityQuestions: Array.from({ length: SECURITY_QUESTION_COUNT }, () => ({ questionId: '', answer: '' })),
+});
+
+export const PASSWORD_MISMATCH = 'The passwords do not match. Enter the same password twice.';
+
+const questionIndexes = Array.from({ length: SECURITY_QUESTION_COUNT }, (_, index) => index);
+const ids = {
+  firstName: 'register-first-name',
+  lastName: 'register-last-name',
+  email: 'register-email',
+  emailConfirmation: 'register-email-confirmation',
+  phone: 'register-phone',
+  dob: 'register-dob',
+  username: 'register-username',
+  password: 'register-password',
+  passwordConfirmation: 'register-password-confirmation',
+} as const;
+/** Every field the summary links to, nested ones by their dotted path. */
+const fieldIds: Record<string, string> = {
+  ...ids,
+  securityQuestions: 'register-questions',
+  'securityQuestions.root': 'register-questions',
+  ...Object.fromEntries(
+    questionIndexes.flatMap((index) => [
+      [`securityQuestions.${index}.questionId`, `register-question-${index}`],
+      [`securityQuestions.${index}.answer`, `register-answer-${index}`],
+    ]),
+  ),
+};
+
+function administratorResolver(registrationToken: string) {
+  const resolve = requestResolver(
+    SelfRegistrationRequest,
+    ({ passwordConfirmation: _confirmation, ...values }: AdministratorFormValues) => ({
+      ...values,
+      registrationToken,
+    }),
+    { dob: 'Date_Of_Birth_Invalid', emailConfirmation: 'Email_Mismatch' },
+  );
+  return async (...args: Parameters<typeof resolve>) => {
+    const [values] = args;
+    const result = await resolve(...args);
+    if (values.passwordConfirmation === values.password) return result;
+    return {
+      values: {},
+      errors: { ...result.errors, passwordConfirmation: { type: 'validate', message: PASSWORD_MISMATCH } },
+    } as Awaited<ReturnType<typeof resolve>>;
+  };
+}
+
+/**
+ * Step 3 (docs/requirements/portal.md#administrator-self-registration): the administrator's details, a password
+ * under the policy (live checklist, optional generated password) and three different security questions from the
+ * CMS with their answers. A taken username (409 `Username_Taken`) is shown next to the username.
+ */
+export function AdministratorStep({
+  defaultValues,
+  registrationToken,
+  onRegistered,
+  onBack,
+}: {
+  defaultValues: AdministratorFormValues;
+  registrationToken: string;
+  onRegistered: (values: AdministratorFormValues) => void;
+  onBack: (values: AdministratorFormValues) => void;
+}) {
+  const form = useForm<AdministratorFormValues, unknown, z.output<typeof SelfRegistrationRequest>>({
+    resolver: administratorResolver(registrationToken),
+    defaultValues,
+    shouldFocusError: false,
+  });
+  const questions = useSecurityQuestions();
+  const [firstName, lastName, username, email, password, chosen] = useWatch({
+    control: form.control,
+    name: ['firstName', 'lastName', 'username', 'email', 'password', 'securityQuestions'],
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary, fieldError, text } = useApiFormSubmit(form, fieldIds, {
+    fieldForCode: { Username_Taken: 'username' },
+    submit: async (request) => {
+      await registerAdministrator(request);
+      onRegistered(form.getValues());
+    },
+  });
+  const questionOptions = (index: number) =>
+    (questions.data ?? []).map((entry) => ({
+      value: entry.attributes.key,
+      label: entry.attributes.question,
+      // A question chosen in another row cannot be chosen again (three different questions).
+      disabled: chosen.some((row, other) => other !== index && row.questionId === entry.attributes.key),
+    }));
+  // "Three different questions" is about the list as a whole, not one row.
+  const questionsMessage = errors.securityQuestions?.root?.message ?? errors.securityQuestions?.message;
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Administrator">
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <Typography component="h3" variant="h6" sx={{ mt: 1 }}>
+        About you
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ columnGap: 2 }}>
+        <FormTextField
+          id={ids.firstName}
+          label="First name"
+          autoComplete="given-name"
+          registration={form.register('firstName')}
+          error={fieldError(errors.firstName)}
+          required
+        />
+        <FormTextField
+          id={ids.lastName}
+          label="Last name"
+          autoComplete="family-name"
+          registration={form.register('lastName')}
+          error={fieldError(errors.lastName)}
+          required
+        />
+      </Stack>
+      <FormTextField
+        id={ids.email}
+        label="Email"
+        type="email"
+        autoComplete="email"
+        registration={form.register('email')}
+        error={fieldError(errors.email)}
+        helperText="We send a link to this address to verify it."
+        required
+      />
+      <FormTextField
+        id={ids.emailConfirmation}
+        label="Email again"
+        type="email"
+        autoComplete="email"
+        registration={form.register('emailConfirmation')}
+        error={fieldError(errors.emailConfirmation)}
+        required
+      />
+      <FormTextField
+        id={ids.phone}
+        label="Phone"
+        type="tel"
+        autoComplete="tel-national"
+        registration={form.register('phone')}
+        error={fieldError(errors.phone)}
+        helperText="10 digits, for example 410-555-0123"
+        required
+      />
+      <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required />
+
+      <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
+        Username and password
+      </Typography>
+      <FormTextField
+        id={ids.username}
+        label="Username"
+        autoComplete="username"
+        registration={form.register('username')}
+        error={fieldError(errors.username)}
+        helperText="6 to 30 letters, numbers, dots, dashes or underscores, starting with a letter"
+        slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
+        required
+      />
+      <FormPasswordField
+        id={ids.password}
+        label="Password"
+        autoComplete="new-password"
+        registration={form.register('password')}
+        error={fieldError(errors.password)}
+        checklist={{ password, personal: [firstName, lastName, username, email] }}
+        required
+      />
+      <FormPasswordField
+        id={ids.passwordConfirmation}
+        label="Password again"
+        autoComplete="new-password"
+        registration={form.register('passwordConfirmation')}
+        error={fieldError(errors.passwordConfirmation)}
+        required
+      />
+      <GeneratePasswordAction
+        id="register-generate-password"
+        onGenerated={(generated) => {
+          const validate = { shouldValidate: submitCount > 0, shouldDirty: true };
+          form.setValue('password', generated, validate);
+          form.setValue('passwordConfirmation', generated, validate);
+        }}
+      />
+
+      <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
+        Security questions
+      </Typography>
+      <Typography sx={{ mb: 1 }}>Choose three different questions. Answers are not case-sensitive.</Typography>
+      {questions.isError && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          The security questions could not be loaded. Reload the page to try again.
+        </Alert>
+      )}
+      {questionsMessage && (
+        <Typography color="error" id="register-questions" tabIndex={-1} sx={{ mb: 1 }}>
+          {text(questionsMessage)}
+        </Typography>
+      )}
+      {questionIndexes.map((index) => (
+        <Box key={index} component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2 }}>
+          <Box component="legend" sx={{ fontWeight: 700, p: 0 }}>
+            Security question {index + 1}
+          </Box>
+          <FormSelectField
+            id={`register-question-${index}`}
+            label="Question"
+            options={questionOptions(index)}
+            registration={form.register(`securityQuestions.${index}.questionId`)}
+            error={fieldError(errors.securityQuestions?.[index]?.questionId)}
+            required
+          />
+          <FormTextField
+            id={`register-answer-${index}`}
+            label="Answer"
+            autoComplete="off"
+            registration={form.register(`securityQuestions.${index}.answer`)}
+            error={fieldError(errors.securityQuestions?.[index]?.answer)}
+            required
+          />
+        </Box>
+      ))}
+      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
+        <Button variant="outlined" onClick={() => onBack(form.getValues())}>
+          Back
+        </Button>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          Create my account
+        </Button>
+      </Stack>
+    </form>
+  );
+}

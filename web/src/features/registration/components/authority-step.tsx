@@ -1,0 +1,183 @@
+import { Button, Stack, Typography } from '@mui/material';
+import { ValidateAuthorityRequest, type FinancialLookupSelector } from '@portal/contracts';
+import { useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod/mini';
+import { FormDateField } from '../../../components/form/form-date-field';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormRadioGroup } from '../../../components/form/form-radio-group';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { ShownAsIsError } from '../../../lib/use-api-error-text';
+import { validateAuthority } from '../api/registration-api';
+import { requestResolver } from './request-resolver';
+
+export interface AuthorityFormValues {
+  financialLookupSelector: FinancialLookupSelector | '';
+  npi: string;
+  patientMbi: string;
+  dateOfService: string;
+  checkNumber: string;
+  claimNumber: string;
+}
+
+export const emptyAuthorityValues = (npi: string): AuthorityFormValues => ({
+  financialLookupSelector: '',
+  npi,
+  patientMbi: '',
+  dateOfService: '',
+  checkNumber: '',
+  claimNumber: '',
+});
+
+/** The text shown when the server answers without `success: true` (docs/requirements/portal.md#validation-rules). */
+export const AUTHORITY_NOT_CONFIRMED = 'An error has happened';
+
+const fieldIds = {
+  financialLookupSelector: 'register-proof',
+  npi: 'register-authority-npi',
+  patientMbi: 'register-mbi',
+  dateOfService: 'register-date-of-service',
+  checkNumber: 'register-check-number',
+  claimNumber: 'register-claim-number',
+} as const;
+
+const proofOptions = [
+  { value: 'patient', label: "A patient's Medicare number (MBI) and a date of service" },
+  { value: 'check', label: 'A check or EFT number of a payment' },
+  { value: 'claim', label: 'A claim number' },
+];
+
+/** The request holds only the facts of the chosen proof (the schema refuses any other field). */
+function toRequest(values: AuthorityFormValues, validationToken: string) {
+  const common = { npi: values.npi, validationToken };
+  switch (values.financialLookupSelector) {
+    case 'patient':
+      return {
+        ...common,
+        financialLookupSelector: 'patient',
+        patientMbi: values.patientMbi,
+        dateOfService: values.dateOfService,
+      };
+    case 'check':
+      return { ...common, financialLookupSelector: 'check', checkNumber: values.checkNumber };
+    case 'claim':
+      return { ...common, financialLookupSelector: 'claim', claimNumber: values.claimNumber };
+    default:
+      return { ...common, financialLookupSelector: values.financialLookupSelector };
+  }
+}
+
+/**
+ * Step 2 (docs/requirements/portal.md#authority-validation): prove working for the location with a fact only its
+ * office has. It passes only on `success: true`, otherwise 'An error has happened'; an HTTP error's `errorMessage`
+ * is the server's sentence and is shown as it is.
+ */
+export function AuthorityStep({
+  defaultValues,
+  validationToken,
+  onVerified,
+  onBack,
+}: {
+  defaultValues: AuthorityFormValues;
+  validationToken: string;
+  onVerified: (values: AuthorityFormValues, registrationToken: string) => void;
+  onBack: (values: AuthorityFormValues) => void;
+}) {
+  const form = useForm<AuthorityFormValues, unknown, z.output<typeof ValidateAuthorityRequest>>({
+    resolver: requestResolver(
+      ValidateAuthorityRequest,
+      (values: AuthorityFormValues) => toRequest(values, validationToken),
+      {
+        financialLookupSelector: 'Choose how you will prove that you work for this provider.',
+      },
+    ),
+    defaultValues,
+    shouldFocusError: false,
+  });
+  const selector = useWatch({ control: form.control, name: 'financialLookupSelector' });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+    sentences: true,
+    submit: async (request) => {
+      const answer = await validateAuthority(request);
+      if (answer.success !== true || !answer.registrationToken) throw new ShownAsIsError(AUTHORITY_NOT_CONFIRMED);
+      onVerified(form.getValues(), answer.registrationToken);
+    },
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Authority">
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <Typography sx={{ mb: 1 }}>
+        Prove that you work for this provider location with a fact from a claim paid to it in the last 90 days.
+      </Typography>
+      <FormRadioGroup
+        id={fieldIds.financialLookupSelector}
+        label="How will you prove it?"
+        name="financialLookupSelector"
+        control={form.control}
+        options={proofOptions}
+        required
+      />
+      {selector === 'patient' && (
+        <>
+          <FormTextField
+            id={fieldIds.patientMbi}
+            label="Patient's Medicare Beneficiary Identifier (MBI)"
+            registration={form.register('patientMbi')}
+            error={fieldError(errors.patientMbi)}
+            helperText="11 characters, for example 1EG4-TE5-MK73"
+            slotProps={{ htmlInput: { autoComplete: 'off', autoCapitalize: 'characters' } }}
+            required
+          />
+          <FormDateField
+            id={fieldIds.dateOfService}
+            label="Date of service"
+            name="dateOfService"
+            control={form.control}
+            required
+          />
+        </>
+      )}
+      {selector === 'check' && (
+        <FormTextField
+          id={fieldIds.checkNumber}
+          label="Check or EFT number"
+          registration={form.register('checkNumber')}
+          error={fieldError(errors.checkNumber)}
+          helperText="As printed on the remittance advice"
+          slotProps={{ htmlInput: { autoComplete: 'off' } }}
+          required
+        />
+      )}
+      {selector === 'claim' && (
+        <FormTextField
+          id={fieldIds.claimNumber}
+          label="Claim number (ICN or DCN)"
+          registration={form.register('claimNumber')}
+          error={fieldError(errors.claimNumber)}
+          helperText="13 to 23 letters or numbers"
+          slotProps={{ htmlInput: { autoComplete: 'off' } }}
+          required
+        />
+      )}
+      <FormTextField
+        id={fieldIds.npi}
+        label="National Provider Identifier (NPI)"
+        registration={form.register('npi')}
+        error={fieldError(errors.npi)}
+        helperText="The NPI of the claim or payment"
+        slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
+        required
+      />
+      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
+        <Button variant="outlined" onClick={() => onBack(form.getValues())}>
+          Back
+        </Button>
+        <Button type="submit" variant="contained" disabled={isSubmitting}>
+          Verify and continue
+        </Button>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,201 @@
+import { Alert, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
+import {
+  isJurisdiction,
+  selectableJurisdictions,
+  toJurisdictionParts,
+  ValidateProviderRequest,
+  type LocationSummary,
+} from '@portal/contracts';
+import { useState } from 'react';
+import type { z } from 'zod/mini';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormSelectField } from '../../../components/form/form-select-field';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { validateProvider } from '../api/registration-api';
+import { requestResolver } from './request-resolver';
+
+export interface ProviderFormValues {
+  npi: string;
+  ptan: string;
+  tin: string;
+  /** The jurisdiction and line of business as one choice (`J5B`), the way the region picker names them. */
+  region: string;
+}
+
+export interface ValidatedLocation {
+  npi: string;
+  validationToken: string;
+  summary: LocationSummary | undefined;
+}
+
+const fieldIds = {
+  npi: 'register-npi',
+  ptan: 'register-ptan',
+  tin: 'register-tin',
+  region: 'register-region',
+} as const;
+const regionOptions = selectableJurisdictions.map((entry) => ({ value: entry.value, label: entry.title }));
+const REGION_MESSAGE = 'Choose the jurisdiction and line of business.';
+
+const resolver = requestResolver(
+  ValidateProviderRequest,
+  ({ region, ...values }: ProviderFormValues) => ({
+    ...values,
+    ...(isJurisdiction(region) ? toJurisdictionParts(region) : { jurisdiction: '', lineOfBusiness: '' }),
+  }),
+  { jurisdiction: REGION_MESSAGE, lineOfBusiness: REGION_MESSAGE },
+  { jurisdiction: 'region', lineOfBusiness: 'region' },
+);
+
+function LocationSummaryList({ summary }: { summary: LocationSummary }) {
+  const region = selectableJurisdictions.find(
+    (e) => e.jurisdiction === summary.jurisdiction && e.lineOfBusiness === summary.lineOfBusiness,
+  );
+  const rows: [string, string][] = [
+    ['Legal name', summary.legalName],
+    ['Jurisdiction', summary.jurisdiction],
+    ['Line of business', region ? region.title.replace(/^.*(Part [AB])$/, '$1') : summary.lineOfBusiness],
+    ['TIN', summary.maskedTin],
+  ];
+  return (
+    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 1, m: 0 }}>
+      {rows.map(([term, value]) => (
+        <Box key={term} sx={{ display: 'contents' }}>
+          <Box component="dt" sx={{ fontWeight: 700 }}>
+            {term}
+          </Box>
+          <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }} data-testid={`location-${term}`}>
+            {value}
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * Step 1 (docs/requirements/portal.md#provider-validation): NPI, PTAN, TIN and the jurisdiction with its line of
+ * business (pre-filled from the chosen region) are checked by the server; the matched location's summary is shown
+ * for the user to confirm before going on with its validation token.
+ */
+export function ProviderStep({
+  defaultValues,
+  validated,
+  onValidated,
+  onConfirm,
+}: {
+  defaultValues: ProviderFormValues;
+  /** A location already matched with these values (the user came back to this step). */
+  validated: ValidatedLocation | undefined;
+  onValidated: (values: ProviderFormValues, location: ValidatedLocation | undefined) => void;
+  onConfirm: () => void;
+}) {
+  const form = useForm<ProviderFormValues, unknown, z.output<typeof ValidateProviderRequest>>({
+    resolver,
+    defaultValues,
+    shouldFocusError: false,
+  });
+  const [confirming, setConfirming] = useState(!!validated);
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary, fieldError, apiError } = useApiFormSubmit(form, fieldIds, {
+    submit: async (request) => {
+      const answer = await validateProvider(request);
+      onValidated(form.getValues(), {
+        npi: request.npi,
+        validationToken: answer.validationToken,
+        summary: answer.location,
+      });
+      setConfirming(true);
+    },
+  });
+  const hasAdministrator = apiError instanceof ApiError && apiError.code === 'Location_Has_Administrator';
+
+  if (confirming && validated) {
+    return (
+      <Box>
+        <Typography sx={{ mb: 2 }}>We found this provider location. Check that it is yours.</Typography>
+        <Paper variant="outlined" sx={{ p: 2, mb: 3 }} aria-label="Matched provider location" component="section">
+          {validated.summary ? (
+            <LocationSummaryList summary={validated.summary} />
+          ) : (
+            <Typography>The provider details match a location.</Typography>
+          )}
+        </Paper>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <Button variant="contained" onClick={onConfirm}>
+            This is my location, continue
+          </Button>
+          <Button
+            variant="outlined"
+            onClick={() => {
+              onValidated(form.getValues(), undefined);
+              setConfirming(false);
+            }}
+          >
+            Change provider details
+          </Button>
+        </Stack>
+      </Box>
+    );
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Provider location">
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      {hasAdministrator && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Your location&apos;s administrator can give you access.{' '}
+          <Link component={RouterLink} to={paths.findAdmin.href()}>
+            Find my administrator
+          </Link>
+        </Alert>
+      )}
+      <Typography sx={{ mb: 1 }}>
+        Enter the identifiers of the provider location you are the administrator for.
+      </Typography>
+      <FormTextField
+        id={fieldIds.npi}
+        label="National Provider Identifier (NPI)"
+        registration={form.register('npi')}
+        error={fieldError(errors.npi)}
+        helperText="10 digits"
+        slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
+        required
+      />
+      <FormTextField
+        id={fieldIds.ptan}
+        label="Provider Transaction Access Number (PTAN)"
+        registration={form.register('ptan')}
+        error={fieldError(errors.ptan)}
+        helperText="6 to 10 letters or numbers"
+        slotProps={{ htmlInput: { autoComplete: 'off' } }}
+        required
+      />
+      <FormTextField
+        id={fieldIds.tin}
+        label="Tax Identification Number (TIN)"
+        registration={form.register('tin')}
+        error={fieldError(errors.tin)}
+        helperText="9 digits, for example 12-3456789"
+        slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
+        required
+      />
+      <FormSelectField
+        id={fieldIds.region}
+        label="Jurisdiction and line of business"
+        options={regionOptions}
+        registration={form.register('region')}
+        error={fieldError(errors.region)}
+        required
+      />
+      <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+        Find my provider location
+      </Button>
+    </form>
+  );
+}

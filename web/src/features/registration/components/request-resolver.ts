@@ -1,0 +1,29 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldValues, Resolver } from 'react-hook-form';
+import type { z } from 'zod/mini';
+
+/**
+ * A react-hook-form resolver that checks the form's values as the request the contracts define: `toRequest` turns
+ * the values into the request body (adds the step's token, drops what the server does not take), and the request's
+ * own schema — the one the server checks — gives the field errors (its messages are error codes or the
+ * identifiers' sentences). `messages` names a message for a field whose schema has none (an empty choice);
+ * `renamed` moves a request field's error to the form field it comes from.
+ */
+export function requestResolver<V extends FieldValues, S extends z.ZodMiniType>(
+  schema: S,
+  toRequest: (values: V) => unknown,
+  messages: Record<string, string> = {},
+  renamed: Record<string, string> = {},
+): Resolver<V, unknown, z.output<S>> {
+  const resolve = zodResolver(schema as never, { error: (issue) => messages[String(issue.path?.[0])] });
+  return async (values, context, options) => {
+    const result = await resolve(toRequest(values) as never, context, options as never);
+    const errors: Record<string, unknown> = { ...result.errors };
+    for (const [from, to] of Object.entries(renamed))
+      if (errors[from]) {
+        errors[to] ??= errors[from];
+        delete errors[from];
+      }
+    return { ...result, errors } as never;
+  };
+}

@@ -1,0 +1,121 @@
+import { Alert, Box, Button, CircularProgress, Link, Typography } from '@mui/material';
+import { ResendVerificationRequest } from '@portal/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'react-router';
+import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { FormTextField } from '../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
+import { paths } from '../../config/paths';
+import { useApiErrorText } from '../../lib/use-api-error-text';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { resendVerification, verifyEmail } from './api/registration-api';
+
+/** The token of the link (`/verify-email#token=…`; docs/requirements/portal.md#portal-routes). */
+function tokenFromFragment(): string {
+  if (typeof window === 'undefined') return '';
+  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+}
+
+/** "Send a new link": the answer is the same whether or not a registration waits for that address. */
+function ResendForm() {
+  const form = useForm<ResendVerificationRequest>({
+    resolver: zodResolver(ResendVerificationRequest),
+    defaultValues: { email: '' },
+    shouldFocusError: false,
+  });
+  const [sent, setSent] = useState(false);
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary, fieldError } = useApiFormSubmit(
+    form,
+    { email: 'verify-resend-email' },
+    {
+      submit: async (values) => {
+        await resendVerification(values);
+        setSent(true);
+      },
+    },
+  );
+  if (sent)
+    return (
+      <Alert severity="success" role="status">
+        If a registration is waiting for that address, we sent a new verification link to it. The link works for 72
+        hours.
+      </Alert>
+    );
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Send a new link">
+      <Typography component="h2" variant="h6" sx={{ mt: 2 }}>
+        Send a new link
+      </Typography>
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <FormTextField
+        id="verify-resend-email"
+        label="Email you registered with"
+        type="email"
+        autoComplete="email"
+        registration={form.register('email')}
+        error={fieldError(errors.email)}
+        required
+      />
+      <Button type="submit" variant="outlined" disabled={isSubmitting} sx={{ mt: 1 }}>
+        Send a new link
+      </Button>
+    </form>
+  );
+}
+
+/** `/verify-email` (docs/requirements/portal.md#email-verification): activates the account of the emailed link. */
+export function VerifyEmailPage() {
+  useDocumentTitle('Verify your email');
+  const [token] = useState(tokenFromFragment);
+  const verification = useMutation({ mutationFn: verifyEmail });
+  const { mutate } = verification;
+  // Posted once (the token is single use; development's StrictMode runs effects twice), then the fragment leaves
+  // the address bar, so the token stays out of the history and of a copied address.
+  const posted = useRef(false);
+  useEffect(() => {
+    if (window.location.hash)
+      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
+    if (!token || posted.current) return;
+    posted.current = true;
+    mutate(token);
+  }, [token, mutate]);
+  const errorText = useApiErrorText(verification.error ?? undefined);
+  const missing = !token;
+
+  return (
+    <Box sx={{ maxWidth: 640, mx: 'auto' }}>
+      <Typography component="h1" variant="h4" gutterBottom>
+        Verify your email
+      </Typography>
+      {verification.isPending && (
+        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
+          <CircularProgress size={24} aria-hidden="true" />
+          Checking your link…
+        </Box>
+      )}
+      {verification.isSuccess && (
+        <Alert severity="success" role="status" data-testid="verify-email-success">
+          Your email address is verified and your account is active.{' '}
+          <Link component={RouterLink} to={paths.login.href()}>
+            Log in
+          </Link>{' '}
+          to set up your authenticator app.
+        </Alert>
+      )}
+      {(verification.isError || missing) && (
+        <>
+          <Alert severity="error" role="alert" data-testid="verify-email-error">
+            {missing
+              ? 'This page needs the link from your verification email. Open the link from the email.'
+              : errorText}
+          </Alert>
+          <ResendForm />
+        </>
+      )}
+    </Box>
+  );
+}
