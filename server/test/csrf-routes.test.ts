@@ -1,3 +1,5 @@
+import { errorDefaultMessages } from '@portal/contracts/errors';
+import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, portalHeaders } from './helpers';
@@ -14,6 +16,11 @@ const CSRF_EXEMPT = [
 ];
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The authority-validation route answers its codes' sentences (docs/requirements/api.md#response-envelope). */
+const csrfRejected = (url: string) => ({
+  errorMessage: url === REGISTRATION_ROUTES.validateAuthority ? errorDefaultMessages.Csrf_Rejected : 'Csrf_Rejected',
+});
 
 describe('CSRF check on every state-changing route (walks the route table)', () => {
   const routes: { method: string; url: string; exempt: boolean }[] = [];
@@ -53,7 +60,7 @@ describe('CSRF check on every state-changing route (walks the route table)', () 
     for (const route of stateChanging().filter((r) => !r.exempt)) {
       const res = await ctx.app.inject({ method: route.method as 'POST', url: concrete(route.url), payload: {} });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
-      expect(res.json(), `${route.method} ${route.url}`).toEqual({ errorMessage: 'Csrf_Rejected' });
+      expect(res.json(), `${route.method} ${route.url}`).toEqual(csrfRejected(route.url));
     }
   });
 
@@ -66,7 +73,7 @@ describe('CSRF check on every state-changing route (walks the route table)', () 
         payload: {},
       });
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
-      expect(res.json(), `${route.method} ${route.url}`).toEqual({ errorMessage: 'Csrf_Rejected' });
+      expect(res.json(), `${route.method} ${route.url}`).toEqual(csrfRejected(route.url));
     }
   });
 

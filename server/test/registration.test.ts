@@ -219,6 +219,18 @@ describe('administrator registration', () => {
       expect(extra.json().errorMessage).toBe('Validation_Failed');
     });
 
+    it('audits refused attempts too (bad input), with the status only', async () => {
+      const ip = newIp();
+      await post(app, REGISTRATION_ROUTES.validateProvider, { npi: '1', tin: '123456789' }, ip);
+      await vi.waitFor(async () => {
+        const rows = await app.database.db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.action, 'registration.provider'), eq(auditEvents.ip, ip)));
+        expect(rows).toEqual([expect.objectContaining({ outcome: 'failure', details: { reason: 'http_400' } })]);
+      });
+    });
+
     it('is rate limited per client', async () => {
       const l = await createLocation(app);
       const ip = newIp();
@@ -615,6 +627,35 @@ describe('administrator registration', () => {
       expect(again.statusCode).toBe(400);
       expect(again.json().errorMessage).toBe('Verification_Link_Invalid');
       expect((await post(app, REGISTRATION_ROUTES.verifyEmail, { token: 'z'.repeat(43) })).statusCode).toBe(400);
+    });
+
+    it('refuses the link once it is 72 hours old', async () => {
+      const { body } = await registered();
+      const token = await linkToken(body.email);
+      now += 72 * 60 * MINUTE;
+      try {
+        const res = await post(app, REGISTRATION_ROUTES.verifyEmail, { token });
+        expect(res.json().errorMessage).toBe('Verification_Link_Invalid');
+      } finally {
+        now = START;
+      }
+      expect((await post(app, REGISTRATION_ROUTES.verifyEmail, { token })).statusCode).toBe(200);
+    });
+
+    it('takes the longest email address there is', async () => {
+      const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.org`;
+      expect(email).toHaveLength(254);
+      expect((await post(app, REGISTRATION_ROUTES.resendVerification, { email })).statusCode).toBe(200);
+    });
+
+    it('limits resend calls per client', async () => {
+      const ip = newIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++)
+        statuses.push(
+          (await post(app, REGISTRATION_ROUTES.resendVerification, { email: `n${i}@example.org` }, ip)).statusCode,
+        );
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     });
 
     it('resends a new link (the old one stops working), with the same answer whether or not anything was sent', async () => {

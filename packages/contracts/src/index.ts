@@ -7,4 +7,3 @@ export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';
 export * from './site-config';
-export * from './registration';

@@ -1,4 +1,4 @@
-import { errorCodes, GENERIC_ERROR_CODE } from '@portal/contracts';
+import { GENERIC_ERROR_CODE } from '@portal/contracts';
 import { ApiError } from './api-client';
 import { useErrorMessage } from './error-messages';
 
@@ -7,12 +7,16 @@ export class ShownAsIsError extends Error {
   override name = 'ShownAsIsError';
 }
 
-const registeredCodes: ReadonlySet<string> = new Set(errorCodes);
+/**
+ * Codes are single words joined by underscores (`Authority_Locked`); a sentence has spaces. Decided by shape, so
+ * the registry's texts stay out of the first page's JavaScript.
+ */
+const isSentence = (message: string) => /\s/.test(message.trim());
 
 /**
  * A failed call's text: the CMS message for its error code, with the usual fallbacks (docs/requirements/api.md).
- * With `sentences`, an `errorMessage` that is not a registered code is the server's readable sentence and is shown
- * raw (the authority validation writes one there).
+ * With `sentences`, an `errorMessage` that is a sentence rather than a code is shown raw (the authority validation
+ * writes one there).
  */
 export function useApiErrorText(
   error: unknown,
@@ -21,7 +25,7 @@ export function useApiErrorText(
   const asIs =
     error instanceof ShownAsIsError
       ? error.message
-      : sentences && error instanceof ApiError && !registeredCodes.has(error.code)
+      : sentences && error instanceof ApiError && isSentence(error.code)
         ? error.code
         : undefined;
   const code =

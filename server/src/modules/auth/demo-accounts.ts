@@ -105,6 +105,7 @@ export async function seedDemoAccounts(
   now: Date = new Date(),
 ): Promise<number> {
   let created = 0;
+  let demoAnswerHash: Promise<string> | undefined;
   for (const account of demoAccounts()) {
     let [user] = await db
       .select({ id: users.id })
@@ -112,8 +113,9 @@ export async function seedDemoAccounts(
       .where(eq(sql`lower(${users.username})`, account.username));
     if (!user) {
       const passwordHash = await hasher.hash(DEMO_PASSWORD);
-      // One hash for the three answers: they are the same public demo answer.
-      const answerHash = await hashSecurityAnswer(DEMO_SECURITY_ANSWER, hasher);
+      // One hash for every demo answer (the same public answer): start-up pays for one hash, not one per answer.
+      demoAnswerHash ??= hashSecurityAnswer(DEMO_SECURITY_ANSWER, hasher);
+      const answerHash = await demoAnswerHash;
       const secret = DEMO_TOTP_SECRETS[account.username];
       const inserted = await db.transaction(async (tx) => {
         const rows = await tx

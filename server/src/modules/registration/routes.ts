@@ -14,8 +14,16 @@ import {
 } from '@portal/contracts/registration';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { recordAudit } from '../../platform/audit';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { registerAdministrator, resendVerification, validateAuthority, validateProvider, verifyEmail } from './service';
+import {
+  auditedRequests,
+  registerAdministrator,
+  resendVerification,
+  validateAuthority,
+  validateProvider,
+  verifyEmail,
+} from './service';
 
 /** Resend requests per client address and minute (the per-address limit is in the service). */
 const RESENDS_PER_MINUTE = 5;
@@ -37,6 +45,15 @@ async function errorCodeAsSentence(_request: FastifyRequest, reply: FastifyReply
   }
 }
 
+/** The audit action of each route's attempts. */
+const auditActions: Record<string, string> = {
+  [REGISTRATION_ROUTES.validateProvider]: 'registration.provider',
+  [REGISTRATION_ROUTES.validateAuthority]: 'registration.authority',
+  [REGISTRATION_ROUTES.selfRegistration]: 'registration.submit',
+  [REGISTRATION_ROUTES.verifyEmail]: 'registration.verify-email',
+  [REGISTRATION_ROUTES.resendVerification]: 'registration.verify-email.resend',
+};
+
 /** Administrator registration and email verification (docs/requirements/portal.md, docs/decisions/0025). */
 export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
@@ -47,6 +64,24 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
+  });
+  // Every attempt is audited: the service records its own outcomes; a refusal before it (bad input, the rate
+  // limit, the CSRF check) is recorded here, by status only — never the body.
+  app.addHook('onResponse', async (request, reply) => {
+    const action = auditActions[request.routeOptions.url ?? ''];
+    if (!action || auditedRequests.has(request) || reply.statusCode < 400) return;
+    try {
+      await recordAudit(app.database.db, {
+        actor: null,
+        action,
+        outcome: 'failure',
+        ip: request.ip,
+        requestId: request.id,
+        details: { reason: `http_${reply.statusCode}` },
+      });
+    } catch (err) {
+      request.log.warn({ err }, 'could not record the audit event of a refused registration call');
+    }
   });
 
   app.post(

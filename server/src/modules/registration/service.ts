@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   EMAIL_VERIFY_TTL_MS,
   REGISTRATION_TOKEN_TTL_MS,
@@ -53,6 +54,9 @@ function daysBefore(day: string, days: number): string {
   return isoDay(d);
 }
 
+/** Requests whose attempt the service has audited; the routes audit the others (schema, rate limit, CSRF failures). */
+export const auditedRequests = new WeakSet<FastifyRequest>();
+
 function audit(
   request: FastifyRequest,
   db: DbExecutor,
@@ -64,6 +68,7 @@ function audit(
     details?: AuditDetails;
   },
 ) {
+  auditedRequests.add(request);
   return recordAudit(db, { actor: null, ...event, ip: request.ip, requestId: request.id });
 }
 
@@ -466,7 +471,12 @@ export async function resendVerification(request: FastifyRequest, email: string)
   const { db } = request.server.database;
   const now = request.server.clock();
   const address = email.toLowerCase();
-  const sent = await countAttempt(db, `verify-resend|email:${address}`, 60 * 60_000);
+  // Keyed by a hash: the counter table holds no address, and a 254-character address fits its key.
+  const sent = await countAttempt(
+    db,
+    `verify-resend|email:${createHash('sha256').update(address).digest('hex')}`,
+    60 * 60_000,
+  );
   let queued = false;
   if (sent.count <= RESENDS_PER_ADDRESS_PER_HOUR) {
     queued = await db.transaction(async (tx) => {

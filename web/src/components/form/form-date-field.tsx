@@ -76,7 +76,7 @@ export function FormDateField<T extends FieldValues, R = T>({
             name: field.name,
             required,
             error: !!fieldState.error,
-            helperText: fieldState.error?.message ?? helperText ?? 'For example: 01/31/1980',
+            helperText: fieldState.error?.message ?? helperText ?? 'MM/DD/YYYY',
             fullWidth: true,
             margin: 'normal',
             onBlur: field.onBlur,

@@ -41,9 +41,11 @@ export function FormErrorSummary({
       <AlertTitle id={titleId}>{title}</AlertTitle>
       <List dense disablePadding>
         {errors.map((error) => (
-          <ListItem key={`${error.fieldId ?? 'form'}:${error.message}`} disableGutters sx={{ py: 0 }}>
+          // Links at least 24 px tall with room between them (WCAG 2.2 target size), also when one wraps.
+          <ListItem key={`${error.fieldId ?? 'form'}:${error.message}`} disableGutters sx={{ py: 0.5 }}>
             {error.fieldId ? (
               <Link
+                sx={{ display: 'inline-block', py: '2px' }}
                 href={`#${error.fieldId}`}
                 onClick={(event) => {
                   event.preventDefault();

@@ -1,12 +1,13 @@
 import { useQueries } from '@tanstack/react-query';
-import { errorCodes, errorDefaultMessages, type ErrorCode } from '@portal/contracts';
 import type { FieldError, FieldErrors, FieldValues } from 'react-hook-form';
 import { getErrorMessageQueryOptions } from '../../lib/error-messages';
 
-const registeredCodes: ReadonlySet<string> = new Set(errorCodes);
-
-export function isErrorCode(message: unknown): message is ErrorCode {
-  return typeof message === 'string' && registeredCodes.has(message);
+/**
+ * An error code (`Email_Invalid`: words joined by underscores) rather than a sentence to show. Decided by shape, not
+ * by the registry, so the registry's default texts stay out of the first page's JavaScript.
+ */
+export function isErrorCode(message: unknown): message is string {
+  return typeof message === 'string' && /^[A-Z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/.test(message);
 }
 
 /** Every message in react-hook-form's (nested) errors; `ref` holds the DOM element and is skipped. */
@@ -23,16 +24,14 @@ function messagesOf(errors: unknown, found: Set<string> = new Set()): Set<string
 /**
  * Field errors from the contracts' schemas and the server's `fieldErrors` carry error codes (`Email_Invalid`);
  * this turns each into the CMS text for it (docs/requirements/api.md#error-message-lookup-and-fallback). Until the
- * CMS answers, the registry's default text stands in, so a field error never shows a bare code. Messages that are
- * not codes (the identifiers' sentences) pass through.
+ * CMS answers such a message is left out (never a bare code); messages that are not codes (the identifiers'
+ * sentences) pass through.
  */
 export function useErrorCodeText<T extends FieldValues>(errors: FieldErrors<T>) {
   const codes = [...messagesOf(errors)].filter(isErrorCode).sort();
   const answers = useQueries({ queries: codes.map((code) => getErrorMessageQueryOptions(code)) });
-  const texts = new Map<string, string>(
-    codes.map((code, index) => [code, answers[index]?.data ?? errorDefaultMessages[code]]),
-  );
-  const text = (message: string | undefined) => (message && texts.get(message)) ?? message;
+  const texts = new Map(codes.map((code, index) => [code, answers[index]?.data]));
+  const text = (message: string | undefined) => (isErrorCode(message) ? texts.get(message) : message);
   const fieldError = (error: FieldError | undefined): FieldError | undefined =>
     error && { ...error, message: text(error.message) };
   return { text, fieldError };

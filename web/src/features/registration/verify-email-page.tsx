@@ -1,5 +1,5 @@
 import { Alert, Box, Button, CircularProgress, Link, Typography } from '@mui/material';
-import { ResendVerificationRequest } from '@portal/contracts';
+import { ResendVerificationRequest } from '@portal/contracts/registration';
 import { useMutation } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';

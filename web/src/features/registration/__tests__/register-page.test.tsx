@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { REGISTRATION_ROUTES } from '@portal/contracts';
+import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { defaultErrorMessages, SECURITY_QUESTIONS } from '../../../testing/content-handlers';
 import { recordRequests, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
@@ -297,6 +297,8 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
         '#register-answer-2',
       ]),
     );
+    // Each unchosen question says so; "three different questions" would only repeat it.
+    expect(hrefs).not.toContain('#register-questions');
     expect(await within(summary).findByRole('link', { name: 'Date of Birth is invalid' })).toHaveAttribute(
       'href',
       '#register-dob',
@@ -333,8 +335,11 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
 
     const username = screen.getByLabelText(/^Username/);
     await waitFor(() => expect(username).toHaveAttribute('aria-invalid', 'true'));
-    expect(document.getElementById(username.getAttribute('aria-describedby')!)).toHaveTextContent(
-      defaultErrorMessages.Username_Taken!,
+    // The CMS text of the code, once the CMS answers.
+    await waitFor(() =>
+      expect(document.getElementById(username.getAttribute('aria-describedby')!)).toHaveTextContent(
+        defaultErrorMessages.Username_Taken!,
+      ),
     );
     expect(bodies.registration[0]).toEqual({
       registrationToken: REGISTRATION_TOKEN,

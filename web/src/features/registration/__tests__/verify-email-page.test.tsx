@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { REGISTRATION_ROUTES } from '@portal/contracts';
+import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { defaultErrorMessages } from '../../../testing/content-handlers';
 import { server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';

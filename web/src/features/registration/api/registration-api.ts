@@ -9,7 +9,7 @@ import {
   type SelfRegistrationRequest,
   type ValidateAuthorityRequest,
   type ValidateProviderRequest,
-} from '@portal/contracts';
+} from '@portal/contracts/registration';
 import { apiRequest } from '../../../lib/api-client';
 
 /** The registration calls (docs/requirements/portal.md#provider-validation and the sections after it). */

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { SECURITY_QUESTION_COUNT, SelfRegistrationRequest } from '@portal/contracts';
+import { SECURITY_QUESTION_COUNT, SelfRegistrationRequest } from '@portal/contracts/registration';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormDateField } from '../../../components/form/form-date-field';
@@ -79,11 +79,21 @@ function administratorResolver(registrationToken: string) {
   return async (...args: Parameters<typeof resolve>) => {
     const [values] = args;
     const result = await resolve(...args);
-    if (values.passwordConfirmation === values.password) return result;
-    return {
-      values: {},
-      errors: { ...result.errors, passwordConfirmation: { type: 'validate', message: PASSWORD_MISMATCH } },
-    } as Awaited<ReturnType<typeof resolve>>;
+    const errors: Record<string, unknown> = { ...result.errors };
+    // Rows not chosen yet each say so; "three different questions" would only repeat it.
+    if (values.securityQuestions.some((row) => !row.questionId)) {
+      // The list's own error sits on the list (or its `root`) next to the rows' errors: keep the rows'.
+      const list = errors.securityQuestions as Record<string, unknown> | undefined;
+      if (list) {
+        const { message: _message, type: _type, ref: _ref, types: _types, root: _root, ...rows } = list;
+        if (Object.keys(rows).length) errors.securityQuestions = Array.isArray(list) ? Object.assign([], rows) : rows;
+        else delete errors.securityQuestions;
+      }
+    }
+    if (values.passwordConfirmation !== values.password)
+      errors.passwordConfirmation = { type: 'validate', message: PASSWORD_MISMATCH };
+    if (Object.keys(errors).length === 0) return result;
+    return { values: {}, errors } as Awaited<ReturnType<typeof resolve>>;
   };
 }
 
@@ -184,7 +194,14 @@ export function AdministratorStep({
         helperText="10 digits, for example 410-555-0123"
         required
       />
-      <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required />
+      <FormDateField
+        id={ids.dob}
+        label="Date of birth"
+        name="dob"
+        control={form.control}
+        helperText="For example: 03/14/1975"
+        required
+      />
 
       <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
         Username and password

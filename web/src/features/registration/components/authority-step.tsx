@@ -1,5 +1,5 @@
 import { Button, Stack, Typography } from '@mui/material';
-import { ValidateAuthorityRequest, type FinancialLookupSelector } from '@portal/contracts';
+import { ValidateAuthorityRequest, type FinancialLookupSelector } from '@portal/contracts/registration';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormDateField } from '../../../components/form/form-date-field';

@@ -1,11 +1,6 @@
 import { Alert, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
-import {
-  isJurisdiction,
-  selectableJurisdictions,
-  toJurisdictionParts,
-  ValidateProviderRequest,
-  type LocationSummary,
-} from '@portal/contracts';
+import { isJurisdiction, selectableJurisdictions, toJurisdictionParts } from '@portal/contracts';
+import { ValidateProviderRequest, type LocationSummary } from '@portal/contracts/registration';
 import { useState } from 'react';
 import type { z } from 'zod/mini';
 import { useForm } from 'react-hook-form';

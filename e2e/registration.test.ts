@@ -1,0 +1,188 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { tokenFile } from '../server/src/content/handover';
+import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
+import { startPortal, type RunningPortal } from './support/portal-server';
+
+/**
+ * A new administrator completes `/register` (docs/requirements/portal.md#administrator-self-registration) with the
+ * README's demo data, once per way of proving authority and each time for a location no one has registered yet,
+ * opens the verification link from `/dev/mail`, and the account is active: the login reaches the authenticator set-up.
+ * The portal is this file's own, seeded with the default 250 demo locations the README's table comes from.
+ */
+const DEMO = {
+  claim: { region: 'J5A', npi: '1046498295', ptan: '740013', tin: '54-2733950', claimNumber: '1969800000039AS' },
+  check: { region: 'J5B', npi: '1029158577', ptan: 'BWI0000063', tin: '80-4108675', checkNumber: 'EFT100909904' },
+  patient: {
+    region: 'J8B',
+    npi: '1095199638',
+    ptan: 'BJW0000120',
+    tin: '83-6647097',
+    mbi: '3D21AY6MP78',
+    dosDaysAgo: 24,
+  },
+} as const;
+type Proof = keyof typeof DEMO;
+
+const PASSWORD = 'Copper kettle drifts over seven hills';
+
+/** MM/DD/YYYY of `days` before today (UTC, the day the portal seeded its demo claims). */
+function usDateDaysAgo(days: number): string {
+  const date = new Date(Date.now() - days * 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(date.getUTCMonth() + 1)}${pad(date.getUTCDate())}${date.getUTCFullYear()}`;
+}
+
+/** Types a date into an MUI X date field (its month, day and year sections take the digits in turn). */
+async function typeDate(page: Page, label: RegExp, digits: string) {
+  await page.getByRole('group', { name: label }).getByRole('spinbutton', { name: 'Month' }).click();
+  await page.keyboard.type(digits);
+}
+
+async function stepHeading(page: Page, step: number) {
+  const heading = page.getByRole('heading', { name: new RegExp(`Step ${step} of 4`) });
+  await heading.waitFor();
+  return heading;
+}
+
+describe('administrator registration', () => {
+  let browser: Browser;
+  let portal: RunningPortal;
+
+  beforeAll(async () => {
+    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
+    portal = await startPortal({
+      CMS_URL: inject('cmsUrl'),
+      CMS_TOKEN: token,
+      MAIL_VIEWER: 'true',
+      SEED_LOCATIONS: '250',
+    });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  });
+
+  async function register(proof: Proof, width: number) {
+    const demo = DEMO[proof];
+    const label = `${proof}-${width}`;
+    const username = `e2e.${proof}.admin`;
+    const email = `${proof}.admin@clinic.example`;
+    const { context, page } = await openPage(browser, portal.url, {
+      viewport: { width, height: 900 },
+    });
+    await withDialogsCompleted(context, portal.url, demo.region);
+
+    // Reachable from the login page.
+    await page.goto('/login');
+    await screenshot(page, `login-${label}`);
+    await page.getByRole('link', { name: 'Register as an administrator' }).click();
+
+    // Step 1: provider location, the region pre-filled from the chosen jurisdiction.
+    await stepHeading(page, 1);
+    await expect.poll(() => page.getByLabel('Jurisdiction and line of business').inputValue()).toBe(demo.region);
+    await expectNoAxeViolations(page, `step 1 (${label})`);
+    await screenshot(page, `register-1-provider-${label}`);
+    await page.getByRole('button', { name: 'Find my provider location' }).click();
+    await page.getByTestId('form-error-summary').waitFor();
+    await expectNoAxeViolations(page, `step 1 errors (${label})`);
+    await page.getByRole('textbox', { name: /NPI/ }).fill(demo.npi);
+    await page.getByRole('textbox', { name: /PTAN/ }).fill(demo.ptan);
+    await page.getByRole('textbox', { name: /TIN/ }).fill(demo.tin);
+    await page.getByRole('button', { name: 'Find my provider location' }).click();
+    const location = page.getByRole('region', { name: 'Matched provider location' });
+    await location.waitFor();
+    expect(await location.innerText()).toContain(`***${demo.tin.slice(-4)}`);
+    await expectNoAxeViolations(page, `step 1 location (${label})`);
+    await screenshot(page, `register-1-location-${label}`);
+    await page.getByRole('button', { name: 'This is my location, continue' }).click();
+
+    // Step 2: authority.
+    const authorityHeading = await stepHeading(page, 2);
+    await expect.poll(() => authorityHeading.evaluate((h) => h === document.activeElement)).toBe(true);
+    if (proof === 'claim') {
+      await page.getByRole('radio', { name: 'A claim number' }).check();
+      await page.getByRole('textbox', { name: /claim number/i }).fill(DEMO.claim.claimNumber);
+    } else if (proof === 'check') {
+      await page.getByRole('radio', { name: /check or EFT number/ }).check();
+      await page.getByRole('textbox', { name: /check or EFT number/i }).fill(DEMO.check.checkNumber);
+    } else {
+      await page.getByRole('radio', { name: /Medicare number/ }).check();
+      await page.getByRole('textbox', { name: /MBI/ }).fill(DEMO.patient.mbi);
+      await typeDate(page, /date of service/i, usDateDaysAgo(DEMO.patient.dosDaysAgo));
+    }
+    await expectNoAxeViolations(page, `step 2 (${label})`);
+    await screenshot(page, `register-2-authority-${label}`);
+    await page.getByRole('button', { name: 'Verify and continue' }).click();
+
+    // Step 3: the administrator.
+    await stepHeading(page, 3);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await page.getByTestId('form-error-summary').waitFor();
+    await expect.poll(() => page.getByTestId('form-error-summary').innerText()).toContain('Date of Birth is invalid');
+    await expectNoAxeViolations(page, `step 3 errors (${label})`);
+    await page.getByRole('textbox', { name: 'First name' }).fill('Morgan');
+    await page.getByRole('textbox', { name: 'Last name' }).fill('Ellis');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+    await page.getByRole('textbox', { name: 'Email again' }).fill(email);
+    await page.getByRole('textbox', { name: 'Phone' }).fill('410-555-0123');
+    await typeDate(page, /date of birth/i, '03141975');
+    await page.getByRole('textbox', { name: 'Username' }).fill(username);
+    // Password inputs have no textbox role, and "Show password" shares the label's words: found by id.
+    await page.locator('#register-password').fill(PASSWORD);
+    await page.locator('#register-password-confirmation').fill(PASSWORD);
+    // The checklist's status is announced once typing pauses (about a second).
+    await expect
+      .poll(() => page.getByTestId('password-checklist-status').textContent(), { timeout: 10_000 })
+      .toBe('The password meets every rule.');
+    for (const index of [0, 1, 2]) {
+      const row = page.getByRole('group', { name: `Security question ${index + 1}` });
+      await row.getByRole('combobox').selectOption({ index: index + 1 });
+      await row.getByRole('textbox', { name: 'Answer' }).fill(`answer number ${index + 1}`);
+    }
+    await expectNoAxeViolations(page, `step 3 (${label})`);
+    await screenshot(page, `register-3-administrator-${label}`);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+
+    // Step 4: done.
+    await stepHeading(page, 4);
+    expect(await page.getByTestId('registration-done').innerText()).toContain(email);
+    await expectNoAxeViolations(page, `step 4 (${label})`);
+    await screenshot(page, `register-4-done-${label}`);
+
+    // The verification email, read from the mail viewer over HTTP (a developer page, not part of the portal's UI).
+    const list = await (await page.request.get('/dev/mail')).text();
+    const item = list.split('<li>').find((entry) => entry.includes(email));
+    const mailPath = /href="([^"]+)"/.exec(item ?? '')?.[1];
+    expect(mailPath, `an email to ${email} in the mail viewer`).toBeDefined();
+    const mail = await (await page.request.get(mailPath!)).text();
+    const link = /https?:\/\/[^\s<"]+\/verify-email#token=[^\s<"&]+/.exec(mail)?.[0];
+    expect(link, 'the verification link in the email').toBeDefined();
+    await page.goto(link!);
+    await page.getByTestId('verify-email-success').waitFor();
+    expect(new URL(page.url()).hash).toBe('');
+    await screenshot(page, `register-5-verified-${label}`);
+
+    // The account is active: the login goes on to the authenticator set-up.
+    await page.goto('/login');
+    await page.getByRole('textbox', { name: 'Username' }).fill(username);
+    await page.locator('#login-password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('img', { name: /qr code/i }).waitFor();
+    await context.close();
+  }
+
+  it('with a claim number (1440 px)', async () => {
+    await register('claim', 1440);
+  }, 180_000);
+
+  it('with a check/EFT number (390 px)', async () => {
+    await register('check', 390);
+  }, 180_000);
+
+  it('with a patient MBI and date of service (1440 px)', async () => {
+    await register('patient', 1440);
+  }, 180_000);
+});
