@@ -12,6 +12,7 @@ export const routes: RouteObject[] = [
       { path: paths.home.path, lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }) },
       { path: paths.topic.path, lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }) },
       { path: paths.login.path, lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
+      { path: paths.account.path, lazy: async () => ({ Component: (await import('./routes/account')).AccountRoute }) },
       {
         path: paths.forgotUsername.path,
         lazy: async () => ({ Component: (await import('./routes/login-help')).ForgotUsernameRoute }),

@@ -1,5 +1,5 @@
 import { Alert, AlertTitle, Link, List, ListItem } from '@mui/material';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 
 export interface FormErrorItem {
   /** The id of the field the message is about; absent for a message about the whole form. */
@@ -21,6 +21,8 @@ export function FormErrorSummary({
   title?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  // Several forms on one page (My account) may each show a summary: ids must not collide.
+  const titleId = useId();
   const hasErrors = errors.length > 0;
   useEffect(() => {
     if (hasErrors) ref.current?.focus();
@@ -32,11 +34,11 @@ export function FormErrorSummary({
       ref={ref}
       tabIndex={-1}
       role="alert"
-      aria-labelledby="form-error-summary-title"
+      aria-labelledby={titleId}
       sx={{ mb: 3 }}
       data-testid="form-error-summary"
     >
-      <AlertTitle id="form-error-summary-title">{title}</AlertTitle>
+      <AlertTitle id={titleId}>{title}</AlertTitle>
       <List dense disablePadding>
         {errors.map((error) => (
           // Links at least 24 px tall with room between them (WCAG 2.2 target size), also when one wraps.

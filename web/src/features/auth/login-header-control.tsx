@@ -4,16 +4,27 @@ import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 
 /**
- * Register and Log in (back to this page afterwards), or Log out (server logout, then the session-ended dialog).
+ * Register and Log in (back to this page afterwards), or My account and Log out (server logout, then the
+ * session-ended dialog).
  */
 export function LoginHeaderControl() {
   const { loggedIn, logout } = useSession();
   const { pathname, search } = useLocation();
   if (loggedIn) {
     return (
-      <Button color="inherit" variant="outlined" onClick={() => void logout()}>
-        Log out
-      </Button>
+      <Stack direction="row" spacing={1}>
+        <Button
+          color="inherit"
+          component={RouterLink}
+          to={paths.account.href()}
+          aria-current={pathname === paths.account.path ? 'page' : undefined}
+        >
+          My account
+        </Button>
+        <Button color="inherit" variant="outlined" onClick={() => void logout()}>
+          Log out
+        </Button>
+      </Stack>
     );
   }
   return (

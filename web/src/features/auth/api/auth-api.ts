@@ -1,11 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
+  ACCOUNT_ROUTES,
   LoginResponse,
   MfaEnrollConfirm,
   MfaEnrollStart,
   MfaResponse,
+  PasskeyLoginOptionsResponse,
+  PasskeyLoginResponse,
   SystemUseNoticeEntrySchema,
   type LoginRequest,
+  type PasskeyLoginRequest,
 } from '@portal/contracts';
 import { apiRequest } from '../../../lib/api-client';
 import { contentRequest } from '../../../lib/content-request';
@@ -31,3 +35,13 @@ export const getSystemUseNoticeQueryOptions = () =>
 export function useSystemUseNotice() {
   return useQuery(getSystemUseNoticeQueryOptions());
 }
+
+/** The passkey instead of the code: options for the browser (the user's own passkeys only), then the assertion. */
+export const getPasskeyLoginOptions = () =>
+  apiRequest(ACCOUNT_ROUTES.passkeyLoginOptions, {
+    method: 'POST',
+    body: {},
+    schema: PasskeyLoginOptionsResponse.shape.data,
+  });
+export const submitPasskeyAssertion = (body: PasskeyLoginRequest) =>
+  apiRequest(ACCOUNT_ROUTES.passkeyLogin, { method: 'POST', body, schema: PasskeyLoginResponse.shape.data });

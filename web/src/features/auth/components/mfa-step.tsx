@@ -7,11 +7,12 @@ import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { submitMfaCode } from '../api/auth-api';
+import { PasskeyLogin } from './passkey-login';
 
 const CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app, or a recovery code.';
 const fieldIds = { code: 'mfa-code' };
 
-/** The second factor: a 6-digit TOTP code or one of the recovery codes (docs/requirements/session.md#mfa). */
+/** The second factor: a 6-digit TOTP code, one of the recovery codes or a passkey (docs/requirements/session.md#mfa). */
 export function MfaStep({ onDone }: { onDone: () => void }) {
   const form = useForm<MfaRequest>({
     resolver: zodResolver(MfaRequest, { error: () => CODE_MESSAGE }),
@@ -32,22 +33,25 @@ export function MfaStep({ onDone }: { onDone: () => void }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Enter your verification code">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography>
-        Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.
-      </Typography>
-      <FormTextField
-        id={fieldIds.code}
-        label="Verification code or recovery code"
-        autoComplete="one-time-code"
-        registration={form.register('code')}
-        error={errors.code}
-        required
-      />
-      <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-        Verify
-      </Button>
-    </form>
+    <>
+      <form onSubmit={onSubmit} noValidate aria-label="Enter your verification code">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography>
+          Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.
+        </Typography>
+        <FormTextField
+          id={fieldIds.code}
+          label="Verification code or recovery code"
+          autoComplete="one-time-code"
+          registration={form.register('code')}
+          error={errors.code}
+          required
+        />
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+          Verify
+        </Button>
+      </form>
+      <PasskeyLogin onDone={onDone} />
+    </>
   );
 }

@@ -1,0 +1,278 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { currentTotp } from '../server/src/platform/mfa/totp';
+import { tokenFile } from '../server/src/content/handover';
+import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
+import {
+  expectNoAxeViolations,
+  launchBrowser,
+  openPage,
+  screenshot,
+  waitForSettled,
+  withDialogsCompleted,
+} from './support/browser';
+import { startPortal, type RunningPortal } from './support/portal-server';
+
+/**
+ * My account, passkeys and re-authentication (docs/requirements/session.md#my-account) against a portal of this
+ * file's own whose re-authentication window is 30 s: changes made right after a login go through, and the re-auth
+ * test waits until the server says the login is too old.
+ */
+const REAUTH_WINDOW_MS = 30_000;
+const NEW_PASSWORD = 'Violet canyon ember rhythm 42';
+const ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
+// A refused login or account change answers 4xx, which Chromium reports as a console error of the page.
+const allowConsoleErrors = [/status of 40[0-3]/];
+
+const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
+const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+
+/**
+ * A TOTP code of a step the account has not used yet: the server accepts each step once, ±1 step from now, so a
+ * third login within one step waits for the clock to reach the next one.
+ */
+const lastStep = new Map<string, number>();
+const stepNow = () => Math.floor(Date.now() / 30_000);
+async function freshTotp(secret: string) {
+  const step = Math.max(stepNow(), (lastStep.get(secret) ?? 0) + 1);
+  await expect.poll(stepNow, { timeout: 65_000, interval: 1_000 }).toBeGreaterThanOrEqual(step - 1);
+  lastStep.set(secret, step);
+  return currentTotp(secret.replace(/\s/g, ''), new Date(step * 30_000 + 1_000));
+}
+
+async function enterPassword(page: Page, username: string, password = DEMO_PASSWORD) {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function loginWithTotp(page: Page, username: string, secret: string) {
+  await enterPassword(page, username);
+  await page.getByRole('textbox', { name: /verification code or recovery code/i }).fill(await freshTotp(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+}
+
+/** First login of a demo account without MFA: enrols the authenticator and answers its key. */
+async function loginEnrolling(page: Page, username: string): Promise<string> {
+  await enterPassword(page, username);
+  const key = (await page.getByTestId('mfa-manual-key').innerText()).trim();
+  await page.getByRole('textbox', { name: /6-digit code/i }).fill(await freshTotp(key));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByLabel('I saved my recovery codes').check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+  return key;
+}
+
+async function logOut(page: Page) {
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await endedDialog(page).getByRole('button', { name: 'Stay logged out' }).click();
+  await endedDialog(page).waitFor({ state: 'detached' });
+}
+
+/** Whether the portal still has a logged-in session for this cookie jar. */
+async function sessionWith(portal: RunningPortal, cookies: { name: string; value: string }[]) {
+  const res = await fetch(`${portal.url}/api/session`, {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+  });
+  return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
+}
+
+/** Chromium's virtual platform authenticator on this page (CDP WebAuthn domain): it holds the passkeys created here. */
+async function addVirtualAuthenticator(context: BrowserContext, page: Page) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
+  });
+}
+
+async function openAccount(page: Page) {
+  await page.goto('/account');
+  await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
+  await waitForSettled(page);
+}
+
+describe('My account', () => {
+  let browser: Browser;
+  let portal: RunningPortal;
+
+  beforeAll(async () => {
+    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
+    portal = await startPortal({
+      CMS_URL: inject('cmsUrl'),
+      CMS_TOKEN: token,
+      REAUTHENTICATION_WINDOW_MS: String(REAUTH_WINDOW_MS),
+      LOGIN_ATTEMPTS_PER_MINUTE: '200',
+    });
+    browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+  });
+
+  async function newPage(viewport = { width: 1440, height: 900 }) {
+    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors, viewport });
+    await withDialogsCompleted(context, portal.url);
+    return { context, page };
+  }
+
+  it('login → My account (axe at 1440 and 390 px) → add a passkey with the virtual authenticator → logout → password + passkey', async () => {
+    const { context, page } = await newPage();
+    await addVirtualAuthenticator(context, page);
+    await loginWithTotp(page, 'demo.admin.j5', ADMIN_SECRET);
+    await page.getByRole('link', { name: 'My account' }).click();
+    await page.waitForURL('**/account');
+    await section(page, 'Profile').getByText('demo.admin.j5', { exact: true }).waitFor();
+    await section(page, 'Provider locations and roles').getByRole('cell', { name: 'Administrator' }).waitFor();
+    await section(page, "Where you're logged in").getByText('This session').waitFor();
+    await section(page, 'Recent activity').getByRole('row').nth(1).waitFor();
+
+    const passkeys = section(page, 'Passkeys');
+    await passkeys.getByText('You have no passkeys yet.').waitFor();
+    await passkeys.getByRole('textbox', { name: 'Passkey name' }).fill('Test laptop');
+    await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByTestId('passkeys-status').getByText('Passkey "Test laptop" added.').waitFor();
+    const row = passkeys.getByRole('row', { name: /Test laptop/ });
+    await expect.poll(() => row.innerText()).toMatch(/Never/);
+    await waitForSettled(page);
+    await expectNoAxeViolations(page, 'My account at 1440 px');
+    await screenshot(page, 'account-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await waitForSettled(page);
+    await expectNoAxeViolations(page, 'My account at 390 px');
+    await screenshot(page, 'account-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await logOut(page);
+    await enterPassword(page, 'demo.admin.j5');
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await openAccount(page);
+    const passkeyRow = section(page, 'Passkeys').getByRole('row', { name: /Test laptop/ });
+    await expect.poll(() => passkeyRow.innerText()).not.toMatch(/Never/);
+
+    // The passkey dialogs pass axe too, then are left without a change.
+    await passkeyRow.getByRole('button', { name: 'Rename Test laptop' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename passkey' });
+    await rename.waitFor();
+    await expectNoAxeViolations(page, 'rename passkey dialog');
+    await rename.getByRole('button', { name: 'Cancel' }).click();
+    await rename.waitFor({ state: 'detached' });
+    await passkeyRow.getByRole('button', { name: 'Remove Test laptop' }).click();
+    const remove = page.getByRole('dialog', { name: 'Remove this passkey?' });
+    await remove.waitFor();
+    await expectNoAxeViolations(page, 'remove passkey dialog');
+    await remove.getByRole('button', { name: 'Cancel' }).click();
+    await remove.waitFor({ state: 'detached' });
+    await context.close();
+  }, 150_000);
+
+  it('change password: other sessions end, the old password no longer logs in, the new one does', async () => {
+    const { context, page } = await newPage();
+    await loginEnrolling(page, 'demo.admin.j8');
+    await openAccount(page);
+    const form = section(page, 'Change password');
+    await form.getByLabel(/^current password/i).fill(DEMO_PASSWORD);
+    await form.getByLabel(/^new password/i).fill(NEW_PASSWORD);
+    await expect.poll(() => form.locator('[data-rule][data-met="false"]').count()).toBe(0);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByTestId('password-status')
+      .getByText(/Your password was changed/)
+      .waitFor();
+    await expectNoAxeViolations(page, 'My account after a password change');
+
+    await logOut(page);
+    await enterPassword(page, 'demo.admin.j8', DEMO_PASSWORD);
+    await page
+      .getByTestId('form-error-summary')
+      .getByText(/username or password is not correct/)
+      .waitFor();
+    await enterPassword(page, 'demo.admin.j8', NEW_PASSWORD);
+    await page.getByRole('textbox', { name: /verification code or recovery code/i }).waitFor();
+    await context.close();
+  }, 120_000);
+
+  it('sign out everywhere else: asks first, then the other browser’s session is refused (axe on the dialog at 1440 and 390 px)', async () => {
+    const other = await newPage();
+    await loginWithTotp(other.page, 'demo.admin.j5', ADMIN_SECRET);
+    const { context, page } = await newPage();
+    await loginWithTotp(page, 'demo.admin.j5', ADMIN_SECRET);
+    const otherCookies = await other.context.cookies();
+    expect(await sessionWith(portal, otherCookies)).toBe(true);
+
+    await openAccount(page);
+    const sessions = section(page, "Where you're logged in");
+    await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Sign out everywhere else?' });
+    await dialog.waitFor();
+    await expectNoAxeViolations(page, 'sign-out-everywhere dialog at 1440 px');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoAxeViolations(page, 'sign-out-everywhere dialog at 390 px');
+    await dialog.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await page
+      .getByTestId('sessions-status')
+      .getByText(/You were signed out of \d+ other session/)
+      .waitFor();
+    expect(await sessionWith(portal, otherCookies)).toBe(false);
+    expect(await sessionWith(portal, await context.cookies())).toBe(true);
+    await sessions.getByText('You are not logged in anywhere else.').waitFor();
+
+    // The other browser finds out at its next call: the session-ended dialog, never a silent failure.
+    await other.page.goto('/account');
+    await other.page.waitForURL(/\/login\?next=%2Faccount$/);
+    await other.context.close();
+    await context.close();
+  }, 150_000);
+
+  it('an account change after the re-authentication window asks for the password in a labelled dialog, then goes on', async () => {
+    const { context, page } = await newPage();
+    await loginEnrolling(page, 'demo.user.j5');
+    // The login's time (the server's authenticated_at) is set before the login answers: after this, plus the window,
+    // the server refuses account changes whatever the rounding of what it reports.
+    const loggedInBy = Date.now();
+    await openAccount(page);
+    await expect
+      .poll(() => Date.now() - loggedInBy, { timeout: REAUTH_WINDOW_MS + 30_000, interval: 1_000 })
+      .toBeGreaterThan(REAUTH_WINDOW_MS);
+    // And the server agrees that the login is too old for account changes.
+    const res = await page.request.get('/api/account', { headers: { 'x-portal-request': '1' } });
+    expect(
+      ((await res.json()) as { data: { recentAuthenticationSecondsLeft: number } }).data
+        .recentAuthenticationSecondsLeft,
+    ).toBe(0);
+
+    const mfa = section(page, 'Authenticator app and recovery codes');
+    await mfa.getByRole('button', { name: 'Set up a new authenticator app' }).click();
+    const dialog = page.getByRole('dialog', { name: "Confirm it's you" });
+    await dialog.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('reauth-password');
+    await expectNoAxeViolations(page, 're-authentication dialog at 1440 px');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoAxeViolations(page, 're-authentication dialog at 390 px');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await dialog.getByLabel(/^password/i).fill('not my password at all');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByText(/username or password is not correct/).waitFor();
+    await dialog.getByLabel(/^password/i).fill(DEMO_PASSWORD);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // The change went on by itself: the new authenticator's QR code and key.
+    await mfa.getByRole('img', { name: /qr code/i }).waitFor();
+    await mfa.getByTestId('mfa-manual-key').waitFor();
+    await expectNoAxeViolations(page, 'MFA reset setup');
+    await context.close();
+  }, 120_000);
+});

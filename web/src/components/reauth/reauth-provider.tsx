@@ -1,0 +1,71 @@
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from '../../lib/api-client';
+import { REAUTHENTICATION_REQUIRED_CODE } from './reauth-api';
+import { ReauthDialog } from './reauth-dialog';
+
+interface ReauthContextValue {
+  /**
+   * Runs an account change; when the server answers that the login is too old for it, asks for the password
+   * (the re-authentication dialog), then runs the change once more. Cancelling the dialog rejects with the
+   * server's original error, so the form shows why nothing changed.
+   */
+  withReauth: <T>(change: () => Promise<T>) => Promise<T>;
+}
+
+const ReauthContext = createContext<ReauthContextValue | null>(null);
+
+export const isReauthRequired = (err: unknown) =>
+  err instanceof ApiError && err.code === REAUTHENTICATION_REQUIRED_CODE;
+
+/**
+ * Re-authentication for account changes (docs/requirements/session.md#re-authentication): one dialog for every
+ * form under it. A page whose forms change email, phone, password, MFA or security answers renders inside it.
+ */
+export function ReauthProvider({ children }: { children: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  // The pending change waits on this: true once the password was accepted, false when the user cancels.
+  const settle = useRef<((reauthenticated: boolean) => void) | null>(null);
+
+  const askForPassword = useCallback(
+    () =>
+      new Promise<boolean>((resolve) => {
+        settle.current?.(false);
+        settle.current = resolve;
+        setOpen(true);
+      }),
+    [],
+  );
+
+  const close = useCallback((reauthenticated: boolean) => {
+    setOpen(false);
+    settle.current?.(reauthenticated);
+    settle.current = null;
+  }, []);
+
+  const withReauth = useCallback(
+    async <T,>(change: () => Promise<T>): Promise<T> => {
+      try {
+        return await change();
+      } catch (err) {
+        if (!isReauthRequired(err)) throw err;
+        if (!(await askForPassword())) throw err;
+        return change();
+      }
+    },
+    [askForPassword],
+  );
+
+  const value = useMemo(() => ({ withReauth }), [withReauth]);
+  return (
+    <ReauthContext.Provider value={value}>
+      {children}
+      {open && <ReauthDialog onDone={() => close(true)} onCancel={() => close(false)} />}
+    </ReauthContext.Provider>
+  );
+}
+
+export function useReauth(): ReauthContextValue {
+  const value = useContext(ReauthContext);
+  if (!value) throw new Error('useReauth must be used inside <ReauthProvider>');
+  return value;
+}

@@ -1,0 +1,395 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { ACCOUNT_ROUTES } from '@portal/contracts';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it } from 'vitest';
+import { accountHandlers, demoAccount, demoSessions } from '../../../testing/account-handlers';
+import { defaultErrorMessages } from '../../../testing/content-handlers';
+import { server } from '../../../testing/msw-server';
+import { renderApp } from '../../../testing/render-app';
+
+// Region and license accepted, so the dialog flow leaves the page alone.
+const cookies = { region: 'J5B', amaApproved: 'true' };
+const section = async (name: string) => screen.findByRole('region', { name });
+const RECOVERY_CODES = Array.from({ length: 10 }, (_, i) => `new-code-${i}`);
+
+function renderAccount() {
+  return renderApp({ path: '/account', cookies });
+}
+
+/** Answers `route` with the handler's responses in turn, recording each request body. */
+function sequence(route: string, answers: (() => Response)[]) {
+  const bodies: unknown[] = [];
+  server.use(
+    http.post(route, async ({ request }) => {
+      bodies.push(await request.json());
+      return answers[Math.min(bodies.length - 1, answers.length - 1)]!();
+    }),
+  );
+  return bodies;
+}
+const ok = (data: unknown) => () => HttpResponse.json({ data });
+const fail = (status: number, code: string) => () => HttpResponse.json({ errorMessage: code }, { status });
+
+// Each test types into several fields of a large page: more than the default 5 s on a busy machine.
+describe('/account, My account (docs/requirements/session.md#my-account)', { timeout: 30_000 }, () => {
+  it('without a login redirects to /login?next=/account', async () => {
+    const { router } = renderAccount();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe('?next=%2Faccount');
+  });
+
+  it('shows the profile, the locations with masked TIN and role, and a My account link in the header', async () => {
+    server.use(...accountHandlers());
+    renderAccount();
+    expect(await screen.findByRole('heading', { level: 1, name: 'My account' })).toBeInTheDocument();
+    const profile = await section('Profile');
+    expect(await within(profile).findByText('Dana Whitfield')).toBeInTheDocument();
+    expect(within(profile).getByText('demo.admin.j5@example.com')).toBeInTheDocument();
+    expect(within(profile).getByText('(***) ***-4567')).toBeInTheDocument();
+    const locations = await section('Provider locations and roles');
+    const rows = within(locations).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'Prairie Valley ClinicJ5 · Part B*****6789Administrator',
+      'Cedar Rapids HospitalJ5 · Part A*****1234User',
+    ]);
+    expect(screen.getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/account');
+  });
+
+  it('loading skeletons until the data arrives, then empty states', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.use(...accountHandlers({ passkeys: [], activity: [] }));
+    server.use(
+      http.get(ACCOUNT_ROUTES.account, async () => {
+        await released;
+        return HttpResponse.json({ data: { ...demoAccount, locations: [], phoneMasked: null } });
+      }),
+      http.get(ACCOUNT_ROUTES.sessions, () => HttpResponse.json({ data: { sessions: [demoSessions[0]] } })),
+    );
+    renderAccount();
+    expect(await screen.findByRole('progressbar', { name: 'Loading your profile' })).toHaveAttribute(
+      'aria-busy',
+      'true',
+    );
+    release();
+    const locations = await section('Provider locations and roles');
+    expect(
+      await within(locations).findByText('No provider locations are linked to your account yet.'),
+    ).toBeInTheDocument();
+    expect(within(await section('Profile')).getByText('Not on file')).toBeInTheDocument();
+    expect(await within(await section('Passkeys')).findByText('You have no passkeys yet.')).toBeInTheDocument();
+    expect(await within(await section('Recent activity')).findByText('No account activity yet.')).toBeInTheDocument();
+    const sessions = await section("Where you're logged in");
+    expect(await within(sessions).findByText('You are not logged in anywhere else.')).toBeInTheDocument();
+    expect(within(sessions).queryByRole('button', { name: 'Sign out everywhere else' })).not.toBeInTheDocument();
+  });
+
+  it('a section that cannot load shows the CMS text of the error and tries again on request', async () => {
+    let failing = true;
+    server.use(...accountHandlers());
+    server.use(
+      http.get(ACCOUNT_ROUTES.sessions, () =>
+        failing
+          ? HttpResponse.json({ errorMessage: 'Generic_Error_For_Services' }, { status: 500 })
+          : HttpResponse.json({ data: { sessions: demoSessions } }),
+      ),
+    );
+    const { user } = renderAccount();
+    const sessions = await section("Where you're logged in");
+    expect(await within(sessions).findByText(defaultErrorMessages.Generic_Error_For_Services!)).toBeInTheDocument();
+    failing = false;
+    await user.click(within(sessions).getByRole('button', { name: 'Try again' }));
+    expect(await within(sessions).findByText('Safari 18 on iOS')).toBeInTheDocument();
+  });
+
+  it('sessions: this one marked; "Sign out everywhere else" asks first, then announces the result', async () => {
+    let ended = false;
+    server.use(...accountHandlers());
+    server.use(
+      http.get(ACCOUNT_ROUTES.sessions, () =>
+        HttpResponse.json({ data: { sessions: ended ? [demoSessions[0]] : demoSessions } }),
+      ),
+      http.post(ACCOUNT_ROUTES.endOtherSessions, () => {
+        ended = true;
+        return HttpResponse.json({ data: { ended: 1 } });
+      }),
+    );
+    const { user } = renderAccount();
+    const sessions = await section("Where you're logged in");
+    const current = (await within(sessions).findByText('Chrome 131 on Windows')).closest('tr')!;
+    expect(within(current).getByText('This session')).toBeInTheDocument();
+    expect(within(current).getByText('203.0.113.7')).toBeInTheDocument();
+    const other = within(sessions).getByText('Safari 18 on iOS').closest('tr')!;
+    expect(within(other).queryByText('This session')).not.toBeInTheDocument();
+
+    await user.click(within(sessions).getByRole('button', { name: 'Sign out everywhere else' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign out everywhere else?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(ended).toBe(false);
+
+    await user.click(within(sessions).getByRole('button', { name: 'Sign out everywhere else' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Sign out everywhere else?' })).getByRole('button', {
+        name: 'Sign out everywhere else',
+      }),
+    );
+    expect(
+      await within(screen.getByTestId('sessions-status')).findByText(/signed out of 1 other session/),
+    ).toBeVisible();
+    expect(screen.getByTestId('sessions-status')).toHaveAttribute('role', 'status');
+    await waitFor(() => expect(within(sessions).queryByText('Safari 18 on iOS')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(sessions).getByRole('heading', { name: "Where you're logged in" })).toHaveFocus(),
+    );
+  });
+
+  it('recent activity: newest first as the server sends it, a page at a time', async () => {
+    server.use(...accountHandlers());
+    const { user } = renderAccount();
+    const activity = await section('Recent activity');
+    expect(await within(activity).findByText('Logged in (0)')).toBeInTheDocument();
+    expect(within(activity).getAllByRole('row')).toHaveLength(21);
+    expect(within(activity).getByRole('button', { name: 'Newer' })).toBeDisabled();
+    await user.click(within(activity).getByRole('button', { name: 'Older' }));
+    expect(await within(activity).findByText('Logged in (20)')).toBeInTheDocument();
+    expect(within(activity).getByTestId('activity-page')).toHaveTextContent('Page 2');
+    expect(within(activity).getAllByRole('row')).toHaveLength(6);
+    expect(within(activity).getByRole('button', { name: 'Older' })).toBeDisabled();
+  });
+});
+
+describe('account changes and re-authentication', { timeout: 30_000 }, () => {
+  afterEach(() => {
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  });
+
+  async function fillPasswordChange(user: ReturnType<typeof renderApp>['user']) {
+    const form = await section('Change password');
+    await user.type(
+      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
+      'Harbor lantern quartz meadow',
+    );
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+  }
+
+  it('change password answered "re-authentication required": the dialog asks for the password, then the change is sent once more', async () => {
+    server.use(...accountHandlers());
+    const changes = sequence(ACCOUNT_ROUTES.password, [
+      fail(401, 'Reauthentication_Required'),
+      ok({ changed: true, otherSessionsEnded: 1 }),
+    ]);
+    const reauths = sequence(ACCOUNT_ROUTES.reauthenticate, [
+      fail(400, 'Login_Failed'),
+      ok({ recentAuthenticationSecondsLeft: 1200 }),
+    ]);
+    const { user } = renderAccount();
+    await fillPasswordChange(user);
+
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    const password = within(dialog).getByLabelText(/^password/i);
+    await waitFor(() => expect(password).toHaveFocus());
+    await user.type(password, 'wrong password');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(dialog).findByText(defaultErrorMessages.Login_Failed!)).toBeInTheDocument();
+    expect(changes).toHaveLength(1);
+
+    await user.type(within(dialog).getByLabelText(/^password/i), 'Harbor lantern quartz meadow');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(
+      await within(screen.getByTestId('password-status')).findByText(
+        'Your password was changed. You were logged out of 1 other session.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(reauths).toEqual([{ password: 'wrong password' }, { password: 'Harbor lantern quartz meadow' }]);
+    expect(changes).toHaveLength(2);
+    expect(changes[1]).toEqual({
+      currentPassword: 'Harbor lantern quartz meadow',
+      newPassword: 'Violet canyon ember rhythm',
+    });
+  });
+
+  it('cancelling the re-authentication dialog changes nothing and says why', async () => {
+    server.use(...accountHandlers());
+    const changes = sequence(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
+    const { user } = renderAccount();
+    await fillPasswordChange(user);
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    const summary = await screen.findByTestId('form-error-summary');
+    expect(summary).toHaveTextContent(defaultErrorMessages.Reauthentication_Required!);
+    expect(changes).toHaveLength(1);
+  });
+
+  it('change password: a wrong current password shows its message; the live checklist follows the new password', async () => {
+    server.use(...accountHandlers());
+    sequence(ACCOUNT_ROUTES.password, [fail(400, 'Current_Password_Invalid')]);
+    const { user } = renderAccount();
+    const form = await section('Change password');
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'short');
+    expect(
+      within(form)
+        .getByText(/at least 15 characters/i)
+        .closest('li'),
+    ).toHaveAttribute('data-met', 'false');
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), ' but now long enough');
+    expect(
+      within(form)
+        .getByText(/at least 15 characters/i)
+        .closest('li'),
+    ).toHaveAttribute('data-met', 'true');
+    await user.type(within(form).getByLabelText(/^current password/i, { selector: 'input' }), 'not my password');
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    expect(await within(form).findByText(defaultErrorMessages.Current_Password_Invalid!)).toBeInTheDocument();
+    expect(within(form).getByLabelText(/^current password/i, { selector: 'input' })).toHaveValue('');
+  });
+
+  it('MFA reset: new QR code and key, confirm with a code, then 10 new recovery codes', async () => {
+    server.use(...accountHandlers());
+    const calls = sequence(ACCOUNT_ROUTES.mfaReset, [
+      ok({
+        otpauthUrl: 'otpauth://totp/x',
+        secret: 'WXYZ WXYZ WXYZ WXYZ',
+        qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      }),
+      ok({ recoveryCodes: RECOVERY_CODES, otherSessionsEnded: 0 }),
+    ]);
+    const { user } = renderAccount();
+    const mfa = await section('Authenticator app and recovery codes');
+    expect(await within(mfa).findByText('Recovery codes left: 9')).toBeInTheDocument();
+    await user.click(within(mfa).getByRole('button', { name: 'Set up a new authenticator app' }));
+    expect(await within(mfa).findByRole('img', { name: /qr code/i })).toBeInTheDocument();
+    // The button the user pressed is gone: focus follows to the setup.
+    await waitFor(() => expect(within(mfa).getByTestId('mfa-stage')).toHaveFocus());
+    expect(within(mfa).getByTestId('mfa-manual-key')).toHaveTextContent('WXYZ WXYZ WXYZ WXYZ');
+    await user.type(within(mfa).getByLabelText(/6-digit code/i), '123456');
+    await user.click(within(mfa).getByRole('button', { name: 'Confirm' }));
+    const list = await within(mfa).findByTestId('recovery-codes');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(RECOVERY_CODES);
+    expect(calls).toEqual([{}, { code: '123456' }]);
+    await user.click(within(mfa).getByLabelText('I saved my recovery codes'));
+    await user.click(within(mfa).getByRole('button', { name: 'Continue' }));
+    expect(await within(screen.getByTestId('mfa-status')).findByText(/new authenticator app is set up/)).toBeVisible();
+  });
+
+  it('passkeys: the list with name, created and last used; rename; remove after a confirmation', async () => {
+    server.use(...accountHandlers());
+    const renames = sequence('/api/account/passkeys/pk-1/rename', [
+      ok({
+        passkey: {
+          id: 'pk-1',
+          name: 'Home desktop',
+          createdAt: '2026-11-10T10:00:00.000Z',
+          lastUsedAt: null,
+          backedUp: false,
+        },
+      }),
+    ]);
+    const removals = sequence('/api/account/passkeys/pk-1/remove', [ok({ removed: true })]);
+    const { user } = renderAccount();
+    const passkeys = await section('Passkeys');
+    const row = (await within(passkeys).findByText('Work laptop')).closest('tr')!;
+    expect(row).toHaveTextContent('Nov 10, 2026');
+    expect(row).toHaveTextContent('Never');
+
+    await user.click(within(row).getByRole('button', { name: 'Rename Work laptop' }));
+    const rename = await screen.findByRole('dialog', { name: 'Rename passkey' });
+    const name = within(rename).getByLabelText(/passkey name/i);
+    await user.clear(name);
+    await user.type(name, 'Home desktop');
+    await user.click(within(rename).getByRole('button', { name: 'Save' }));
+    expect(
+      await within(screen.getByTestId('passkeys-status')).findByText('Passkey renamed to "Home desktop".'),
+    ).toBeVisible();
+    expect(renames).toEqual([{ name: 'Home desktop' }]);
+
+    await user.click(within(row).getByRole('button', { name: /^Remove/ }));
+    const remove = await screen.findByRole('dialog', { name: 'Remove this passkey?' });
+    await user.click(within(remove).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(removals).toHaveLength(1));
+    await waitFor(() => expect(within(passkeys).getByRole('heading', { name: 'Passkeys' })).toHaveFocus());
+    expect(await within(screen.getByTestId('passkeys-status')).findByText(/removed/)).toBeVisible();
+  });
+
+  it('passkeys: a browser without WebAuthn is told so instead of offered "Add a passkey"', async () => {
+    server.use(...accountHandlers());
+    renderAccount();
+    const passkeys = await section('Passkeys');
+    expect(await within(passkeys).findByText(/this browser cannot create passkeys/i)).toBeInTheDocument();
+    expect(within(passkeys).queryByRole('button', { name: 'Add a passkey' })).not.toBeInTheDocument();
+  });
+
+  it('passkeys: a cancelled browser ceremony is said plainly and nothing is registered', async () => {
+    (window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {};
+    Object.defineProperty(navigator, 'credentials', {
+      configurable: true,
+      value: {
+        create: () =>
+          Promise.reject(new DOMException('The operation either timed out or was not allowed.', 'NotAllowedError')),
+      },
+    });
+    server.use(...accountHandlers());
+    sequence(ACCOUNT_ROUTES.passkeyRegistrationOptions, [
+      ok({
+        challenge: 'Y2hhbGxlbmdl',
+        rp: { name: 'Portal', id: 'localhost' },
+        user: { id: 'dXNlcg', name: 'demo.admin.j5', displayName: 'Dana Whitfield' },
+        pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      }),
+    ]);
+    const registrations = sequence(ACCOUNT_ROUTES.passkeyRegistration, [ok({})]);
+    const { user } = renderAccount();
+    const passkeys = await section('Passkeys');
+    await user.type(await within(passkeys).findByLabelText(/passkey name/i), 'Phone');
+    await user.click(within(passkeys).getByRole('button', { name: 'Add a passkey' }));
+    expect(await within(passkeys).findByText(/cancelled or timed out/)).toBeInTheDocument();
+    expect(registrations).toHaveLength(0);
+  });
+});
+
+describe('the re-authentication retry', { timeout: 30_000 }, () => {
+  it('retries the change once only: a second refusal is shown, not another dialog', async () => {
+    server.use(...accountHandlers());
+    const changes = sequence(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
+    sequence(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
+    const { user } = renderAccount();
+    const form = await section('Change password');
+    await user.type(
+      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
+      'Harbor lantern quartz meadow',
+    );
+    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+    await user.type(within(dialog).getByLabelText(/^password/i), 'Harbor lantern quartz meadow');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    expect(await within(form).findByText(defaultErrorMessages.Reauthentication_Required!)).toBeInTheDocument();
+    expect(changes).toHaveLength(2);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('several forms on one page', { timeout: 30_000 }, () => {
+  it('each error summary is labelled by its own title', async () => {
+    (window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {};
+    server.use(...accountHandlers());
+    const { user } = renderAccount();
+    const password = await section('Change password');
+    await user.click(within(password).getByRole('button', { name: 'Change password' }));
+    const passkeys = await section('Passkeys');
+    await user.click(await within(passkeys).findByRole('button', { name: 'Add a passkey' }));
+    const summaries = await screen.findAllByTestId('form-error-summary');
+    expect(summaries).toHaveLength(2);
+    expect(within(summaries[0]!).getByText('There is a problem').id).not.toBe(
+      within(summaries[1]!).getByText('There is a problem').id,
+    );
+    expect(summaries[1]).toHaveAccessibleName('There is a problem');
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  });
+});

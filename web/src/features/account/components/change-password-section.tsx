@@ -1,0 +1,88 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Box, Button, Typography } from '@mui/material';
+import { ChangePasswordRequest, type Account } from '@portal/contracts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '@portal/contracts/password-policy';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod/mini';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormPasswordField } from '../../../components/form/form-password-field';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { StatusMessage } from '../../../components/status/status-message';
+import { accountQueryKeys, changePassword } from '../api/account-api';
+import { AccountSection } from './account-section';
+
+const fieldIds = { currentPassword: 'current-password', newPassword: 'new-password' };
+const fieldMessages: Record<string, string> = {
+  currentPassword: 'Enter your current password.',
+  newPassword: `Enter a new password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`,
+};
+/** The request with the policy's length rules on the new password; the server applies the whole policy. */
+const ChangePasswordForm = z.extend(ChangePasswordRequest, { newPassword: PasswordSchema });
+
+/**
+ * Change password: the current one and a new one under the shared policy, with its live checklist. The other
+ * sessions end; this one stays.
+ */
+export function ChangePasswordSection({ account }: { account: UseQueryResult<Account> }) {
+  const { withReauth } = useReauth();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<string>();
+  const form = useForm<ChangePasswordRequest>({
+    resolver: zodResolver(ChangePasswordForm, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    defaultValues: { currentPassword: '', newPassword: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const personal = account.data
+    ? [account.data.firstName, account.data.lastName, account.data.username, account.data.email]
+    : [];
+
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => {
+      setStatus(undefined);
+      const { otherSessionsEnded } = await withReauth(() => changePassword(values));
+      form.reset();
+      setStatus(
+        otherSessionsEnded > 0
+          ? `Your password was changed. You were logged out of ${otherSessionsEnded} other session${otherSessionsEnded === 1 ? '' : 's'}.`
+          : 'Your password was changed.',
+      );
+      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.sessions });
+    },
+    clearOnError: 'currentPassword',
+  });
+
+  return (
+    <AccountSection id="password" title="Change password">
+      <StatusMessage message={status} testId="password-status" />
+      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography>Changing your password logs you out everywhere else.</Typography>
+        <FormPasswordField
+          id={fieldIds.currentPassword}
+          label="Current password"
+          autoComplete="current-password"
+          registration={form.register('currentPassword')}
+          error={errors.currentPassword}
+          required
+        />
+        <FormPasswordField
+          id={fieldIds.newPassword}
+          label="New password"
+          autoComplete="new-password"
+          registration={form.register('newPassword')}
+          error={errors.newPassword}
+          checklist={{ password: newPassword, personal }}
+          required
+        />
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+          Change password
+        </Button>
+      </Box>
+    </AccountSection>
+  );
+}

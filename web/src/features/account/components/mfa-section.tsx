@@ -1,0 +1,106 @@
+import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
+import type { Account, MfaEnrollStart } from '@portal/contracts';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { AuthenticatorSetupForm } from '../../../components/mfa/authenticator-setup-form';
+import { RecoveryCodes } from '../../../components/mfa/recovery-codes';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { StatusMessage } from '../../../components/status/status-message';
+import { useApiErrorText } from '../../../lib/use-api-error-text';
+import { accountQueryKeys, confirmMfaReset, startMfaReset } from '../api/account-api';
+import { AccountSection, formatDate, SectionError, SectionSkeleton } from './account-section';
+
+type Stage = { name: 'summary' } | { name: 'setup'; enrolment: MfaEnrollStart } | { name: 'codes'; codes: string[] };
+
+/**
+ * The authenticator app and recovery codes: MFA reset sets up a new app (new QR code and key, confirmed with a
+ * code) and then shows 10 new recovery codes; the old app and codes stop working and other sessions end.
+ */
+export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
+  const { withReauth } = useReauth();
+  const queryClient = useQueryClient();
+  const [stage, setStage] = useState<Stage>({ name: 'summary' });
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<unknown>();
+  const startErrorText = useApiErrorText(startError);
+  const [status, setStatus] = useState<string>();
+  // Each step replaces the controls the user was on: focus follows to the new step.
+  const stageRef = useRef<HTMLDivElement>(null);
+  const shownStage = useRef(stage.name);
+  useEffect(() => {
+    if (shownStage.current === stage.name) return;
+    shownStage.current = stage.name;
+    stageRef.current?.focus();
+  }, [stage.name]);
+
+  const start = async () => {
+    setStarting(true);
+    setStartError(undefined);
+    setStatus(undefined);
+    try {
+      setStage({ name: 'setup', enrolment: await withReauth(startMfaReset) });
+    } catch (err) {
+      setStartError(err);
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  const finish = () => {
+    setStage({ name: 'summary' });
+    setStatus('Your new authenticator app is set up, and your new recovery codes replace the old ones.');
+    void queryClient.invalidateQueries({ queryKey: accountQueryKeys.account });
+  };
+
+  return (
+    <AccountSection id="mfa" title="Authenticator app and recovery codes">
+      <StatusMessage message={status} testId="mfa-status" />
+      <Box ref={stageRef} tabIndex={-1} sx={{ outline: 'none' }} data-testid="mfa-stage">
+        {stage.name === 'setup' ? (
+          <>
+            <AuthenticatorSetupForm
+              enrolment={stage.enrolment}
+              idPrefix="mfa-reset"
+              headingLevel="h3"
+              confirm={async (code) => (await withReauth(() => confirmMfaReset(code))).recoveryCodes}
+              onConfirmed={(codes) => setStage({ name: 'codes', codes })}
+            />
+            <Button sx={{ mt: 1 }} onClick={() => setStage({ name: 'summary' })}>
+              Cancel
+            </Button>
+          </>
+        ) : stage.name === 'codes' ? (
+          <RecoveryCodes codes={stage.codes} onDone={finish} headingLevel="h3" />
+        ) : account.isPending ? (
+          <SectionSkeleton label="Loading your authenticator details" lines={2} />
+        ) : account.isError ? (
+          <SectionError error={account.error} onRetry={() => void account.refetch()} />
+        ) : (
+          <>
+            <Typography>
+              {account.data.mfa.authenticatorEnrolledAt
+                ? `Authenticator app set up on ${formatDate(account.data.mfa.authenticatorEnrolledAt)}.`
+                : 'No authenticator app is set up yet.'}
+            </Typography>
+            <Typography>Recovery codes left: {account.data.mfa.recoveryCodesLeft}</Typography>
+            <Typography sx={{ mt: 1 }}>
+              Lost your phone or got a new one? Set up a new authenticator app. Your old app and your old recovery codes
+              stop working, and you are logged out everywhere else.
+            </Typography>
+            {startErrorText && (
+              <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+                {startErrorText}
+              </Alert>
+            )}
+            <Box sx={{ mt: 2, display: 'flex', alignItems: 'center', gap: 2 }}>
+              <Button variant="outlined" onClick={() => void start()} disabled={starting}>
+                Set up a new authenticator app
+              </Button>
+              {starting && <CircularProgress size={24} aria-label="Preparing your new authenticator setup" />}
+            </Box>
+          </>
+        )}
+      </Box>
+    </AccountSection>
+  );
+}

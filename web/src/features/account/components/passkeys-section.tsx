@@ -1,0 +1,326 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { PASSKEY_LIMIT, PasskeyRenameRequest, type Passkey } from '@portal/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { StatusMessage } from '../../../components/status/status-message';
+import { createPasskey, passkeyCeremonyErrorText, passkeysSupported } from '../../../lib/passkey-ceremony';
+import { useApiErrorText } from '../../../lib/use-api-error-text';
+import {
+  accountQueryKeys,
+  getPasskeyRegistrationOptions,
+  registerPasskey,
+  removePasskey,
+  renamePasskey,
+  usePasskeys,
+} from '../api/account-api';
+import {
+  AccountSection,
+  useFocusSectionHeadingAfterRender,
+  formatDate,
+  formatDateTime,
+  SectionError,
+  SectionSkeleton,
+} from './account-section';
+import { ConfirmDialog } from './confirm-dialog';
+import { ScrollTable } from './scroll-table';
+
+const NAME_MESSAGE = 'Give the passkey a name of up to 60 characters, e.g. "Work laptop".';
+type NameForm = PasskeyRenameRequest;
+
+/**
+ * Passkeys (docs/requirements/session.md#mfa): what they are, the list (name, created, last used), add (the
+ * browser's WebAuthn ceremony), rename and remove. Adding and removing may ask for the password again.
+ */
+export function PasskeysSection() {
+  const passkeys = usePasskeys();
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<string>();
+  const [renaming, setRenaming] = useState<Passkey>();
+  const [removing, setRemoving] = useState<Passkey>();
+  const supported = passkeysSupported();
+  const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('passkeys');
+
+  const changed = async (message: string) => {
+    setStatus(message);
+    await queryClient.invalidateQueries({ queryKey: accountQueryKeys.passkeys });
+    // The account's summary counts passkeys too.
+    await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true });
+  };
+
+  return (
+    <AccountSection id="passkeys" title="Passkeys">
+      <Typography sx={{ mb: 1 }}>
+        A passkey lets you confirm it&apos;s you with your device&apos;s fingerprint, face or screen lock instead of
+        typing a code from your authenticator app. You still enter your password first. A passkey works only on this
+        website, so it cannot be stolen by a look-alike site, and you can have several (for example one per device).
+      </Typography>
+      <StatusMessage message={status} testId="passkeys-status" />
+      {passkeys.isPending ? (
+        <SectionSkeleton label="Loading your passkeys" lines={2} />
+      ) : passkeys.isError ? (
+        <SectionError error={passkeys.error} onRetry={() => void passkeys.refetch()} />
+      ) : passkeys.data.passkeys.length === 0 ? (
+        <Typography sx={{ my: 2 }}>You have no passkeys yet.</Typography>
+      ) : (
+        <ScrollTable label="Your passkeys">
+          <TableHead>
+            <TableRow>
+              <TableCell component="th" scope="col">
+                Name
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Created
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Last used
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Actions
+              </TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {passkeys.data.passkeys.map((passkey) => (
+              <TableRow key={passkey.id}>
+                <TableCell component="th" scope="row" data-label="Name" sx={{ overflowWrap: 'anywhere' }}>
+                  {passkey.name}
+                </TableCell>
+                <TableCell data-label="Created" sx={{ whiteSpace: 'nowrap' }}>
+                  {formatDate(passkey.createdAt)}
+                </TableCell>
+                <TableCell data-label="Last used" sx={{ whiteSpace: 'nowrap' }}>
+                  {passkey.lastUsedAt ? formatDateTime(passkey.lastUsedAt) : 'Never'}
+                </TableCell>
+                <TableCell>
+                  <Stack direction="row" spacing={1}>
+                    <Button size="small" onClick={() => setRenaming(passkey)} aria-label={`Rename ${passkey.name}`}>
+                      Rename
+                    </Button>
+                    <Button
+                      size="small"
+                      color="error"
+                      onClick={() => setRemoving(passkey)}
+                      aria-label={`Remove ${passkey.name}`}
+                    >
+                      Remove
+                    </Button>
+                  </Stack>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </ScrollTable>
+      )}
+      {supported ? (
+        passkeys.isSuccess &&
+        (passkeys.data.passkeys.length >= PASSKEY_LIMIT ? (
+          <Typography sx={{ mt: 2 }}>
+            You have {PASSKEY_LIMIT} passkeys, the most an account can have. Remove one to add another.
+          </Typography>
+        ) : (
+          <AddPasskeyForm onAdded={(name) => void changed(`Passkey "${name}" added.`)} />
+        ))
+      ) : (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          This browser cannot create passkeys. Use a current version of Chrome, Edge, Firefox or Safari to add one.
+        </Alert>
+      )}
+      {renaming && (
+        <RenamePasskeyDialog
+          passkey={renaming}
+          onClose={() => setRenaming(undefined)}
+          onRenamed={(name) => {
+            setRenaming(undefined);
+            void changed(`Passkey renamed to "${name}".`);
+          }}
+        />
+      )}
+      {removing && (
+        <RemovePasskeyDialog
+          passkey={removing}
+          onClose={() => setRemoving(undefined)}
+          onRemoved={() => {
+            // Its row, with the Remove button the dialog would hand focus back to, goes with it.
+            focusHeadingAfterRender();
+            setRemoving(undefined);
+            void changed(`Passkey "${removing.name}" removed.`);
+          }}
+        />
+      )}
+    </AccountSection>
+  );
+}
+
+function AddPasskeyForm({ onAdded }: { onAdded: (name: string) => void }) {
+  const { withReauth } = useReauth();
+  const [ceremonyError, setCeremonyError] = useState<string>();
+  const fieldIds = { name: 'passkey-name' };
+  const form = useForm<NameForm>({
+    resolver: zodResolver(PasskeyRenameRequest, { error: () => NAME_MESSAGE }),
+    defaultValues: { name: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async ({ name }) => {
+      setCeremonyError(undefined);
+      try {
+        const options = await withReauth(getPasskeyRegistrationOptions);
+        const credential = await createPasskey(options);
+        await withReauth(() => registerPasskey({ name, credential }));
+      } catch (err) {
+        // Cancelled or refused in the browser: say so here; a server error goes to the summary.
+        const text = passkeyCeremonyErrorText(err);
+        if (!text) throw err;
+        setCeremonyError(text);
+        return;
+      }
+      form.reset();
+      onAdded(name);
+    },
+    clearOnError: 'name',
+  });
+
+  return (
+    <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="add-passkey-title" sx={{ mt: 3 }}>
+      <Typography component="h3" variant="h6" id="add-passkey-title">
+        Add a passkey
+      </Typography>
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      {ceremonyError && (
+        <Alert severity="error" role="alert" sx={{ my: 1 }}>
+          {ceremonyError}
+        </Alert>
+      )}
+      <FormTextField
+        id={fieldIds.name}
+        label="Passkey name"
+        helperText='For example "Work laptop" or "Phone".'
+        registration={form.register('name')}
+        error={errors.name}
+        required
+        sx={{ maxWidth: 420 }}
+      />
+      <Box>
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+          Add a passkey
+        </Button>
+      </Box>
+    </Box>
+  );
+}
+
+function RenamePasskeyDialog({
+  passkey,
+  onClose,
+  onRenamed,
+}: {
+  passkey: Passkey;
+  onClose: () => void;
+  onRenamed: (name: string) => void;
+}) {
+  const fieldIds = { name: 'passkey-new-name' };
+  const form = useForm<NameForm>({
+    resolver: zodResolver(PasskeyRenameRequest, { error: () => NAME_MESSAGE }),
+    defaultValues: { name: passkey.name },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async ({ name }) => {
+      const renamed = await renamePasskey(passkey.id, name);
+      onRenamed(renamed.passkey.name);
+    },
+    clearOnError: 'name',
+  });
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      aria-labelledby="rename-passkey-title"
+      slotProps={{ transition: { onEntered: () => form.setFocus('name', { shouldSelect: true }) } }}
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <DialogTitle id="rename-passkey-title">Rename passkey</DialogTitle>
+        <DialogContent>
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <FormTextField
+            id={fieldIds.name}
+            label="Passkey name"
+            registration={form.register('name')}
+            error={errors.name}
+            required
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting}>
+            Save
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+function RemovePasskeyDialog({
+  passkey,
+  onClose,
+  onRemoved,
+}: {
+  passkey: Passkey;
+  onClose: () => void;
+  onRemoved: () => void;
+}) {
+  const { withReauth } = useReauth();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const errorText = useApiErrorText(error);
+  const remove = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await withReauth(() => removePasskey(passkey.id));
+      onRemoved();
+    } catch (err) {
+      setError(err);
+      setBusy(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      title="Remove this passkey?"
+      confirmLabel="Remove"
+      busy={busy}
+      onConfirm={() => void remove()}
+      onCancel={onClose}
+    >
+      {errorText && (
+        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+          {errorText}
+        </Alert>
+      )}
+      &quot;{passkey.name}&quot; will no longer log you in. You can still use your authenticator app.
+    </ConfirmDialog>
+  );
+}

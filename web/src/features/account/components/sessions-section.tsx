@@ -1,0 +1,121 @@
+import { Alert, Box, Button, Chip, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { StatusMessage } from '../../../components/status/status-message';
+import { useApiErrorText } from '../../../lib/use-api-error-text';
+import { accountQueryKeys, endOtherSessions, useAccountSessions } from '../api/account-api';
+import {
+  AccountSection,
+  useFocusSectionHeadingAfterRender,
+  formatDateTime,
+  SectionError,
+  SectionSkeleton,
+} from './account-section';
+import { ConfirmDialog } from './confirm-dialog';
+import { ScrollTable } from './scroll-table';
+
+/** The user's active sessions (this one marked) and "Sign out everywhere else", after a confirmation. */
+export function SessionsSection() {
+  const sessions = useAccountSessions();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const errorText = useApiErrorText(error);
+  const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('sessions');
+  const others = sessions.data?.sessions.filter((session) => !session.current).length ?? 0;
+
+  const signOutOthers = async () => {
+    setBusy(true);
+    setError(undefined);
+    setStatus(undefined);
+    try {
+      const { ended } = await endOtherSessions();
+      // The button is about to go with the other sessions: focus goes to this section's top, not the page's.
+      focusHeadingAfterRender();
+      setConfirming(false);
+      setStatus(
+        ended === 1 ? 'You were signed out of 1 other session.' : `You were signed out of ${ended} other sessions.`,
+      );
+      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.sessions });
+    } catch (err) {
+      setError(err);
+      setConfirming(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AccountSection id="sessions" title="Where you're logged in">
+      <StatusMessage message={status} testId="sessions-status" />
+      {errorText && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {errorText}
+        </Alert>
+      )}
+      {sessions.isPending ? (
+        <SectionSkeleton label="Loading your sessions" />
+      ) : sessions.isError ? (
+        <SectionError error={sessions.error} onRetry={() => void sessions.refetch()} />
+      ) : (
+        <>
+          <ScrollTable label="Your sessions">
+            <TableHead>
+              <TableRow>
+                <TableCell component="th" scope="col">
+                  Browser
+                </TableCell>
+                <TableCell component="th" scope="col">
+                  IP address
+                </TableCell>
+                <TableCell component="th" scope="col">
+                  Last seen
+                </TableCell>
+                <TableCell component="th" scope="col">
+                  Logged in
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {sessions.data.sessions.map((session) => (
+                <TableRow key={`${session.createdAt}:${session.ip}:${session.browser}`} data-current={session.current}>
+                  <TableCell component="th" scope="row" data-label="Browser">
+                    {session.browser}
+                    {session.current && <Chip label="This session" size="small" color="primary" sx={{ ml: 1 }} />}
+                  </TableCell>
+                  <TableCell data-label="IP address">{session.ip ?? 'Unknown'}</TableCell>
+                  <TableCell data-label="Last seen">{formatDateTime(session.lastSeenAt)}</TableCell>
+                  <TableCell data-label="Logged in">{formatDateTime(session.createdAt)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </ScrollTable>
+          <Box sx={{ mt: 2 }}>
+            {others === 0 ? (
+              <Typography>You are not logged in anywhere else.</Typography>
+            ) : (
+              <Button variant="outlined" color="error" onClick={() => setConfirming(true)}>
+                Sign out everywhere else
+              </Button>
+            )}
+          </Box>
+        </>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title="Sign out everywhere else?"
+          confirmLabel="Sign out everywhere else"
+          busy={busy}
+          onConfirm={() => void signOutOthers()}
+          onCancel={() => setConfirming(false)}
+        >
+          {others === 1
+            ? 'Your other session ends now. This one stays logged in.'
+            : `Your ${others} other sessions end now. This one stays logged in.`}
+        </ConfirmDialog>
+      )}
+    </AccountSection>
+  );
+}
