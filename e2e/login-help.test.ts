@@ -3,10 +3,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tokenFile } from '../server/src/content/handover';
 import { generateDemoData } from '../server/src/db/demo-data';
-import { DEMO_SECURITY_ANSWER } from '../server/src/modules/auth/demo-accounts';
-import { currentTotp } from '../server/src/platform/mfa/totp';
+import { DEMO_PASSWORD, DEMO_SECURITY_ANSWER, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { launchBrowser, openPage, screenshot, waitForSettled, withDialogsCompleted } from './support/browser';
 import { readEmail } from './support/mail';
+import { freshTotp, submitPassword, typeDate } from './support/login';
 import { startPortal, type RunningPortal } from './support/portal-server';
 
 /**
@@ -14,9 +14,8 @@ import { startPortal, type RunningPortal } from './support/portal-server';
  * portal of this file's own (its demo accounts' passwords change here), reading the emails from the mail viewer.
  * Every screen the tests leave is checked by axe (openPage).
  */
-const DEMO_PASSWORD = 'Harbor lantern quartz meadow';
 const DEMO_DOB_DIGITS = '01011980'; // the demo accounts' date of birth, typed as MM/DD/YYYY
-const DEMO_ADMIN_SECRET = 'DEMOPORTALJ5ADMINTOTPSECRET23456';
+const DEMO_ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
 const SEED_LOCATIONS = 30;
 // Answers like 400/403/404 are part of these flows; Chromium reports each as a console error of the page.
 const allowConsoleErrors = [/status of 4\d\d/];
@@ -29,17 +28,6 @@ function firstJ5Location() {
   return locations
     .filter((l) => l.jurisdiction === 'J5')
     .sort((a, b) => (a.npi === b.npi ? (a.ptan < b.ptan ? -1 : 1) : a.npi < b.npi ? -1 : 1))[0]!;
-}
-
-async function typeDate(page: Page, digits: string) {
-  await page.getByRole('spinbutton', { name: 'Month' }).click();
-  await page.keyboard.type(digits);
-}
-
-async function logIn(page: Page, username: string, password: string) {
-  await page.getByRole('textbox', { name: 'Username' }).fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
 }
 
 /** The password was accepted: the second factor (or its first set-up) is asked for. */
@@ -98,7 +86,7 @@ describe('login help and DDE access', () => {
     expect(sent).toEqual([]);
 
     const since = new Date();
-    await typeDate(page, DEMO_DOB_DIGITS);
+    await typeDate(page, /date of birth/i, DEMO_DOB_DIGITS);
     await page.getByRole('button', { name: 'Email my username' }).click();
     await expectFocusedHeading(page, 'Check your email');
     const email = await readEmail(portal.url, { to: 'demo.user.j8@example.com', subject: /Your username$/, since });
@@ -146,12 +134,12 @@ describe('login help and DDE access', () => {
     await page.getByRole('link', { name: 'Request a new password reset email' }).waitFor();
 
     await page.goto('/login');
-    await logIn(page, 'demo.user.j8', DEMO_PASSWORD);
+    await submitPassword(page, 'demo.user.j8', DEMO_PASSWORD);
     await page
       .getByTestId('form-error-summary')
       .getByText(/username or password is not correct/)
       .waitFor();
-    await logIn(page, 'demo.user.j8', newPassword);
+    await submitPassword(page, 'demo.user.j8', newPassword);
     await expectMfaStep(page);
     await context.close();
   });
@@ -174,7 +162,7 @@ describe('login help and DDE access', () => {
     await page.getByRole('link', { name: 'Reactivate my account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Reactivate my account' }).waitFor();
     await page.getByRole('textbox', { name: 'Username' }).fill('demo.inactive');
-    await typeDate(page, DEMO_DOB_DIGITS);
+    await typeDate(page, /date of birth/i, DEMO_DOB_DIGITS);
     const since = new Date();
     await page.getByRole('button', { name: 'Email me a code' }).click();
     await page.getByRole('heading', { name: /Enter the code we emailed you/ }).waitFor();
@@ -200,7 +188,7 @@ describe('login help and DDE access', () => {
     await expectFocusedHeading(page, 'Your account is active again');
 
     await page.goto('/login');
-    await logIn(page, 'demo.inactive', newPassword);
+    await submitPassword(page, 'demo.inactive', newPassword);
     await expectMfaStep(page);
     await context.close();
   });
@@ -209,7 +197,7 @@ describe('login help and DDE access', () => {
     const { context, page } = await newPage();
     await page.goto('/reactivate');
     await page.getByRole('textbox', { name: 'Username' }).fill('demo.locked');
-    await typeDate(page, DEMO_DOB_DIGITS);
+    await typeDate(page, /date of birth/i, DEMO_DOB_DIGITS);
     const since = new Date();
     await page.getByRole('button', { name: 'Email me a code' }).click();
     const email = await readEmail(portal.url, { to: 'demo.locked@example.com', subject: /reactivation code/, since });
@@ -249,10 +237,10 @@ describe('login help and DDE access', () => {
     const { context, page } = await newPage();
     await page.goto('/dde-access');
     await page.waitForURL('**/login?next=%2Fdde-access');
-    await logIn(page, 'demo.admin.j5', DEMO_PASSWORD);
+    await submitPassword(page, 'demo.admin.j5', DEMO_PASSWORD);
     await page
       .getByRole('textbox', { name: /verification code or recovery code/i })
-      .fill(await currentTotp(DEMO_ADMIN_SECRET));
+      .fill(await freshTotp(DEMO_ADMIN_SECRET));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL('**/dde-access');
     const locationRadio = page.getByRole('radio').first();

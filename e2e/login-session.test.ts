@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { currentTotp } from '../server/src/platform/mfa/totp';
 import { tokenFile } from '../server/src/content/handover';
+import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import {
   expectNoAxeViolations,
   launchBrowser,
@@ -10,6 +10,7 @@ import {
   waitForSettled,
   withDialogsCompleted,
 } from './support/browser';
+import { enterPassword, freshTotp, loginWithTotp } from './support/login';
 import { startPortal, type RunningPortal } from './support/portal-server';
 
 /**
@@ -18,40 +19,17 @@ import { startPortal, type RunningPortal } from './support/portal-server';
  */
 const IDLE_MS = 20_000;
 const PROMPT_BEFORE_MS = 12_000;
-const DEMO_PASSWORD = 'Harbor lantern quartz meadow';
-const DEMO_ADMIN_SECRET = 'DEMOPORTALJ5ADMINTOTPSECRET23456';
+const DEMO_ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
 // A failed login answers 401/429, which Chromium reports as a console error of the page.
 const allowConsoleErrors = [/status of 40[01]/, /status of 429/];
 
 const promptDialog = (page: Page) => page.getByRole('dialog', { name: 'Are you still here?' });
 const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
 
-/** A TOTP code of a step the account has not used yet: the server accepts each step once, ±1 step from now. */
-const lastStep = new Map<string, number>();
-async function freshTotp(secret: string) {
-  const step = Math.max(Math.floor(Date.now() / 30_000), (lastStep.get(secret) ?? 0) + 1);
-  lastStep.set(secret, step);
-  return currentTotp(secret.replace(/\s/g, ''), new Date(step * 30_000 + 1_000));
-}
-
 /** Seconds the prompt's countdown shows. */
 async function countdownSeconds(page: Page) {
   const [, minutes, seconds] = /(\d+):(\d\d)/.exec(await page.getByTestId('session-countdown').innerText()) ?? [];
   return Number(minutes) * 60 + Number(seconds);
-}
-
-async function enterPassword(page: Page, username: string, password = DEMO_PASSWORD) {
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Username' }).fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
-
-async function loginWithTotp(page: Page, username: string, secret: string) {
-  await enterPassword(page, username);
-  await page.getByRole('textbox', { name: /verification code or recovery code/i }).fill(await freshTotp(secret));
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
 }
 
 /** The session cookie's API answer with this cookie jar (the browser's own, or an old copy of it). */

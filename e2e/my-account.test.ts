@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { currentTotp } from '../server/src/platform/mfa/totp';
 import { tokenFile } from '../server/src/content/handover';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import {
@@ -12,6 +11,7 @@ import {
   waitForSettled,
   withDialogsCompleted,
 } from './support/browser';
+import { enterPassword, loginEnrolling, loginWithTotp } from './support/login';
 import { startPortal, type RunningPortal } from './support/portal-server';
 
 /**
@@ -27,45 +27,6 @@ const allowConsoleErrors = [/status of 40[0-3]/];
 
 const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-
-/**
- * A TOTP code of a step the account has not used yet: the server accepts each step once, ±1 step from now, so a
- * third login within one step waits for the clock to reach the next one.
- */
-const lastStep = new Map<string, number>();
-const stepNow = () => Math.floor(Date.now() / 30_000);
-async function freshTotp(secret: string) {
-  const step = Math.max(stepNow(), (lastStep.get(secret) ?? 0) + 1);
-  await expect.poll(stepNow, { timeout: 65_000, interval: 1_000 }).toBeGreaterThanOrEqual(step - 1);
-  lastStep.set(secret, step);
-  return currentTotp(secret.replace(/\s/g, ''), new Date(step * 30_000 + 1_000));
-}
-
-async function enterPassword(page: Page, username: string, password = DEMO_PASSWORD) {
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Username' }).fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
-
-async function loginWithTotp(page: Page, username: string, secret: string) {
-  await enterPassword(page, username);
-  await page.getByRole('textbox', { name: /verification code or recovery code/i }).fill(await freshTotp(secret));
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
-}
-
-/** First login of a demo account without MFA: enrols the authenticator and answers its key. */
-async function loginEnrolling(page: Page, username: string): Promise<string> {
-  await enterPassword(page, username);
-  const key = (await page.getByTestId('mfa-manual-key').innerText()).trim();
-  await page.getByRole('textbox', { name: /6-digit code/i }).fill(await freshTotp(key));
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await page.getByLabel('I saved my recovery codes').check();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('button', { name: 'Log out' }).waitFor();
-  return key;
-}
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Log out' }).click();

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { tokenFile } from '../server/src/content/handover';
 import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
+import { typeDate } from './support/login';
 import { startPortal, type RunningPortal } from './support/portal-server';
 
 /**
@@ -32,12 +33,6 @@ function usDateDaysAgo(days: number): string {
   const date = new Date(Date.now() - days * 86_400_000);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(date.getUTCMonth() + 1)}${pad(date.getUTCDate())}${date.getUTCFullYear()}`;
-}
-
-/** Types a date into an MUI X date field (its month, day and year sections take the digits in turn). */
-async function typeDate(page: Page, label: RegExp, digits: string) {
-  await page.getByRole('group', { name: label }).getByRole('spinbutton', { name: 'Month' }).click();
-  await page.keyboard.type(digits);
 }
 
 async function stepHeading(page: Page, step: number) {
