@@ -110,10 +110,20 @@ export async function consumeLocationToken(
  */
 export async function peekOneTimeToken(
   tx: DbExecutor,
-  { token, purpose, now }: ConsumeOptions,
+  options: ConsumeOptions,
 ): Promise<{ userId: string; expiresAt: Date } | null> {
+  const row = await peek(tx, options);
+  return row?.userId ? { userId: row.userId, expiresAt: row.expiresAt } : null;
+}
+
+/** The unused, unexpired token row for `token` and `purpose`, whoever owns it, without using it. */
+async function peek(tx: DbExecutor, { token, purpose, now }: ConsumeOptions) {
   const [row] = await tx
-    .select({ userId: oneTimeTokens.userId, expiresAt: oneTimeTokens.expiresAt })
+    .select({
+      userId: oneTimeTokens.userId,
+      locationId: oneTimeTokens.locationId,
+      expiresAt: oneTimeTokens.expiresAt,
+    })
     .from(oneTimeTokens)
     .where(
       and(
@@ -123,7 +133,7 @@ export async function peekOneTimeToken(
         gt(oneTimeTokens.expiresAt, now ?? sql`now()`),
       ),
     );
-  return row?.userId ? { userId: row.userId, expiresAt: row.expiresAt } : null;
+  return row;
 }
 
 /**
@@ -148,18 +158,8 @@ export async function countTokenAttempt(
 /** Looks at a location's token without using it (e.g. before expensive work that the token must justify). */
 export async function peekLocationToken(
   tx: DbExecutor,
-  { token, purpose, now }: ConsumeOptions,
+  options: ConsumeOptions,
 ): Promise<{ locationId: string; expiresAt: Date } | null> {
-  const [row] = await tx
-    .select({ locationId: oneTimeTokens.locationId, expiresAt: oneTimeTokens.expiresAt })
-    .from(oneTimeTokens)
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, hashOneTimeToken(token)),
-        eq(oneTimeTokens.purpose, purpose),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, now ?? sql`now()`),
-      ),
-    );
+  const row = await peek(tx, options);
   return row?.locationId ? { locationId: row.locationId, expiresAt: row.expiresAt } : null;
 }
