@@ -14,10 +14,11 @@ import {
 } from '../../db/schema';
 import { recordAudit, type AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
-import { decryptSecret, encryptSecret } from '../../platform/encryption';
+import { encryptSecret } from '../../platform/encryption';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { issueRecoveryCodes } from '../../platform/mfa/recovery-codes';
-import { groupedKey, newTotpSecret, otpauthUrl, qrSvg, verifyTotp } from '../../platform/mfa/totp';
+import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
+import { groupedKey, newTotpSecret, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
 import { isRecentPassword, passwordProblems, rememberPassword } from '../../platform/password-hashing';
 import { PortalError } from '../../platform/portal-error';
 import {
@@ -172,15 +173,8 @@ export async function confirmMfaReset(
   session: LoadedSession,
   code: string,
 ): Promise<{ recoveryCodes: string[]; otherSessionsEnded: number }> {
-  const { database, secrets, clock } = request.server;
-  if (!session.pendingTotpSecretEncrypted) throw new PortalError(400, 'Mfa_Reset_Not_Started');
-  const now = clock();
-  const step = await verifyTotp(
-    decryptSecret(secrets.encryptionKey, session.pendingTotpSecretEncrypted),
-    code,
-    now,
-    null,
-  );
+  const { database, secrets } = request.server;
+  const { step, now, secretEncrypted } = await verifyPendingTotp(request, session, code, 'Mfa_Reset_Not_Started');
   if (step === null) {
     await audit(request, database.db, session.userId, {
       action: 'mfa.reset',
@@ -192,7 +186,7 @@ export async function confirmMfaReset(
   const result = await database.db.transaction(async (tx) => {
     const [user] = await tx
       .update(users)
-      .set({ totpSecretEncrypted: session.pendingTotpSecretEncrypted, totpLastStep: step, mfaEnrolledAt: now })
+      .set({ totpSecretEncrypted: secretEncrypted, totpLastStep: step, mfaEnrolledAt: now })
       .where(eq(users.id, session.userId))
       .returning({ email: users.email, firstName: users.firstName });
     const recoveryCodes = await issueRecoveryCodes(tx, secrets.encryptionKey, session.userId);

@@ -9,6 +9,7 @@ import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { destroySession, endAllSessions, rotateSession, type LoadedSession } from '../../platform/session';
 import { issueRecoveryCodes, looksLikeRecoveryCode, redeemRecoveryCode } from '../../platform/mfa/recovery-codes';
+import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
 import { newTotpSecret, verifyTotp } from '../../platform/mfa/totp';
 
 /**
@@ -355,15 +356,8 @@ export async function confirmEnrolment(
   session: LoadedSession,
   code: string,
 ): Promise<string[]> {
-  const { database, secrets, clock } = request.server;
-  if (!session.pendingTotpSecretEncrypted) throw new PortalError(400, 'Mfa_Enroll_Not_Started');
-  const now = clock();
-  const step = await verifyTotp(
-    decryptSecret(secrets.encryptionKey, session.pendingTotpSecretEncrypted),
-    code,
-    now,
-    null,
-  );
+  const { database, secrets } = request.server;
+  const { step, now, secretEncrypted } = await verifyPendingTotp(request, session, code, 'Mfa_Enroll_Not_Started');
   if (step === null) {
     await recordSecondFactorFailure(request, session, 'totp');
     throw codeInvalid();
@@ -372,7 +366,7 @@ export async function confirmEnrolment(
     await tx
       .update(users)
       .set({
-        totpSecretEncrypted: session.pendingTotpSecretEncrypted,
+        totpSecretEncrypted: secretEncrypted,
         totpLastStep: step,
         mfaEnrolledAt: now,
         lastLoginAt: now,

@@ -1,0 +1,25 @@
+import type { ErrorCode } from '@portal/contracts/errors';
+import type { FastifyRequest } from 'fastify';
+import { decryptSecret } from '../encryption';
+import { PortalError } from '../portal-error';
+import type { LoadedSession } from '../session';
+import { verifyTotp } from './totp';
+
+/**
+ * Checks a code against the authenticator secret this session was offered (first enrolment or an MFA reset), which
+ * no code has used yet. Answers the code's time step (null when wrong) and the time it was checked at; without an
+ * offered secret it refuses with `notStarted`.
+ */
+export async function verifyPendingTotp(
+  request: FastifyRequest,
+  session: LoadedSession,
+  code: string,
+  notStarted: ErrorCode,
+): Promise<{ step: number | null; now: Date; secretEncrypted: string }> {
+  const { secrets, clock } = request.server;
+  const secretEncrypted = session.pendingTotpSecretEncrypted;
+  if (!secretEncrypted) throw new PortalError(400, notStarted);
+  const now = clock();
+  const step = await verifyTotp(decryptSecret(secrets.encryptionKey, secretEncrypted), code, now, null);
+  return { step, now, secretEncrypted };
+}
