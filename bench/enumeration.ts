@@ -4,9 +4,6 @@
 // this measures what tests must not (no timing assertions in tests).
 // Database: PostgreSQL when BENCH_DATABASE_URL is set (as production runs), else embedded PGlite.
 // Run: npm run bench:enumeration
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   FORGOT_PASSWORD_PATH,
@@ -14,39 +11,22 @@ import {
   RESET_PASSWORD_PATH,
   SELF_REACTIVATION_PATH,
 } from '@portal/contracts/login-help';
-import { buildApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config';
-import { openDatabase } from '../server/src/db/client';
 import { outbox, securityAnswers, users } from '../server/src/db/schema';
 import { and, asc, eq } from 'drizzle-orm';
 import { hashSecurityAnswer } from '../server/src/platform/security-answers';
+import { startBenchApp } from './support/bench-app';
 
 const TRIES = 50;
 const WARM_UP = 10;
 const TARGET = 0.2;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-enumeration-'));
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-  ENCRYPTION_KEY: '0'.repeat(64),
-  LOG_LEVEL: 'warn',
-  DATA_DIR: dataDir,
-  WEB_DIST_DIR: join(dataDir, 'no-web-build'),
-  SEED_DEMO_DATA: 'false',
-  DATABASE_URL: process.env.BENCH_DATABASE_URL,
-  PUBLIC_URL: 'http://localhost:3000',
-  TRUST_PROXY: 'false',
+const bench = await startBenchApp('enumeration', {
   // The throttles would stop one client after a few tries: raised for the measurement (the per-account email
   // allowance too, so the existing account's path keeps doing its full work).
   LOGIN_HELP_ATTEMPTS_PER_MINUTE: '10000',
   RESET_EMAILS_PER_HOUR: '1000',
 });
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir, poolMax: 10 });
-await database.migrate();
-const app = await buildApp({ config, database });
-await app.ready();
+const { app, database, config } = bench;
 
 // Existing accounts: one per try, as an attacker would name each account once (a single account asked for again and
 // again would measure its own counters' row updates, not enumeration). `bench.inactive.N` is disabled for inactivity
@@ -199,7 +179,5 @@ for (const c of cases) {
   );
 }
 
-await app.close();
-await database.close();
-rmSync(dataDir, { recursive: true, force: true });
+await bench.close();
 process.exitCode = allMet ? 0 : 1;

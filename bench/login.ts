@@ -12,20 +12,17 @@
 // autocannon runs as child processes so the load generators do not share the server's event loop.
 // Run: npm run bench:login   (PASSWORD_HASH_MEMORY_KIB / PASSWORD_HASH_ITERATIONS as in production to compare)
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { inArray } from 'drizzle-orm';
-import { buildApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config';
-import { openDatabase } from '../server/src/db/client';
 import { users } from '../server/src/db/schema';
 import { currentTotp } from '../server/src/platform/mfa/totp';
 import { encryptSecret } from '../server/src/platform/encryption';
+import { startBenchApp } from './support/bench-app';
 
 const LOGIN_CONNECTIONS = 16;
 const SESSION_RATE = 50; // requests/s of GET /api/session, the same with and without login load
@@ -35,28 +32,11 @@ const PASSWORD = 'bench password long enough for the policy';
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const autocannonCli = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 
-const dataDir = mkdtempSync(join(tmpdir(), 'portal-bench-login-'));
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'production',
-  SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-  ENCRYPTION_KEY: '0'.repeat(64),
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', // production logs at info: two lines per request
-  DATA_DIR: dataDir,
-  WEB_DIST_DIR: join(dataDir, 'no-web-build'),
-  SEED_DEMO_DATA: 'false',
-  DATABASE_URL: process.env.BENCH_DATABASE_URL,
-  PUBLIC_URL: 'http://localhost:3000',
-  TRUST_PROXY: 'false',
+const bench = await startBenchApp('login', {
   // The per-client throttle would stop a single load generator after 20 attempts: raised for the measurement.
   LOGIN_ATTEMPTS_PER_MINUTE: '10000',
 });
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir, poolMax: 10 });
-await database.migrate();
-const app = await buildApp({ config, database });
-await app.listen({ host: '127.0.0.1', port: 0 });
-const address = app.server.address();
-const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+const { app, database, base, config } = bench;
 
 // One account that logs in over and over, and one logged-in session whose state is read.
 const benchUsers = ['bench.login', 'bench.session'];
@@ -187,7 +167,5 @@ try {
     `GET /api/session p99 at ${SESSION_RATE} req/s: idle ${idle.latency.p99} ms, under login load ${loaded.latency.p99} ms — ${ratio.toFixed(1)}× (target ≤ 5×; autocannon reports whole milliseconds, 1 ms floor)`,
   );
 } finally {
-  await app.close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
