@@ -289,12 +289,12 @@ interface AutocannonResult {
  */
 async function healthDuringRegistrations(instance: Instance) {
   // Distinct locations: a second token for one location voids the first.
-  const targets = [...new Map((await randomTargets(instance.db, 700, true)).map((t) => [t.id, t])).values()];
+  const targets = [...new Map((await randomTargets(instance.db, 1200, true)).map((t) => [t.id, t])).values()];
   const tokens: string[] = [];
   for (const target of targets) {
     const token = await registrationToken(instance, target);
     if (token) tokens.push(token);
-    if (tokens.length >= 450) break;
+    if (tokens.length >= 800) break;
   }
   const windows = { idle: [] as number[], loaded: [] as number[] };
   const loopDelays = { idle: [] as number[], loaded: [] as number[] };
