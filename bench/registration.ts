@@ -1,12 +1,18 @@
-// Administrator registration (docs/decisions/0025), two figures:
+// Administrator registration (docs/decisions/0025), two figures, each a comparison made in the same run at the same time
+// (this machine's load changes by the minute; figures measured minutes apart compare the load, not the code):
 // 1. Provider validation p99 (`POST /api/locations/validate/provider`) with 1,000,000 seeded locations against the
-//    same request with 1,000 — target ≤ 2× (an index probe, not a scan). Requests go one after another, each for a
-//    random seeded location, through the whole server (rate limit counter, lookup, administrator check, audit row).
+//    same request with 1,000 — target ≤ 2× (an index probe, not a scan). Two whole servers (buildApp twice), each on
+//    its own database, one seeded with 1,000 locations and one with BENCH_LOCATIONS; requests alternate between them,
+//    one at a time, each for a random seeded location, through the whole server (rate limit counter, lookup,
+//    administrator check, audit row). Five rounds; the median of the rounds' p99 ratios is the figure.
 // 2. Health-check p99 (`GET /healthz` at a fixed rate, from a separate process) while 20 registrations run at once,
 //    each hashing a password and three answers with argon2id — target ≤ 50 ms (hashing stays off the event loop).
-// Database: PostgreSQL when BENCH_DATABASE_URL is set (it is emptied and re-seeded), else embedded PGlite.
-// Seeding 1,000,000 locations takes minutes (PostgreSQL generates them: generate_series).
-// Run: npm run bench:registration   (BENCH_LOCATIONS=200000 for a quicker, smaller run)
+//    Windows with and without registrations alternate, so the idle figure beside it saw the same machine load.
+// Database: PostgreSQL when BENCH_DATABASE_URL is set (two databases `<db>_registration_small` and `_large` are
+// created on its server and dropped at the end), else embedded PGlite (two data folders).
+// Seeding 1,000,000 locations takes about two minutes on PostgreSQL (generate_series).
+// Run: npm run bench:registration   (BENCH_LOCATIONS=200000 for a quicker, smaller run; PASSWORD_HASH_CONCURRENCY=1
+//      to measure the hashing limit)
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
