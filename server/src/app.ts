@@ -142,7 +142,11 @@ export async function buildApp({
   app.decorate('secrets', loadSecrets(config));
   app.decorate(
     'passwordHasher',
-    new PasswordHasher({ memoryKib: config.passwords.hashMemoryKib, iterations: config.passwords.hashIterations }),
+    new PasswordHasher({
+      memoryKib: config.passwords.hashMemoryKib,
+      iterations: config.passwords.hashIterations,
+      maxConcurrent: config.passwords.hashConcurrency,
+    }),
   );
   const jobs: Job[] = [
     rateLimitCleanupJob(),

@@ -124,6 +124,8 @@ export const EnvSchema = z.object({
     .max(1_048_576)
     .default(19_456),
   PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(2, 'must be at least 2').max(20).default(2),
+  // Unset: no limit. A value below the cores keeps hashing from starving the event loop (docs/decisions/0025).
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
   // Sessions and login (docs/requirements/session.md): short values only in tests.
   SESSION_IDLE_MS: z.coerce
@@ -227,6 +229,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     passwords: {
       hashMemoryKib: env.PASSWORD_HASH_MEMORY_KIB,
       hashIterations: env.PASSWORD_HASH_ITERATIONS,
+      hashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
       historyCount: env.PASSWORD_HISTORY_COUNT,
     },
     sessions: {

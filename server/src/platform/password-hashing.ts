@@ -3,6 +3,7 @@ import { hash, parseOptions, verify } from '@node-rs/argon2';
 import blocklistEntries from '@portal/contracts/password-blocklist.json';
 import { checkPassword, type PasswordProblem } from '@portal/contracts/password-policy';
 import { desc, eq, inArray } from 'drizzle-orm';
+import pLimit from 'p-limit';
 import { passwordHistory } from '../db/schema';
 import type { DbExecutor } from './db-executor';
 
@@ -10,6 +11,11 @@ import type { DbExecutor } from './db-executor';
 export interface HashingSettings {
   memoryKib: number;
   iterations: number;
+  /**
+   * At most this many hashes or verifications at once (more wait their turn); unset: no limit, as many as libuv's
+   * thread pool runs. Below the core count it leaves the event loop a core (docs/decisions/0025).
+   */
+  maxConcurrent?: number;
 }
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, which isolated modules cannot import)
@@ -29,6 +35,7 @@ export function passwordProblems(
 export class PasswordHasher {
   private readonly options;
   private dummyHash: Promise<string> | undefined;
+  private readonly run: <T>(work: () => Promise<T>) => Promise<T>;
 
   constructor(readonly settings: HashingSettings) {
     this.options = {
@@ -37,15 +44,17 @@ export class PasswordHasher {
       timeCost: settings.iterations,
       parallelism: 1,
     };
+    const limit = settings.maxConcurrent ? pLimit(settings.maxConcurrent) : undefined;
+    this.run = limit ? (work) => limit(work) : (work) => work();
   }
 
   hash(password: string): Promise<string> {
-    return hash(password.normalize('NFKC'), this.options);
+    return this.run(() => hash(password.normalize('NFKC'), this.options));
   }
 
   async verify(storedHash: string, password: string): Promise<boolean> {
     try {
-      return await verify(storedHash, password.normalize('NFKC'));
+      return await this.run(() => verify(storedHash, password.normalize('NFKC')));
     } catch {
       return false; // a malformed stored hash never matches
     }
