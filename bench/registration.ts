@@ -14,7 +14,7 @@
 // Run: npm run bench:registration   (BENCH_LOCATIONS=200000 for a quicker, smaller run; PASSWORD_HASH_CONCURRENCY=1
 //      to measure the hashing limit)
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -22,11 +22,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { sql } from 'drizzle-orm';
-import { buildApp } from '../server/src/app';
-import { loadConfig } from '../server/src/config';
-import { openDatabase, type DatabaseHandle, type Db } from '../server/src/db/client';
+import { openDatabase, type Db } from '../server/src/db/client';
 import { seedDemoData } from '../server/src/db/demo-data';
 import { rowsOf } from '../server/src/platform/db-executor';
+import { startBenchApp, type BenchApp } from './support/bench-app';
 
 const SMALL = 1_000;
 const LARGE = Number(process.env.BENCH_LOCATIONS ?? 1_000_000);
@@ -62,14 +61,10 @@ async function onAdminDatabase(statements: string[]) {
   }
 }
 
-interface Instance {
+interface Instance extends BenchApp {
   label: string;
   locations: number;
-  database: DatabaseHandle;
   db: Db;
-  config: ReturnType<typeof loadConfig>;
-  app: Awaited<ReturnType<typeof buildApp>>;
-  base: string;
 }
 
 /** One whole server (its own buildApp) on its own fresh database. */
@@ -79,33 +74,21 @@ async function startInstance(suffix: string, locations: number): Promise<Instanc
     const name = quoted(databaseName(databaseUrl));
     await onAdminDatabase([`drop database if exists ${name} with (force)`, `create database ${name}`]);
   }
-  const dataDir = join(runDir, suffix);
-  mkdirSync(dataDir);
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    SESSION_SECRET: 'bench-session-secret-0123456789abcdef',
-    ENCRYPTION_KEY: '0'.repeat(64),
-    LOG_LEVEL: 'warn',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: join(dataDir, 'no-web-build'),
-    SEED_DEMO_DATA: 'false',
-    DATABASE_URL: databaseUrl,
-    PUBLIC_URL: 'http://localhost:3000',
-    TRUST_PROXY: 'false',
+  const bench = await startBenchApp(
+    `registration-${suffix}`,
     // One load generator would hit the per-client limits at once: raised for the measurement.
-    REGISTRATION_ATTEMPTS_PER_MINUTE: '10000',
-    AUTHORITY_CLIENT_MAX_FAILURES: '1000',
-  });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir, poolMax: 10 });
-  await database.migrate();
-  const instance = { label: `${locations.toLocaleString('en-US')} locations`, locations, database, db: database.db };
+    { REGISTRATION_ATTEMPTS_PER_MINUTE: '10000', AUTHORITY_CLIENT_MAX_FAILURES: '1000' },
+    // Without BENCH_DATABASE_URL each instance has its own PGlite in its own data folder.
+    { databaseUrl: databaseUrl ?? null },
+  );
+  const instance = {
+    ...bench,
+    label: `${locations.toLocaleString('en-US')} locations`,
+    locations,
+    db: bench.database.db,
+  };
   await seed(instance);
-  const app = await buildApp({ config, database });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  return { ...instance, config, app, base };
+  return instance;
 }
 
 const headers = { 'x-portal-request': '1', origin: 'http://localhost:3000', 'content-type': 'application/json' };
@@ -380,10 +363,7 @@ try {
   console.log('health check with and without registrations, alternating windows');
   await healthDuringRegistrations(large);
 } finally {
-  for (const instance of instances) {
-    await instance.app.close();
-    await instance.database.close();
-  }
+  for (const instance of instances) await instance.close();
   if (adminUrl)
     await onAdminDatabase(
       ['registration_small', 'registration_large'].map(

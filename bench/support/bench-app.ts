@@ -1,5 +1,6 @@
 // One portal server for a benchmark: production settings, no demo data, no web build, its own data folder, listening
-// on a free port. PostgreSQL when `databaseUrl` (default BENCH_DATABASE_URL) is set, else embedded PGlite.
+// on a free port. PostgreSQL at `databaseUrl` (by default BENCH_DATABASE_URL), embedded PGlite when there is none
+// (or `databaseUrl: null`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +23,7 @@ export interface BenchApp {
 export async function startBenchApp(
   name: string,
   env: Record<string, string> = {},
-  { databaseUrl = process.env.BENCH_DATABASE_URL }: { databaseUrl?: string } = {},
+  { databaseUrl = process.env.BENCH_DATABASE_URL }: { databaseUrl?: string | null } = {},
 ): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), `portal-bench-${name}-`));
   const config = loadConfig({
@@ -34,7 +35,7 @@ export async function startBenchApp(
     DATA_DIR: dataDir,
     WEB_DIST_DIR: join(dataDir, 'no-web-build'),
     SEED_DEMO_DATA: 'false',
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: databaseUrl ?? undefined,
     PUBLIC_URL: 'http://localhost:3000',
     TRUST_PROXY: 'false',
     ...env,

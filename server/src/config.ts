@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import proxyAddr from '@fastify/proxy-addr';
@@ -124,8 +125,8 @@ export const EnvSchema = z.object({
     .max(1_048_576)
     .default(19_456),
   PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(2, 'must be at least 2').max(20).default(2),
-  // Unset: no limit. A value below the cores keeps hashing from starving the event loop (docs/decisions/0025).
-  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  // Default: one hash per core. More would only crowd the event loop out of the CPU (docs/decisions/0025).
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
   PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
   // Sessions and login (docs/requirements/session.md): short values only in tests.
   SESSION_IDLE_MS: z.coerce

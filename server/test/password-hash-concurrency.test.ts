@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config';
 import { PasswordHasher } from '../src/platform/password-hashing';
@@ -45,9 +46,9 @@ describe('password hashing concurrency (PASSWORD_HASH_CONCURRENCY)', () => {
     expect(await Promise.all(calls)).toEqual([expect.stringMatching(/^\$argon2id\$/), true, expect.any(String), true]);
   });
 
-  it('reads the limit from PASSWORD_HASH_CONCURRENCY, unset by default, and rejects 0', () => {
+  it('reads the limit from PASSWORD_HASH_CONCURRENCY, one per core by default, and rejects 0', () => {
     const env = { SESSION_SECRET: 'test-session-secret-0123456789abcdef', ENCRYPTION_KEY: '0'.repeat(64) };
-    expect(loadConfig(env).passwords.hashConcurrency).toBeUndefined();
+    expect(loadConfig(env).passwords.hashConcurrency).toBe(availableParallelism());
     expect(loadConfig({ ...env, PASSWORD_HASH_CONCURRENCY: '1' }).passwords.hashConcurrency).toBe(1);
     expect(() => loadConfig({ ...env, PASSWORD_HASH_CONCURRENCY: '0' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
   });
