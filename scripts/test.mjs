@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { describeFailures } from './test-failures.mjs';
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'portal-test-'));
 const report = process.env.PORTAL_TEST_REPORT ?? join(tmp, 'report.json');
@@ -28,6 +30,8 @@ try {
   passed = json.numPassedTests;
   // A file that fails to load has no failed test but a failed suite: count it so it cannot pass silently.
   failed = json.numFailedTests || json.numFailedTestSuites || 0;
+  // Name what failed right above the closing line: CI logs are often read from their tail only.
+  for (const line of describeFailures(json, root)) console.log(line);
 } catch {
   failed = 1; // no report: vitest itself failed to start
 }

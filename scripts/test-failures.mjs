@@ -1,0 +1,28 @@
+// Lines naming each failed test (or test file that failed to load) in a vitest JSON report, with the first line of
+// its error, so a log read from its tail still says what failed. Used by scripts/test.mjs and .ci/run.
+import { relative } from 'node:path';
+
+const firstLine = (text) =>
+  String(text ?? '')
+    // eslint-disable-next-line no-control-regex -- strip ANSI colour codes from vitest's messages
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim()
+    .slice(0, 300) ?? '';
+
+/** @param {{ testResults?: Array<{ name: string, status: string, message?: string, assertionResults?: Array<{ status: string, fullName?: string, title?: string, failureMessages?: string[] }> }> }} report */
+export function describeFailures(report, root = process.cwd()) {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const name = relative(root, file.name);
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests) {
+      lines.push(`FAILED ${name} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+    if (failedTests.length === 0 && file.status === 'failed') {
+      lines.push(`FAILED ${name} (the file did not run): ${firstLine(file.message)}`);
+    }
+  }
+  return lines;
+}
