@@ -459,6 +459,27 @@ describe('login, MFA and sessions', () => {
       expect(logs).not.toMatch(pattern);
     }
   });
+  it('a password typed into the username field never reaches the audit table: unknown names leave a keyed fingerprint', async () => {
+    const typedAsUsername = 'Tr0ub4dor&3 my real password';
+    const client: Client = { ip: newIp() };
+    for (const username of [typedAsUsername, `  ${typedAsUsername.toUpperCase()} `, 'nobody.else']) {
+      const res = await call(app, client, 'POST', '/api/auth/login', { username, password: 'whatever it is here' });
+      expect(res.statusCode).toBe(401);
+    }
+    const rows = await app.database.db
+      .select({ target: auditEvents.target })
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'login.failed' and ${auditEvents.ip} = ${client.ip}`)
+      .orderBy(auditEvents.at);
+    expect(rows).toHaveLength(3);
+    const dump = JSON.stringify(rows).toLowerCase();
+    expect(dump).not.toContain('tr0ub4dor');
+    expect(dump).not.toContain('nobody');
+    // The same name (whatever its case and spaces) groups under one fingerprint; another name gets another.
+    expect(rows[0]!.target).toMatch(/^unknown:[0-9a-f]{16}$/);
+    expect(rows[1]!.target).toBe(rows[0]!.target);
+    expect(rows[2]!.target).not.toBe(rows[0]!.target);
+  });
 });
 
 describe('session cookie', () => {

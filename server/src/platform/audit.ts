@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { auditEvents } from '../db/schema';
 import type { DbExecutor } from './db-executor';
+import { keyedHash } from './encryption';
 
 /**
  * The only keys an audit event's details may carry (docs/requirements/portal.md#rate-limits-and-audit). The schema is
@@ -27,12 +28,20 @@ export interface AuditEvent {
   /** Who acted: a user id, `system`, or null when unknown (e.g. a failed login for an unknown username). */
   actor: string | null;
   action: string;
-  /** What was acted on: a user id, a location id, a username as typed (TIN-like digits are masked). */
+  /** What was acted on: a user id, a location id, or `unknownUsernameTarget` of a name no account has. */
   target?: string | null;
   outcome: 'success' | 'failure';
   ip?: string | null;
   requestId?: string | null;
   details?: AuditDetails;
+}
+
+/**
+ * The target recorded when a typed username matches no account: never the text typed (people type their password into
+ * the username field), but a keyed fingerprint of it, so repeated attempts on one name can still be grouped.
+ */
+export function unknownUsernameTarget(encryptionKey: string, typed: string): string {
+  return `unknown:${keyedHash(encryptionKey, 'audit-unknown-username', typed.trim().toLowerCase()).slice(0, 16)}`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

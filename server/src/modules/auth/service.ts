@@ -2,7 +2,7 @@ import type { LoginNextStep } from '@portal/contracts/auth';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessions, users } from '../../db/schema';
-import { recordAudit, type AuditDetails } from '../../platform/audit';
+import { recordAudit, unknownUsernameTarget, type AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
 import { decryptSecret, encryptSecret } from '../../platform/encryption';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
@@ -32,11 +32,6 @@ function audit(
   },
 ) {
   return recordAudit(db, { ...event, ip: request.ip, requestId: request.id });
-}
-
-/** A username as typed, for the audit trail of a failed login: bounded, and only printable characters. */
-function typedUsername(username: string): string {
-  return username.replace(/[^\p{L}\p{N}._@+-]/gu, '').slice(0, 64);
 }
 
 /**
@@ -101,7 +96,7 @@ export async function loginWithPassword(
   reply: FastifyReply,
   input: { username: string; password: string },
 ): Promise<LoginNextStep> {
-  const { database, passwordHasher, clock } = request.server;
+  const { database, passwordHasher, clock, secrets } = request.server;
   const { db } = database;
   const [user] = await db
     .select()
@@ -112,7 +107,7 @@ export async function loginWithPassword(
     await audit(request, db, {
       actor: null,
       action: 'login.failed',
-      target: typedUsername(input.username),
+      target: unknownUsernameTarget(secrets.encryptionKey, input.username),
       outcome: 'failure',
       details: { reason: 'unknown_user' },
     });

@@ -9,7 +9,7 @@ import type { ErrorCode } from '@portal/contracts/errors';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { securityAnswers, users } from '../../db/schema';
-import { recordAudit, type AuditDetails } from '../../platform/audit';
+import { recordAudit, unknownUsernameTarget, type AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import {
@@ -48,11 +48,6 @@ function audit(
   event: { action: string; target?: string | null; outcome: 'success' | 'failure'; details?: AuditDetails },
 ) {
   return recordAudit(db, { actor: null, ...event, ip: request.ip, requestId: request.id });
-}
-
-/** A username as typed, for the audit trail when no account matched: bounded, printable characters only. */
-function typedUsername(username: string): string {
-  return username.replace(/[^\p{L}\p{N}._@+-]/gu, '').slice(0, 64);
 }
 
 async function userByUsername(db: DbExecutor, username: string): Promise<User | undefined> {
@@ -122,7 +117,7 @@ export async function forgotPassword(
   if (input.isInternal) {
     await audit(request, db, {
       action: 'login-help.forgot-password',
-      target: typedUsername(input.username),
+      target: unknownUsernameTarget(request.server.secrets.encryptionKey, input.username),
       outcome: 'failure',
       details: { reason: 'internal_user' },
     });
@@ -161,7 +156,7 @@ export async function forgotPassword(
               : undefined;
     await audit(request, tx, {
       action: 'login-help.forgot-password',
-      target: user?.id ?? typedUsername(input.username),
+      target: user?.id ?? unknownUsernameTarget(request.server.secrets.encryptionKey, input.username),
       outcome: send ? 'success' : 'failure',
       ...(reason ? { details: { reason } } : {}),
     });
@@ -409,7 +404,7 @@ export async function requestReactivationCode(
             : undefined;
     await audit(request, tx, {
       action: REACTIVATION_ACTION,
-      target: user?.id ?? typedUsername(input.username),
+      target: user?.id ?? unknownUsernameTarget(request.server.secrets.encryptionKey, input.username),
       outcome: send ? 'success' : 'failure',
       details: { reason: reason ?? 'code_sent' },
     });
@@ -443,7 +438,7 @@ async function reactivationUser(
       });
       await audit(request, tx, {
         action: REACTIVATION_ACTION,
-        target: user?.id ?? typedUsername(input.username),
+        target: user?.id ?? unknownUsernameTarget(request.server.secrets.encryptionKey, input.username),
         outcome: 'failure',
         details: { reason: 'code_invalid', count: attempts },
       });
