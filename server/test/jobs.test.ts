@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import type { DatabaseHandle } from '../src/db/client';
-import { JobRunner, type Job } from '../src/platform/jobs';
+import { FIRST_RUN_DELAY_MS, JobRunner, type Job } from '../src/platform/jobs';
 import { createTestDatabase } from './helpers';
 
 const log = pino({ level: 'silent' });
@@ -61,6 +61,27 @@ describe('job runner', () => {
     fail = false;
     expect(await runner.runOnce('flaky')).toBe(true);
     expect(runs.count).toBe(1);
+  });
+
+  it('start() runs a daily job soon, not one day later, and its claim keeps a restarted runner from running it again', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const runs = { count: 0 };
+      const daily = () => countingJob('daily-at-start', runs, 24 * 60 * 60_000);
+      const first = new JobRunner(database.db, [daily()], log);
+      first.start();
+      await vi.advanceTimersByTimeAsync(FIRST_RUN_DELAY_MS);
+      await vi.waitFor(() => expect(runs.count).toBe(1));
+      await first.stop();
+      const restarted = new JobRunner(database.db, [daily()], log);
+      restarted.start();
+      await vi.advanceTimersByTimeAsync(FIRST_RUN_DELAY_MS);
+      expect(await restarted.runOnce('daily-at-start')).toBe(false);
+      await restarted.stop();
+      expect(runs.count).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stop() waits for a run in progress and no timer fires afterwards', async () => {

@@ -18,6 +18,8 @@ function lockKey(name: string): number {
   return h;
 }
 const JOB_LOCK_CLASS = 0x6a6f6273; // 'jobs'
+/** Long enough for start-up work (migrations, demo data, the first requests) to finish first. */
+export const FIRST_RUN_DELAY_MS = 30_000;
 
 /**
  * Runs jobs on every instance's timer, but each job at most once per interval across all instances: the run takes
@@ -36,8 +38,13 @@ export class JobRunner {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /**
+   * The first run of each job comes soon after start (within `FIRST_RUN_DELAY_MS`), not one interval later: a daily job
+   * on a server restarted more often than daily would otherwise never run. The claim in `app_state` still keeps it to
+   * once per interval across restarts and instances.
+   */
   start(): void {
-    for (const job of this.jobs) this.schedule(job, job.intervalMs);
+    for (const job of this.jobs) this.schedule(job, Math.min(job.intervalMs, FIRST_RUN_DELAY_MS));
   }
 
   /** Runs the job soon (e.g. the outbox after an enqueue), whether or not its interval has passed. */

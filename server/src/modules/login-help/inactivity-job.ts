@@ -6,22 +6,17 @@ import { enqueueEmail } from '../../platform/mail/outbox';
 
 export const INACTIVITY_JOB = 'inactivity-disable';
 const DAY_MS = 24 * 60 * 60 * 1000;
-/**
- * Hourly, not daily: the job runner's first run comes one interval after start, so a daily job on a server restarted
- * more often than daily would never run. Once per hour across instances (the runner's claim), a cheap update.
- */
-const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * Disables active accounts nobody has used for `days` days (docs/requirements/portal.md#self-reactivation): no login
  * and no password set since (a reset or a reactivation counts as use; an account that never logged in counts from
  * its creation). Each gets status `disabled_inactive`, an audit event and an emailed notice, in the job's transaction
- * (which holds its advisory lock, so one instance runs it; hourly). Sessions are left alone: an account idle this long has none.
+ * (which holds its advisory lock, so one instance runs it; daily). Sessions are left alone: an account idle this long has none.
  */
 export function inactivityDisableJob(settings: { days: number; now?: () => Date; intervalMs?: number }): Job {
   return {
     name: INACTIVITY_JOB,
-    intervalMs: settings.intervalMs ?? HOUR_MS,
+    intervalMs: settings.intervalMs ?? DAY_MS,
     async run(tx) {
       const now = settings.now?.() ?? new Date();
       const cutoff = new Date(now.getTime() - settings.days * DAY_MS).toISOString();
