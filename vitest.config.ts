@@ -29,6 +29,9 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['web/src/testing/setup-tests.ts'],
+          // A file's first render transforms its lazy routes on demand: seconds on a loaded two-core machine, which
+          // the 5 s default (with findBy* waiting up to 15 s, setup-tests.ts) does not leave room for.
+          testTimeout: 30_000,
         },
       },
       {

@@ -18,7 +18,10 @@ export function describeFailures(report, root = process.cwd()) {
     const name = relative(root, file.name);
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
     for (const test of failedTests) {
-      lines.push(`FAILED ${name} > ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+      let error = firstLine(test.failureMessages?.[0]);
+      // vitest reports its own test timeout with the stack of a placeholder error of this name.
+      if (error === 'Error: STACK_TRACE_ERROR') error = 'the test ran past its time limit';
+      lines.push(`FAILED ${name} > ${test.fullName ?? test.title}: ${error}`);
     }
     if (failedTests.length === 0 && file.status === 'failed') {
       lines.push(`FAILED ${name} (the file did not run): ${firstLine(file.message)}`);

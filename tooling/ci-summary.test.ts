@@ -37,13 +37,18 @@ describe('scripts/ci-summary.mjs', () => {
     const lines = await summary(
       {
         numPassedTests: 5,
-        numFailedTests: 1,
+        numFailedTests: 2,
         testResults: [
           {
             name: path.join(root, 'e2e/login-session.test.ts'),
             status: 'failed',
             assertionResults: [
               { status: 'passed', fullName: 'logs in' },
+              {
+                status: 'failed',
+                fullName: 'enrols',
+                failureMessages: ['Error: STACK_TRACE_ERROR\n    at task (chunk-artifact.js:1784:27)'],
+              },
               {
                 status: 'failed',
                 fullName: 'inactivity > shows the prompt',
@@ -68,10 +73,11 @@ describe('scripts/ci-summary.mjs', () => {
       },
     );
     expect(lines).toEqual([
+      'FAILED e2e/login-session.test.ts > enrols: the test ran past its time limit',
       'FAILED e2e/login-session.test.ts > inactivity > shows the prompt: TimeoutError: waiting for dialog',
       'FAILED server/test/x.test.ts (the file did not run): SyntaxError: x',
       `FAILED no readable test report at ${path.join(dir, 'missing.json')}`,
-      '7 passed, 3 failed',
+      '7 passed, 4 failed',
     ]);
   });
 });

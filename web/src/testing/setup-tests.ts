@@ -13,8 +13,9 @@ if (typeof window !== 'undefined') {
   window.scrollTo = () => {};
   Element.prototype.scrollIntoView = () => {};
 
-  // The first render of a lazy route transforms its modules on demand: give findBy* more than the default second.
-  configure({ asyncUtilTimeout: 5000 });
+  // The first render of a lazy route transforms its modules on demand, slow on a loaded machine: give findBy* far
+  // more than the default second (a wait only lasts this long when the awaited text never comes).
+  configure({ asyncUtilTimeout: 15_000 });
 
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterAll(() => server.close());

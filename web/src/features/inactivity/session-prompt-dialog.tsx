@@ -10,8 +10,9 @@ export function formatCountdown(ms: number): string {
 
 /** The whole timeout in words, e.g. "30 minutes". */
 function minutesText(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)} seconds`;
   const minutes = Math.round(ms / 60_000);
-  return minutes >= 1 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${Math.round(ms / 1000)} seconds`;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
 /**
