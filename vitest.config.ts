@@ -44,6 +44,9 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Browser tests share one built server and Chromium; two cores do not gain from running files side by side.
           fileParallelism: false,
+          // A browser test races real timers (session prompts, TOTP steps) on a shared machine: one retry keeps a slow
+          // moment from failing the run, and scripts/flaky-reporter.mjs names every test that needed it.
+          retry: 1,
         },
       },
     ],

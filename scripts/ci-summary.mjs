@@ -1,8 +1,8 @@
-// The closing lines of .ci/run: the failed tests of every run by name, then one line "N passed, N failed" summing the
+// The closing lines of .ci/run: the retried and the failed tests of every run by name, then one line "N passed, N failed" summing the
 // vitest JSON reports given as arguments. A report that is missing or unreadable counts as one failure.
 import { readFileSync } from 'node:fs';
 
-import { describeFailures } from './test-failures.mjs';
+import { describeFailures, describeFlaky } from './test-failures.mjs';
 
 let passed = 0;
 let failed = 0;
@@ -11,7 +11,7 @@ for (const file of process.argv.slice(2)) {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     passed += report.numPassedTests;
     failed += report.numFailedTests || report.numFailedTestSuites || 0;
-    for (const line of describeFailures(report)) console.log(line);
+    for (const line of [...describeFlaky(file), ...describeFailures(report)]) console.log(line);
   } catch {
     console.log(`FAILED no readable test report at ${file}`);
     failed += 1;

@@ -1,5 +1,7 @@
 // Lines naming each failed test (or test file that failed to load) in a vitest JSON report, with the first line of
-// its error, so a log read from its tail still says what failed. Used by scripts/test.mjs and .ci/run.
+// its error, and each test that passed only on a retry, so a log read from its tail still says what failed or wobbled.
+// Used by scripts/test.mjs and .ci/run.
+import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 const firstLine = (text) =>
@@ -28,4 +30,15 @@ export function describeFailures(report, root = process.cwd()) {
     }
   }
   return lines;
+}
+
+/** Where scripts/flaky-reporter.mjs keeps the retried tests of the run whose JSON report is `reportFile`. */
+export const flakyReportOf = (reportFile) => `${reportFile}.flaky.json`;
+
+/** Lines naming each test that passed only on a retry (none when the run kept no such file). */
+export function describeFlaky(reportFile) {
+  const file = flakyReportOf(reportFile);
+  if (!existsSync(file)) return [];
+  const flaky = JSON.parse(readFileSync(file, 'utf8'));
+  return flaky.map((test) => `FLAKY ${test.file} > ${test.name}: passed on retry ${test.retries}`);
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { describeFailures } from './test-failures.mjs';
+import { describeFailures, describeFlaky, flakyReportOf } from './test-failures.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'portal-test-'));
@@ -16,10 +16,19 @@ const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 
 const result = spawnSync(
   process.execPath,
-  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+  [
+    vitest,
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+    `--reporter=${join(root, 'scripts', 'flaky-reporter.mjs')}`,
+    ...process.argv.slice(2),
+  ],
   {
     cwd: root,
     stdio: 'inherit',
+    env: { ...process.env, PORTAL_FLAKY_REPORT: flakyReportOf(report) },
   },
 );
 
@@ -31,7 +40,7 @@ try {
   // A file that fails to load has no failed test but a failed suite: count it so it cannot pass silently.
   failed = json.numFailedTests || json.numFailedTestSuites || 0;
   // Name what failed right above the closing line: CI logs are often read from their tail only.
-  for (const line of describeFailures(json, root)) console.log(line);
+  for (const line of [...describeFlaky(report), ...describeFailures(json, root)]) console.log(line);
 } catch {
   failed = 1; // no report: vitest itself failed to start
 }

@@ -31,6 +31,31 @@ async function summary(...reports: object[]): Promise<string[]> {
   return stdout.trim().split('\n');
 }
 
+describe('scripts/flaky-reporter.mjs', () => {
+  it('names a test that passed only on its retry, and no other', async () => {
+    const repo = path.resolve(import.meta.dirname, '..');
+    const report = path.join(dir, 'flaky-run.json');
+    await run(
+      process.execPath,
+      [
+        path.join(repo, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        '--root',
+        path.join(import.meta.dirname, 'test-fixtures'),
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+        `--reporter=${path.join(repo, 'scripts', 'flaky-reporter.mjs')}`,
+      ],
+      { cwd: repo, env: { ...process.env, PORTAL_FLAKY_REPORT: `${report}.flaky.json` } },
+    );
+    const { stdout } = await run(process.execPath, [script, report], { cwd: repo });
+    expect(stdout.trim().split('\n')).toEqual([
+      'FLAKY tooling/test-fixtures/flaky.fixture.ts > fails on its first attempt only: passed on retry 1',
+      '2 passed, 0 failed',
+    ]);
+  });
+});
+
 describe('scripts/ci-summary.mjs', () => {
   it('names each failed test with the first line of its error, then sums the runs in one closing line', async () => {
     const root = path.resolve(import.meta.dirname, '..');
