@@ -12,6 +12,7 @@ import {
   withDialogsCompleted,
 } from './support/browser';
 import { enterPassword, loginEnrolling, loginWithTotp } from './support/login';
+import { readEmail } from './support/mail';
 import { startPortal, type RunningPortal } from './support/portal-server';
 
 /**
@@ -236,4 +237,101 @@ describe('My account', () => {
     await expectNoAxeViolations(page, 'MFA reset setup');
     await context.close();
   }, 120_000);
+
+  it('change phone, security questions and email (the link opened from /dev/mail, logged out); axe with each form at 1440 and 390 px', async () => {
+    // A portal of this test's own: the mail viewer on (the link is read from /dev/mail), the usual 20-minute window.
+    const mailPortal = await startPortal({
+      CMS_URL: inject('cmsUrl'),
+      CMS_TOKEN: readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim(),
+      MAIL_VIEWER: 'true',
+    });
+    const newMailPage = async (viewport = { width: 1440, height: 900 }) => {
+      const opened = await openPage(browser, mailPortal.url, { allowConsoleErrors, viewport });
+      await withDialogsCompleted(opened.context, mailPortal.url);
+      return opened;
+    };
+    try {
+      await changeContactDetails(mailPortal, newMailPage);
+    } finally {
+      await mailPortal.stop();
+    }
+  }, 180_000);
 });
+
+/** Phone, security questions and email on My account, on a portal whose mail viewer is on. */
+async function changeContactDetails(
+  portal: RunningPortal,
+  newPage: (viewport?: { width: number; height: number }) => Promise<{ context: BrowserContext; page: Page }>,
+) {
+  const { context, page } = await newPage();
+  await loginEnrolling(page, 'demo.user.j8');
+  await openAccount(page);
+  const emailForm = section(page, 'Change email');
+  const oldEmail = /Your email address is (\S+)\. /.exec(await emailForm.innerText())![1]!;
+
+  // Each form showing its errors passes axe, at both widths.
+  await emailForm.getByRole('button', { name: 'Send the confirmation link' }).click();
+  await section(page, 'Change phone').getByRole('button', { name: 'Change phone' }).click();
+  const questions = section(page, 'Security questions');
+  await questions.getByRole('button', { name: 'Change security questions' }).click();
+  await expect.poll(() => page.getByTestId('form-error-summary').count()).toBe(3);
+  await waitForSettled(page);
+  await expectNoAxeViolations(page, 'email, phone and security question forms with errors at 1440 px');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await waitForSettled(page);
+  await expectNoAxeViolations(page, 'email, phone and security question forms with errors at 390 px');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Phone: the profile shows the new number, masked.
+  const phone = section(page, 'Change phone');
+  await phone.getByLabel(/^new phone number/i).fill('(410) 555-0199');
+  await phone.getByRole('button', { name: 'Change phone' }).click();
+  await page.getByTestId('phone-status').getByText('Your phone number was changed to ***-***-0199.').waitFor();
+  await section(page, 'Profile').getByText('***-***-0199').waitFor();
+
+  // Security questions: three different ones from the CMS list.
+  for (const index of [0, 1, 2]) {
+    const row = questions.getByRole('group', { name: `Security question ${index + 1}` });
+    await row.getByRole('combobox', { name: /question/i }).selectOption({ index: index + 1 });
+    await row.getByRole('textbox', { name: /answer/i }).fill(`Answer number ${index + 1}`);
+  }
+  await questions.getByRole('button', { name: 'Change security questions' }).click();
+  await page
+    .getByTestId('security-questions-status')
+    .getByText('Your security questions and answers were changed.')
+    .waitFor();
+
+  // Email: a link to the new address, a notice to the old one; the address changes when the link is opened.
+  const newEmail = 'dana.j8.new@clinic.example';
+  const since = new Date(Date.now() - 1_000);
+  await emailForm.getByLabel(/^new email address/i).fill(newEmail);
+  await emailForm.getByRole('button', { name: 'Send the confirmation link' }).click();
+  await page.getByTestId('email-status').getByText(`We sent a link to ${newEmail}.`, { exact: false }).waitFor();
+  await expect.poll(async () => page.getByTestId('form-error-summary').count()).toBe(0);
+  await screenshot(page, 'account-profile-changes-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await waitForSettled(page);
+  await expectNoAxeViolations(page, 'My account after the changes at 390 px');
+  await screenshot(page, 'account-profile-changes-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  const notice = await readEmail(portal.url, { to: oldEmail, subject: /change of your email address/, since });
+  expect(notice).not.toContain(newEmail);
+  const message = await readEmail(portal.url, { to: newEmail, subject: /Confirm your new email address/, since });
+  const link = new URL(/(http\S+\/confirm-email#token=\S+)/.exec(message)![1]!);
+  await section(page, 'Profile').getByText(oldEmail).waitFor();
+
+  // Opened in a browser that is not logged in.
+  const elsewhere = await newPage({ width: 390, height: 844 });
+  await elsewhere.page.goto(link.pathname + link.hash);
+  await elsewhere.page.getByTestId('confirm-email-success').waitFor();
+  expect(new URL(elsewhere.page.url()).hash).toBe('');
+  await expectNoAxeViolations(elsewhere.page, '/confirm-email at 390 px');
+  await elsewhere.context.close();
+
+  await openAccount(page);
+  await section(page, 'Profile').getByText(newEmail).waitFor();
+  await readEmail(portal.url, { to: oldEmail, subject: /Your email address was changed/, since });
+  await screenshot(page, 'account-email-changed-1440');
+  await context.close();
+}

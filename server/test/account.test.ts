@@ -1,13 +1,25 @@
 import { ACCOUNT_ROUTES, passkeyRoute } from '@portal/contracts/account';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, outbox, passkeys, providerLocations, sessions, userLocations, users } from '../src/db/schema';
+import fc from 'fast-check';
+import {
+  auditEvents,
+  oneTimeTokens,
+  outbox,
+  passkeys,
+  providerLocations,
+  securityAnswers,
+  sessions,
+  userLocations,
+  users,
+} from '../src/db/schema';
 import { describeBrowser } from '../src/modules/account/service';
 import { currentTotp } from '../src/platform/mfa/totp';
 import { encryptSecret } from '../src/platform/encryption';
 import { rememberPassword } from '../src/platform/password-hashing';
+import { verifySecurityAnswer } from '../src/platform/security-answers';
 import { createSession } from '../src/platform/session';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
@@ -592,6 +604,310 @@ describe('My account, passkeys and re-authentication', () => {
       'login.failed',
     ]);
     expect(second.hasMore).toBe(false);
+  });
+
+  describe('changing the email, phone and security answers', () => {
+    const NEW_PHONE = '(410) 555-0123';
+    const QUESTIONS = [
+      { questionId: 'first-car', answer: 'Blue  Honda ' },
+      { questionId: 'first-school', answer: 'Lincoln Elementary' },
+      { questionId: 'childhood-nickname', answer: 'Sparky' },
+    ];
+    const changes: [url: string, body: object][] = [
+      [ACCOUNT_ROUTES.email, { email: 'somewhere.new@example.org' }],
+      [ACCOUNT_ROUTES.phone, { phone: NEW_PHONE }],
+      [ACCOUNT_ROUTES.securityAnswers, { securityQuestions: QUESTIONS }],
+    ];
+
+    /** The token of the newest link emailed to `to` with `template` (read from the outbox, as the user would). */
+    async function emailedToken(to: string, template = 'email-change-link') {
+      const rows = await app.database.db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.recipient, to), eq(outbox.template, template)));
+      return (rows.at(-1)?.data as { token?: string } | undefined)?.token;
+    }
+    const templatesTo = async (to: string) =>
+      (await app.database.db.select().from(outbox).where(eq(outbox.recipient, to))).map((m) => m.template);
+    const emailOf = async (id: string) =>
+      (await app.database.db.select({ email: users.email }).from(users).where(eq(users.id, id)))[0]!.email;
+    const auditOf = (id: string) =>
+      app.database.db
+        .select()
+        .from(auditEvents)
+        .where(eq(auditEvents.target, id))
+        .orderBy(desc(auditEvents.at), desc(auditEvents.id));
+
+    it('401 without a session and 403 Reauthentication_Required once the login is 20 minutes old, whatever the body', async () => {
+      for (const [url, body] of [...changes, [ACCOUNT_ROUTES.phone, { phone: 5 }]] as const) {
+        const res = await call({ ip: newIp() }, 'POST', url, body);
+        expect(res.statusCode, url).toBe(401);
+        expect(res.json(), url).toEqual({ errorMessage: 'Not_Logged_In' });
+      }
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      clock.advance(20 * MINUTE);
+      for (const [url, body] of [...changes, [ACCOUNT_ROUTES.securityAnswers, {}]] as const) {
+        const res = await call(client, 'POST', url, body);
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json(), url).toEqual({ errorMessage: 'Reauthentication_Required' });
+      }
+      // Nothing changed, nothing was sent.
+      expect(await templatesTo('somewhere.new@example.org')).toEqual([]);
+      const [row] = await app.database.db.select().from(users).where(eq(users.id, user.id));
+      expect(row!.phone).toBe('555-867-5309');
+      // The password again reopens the window; one millisecond before its end the change is still allowed.
+      await call(client, 'POST', ACCOUNT_ROUTES.reauthenticate, { password: PASSWORD });
+      clock.advance(20 * MINUTE - 1);
+      expect((await call(client, 'POST', ACCOUNT_ROUTES.phone, { phone: NEW_PHONE })).statusCode).toBe(200);
+    });
+
+    it('bad input answers 400 with a code and field errors, never 500, and changes nothing', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      const expectations: [url: string, body: object, code: string, field: string][] = [
+        [ACCOUNT_ROUTES.email, { email: 'not an address' }, 'Validation_Failed', 'email'],
+        [ACCOUNT_ROUTES.email, { email: user.email.toUpperCase() }, 'Email_Unchanged', 'email'],
+        [ACCOUNT_ROUTES.email, { email: 'a@example.org', extra: 1 }, 'Validation_Failed', ''],
+        [ACCOUNT_ROUTES.phone, { phone: '123-456-7890' }, 'Validation_Failed', 'phone'],
+        [ACCOUNT_ROUTES.phone, { phone: '410555012' }, 'Validation_Failed', 'phone'],
+        [
+          ACCOUNT_ROUTES.securityAnswers,
+          { securityQuestions: [QUESTIONS[0], QUESTIONS[0], QUESTIONS[1]] },
+          'Validation_Failed',
+          'securityQuestions',
+        ],
+        [
+          ACCOUNT_ROUTES.securityAnswers,
+          { securityQuestions: QUESTIONS.slice(0, 2) },
+          'Validation_Failed',
+          'securityQuestions',
+        ],
+        [
+          ACCOUNT_ROUTES.securityAnswers,
+          { securityQuestions: [{ ...QUESTIONS[0], answer: ' x ' }, QUESTIONS[1], QUESTIONS[2]] },
+          'Validation_Failed',
+          'securityQuestions.0.answer',
+        ],
+        [ACCOUNT_ROUTES.emailConfirm, { token: 'short' }, 'Validation_Failed', 'token'],
+      ];
+      for (const [url, body, code, field] of expectations) {
+        const res = await call(client, 'POST', url, body);
+        expect(res.statusCode, JSON.stringify(body)).toBe(400);
+        expect(res.json().errorMessage, JSON.stringify(body)).toBe(code);
+        if (field) expect(Object.keys(res.json().fieldErrors ?? {}), JSON.stringify(body)).toContain(field);
+      }
+      expect(
+        (
+          await call(client, 'POST', ACCOUNT_ROUTES.securityAnswers, {
+            securityQuestions: [QUESTIONS[0], QUESTIONS[0], QUESTIONS[1]],
+          })
+        ).json().fieldErrors.securityQuestions,
+      ).toEqual(['Security_Questions_Not_Distinct']);
+
+      // Anything at all in place of each field: a 4xx with a code, never a 500.
+      const anything = fc.oneof(
+        fc.anything(),
+        fc.string(),
+        fc.array(fc.record({ questionId: fc.string(), answer: fc.string() })),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...changes), anything, async ([url, body], value) => {
+          const [field] = Object.keys(body);
+          const res = await call(client, 'POST', url, { [field!]: value });
+          expect(res.statusCode).toBeLessThan(500);
+          if (res.statusCode !== 200) expect(res.json().errorMessage).toMatch(/^[A-Z][A-Za-z]*(_[A-Z][A-Za-z]*)*$/);
+        }),
+        { numRuns: 60 },
+      );
+      expect(await templatesTo(user.email)).not.toContain('email-changed');
+      expect(await emailOf(user.id)).toBe(user.email);
+    });
+
+    it('email: a link to the new address and a notice to the old one; the address changes when the link is opened, logged in or not, once', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      const newAddress = `${user.username}.new@example.org`;
+
+      const asked = await call(client, 'POST', ACCOUNT_ROUTES.email, { email: `  ${newAddress} ` });
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json()).toEqual({ data: { requested: true } });
+      // Not yet used: the account keeps its address until the link is opened.
+      expect(await emailOf(user.id)).toBe(user.email);
+      expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.email).toBe(user.email);
+      expect(await templatesTo(user.email)).toEqual(['email-change-requested']);
+      expect(await templatesTo(newAddress)).toEqual(['email-change-link']);
+      const [stored] = await app.database.db
+        .select()
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.userId, user.id), eq(oneTimeTokens.purpose, 'email-change')));
+      const token = (await emailedToken(newAddress))!;
+      expect(stored!.tokenHash).not.toBe(token);
+
+      // Opened in a browser that is not logged in (the phone the email was read on).
+      const phone: Client = { ip: newIp() };
+      const confirmed = await call(phone, 'POST', ACCOUNT_ROUTES.emailConfirm, { token });
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json()).toEqual({ data: { changed: true } });
+      expect(phone.cookie).toBeUndefined();
+      expect(await emailOf(user.id)).toBe(newAddress);
+      expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.email).toBe(newAddress);
+      expect(await templatesTo(user.email)).toEqual(['email-change-requested', 'email-changed']);
+
+      // The link works once.
+      const again = await call(phone, 'POST', ACCOUNT_ROUTES.emailConfirm, { token });
+      expect(again.statusCode).toBe(400);
+      expect(again.json()).toEqual({ errorMessage: 'Email_Change_Link_Invalid' });
+
+      // Audited without either address.
+      const events = await auditOf(user.id);
+      // (The reused link names no account: its failure is audited without a target.)
+      expect(events.map((e) => `${e.action}:${e.outcome}`).slice(0, 2)).toEqual([
+        'email.changed:success',
+        'email.change_requested:success',
+      ]);
+      const text = JSON.stringify(events);
+      expect(text).not.toContain(newAddress);
+      expect(text).not.toContain(user.email);
+      expect(text).not.toContain(user.username + '.new');
+      const activity = (await call(client, 'GET', ACCOUNT_ROUTES.activity)).json().data.items;
+      expect(activity.slice(0, 2).map((i: { description: string }) => i.description)).toEqual([
+        'Email address changed',
+        'Email address change asked for',
+      ]);
+    });
+
+    it('email: a newer request replaces the older link, and a link expires after 72 hours', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      await call(client, 'POST', ACCOUNT_ROUTES.email, { email: 'first.choice@example.org' });
+      const older = (await emailedToken('first.choice@example.org'))!;
+      await call(client, 'POST', ACCOUNT_ROUTES.email, { email: 'second.choice@example.org' });
+      const newer = (await emailedToken('second.choice@example.org'))!;
+      expect((await call({ ip: newIp() }, 'POST', ACCOUNT_ROUTES.emailConfirm, { token: older })).json()).toEqual({
+        errorMessage: 'Email_Change_Link_Invalid',
+      });
+      expect(await emailOf(user.id)).toBe(user.email);
+
+      clock.advance(72 * 60 * MINUTE);
+      const late = await call({ ip: newIp() }, 'POST', ACCOUNT_ROUTES.emailConfirm, { token: newer });
+      expect(late.statusCode).toBe(400);
+      expect(late.json()).toEqual({ errorMessage: 'Email_Change_Link_Invalid' });
+      expect(await emailOf(user.id)).toBe(user.email);
+
+      // One millisecond before the end it still works.
+      await login(client, user.username);
+      await call(client, 'POST', ACCOUNT_ROUTES.email, { email: 'third.choice@example.org' });
+      clock.advance(72 * 60 * MINUTE - 1);
+      const inTime = (await emailedToken('third.choice@example.org'))!;
+      expect((await call({ ip: newIp() }, 'POST', ACCOUNT_ROUTES.emailConfirm, { token: inTime })).statusCode).toBe(
+        200,
+      );
+      expect(await emailOf(user.id)).toBe('third.choice@example.org');
+    });
+
+    it('email: an address another account uses answers the same; its owner gets a notice (not who asked), no link, nothing changes', async () => {
+      const owner = await createUser({ firstName: 'Morgan' });
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      // A free address and a taken one (in another case): the same status and body.
+      const free = await call(client, 'POST', ACCOUNT_ROUTES.email, { email: `${user.username}.free@example.org` });
+      const pending = (await emailedToken(`${user.username}.free@example.org`))!;
+      const taken = await call(client, 'POST', ACCOUNT_ROUTES.email, { email: owner.email.toUpperCase() });
+      expect(taken.statusCode).toBe(free.statusCode);
+      expect(taken.json()).toEqual(free.json());
+
+      const toOwner = await app.database.db
+        .select()
+        .from(outbox)
+        .where(eq(outbox.recipient, owner.email.toUpperCase()));
+      expect(toOwner.map((m) => [m.template, m.data])).toEqual([['email-change-in-use', { firstName: 'Morgan' }]]);
+      expect(JSON.stringify(toOwner)).not.toContain(user.username);
+      expect(await templatesTo(user.email)).toEqual(['email-change-requested', 'email-change-requested']);
+      // The earlier link was replaced by this request, as a newer link would have replaced it.
+      expect((await call({ ip: newIp() }, 'POST', ACCOUNT_ROUTES.emailConfirm, { token: pending })).statusCode).toBe(
+        400,
+      );
+      expect(await emailOf(user.id)).toBe(user.email);
+      expect(await emailOf(owner.id)).toBe(owner.email);
+      // The user's activity reads the same for both; the reason is kept for the audit only.
+      const events = await auditOf(user.id);
+      expect(events.slice(0, 2).map((e) => [e.action, e.outcome, e.details])).toEqual([
+        ['email.change_requested', 'success', { field: 'email', reason: 'address_in_use' }],
+        ['email.change_requested', 'success', { field: 'email' }],
+      ]);
+    });
+
+    it('email: a link whose address another account took meanwhile changes nothing', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      await call(client, 'POST', ACCOUNT_ROUTES.email, { email: `${user.username}.race@example.org` });
+      const token = (await emailedToken(`${user.username}.race@example.org`))!;
+      await createUser({ email: `${user.username}.RACE@example.org` });
+      const res = await call({ ip: newIp() }, 'POST', ACCOUNT_ROUTES.emailConfirm, { token });
+      expect(res.json()).toEqual({ errorMessage: 'Email_Change_Link_Invalid' });
+      expect(await emailOf(user.id)).toBe(user.email);
+    });
+
+    it('email: at most 5 requests an hour per user (each one emails two addresses)', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      for (let i = 0; i < 5; i++)
+        expect((await call(client, 'POST', ACCOUNT_ROUTES.email, { email: `n${i}@example.org` })).statusCode).toBe(200);
+      const over = await call(client, 'POST', ACCOUNT_ROUTES.email, { email: 'n5@example.org' });
+      expect(over.statusCode).toBe(429);
+      expect(over.json()).toEqual({ errorMessage: 'Too_Many_Requests' });
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await templatesTo('n5@example.org')).toEqual([]);
+    });
+
+    it('phone: the registration rule, stored as 10 digits, answered masked, audited and notified', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      const res = await call(client, 'POST', ACCOUNT_ROUTES.phone, { phone: `+1 ${NEW_PHONE}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: { phoneMasked: '***-***-0123' } });
+      const [row] = await app.database.db.select().from(users).where(eq(users.id, user.id));
+      expect(row!.phone).toBe('4105550123');
+      expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.phoneMasked).toBe('***-***-0123');
+      const [event] = await auditOf(user.id);
+      expect([event!.action, event!.outcome, event!.details]).toEqual(['phone.changed', 'success', { field: 'phone' }]);
+      expect(JSON.stringify(event)).not.toContain('0123');
+      expect(await templatesTo(user.email)).toEqual(['account-details-changed']);
+    });
+
+    it('security answers: three different CMS questions replace the old ones, hashed under each key, audited', async () => {
+      const user = await createUser();
+      await app.database.db
+        .insert(securityAnswers)
+        .values([{ userId: user.id, questionId: 'favourite-teacher', answerHash: 'old-hash' }]);
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      const res = await call(client, 'POST', ACCOUNT_ROUTES.securityAnswers, { securityQuestions: QUESTIONS });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ data: { changed: true } });
+      const rows = await app.database.db.select().from(securityAnswers).where(eq(securityAnswers.userId, user.id));
+      expect(rows.map((r) => r.questionId).sort()).toEqual(['childhood-nickname', 'first-car', 'first-school']);
+      const car = rows.find((r) => r.questionId === 'first-car')!;
+      expect(car.answerHash).toMatch(/^\$argon2id\$/);
+      expect(car.answerHash).not.toContain('Honda');
+      expect(await verifySecurityAnswer(car.answerHash, 'blue honda', app.passwordHasher)).toBe(true);
+      const [event] = await auditOf(user.id);
+      expect([event!.action, event!.details]).toEqual([
+        'security_answers.changed',
+        { field: 'security_answers', count: 3 },
+      ]);
+      expect(JSON.stringify(event).toLowerCase()).not.toContain('honda');
+      expect(await templatesTo(user.email)).toEqual(['account-details-changed']);
+    });
   });
 
   it('describes browsers from their User-Agent', () => {

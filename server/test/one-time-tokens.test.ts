@@ -71,7 +71,7 @@ describe('one-time tokens and security answers (shared by registration and login
 
     expect(await consumeOneTimeToken(db, { token, purpose: 'password-reset', now: t0 })).toBeNull();
     expect(await peekOneTimeToken(db, { token, purpose: 'email-verify', now: t0 })).toMatchObject({ userId });
-    expect(await consumeOneTimeToken(db, { token, purpose: 'email-verify', now: t0 })).toEqual({ userId });
+    expect(await consumeOneTimeToken(db, { token, purpose: 'email-verify', now: t0 })).toEqual({ userId, email: null });
     expect(await consumeOneTimeToken(db, { token, purpose: 'email-verify', now: t0 })).toBeNull();
     expect(await peekOneTimeToken(db, { token, purpose: 'email-verify', now: t0 })).toBeNull();
   });
@@ -87,6 +87,7 @@ describe('one-time tokens and security answers (shared by registration and login
     expect(await consumeOneTimeToken(db, { token: older, purpose: 'password-reset', now: t0 })).toBeNull();
     expect(await consumeOneTimeToken(db, { token: newer, purpose: 'password-reset', now: later(59_999) })).toEqual({
       userId,
+      email: null,
     });
   });
 

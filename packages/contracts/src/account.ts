@@ -1,6 +1,13 @@
 import { z } from 'zod/mini';
 import { MfaEnrollStart, RECOVERY_CODE_COUNT } from './auth';
 import { dataEnvelope } from './http';
+import {
+  EMAIL_VERIFY_TTL_MS,
+  EmailSchema,
+  oneTimeTokenSchema,
+  PhoneSchema,
+  SecurityQuestionsSchema,
+} from './registration';
 
 /**
  * My account, passkeys and re-authentication (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -14,6 +21,14 @@ export const ACCOUNT_ROUTES = {
   account: '/api/account',
   /** POST: change the password (needs a recent login). */
   password: '/api/account/password',
+  /** POST `{ email }`: ask to change the email address (needs a recent login); a link goes to the new address. */
+  email: '/api/account/email',
+  /** POST `{ token }`, logged in or not: the link's token; the address it was sent to becomes the account's. */
+  emailConfirm: '/api/account/email/confirm',
+  /** POST `{ phone }`: change the phone number (needs a recent login). */
+  phone: '/api/account/phone',
+  /** POST `{ securityQuestions }`: replace the three security questions and answers (needs a recent login). */
+  securityAnswers: '/api/account/security-answers',
   /** POST: replace the authenticator app (needs a recent login); without `code` starts, with `code` confirms. */
   mfaReset: '/api/account/mfa/reset',
   /** GET: the user's active sessions. */
@@ -54,6 +69,8 @@ export const REAUTHENTICATION_WINDOW_MS_DEFAULT = 20 * 60 * 1000;
 export const PASSKEY_LIMIT = 10;
 export const PASSKEY_NAME_MAX = 60;
 export const ACTIVITY_PAGE_SIZE = 20;
+/** The link that confirms a new email address works once and as long as a registration's verification link. */
+export const EMAIL_CHANGE_TTL_MS = EMAIL_VERIFY_TTL_MS;
 
 const IsoDateTime = z.string();
 
@@ -140,6 +157,37 @@ export type MfaResetStartResponse = z.infer<typeof MfaResetStartResponse>;
 export type MfaResetConfirmResponse = z.infer<typeof MfaResetConfirmResponse>;
 export const MfaResetResponse = z.union([MfaResetStartResponse, MfaResetConfirmResponse]);
 export type MfaResetResponse = z.infer<typeof MfaResetResponse>;
+
+/**
+ * `POST /api/account/email`: the new address under the registration's rule. The answer is the same whether or not
+ * another account uses the address (that account's owner gets a notice instead of a link, and is not told who
+ * asked); the current address is told that a change was asked for. 400 `Email_Unchanged` for the current address.
+ */
+export const ChangeEmailRequest = z.strictObject({ email: EmailSchema });
+export type ChangeEmailRequest = z.input<typeof ChangeEmailRequest>;
+export const ChangeEmailResponse = dataEnvelope(z.object({ requested: z.literal(true) }));
+export type ChangeEmailResponse = z.infer<typeof ChangeEmailResponse>;
+
+/**
+ * `POST /api/account/email/confirm`: the token from the link's fragment (`/confirm-email#token=…`). 400
+ * `Email_Change_Link_Invalid` for an unknown, used, expired or replaced link.
+ */
+export const ConfirmEmailChangeRequest = z.strictObject({ token: oneTimeTokenSchema('Email_Change_Link_Invalid') });
+export type ConfirmEmailChangeRequest = z.input<typeof ConfirmEmailChangeRequest>;
+export const ConfirmEmailChangeResponse = dataEnvelope(z.object({ changed: z.literal(true) }));
+export type ConfirmEmailChangeResponse = z.infer<typeof ConfirmEmailChangeResponse>;
+
+/** `POST /api/account/phone`: the registration's phone rule (10 US digits, stored as the digits). */
+export const ChangePhoneRequest = z.strictObject({ phone: PhoneSchema });
+export type ChangePhoneRequest = z.input<typeof ChangePhoneRequest>;
+export const ChangePhoneResponse = dataEnvelope(z.object({ phoneMasked: z.string() }));
+export type ChangePhoneResponse = z.infer<typeof ChangePhoneResponse>;
+
+/** `POST /api/account/security-answers`: three different CMS questions (by `key`) and answers, as at registration. */
+export const ChangeSecurityAnswersRequest = z.strictObject({ securityQuestions: SecurityQuestionsSchema });
+export type ChangeSecurityAnswersRequest = z.input<typeof ChangeSecurityAnswersRequest>;
+export const ChangeSecurityAnswersResponse = dataEnvelope(z.object({ changed: z.literal(true) }));
+export type ChangeSecurityAnswersResponse = z.infer<typeof ChangeSecurityAnswersResponse>;
 
 /** `GET /api/account/sessions` */
 export const AccountSession = z.object({

@@ -41,7 +41,8 @@ export function isoDateSchema(message: string) {
 }
 
 const MAX_TOKEN_LENGTH = 512;
-const Token = (message: string) =>
+/** A one-time token as the emailed links and the steps hand it on; `message` is the code for a missing or bad one. */
+export const oneTimeTokenSchema = (message: string) =>
   z.string({ error: message }).check(z.minLength(16, message), z.maxLength(MAX_TOKEN_LENGTH, message));
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ const VALIDATION_TOKEN_MESSAGE = 'Check your provider details again: go back to 
 
 const authorityCommon = {
   npi: NpiSchema,
-  validationToken: Token(VALIDATION_TOKEN_MESSAGE),
+  validationToken: oneTimeTokenSchema(VALIDATION_TOKEN_MESSAGE),
   passthroughResponse: z.optional(z.boolean()),
 };
 
@@ -193,11 +194,20 @@ export const SecurityAnswerSchema = z.pipe(
 );
 export const SecurityQuestionAnswer = z.strictObject({ questionId: SecurityQuestionKey, answer: SecurityAnswerSchema });
 export type SecurityQuestionAnswer = z.input<typeof SecurityQuestionAnswer>;
+/** Three different questions, each answered (registration and the change on My account). */
+export const SecurityQuestionsSchema = z
+  .array(SecurityQuestionAnswer, { error: 'Security_Questions_Not_Distinct' })
+  .check(
+    z.length(SECURITY_QUESTION_COUNT, { error: 'Security_Questions_Not_Distinct', abort: true }),
+    z.refine((rows) => new Set(rows.map((q) => q.questionId)).size === rows.length, {
+      message: 'Security_Questions_Not_Distinct',
+    }),
+  );
 
 /** `POST /api/admin-self-registration` */
 export const SelfRegistrationRequest = z
   .strictObject({
-    registrationToken: Token('Registration_Token_Invalid'),
+    registrationToken: oneTimeTokenSchema('Registration_Token_Invalid'),
     firstName: trimmed('First_Name_Invalid', 50),
     lastName: trimmed('Last_Name_Invalid', 50),
     email: EmailSchema,
@@ -206,18 +216,12 @@ export const SelfRegistrationRequest = z
     dob: DobSchema,
     username: UsernameSchema,
     password: PasswordSchema,
-    securityQuestions: z
-      .array(SecurityQuestionAnswer, { error: 'Security_Questions_Not_Distinct' })
-      .check(z.length(SECURITY_QUESTION_COUNT, 'Security_Questions_Not_Distinct')),
+    securityQuestions: SecurityQuestionsSchema,
   })
   .check(
     z.refine((r) => r.emailConfirmation.trim().toLowerCase() === r.email.toLowerCase(), {
       message: 'Email_Mismatch',
       path: ['emailConfirmation'],
-    }),
-    z.refine((r) => new Set(r.securityQuestions.map((q) => q.questionId)).size === r.securityQuestions.length, {
-      message: 'Security_Questions_Not_Distinct',
-      path: ['securityQuestions'],
     }),
     // The blocklist is checked by the server (and lazily by the form); the personal words need no list.
     z.refine(
@@ -238,7 +242,7 @@ export type SelfRegistrationResponse = z.infer<typeof SelfRegistrationResponse>;
 // Email verification
 
 /** `POST /api/auth/verify-email`: the token from the link's fragment (`/verify-email#token=…`). */
-export const VerifyEmailRequest = z.strictObject({ token: Token('Verification_Link_Invalid') });
+export const VerifyEmailRequest = z.strictObject({ token: oneTimeTokenSchema('Verification_Link_Invalid') });
 export type VerifyEmailRequest = z.input<typeof VerifyEmailRequest>;
 export const VerifyEmailResponse = dataEnvelope(z.object({ verified: z.literal(true) }));
 export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponse>;

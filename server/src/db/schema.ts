@@ -314,6 +314,7 @@ export const oneTimeTokenPurposeEnum = pgEnum('one_time_token_purpose', [
   'password-reset',
   'reactivation',
   'registration',
+  'email-change',
 ]);
 
 /**
@@ -328,6 +329,8 @@ export const oneTimeTokens = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     locationId: uuid('location_id').references(() => providerLocations.id, { onDelete: 'cascade' }),
     purpose: oneTimeTokenPurposeEnum('purpose').notNull(),
+    /** The address the token was sent to, when opening it proves that address (email-change): it becomes the user's. */
+    email: varchar('email', { length: 254 }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     /** Wrong guesses of a short code (a purpose with a per-user attempt limit). */

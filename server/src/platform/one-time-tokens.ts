@@ -30,17 +30,29 @@ function expiry(now: Date | undefined, ttlMs: number) {
  */
 export async function issueOneTimeToken(
   tx: DbExecutor,
-  { userId, purpose, ttlMs, now }: IssueOptions & { userId: string },
+  { userId, purpose, ttlMs, now, email }: IssueOptions & { userId: string; email?: string },
 ): Promise<string> {
   const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  await revokeOneTimeTokens(tx, { userId, purpose, now });
+  await tx.insert(oneTimeTokens).values({
+    tokenHash: hashOneTimeToken(token),
+    userId,
+    purpose,
+    email: email ?? null,
+    expiresAt: expiry(now, ttlMs) as Date,
+  });
+  return token;
+}
+
+/** Stops every unused token of the user and purpose from working (a newer request replaces the links sent before). */
+export async function revokeOneTimeTokens(
+  tx: DbExecutor,
+  { userId, purpose, now }: { userId: string; purpose: OneTimeTokenPurpose; now?: Date },
+): Promise<void> {
   await tx
     .update(oneTimeTokens)
     .set({ usedAt: now ?? sql`now()` })
     .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
-  await tx
-    .insert(oneTimeTokens)
-    .values({ tokenHash: hashOneTimeToken(token), userId, purpose, expiresAt: expiry(now, ttlMs) as Date });
-  return token;
 }
 
 /**
@@ -85,14 +97,20 @@ async function consume(tx: DbExecutor, { token, purpose, now }: ConsumeOptions, 
         gt(oneTimeTokens.expiresAt, at),
       ),
     )
-    .returning({ userId: oneTimeTokens.userId, locationId: oneTimeTokens.locationId });
+    .returning({ userId: oneTimeTokens.userId, locationId: oneTimeTokens.locationId, email: oneTimeTokens.email });
   return row;
 }
 
-/** Uses a user's token once: answers its user, or null when it is unknown, used, expired or of another purpose. */
-export async function consumeOneTimeToken(tx: DbExecutor, options: ConsumeOptions): Promise<{ userId: string } | null> {
+/**
+ * Uses a user's token once: answers its user (and the address it proves, when issued with one), or null when it is
+ * unknown, used, expired or of another purpose.
+ */
+export async function consumeOneTimeToken(
+  tx: DbExecutor,
+  options: ConsumeOptions,
+): Promise<{ userId: string; email: string | null } | null> {
   const row = await consume(tx, options, 'user');
-  return row?.userId ? { userId: row.userId } : null;
+  return row?.userId ? { userId: row.userId, email: row.email } : null;
 }
 
 /** Uses a location's token once (registration): answers its location, or null. */

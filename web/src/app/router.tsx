@@ -45,6 +45,10 @@ export const routes: RouteObject[] = [
         path: paths.verifyEmail.path,
         lazy: async () => ({ Component: (await import('./routes/verify-email')).VerifyEmailRoute }),
       },
+      {
+        path: paths.confirmEmail.path,
+        lazy: async () => ({ Component: (await import('./routes/confirm-email')).ConfirmEmailRoute }),
+      },
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },

@@ -49,6 +49,12 @@ export const defaultErrorMessages: Record<string, string> = {
   Date_Of_Birth_Invalid: 'Date of Birth is invalid',
   Email_Mismatch: 'The email addresses do not match.',
   Verification_Link_Invalid: 'This verification link is not valid, has expired or was already used.',
+  Email_Invalid: 'Enter a valid email address, for example name@example.com.',
+  Email_Unchanged: 'This is already your email address.',
+  Email_Change_Link_Invalid: 'This link to confirm a new email address is not valid, has expired or was already used.',
+  Phone_Invalid: 'Enter a 10-digit US phone number, for example 410-555-0123.',
+  Security_Question_Invalid: 'Choose a security question from the list.',
+  Security_Questions_Not_Distinct: 'Choose three different security questions and answer each one.',
 };
 
 /** The CMS's security questions (the seed's first few), in order. */

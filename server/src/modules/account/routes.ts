@@ -4,8 +4,16 @@ import {
   AccountSessionsResponse,
   ActivityQuery,
   ActivityResponse,
+  ChangeEmailRequest,
+  ChangeEmailResponse,
   ChangePasswordRequest,
   ChangePasswordResponse,
+  ChangePhoneRequest,
+  ChangePhoneResponse,
+  ChangeSecurityAnswersRequest,
+  ChangeSecurityAnswersResponse,
+  ConfirmEmailChangeRequest,
+  ConfirmEmailChangeResponse,
   EndOtherSessionsResponse,
   MfaResetRequest,
   MfaResetResponse,
@@ -17,16 +25,21 @@ import {
   accountActivity,
   accountProfile,
   changePassword,
+  changePhone,
+  changeSecurityAnswers,
+  confirmEmailChange,
   confirmMfaReset,
   endOtherSessions,
   listSessions,
+  requestEmailChange,
   startMfaReset,
 } from './service';
 
 /**
- * My account (docs/requirements/session.md#my-account). Every route needs a logged-in session, checked before the
- * input (`preValidation`), so a caller without one gets 401 whatever it sends; changes to the password or the
- * authenticator also need a recent login (403 `Reauthentication_Required`).
+ * My account (docs/requirements/session.md#my-account). Every route but the emailed link's confirmation needs a
+ * logged-in session, checked before the input (`preValidation`), so a caller without one gets 401 whatever it sends;
+ * changes to the email, phone, password, authenticator or security answers also need a recent login (403
+ * `Reauthentication_Required`).
  */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
@@ -53,6 +66,57 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const otherSessionsEnded = await changePassword(request, reply, request.portalSession!, request.body);
       return { data: { changed: true as const, otherSessionsEnded } };
+    },
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.email,
+    {
+      preValidation: recent,
+      config: { rateLimit: perClient },
+      schema: { body: ChangeEmailRequest, response: { 200: ChangeEmailResponse } },
+    },
+    async (request) => {
+      await requestEmailChange(request, request.portalSession!, request.body.email);
+      return { data: { requested: true as const } };
+    },
+  );
+
+  // Opened from the email, perhaps on another device: the token alone proves the new address.
+  app.post(
+    ACCOUNT_ROUTES.emailConfirm,
+    {
+      config: { rateLimit: perClient },
+      schema: { body: ConfirmEmailChangeRequest, response: { 200: ConfirmEmailChangeResponse } },
+    },
+    async (request) => {
+      await confirmEmailChange(request, request.body.token);
+      return { data: { changed: true as const } };
+    },
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.phone,
+    {
+      preValidation: recent,
+      config: { rateLimit: perClient },
+      schema: { body: ChangePhoneRequest, response: { 200: ChangePhoneResponse } },
+    },
+    async (request) => ({
+      data: { phoneMasked: await changePhone(request, request.portalSession!, request.body.phone) },
+    }),
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.securityAnswers,
+    {
+      preValidation: recent,
+      config: { rateLimit: perClient },
+      schema: { body: ChangeSecurityAnswersRequest, response: { 200: ChangeSecurityAnswersResponse } },
+    },
+    async (request) => {
+      await changeSecurityAnswers(request, request.portalSession!, request.body.securityQuestions);
+      return { data: { changed: true as const } };
     },
   );
 

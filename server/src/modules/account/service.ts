@@ -1,7 +1,13 @@
-import { ACTIVITY_PAGE_SIZE, type Account, type AccountSession, type ActivityItem } from '@portal/contracts/account';
+import {
+  ACTIVITY_PAGE_SIZE,
+  EMAIL_CHANGE_TTL_MS,
+  type Account,
+  type AccountSession,
+  type ActivityItem,
+} from '@portal/contracts/account';
 import type { MfaEnrollStart } from '@portal/contracts/auth';
 import Bowser from 'bowser';
-import { and, count, desc, eq, isNull, or } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   auditEvents,
@@ -19,8 +25,11 @@ import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { issueRecoveryCodes } from '../../platform/mfa/recovery-codes';
 import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
 import { groupedKey, newTotpSecret, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
+import { consumeOneTimeToken, issueOneTimeToken, revokeOneTimeTokens } from '../../platform/one-time-tokens';
 import { isRecentPassword, passwordProblems, rememberPassword } from '../../platform/password-hashing';
 import { PortalError } from '../../platform/portal-error';
+import { countAttempt } from '../../platform/rate-limit';
+import { saveSecurityAnswers } from '../../platform/security-answers';
 import {
   endAllSessions,
   isExpired,
@@ -210,6 +219,167 @@ export async function confirmMfaReset(
   return result;
 }
 
+/** Email-change requests per user and hour: each one emails two addresses, so it must not become a mail cannon. */
+export const EMAIL_CHANGES_PER_HOUR = 5;
+
+/** Another account whose address is `email` (whatever its case), if any. */
+async function otherAccountWithEmail(db: DbExecutor, email: string, userId: string) {
+  const [other] = await db
+    .select({ id: users.id, firstName: users.firstName })
+    .from(users)
+    .where(and(eq(sql`lower(${users.email})`, email.toLowerCase()), ne(users.id, userId)))
+    .limit(1);
+  return other;
+}
+
+/**
+ * `POST /api/account/email` (docs/requirements/session.md#my-account): the new address must be proven before it is
+ * used, as at registration. A free address gets a single-use link (72 hours; it replaces any earlier one); an address
+ * another account uses gets a notice instead, and the caller the same answer, so the request reveals no account. The
+ * current address is told in both cases, so a hijacked session cannot move the account silently.
+ */
+export async function requestEmailChange(request: FastifyRequest, session: LoadedSession, email: string) {
+  const { db } = request.server.database;
+  const now = request.server.clock();
+  const [user] = await db.select().from(users).where(eq(users.id, session.userId));
+  if (!user) throw new PortalError(401, 'Not_Logged_In');
+  if (email.toLowerCase() === user.email.toLowerCase())
+    throw new PortalError(400, 'Email_Unchanged', { email: ['Email_Unchanged'] });
+  const sent = await countAttempt(db, `email-change|user:${user.id}`, 60 * 60_000);
+  if (sent.count > EMAIL_CHANGES_PER_HOUR) {
+    await audit(request, db, user.id, {
+      action: 'email.change_requested',
+      outcome: 'failure',
+      details: { field: 'email', reason: 'user_limit' },
+    });
+    throw new PortalError(429, 'Too_Many_Requests', undefined, {
+      'retry-after': String(Math.max(1, Math.ceil(sent.ttlMs / 1000))),
+    });
+  }
+  await db.transaction(async (tx) => {
+    const taken = await otherAccountWithEmail(tx, email, user.id);
+    if (taken) {
+      // The links sent before stop working, exactly as when a new link is sent.
+      await revokeOneTimeTokens(tx, { userId: user.id, purpose: 'email-change', now });
+      await enqueueEmail(tx, { to: email, template: 'email-change-in-use', data: { firstName: taken.firstName } });
+    } else {
+      const token = await issueOneTimeToken(tx, {
+        userId: user.id,
+        purpose: 'email-change',
+        ttlMs: EMAIL_CHANGE_TTL_MS,
+        now,
+        email,
+      });
+      await enqueueEmail(tx, { to: email, template: 'email-change-link', data: { firstName: user.firstName, token } });
+    }
+    await enqueueEmail(tx, { to: user.email, template: 'email-change-requested', data: { firstName: user.firstName } });
+    // The outcome is the same (the user's activity list must not tell); only the reason, never shown, differs.
+    await audit(request, tx, user.id, {
+      action: 'email.change_requested',
+      outcome: 'success',
+      details: { field: 'email', ...(taken ? { reason: 'address_in_use' } : {}) },
+    });
+  });
+  request.server.jobs.kick(OUTBOX_JOB);
+}
+
+/**
+ * `POST /api/account/email/confirm`: the link's token, logged in or not (opening it proves the new address; the
+ * request itself needed a recent login). The old address is told that the change happened.
+ */
+export async function confirmEmailChange(request: FastifyRequest, token: string): Promise<void> {
+  const { db } = request.server.database;
+  const now = request.server.clock();
+  const outcome = await db.transaction(async (tx): Promise<{ reason: string | null; userId?: string }> => {
+    const used = await consumeOneTimeToken(tx, { token, purpose: 'email-change', now });
+    if (!used?.email) return { reason: 'invalid_token' };
+    const [user] = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, used.userId));
+    if (!user) return { reason: 'invalid_token' };
+    // Another account took the address after the link was sent: the link is spent and changes nothing.
+    if (await otherAccountWithEmail(tx, used.email, used.userId))
+      return { reason: 'address_in_use', userId: used.userId };
+    await tx.update(users).set({ email: used.email }).where(eq(users.id, used.userId));
+    await enqueueEmail(tx, { to: user.email, template: 'email-changed', data: { firstName: user.firstName } });
+    await audit(request, tx, used.userId, {
+      action: 'email.changed',
+      outcome: 'success',
+      details: { field: 'email', method: 'email_link' },
+    });
+    return { reason: null };
+  });
+  if (outcome.reason) {
+    await recordAudit(db, {
+      actor: outcome.userId ?? null,
+      action: 'email.changed',
+      target: outcome.userId ?? null,
+      outcome: 'failure',
+      ip: request.ip,
+      requestId: request.id,
+      details: { field: 'email', method: 'email_link', reason: outcome.reason },
+    });
+    throw new PortalError(400, 'Email_Change_Link_Invalid');
+  }
+  request.server.jobs.kick(OUTBOX_JOB);
+}
+
+/** `POST /api/account/phone`: the registration's phone rule (the contracts' schema gives the 10 digits). */
+export async function changePhone(request: FastifyRequest, session: LoadedSession, phone: string): Promise<string> {
+  await request.server.database.db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ phone })
+      .where(eq(users.id, session.userId))
+      .returning({ email: users.email, firstName: users.firstName });
+    if (!user) throw new PortalError(401, 'Not_Logged_In');
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-details-changed',
+      data: { firstName: user.firstName, change: 'phone' },
+    });
+    await audit(request, tx, session.userId, {
+      action: 'phone.changed',
+      outcome: 'success',
+      details: { field: 'phone' },
+    });
+  });
+  request.server.jobs.kick(OUTBOX_JOB);
+  return maskPhone(phone)!;
+}
+
+/**
+ * `POST /api/account/security-answers`: three different questions and answers replace the old ones, hashed under
+ * each question's key as at registration.
+ */
+export async function changeSecurityAnswers(
+  request: FastifyRequest,
+  session: LoadedSession,
+  answers: readonly { questionId: string; answer: string }[],
+): Promise<void> {
+  const { database, passwordHasher } = request.server;
+  await database.db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, session.userId));
+    if (!user) throw new PortalError(401, 'Not_Logged_In');
+    await saveSecurityAnswers(tx, session.userId, answers, passwordHasher);
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-details-changed',
+      data: { firstName: user.firstName, change: 'security-answers' },
+    });
+    await audit(request, tx, session.userId, {
+      action: 'security_answers.changed',
+      outcome: 'success',
+      details: { field: 'security_answers', count: answers.length },
+    });
+  });
+  request.server.jobs.kick(OUTBOX_JOB);
+}
+
 /** A readable browser and system from a User-Agent header, e.g. `Chrome 131 on Windows`. */
 export function describeBrowser(userAgent: string | null): string {
   if (!userAgent) return 'Unknown browser';
@@ -274,6 +444,10 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'passkey.renamed': ['Passkey renamed', 'Passkey could not be renamed'],
   'passkey.removed': ['Passkey removed', 'Passkey could not be removed'],
   'sessions.ended_others': ['Signed out of all other sessions', 'Signing out of other sessions failed'],
+  'email.change_requested': ['Email address change asked for', 'Email address change refused'],
+  'email.changed': ['Email address changed', 'Email address change link refused'],
+  'phone.changed': ['Phone number changed', 'Phone number change failed'],
+  'security_answers.changed': ['Security questions changed', 'Security questions change failed'],
 };
 
 const METHOD_TEXT: Record<string, string> = {

@@ -198,6 +198,70 @@ export const emailTemplates = {
       link: { label: 'Log in', path: '/login' },
     }),
   },
+  // My account (docs/requirements/session.md#my-account).
+  'email-change-link': {
+    data: z.strictObject({ firstName: z.string().max(100), token: z.string().regex(/^[A-Za-z0-9_-]{20,200}$/) }),
+    body: (d: { firstName: string; token: string }): Body => ({
+      subject: 'Confirm your new email address',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'You asked to use this email address for your account. Open the link below to confirm it; until then your account keeps its current address. The link works once and expires in 72 hours.',
+        'If you did not ask for this, ignore this email: nothing changes.',
+      ],
+      // The token travels in the fragment, so it never reaches server logs or Referer headers.
+      link: { label: 'Confirm my new email address', path: `/confirm-email#token=${d.token}` },
+    }),
+  },
+  'email-change-requested': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'A change of your email address was asked for',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'Someone logged in to your account asked to change its email address. The address changes only when the link sent to the new address is opened; until then this address stays on the account.',
+        'If this was not you, log in, change your password and contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  'email-change-in-use': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'Someone tried to use your email address',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'Someone asked to move another portal account to this email address, which already belongs to your account. Nothing was changed.',
+        'If it was you, log in with your existing account instead. If it was not you, you can ignore this email.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  'email-changed': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'Your email address was changed',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'The email address of your account was changed: from now on, emails about your account go to the new address, not to this one.',
+        'If this was not you, contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  'account-details-changed': {
+    data: z.strictObject({ firstName: z.string().max(100), change: z.enum(['phone', 'security-answers']) }),
+    body: (d: { firstName: string; change: 'phone' | 'security-answers' }): Body => ({
+      subject: d.change === 'phone' ? 'Your phone number was changed' : 'Your security questions were changed',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        d.change === 'phone'
+          ? 'The phone number of your account was just changed.'
+          : 'The security questions and answers of your account were just replaced.',
+        'If this was not you, change your password and contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
 } as const;
 
 export type EmailTemplateName = keyof typeof emailTemplates;

@@ -2,7 +2,7 @@ import { Alert, Box, Button, CircularProgress, Link, Typography } from '@mui/mat
 import { ResendVerificationRequest } from '@portal/contracts/registration';
 import { useMutation } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
@@ -11,13 +11,8 @@ import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useEmailedLinkToken } from '../../lib/use-emailed-link-token';
 import { resendVerification, verifyEmail } from './api/registration-api';
-
-/** The token of the link (`/verify-email#token=…`; docs/requirements/portal.md#portal-routes). */
-function tokenFromFragment(): string {
-  if (typeof window === 'undefined') return '';
-  return new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
-}
 
 /** "Send a new link": the answer is the same whether or not a registration waits for that address. */
 function ResendForm() {
@@ -70,19 +65,8 @@ function ResendForm() {
 /** `/verify-email` (docs/requirements/portal.md#email-verification): activates the account of the emailed link. */
 export function VerifyEmailPage() {
   useDocumentTitle('Verify your email');
-  const [token] = useState(tokenFromFragment);
   const verification = useMutation({ mutationFn: verifyEmail });
-  const { mutate } = verification;
-  // Posted once (the token is single use; development's StrictMode runs effects twice), then the fragment leaves
-  // the address bar, so the token stays out of the history and of a copied address.
-  const posted = useRef(false);
-  useEffect(() => {
-    if (window.location.hash)
-      window.history.replaceState(window.history.state, '', window.location.pathname + window.location.search);
-    if (!token || posted.current) return;
-    posted.current = true;
-    mutate(token);
-  }, [token, mutate]);
+  const token = useEmailedLinkToken(verification.mutate);
   const errorText = useApiErrorText(verification.error ?? undefined);
   const missing = !token;
 

@@ -3,7 +3,7 @@ import { ACCOUNT_ROUTES } from '@portal/contracts';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountHandlers, demoAccount, demoSessions } from '../../../testing/account-handlers';
-import { defaultErrorMessages } from '../../../testing/content-handlers';
+import { defaultErrorMessages, SECURITY_QUESTIONS } from '../../../testing/content-handlers';
 import { server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
@@ -391,5 +391,174 @@ describe('several forms on one page', { timeout: 30_000 }, () => {
     );
     expect(summaries[1]).toHaveAccessibleName('There is a problem');
     delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  });
+});
+
+describe(
+  'changing the email, phone and security questions (docs/requirements/session.md#my-account)',
+  { timeout: 30_000 },
+  () => {
+    /** The re-authentication dialog: the password, then Confirm. */
+    async function confirmItsYou(user: ReturnType<typeof renderApp>['user']) {
+      const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+      await user.type(within(dialog).getByLabelText(/^password/i), 'Harbor lantern quartz meadow');
+      await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    }
+
+    it('change email: a bad address is refused in the form; a good one is sent after the password, and the link is explained', async () => {
+      server.use(...accountHandlers());
+      const changes = sequence(ACCOUNT_ROUTES.email, [fail(403, 'Reauthentication_Required'), ok({ requested: true })]);
+      sequence(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
+      const { user } = renderAccount();
+      const form = await section('Change email');
+      expect(await within(form).findByText(/Your email address is demo.admin.j5@example.com/)).toBeInTheDocument();
+      const input = within(form).getByLabelText(/^new email address/i);
+      await user.type(input, 'not an address');
+      await user.click(within(form).getByRole('button', { name: 'Send the confirmation link' }));
+      await waitFor(() => expect(input).toHaveAttribute('aria-invalid', 'true'));
+      expect(await within(form).findAllByText(defaultErrorMessages.Email_Invalid!)).not.toHaveLength(0);
+      expect(changes).toEqual([]);
+
+      await user.clear(input);
+      await user.type(input, '  dana.new@clinic.example ');
+      await user.click(within(form).getByRole('button', { name: 'Send the confirmation link' }));
+      await confirmItsYou(user);
+      expect(
+        await within(screen.getByTestId('email-status')).findByText(/We sent a link to dana.new@clinic.example/),
+      ).toBeInTheDocument();
+      expect(changes).toEqual([{ email: 'dana.new@clinic.example' }, { email: 'dana.new@clinic.example' }]);
+      expect(input).toHaveValue('');
+      // The profile keeps the current address until the link is opened.
+      expect(within(await section('Profile')).getByText('demo.admin.j5@example.com')).toBeInTheDocument();
+    });
+
+    it('change email: the current address is answered next to the field', async () => {
+      server.use(...accountHandlers());
+      server.use(
+        http.post(ACCOUNT_ROUTES.email, () =>
+          HttpResponse.json(
+            { errorMessage: 'Email_Unchanged', fieldErrors: { email: ['Email_Unchanged'] } },
+            { status: 400 },
+          ),
+        ),
+      );
+      const { user } = renderAccount();
+      const form = await section('Change email');
+      const input = within(form).getByLabelText(/^new email address/i);
+      await user.type(input, 'demo.admin.j5@example.com');
+      await user.click(within(form).getByRole('button', { name: 'Send the confirmation link' }));
+      await waitFor(() => expect(input).toHaveAttribute('aria-invalid', 'true'));
+      await waitFor(() =>
+        expect(document.getElementById(input.getAttribute('aria-describedby')!)).toHaveTextContent(
+          defaultErrorMessages.Email_Unchanged!,
+        ),
+      );
+    });
+
+    it('change phone: the registration rule in the form; the new number is sent as 10 digits and shown masked', async () => {
+      let phoneMasked = '(***) ***-4567';
+      server.use(...accountHandlers());
+      server.use(http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: { ...demoAccount, phoneMasked } })));
+      const changes = sequence(ACCOUNT_ROUTES.phone, [
+        () => {
+          phoneMasked = '***-***-0123';
+          return HttpResponse.json({ data: { phoneMasked } });
+        },
+      ]);
+      const { user } = renderAccount();
+      const form = await section('Change phone');
+      const input = within(form).getByLabelText(/^new phone number/i);
+      await user.type(input, '123-456-7890');
+      await user.click(within(form).getByRole('button', { name: 'Change phone' }));
+      await waitFor(() => expect(input).toHaveAttribute('aria-invalid', 'true'));
+      expect(await screen.findByTestId('form-error-summary')).toHaveTextContent(defaultErrorMessages.Phone_Invalid!);
+      expect(changes).toEqual([]);
+
+      await user.clear(input);
+      await user.type(input, '(410) 555-0123');
+      await user.click(within(form).getByRole('button', { name: 'Change phone' }));
+      expect(
+        await within(screen.getByTestId('phone-status')).findByText('Your phone number was changed to ***-***-0123.'),
+      ).toBeInTheDocument();
+      expect(changes).toEqual([{ phone: '4105550123' }]);
+      expect(await within(await section('Profile')).findByText('***-***-0123')).toBeInTheDocument();
+    });
+
+    it('security questions: three different CMS questions, each answered, replace the old ones', async () => {
+      server.use(...accountHandlers());
+      const changes = sequence(ACCOUNT_ROUTES.securityAnswers, [ok({ changed: true })]);
+      const { user } = renderAccount();
+      const form = await section('Security questions');
+      const row = (index: number) => within(form).getByRole('group', { name: `Security question ${index + 1}` });
+      expect(await within(row(0)).findByRole('option', { name: SECURITY_QUESTIONS[0]!.question })).toBeInTheDocument();
+      await user.click(within(form).getByRole('button', { name: 'Change security questions' }));
+      const summary = await within(form).findByTestId('form-error-summary');
+      await waitFor(() =>
+        expect(
+          within(summary).getAllByRole('link', { name: defaultErrorMessages.Security_Question_Invalid }),
+        ).toHaveLength(3),
+      );
+      expect(within(summary).getAllByRole('link')[0]).toHaveAttribute('href', '#account-question-0');
+      expect(changes).toEqual([]);
+
+      const answers = ['Elm Street', 'Blue Honda', 'Lincoln Elementary'];
+      for (const index of [0, 1, 2]) {
+        await user.selectOptions(
+          within(row(index)).getByRole('combobox', { name: /question/i }),
+          SECURITY_QUESTIONS[index]!.key,
+        );
+        await user.type(within(row(index)).getByLabelText(/^answer/i), answers[index]!);
+      }
+      // A question chosen in one row cannot be chosen in another.
+      expect(within(row(0)).getByRole('option', { name: SECURITY_QUESTIONS[1]!.question })).toBeDisabled();
+      await user.click(within(form).getByRole('button', { name: 'Change security questions' }));
+      expect(
+        await within(screen.getByTestId('security-questions-status')).findByText(
+          'Your security questions and answers were changed.',
+        ),
+      ).toBeInTheDocument();
+      expect(changes).toEqual([
+        {
+          securityQuestions: [0, 1, 2].map((index) => ({
+            questionId: SECURITY_QUESTIONS[index]!.key,
+            answer: answers[index],
+          })),
+        },
+      ]);
+      expect(within(row(0)).getByLabelText(/^answer/i)).toHaveValue('');
+    });
+  },
+);
+
+describe('/confirm-email, the link sent to a new email address', () => {
+  const TOKEN = 'email-change-token-abcdefghijklmnop';
+  const openLink = (hash: string) => window.history.replaceState(null, '', `/confirm-email${hash}`);
+
+  it('posts the token from the fragment once, without a login, removes it from the address bar and says it worked', async () => {
+    const tokens = sequence(ACCOUNT_ROUTES.emailConfirm, [ok({ changed: true })]);
+    openLink(`#token=${TOKEN}`);
+    renderApp({ path: '/confirm-email', cookies });
+    const success = await screen.findByTestId('confirm-email-success');
+    expect(success).toHaveTextContent('Your email address was changed');
+    expect(within(success).getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/account');
+    expect(tokens).toEqual([{ token: TOKEN }]);
+    expect(window.location.hash).toBe('');
+  });
+
+  it('a used, expired or replaced link shows the CMS text and the way back to My account', async () => {
+    sequence(ACCOUNT_ROUTES.emailConfirm, [fail(400, 'Email_Change_Link_Invalid')]);
+    openLink(`#token=${TOKEN}`);
+    renderApp({ path: '/confirm-email', cookies });
+    const error = await screen.findByTestId('confirm-email-error');
+    await waitFor(() => expect(error).toHaveTextContent(defaultErrorMessages.Email_Change_Link_Invalid!));
+    expect(within(error).getByRole('link', { name: 'Go to My account' })).toHaveAttribute('href', '/account');
+  });
+
+  it('without a token says to open the link from the email and sends nothing', async () => {
+    const tokens = sequence(ACCOUNT_ROUTES.emailConfirm, [ok({ changed: true })]);
+    openLink('');
+    renderApp({ path: '/confirm-email', cookies });
+    expect(await screen.findByTestId('confirm-email-error')).toHaveTextContent(/Open the link from the email/);
+    expect(tokens).toEqual([]);
   });
 });

@@ -4,7 +4,11 @@ import {
   AccountResponse,
   AccountSessionsResponse,
   ActivityResponse,
+  ChangeEmailResponse,
   ChangePasswordResponse,
+  ChangePhoneResponse,
+  ChangeSecurityAnswersResponse,
+  ConfirmEmailChangeResponse,
   EndOtherSessionsResponse,
   MfaResetConfirmResponse,
   MfaResetStartResponse,
@@ -14,7 +18,10 @@ import {
   PasskeyRemoveResponse,
   PasskeyRenameResponse,
   passkeyRoute,
+  type ChangeEmailRequest,
   type ChangePasswordRequest,
+  type ChangePhoneRequest,
+  type ChangeSecurityAnswersRequest,
   type PasskeyRegistrationRequest,
 } from '@portal/contracts';
 import { apiRequest } from '../../../lib/api-client';
@@ -67,6 +74,23 @@ export const usePasskeys = () => useQuery(getPasskeysQueryOptions());
 
 export const changePassword = (body: ChangePasswordRequest) =>
   apiRequest(ACCOUNT_ROUTES.password, { method: 'POST', body, schema: ChangePasswordResponse.shape.data });
+
+export const changeEmail = (body: ChangeEmailRequest) =>
+  apiRequest(ACCOUNT_ROUTES.email, { method: 'POST', body, schema: ChangeEmailResponse.shape.data });
+export const confirmEmailChange = (token: string) =>
+  apiRequest(ACCOUNT_ROUTES.emailConfirm, {
+    method: 'POST',
+    body: { token },
+    schema: ConfirmEmailChangeResponse.shape.data,
+  });
+export const changePhone = (body: ChangePhoneRequest) =>
+  apiRequest(ACCOUNT_ROUTES.phone, { method: 'POST', body, schema: ChangePhoneResponse.shape.data });
+export const changeSecurityAnswers = (body: ChangeSecurityAnswersRequest) =>
+  apiRequest(ACCOUNT_ROUTES.securityAnswers, {
+    method: 'POST',
+    body,
+    schema: ChangeSecurityAnswersResponse.shape.data,
+  });
 
 export const endOtherSessions = () =>
   apiRequest(ACCOUNT_ROUTES.endOtherSessions, {

@@ -1,17 +1,21 @@
-import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { SECURITY_QUESTION_COUNT, SelfRegistrationRequest } from '@portal/contracts/registration';
+import { Button, Stack, Typography } from '@mui/material';
+import { SelfRegistrationRequest } from '@portal/contracts/registration';
 import { useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormDateField } from '../../../components/form/form-date-field';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormPasswordField } from '../../../components/form/form-password-field';
-import { FormSelectField } from '../../../components/form/form-select-field';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { GeneratePasswordAction } from '../../../components/form/generate-password-action';
+import { requestResolver } from '../../../components/form/request-resolver';
+import {
+  emptySecurityQuestions,
+  SecurityQuestionsFields,
+  securityQuestionFieldIds,
+  withoutListErrorWhileUnchosen,
+} from '../../../components/form/security-questions-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
-import { useSecurityQuestions } from '../../../lib/security-questions';
 import { registerAdministrator } from '../api/registration-api';
-import { requestResolver } from './request-resolver';
 
 export interface AdministratorFormValues {
   firstName: string;
@@ -37,12 +41,11 @@ export const emptyAdministratorValues = (): AdministratorFormValues => ({
   username: '',
   password: '',
   passwordConfirmation: '',
-  securityQuestions: Array.from({ length: SECURITY_QUESTION_COUNT }, () => ({ questionId: '', answer: '' })),
+  securityQuestions: emptySecurityQuestions(),
 });
 
 export const PASSWORD_MISMATCH = 'The passwords do not match. Enter the same password twice.';
 
-const questionIndexes = Array.from({ length: SECURITY_QUESTION_COUNT }, (_, index) => index);
 const ids = {
   firstName: 'register-first-name',
   lastName: 'register-last-name',
@@ -57,14 +60,7 @@ const ids = {
 /** Every field the summary links to, nested ones by their dotted path. */
 const fieldIds: Record<string, string> = {
   ...ids,
-  securityQuestions: 'register-questions',
-  'securityQuestions.root': 'register-questions',
-  ...Object.fromEntries(
-    questionIndexes.flatMap((index) => [
-      [`securityQuestions.${index}.questionId`, `register-question-${index}`],
-      [`securityQuestions.${index}.answer`, `register-answer-${index}`],
-    ]),
-  ),
+  ...securityQuestionFieldIds('register'),
 };
 
 function administratorResolver(registrationToken: string) {
@@ -79,17 +75,7 @@ function administratorResolver(registrationToken: string) {
   return async (...args: Parameters<typeof resolve>) => {
     const [values] = args;
     const result = await resolve(...args);
-    const errors: Record<string, unknown> = { ...result.errors };
-    // Rows not chosen yet each say so; "three different questions" would only repeat it.
-    if (values.securityQuestions.some((row) => !row.questionId)) {
-      // The list's own error sits on the list (or its `root`) next to the rows' errors: keep the rows'.
-      const list = errors.securityQuestions as Record<string, unknown> | undefined;
-      if (list) {
-        const { message: _message, type: _type, ref: _ref, types: _types, root: _root, ...rows } = list;
-        if (Object.keys(rows).length) errors.securityQuestions = Array.isArray(list) ? Object.assign([], rows) : rows;
-        else delete errors.securityQuestions;
-      }
-    }
+    const errors = withoutListErrorWhileUnchosen(values, { ...result.errors });
     if (values.passwordConfirmation !== values.password)
       errors.passwordConfirmation = { type: 'validate', message: PASSWORD_MISMATCH };
     if (Object.keys(errors).length === 0) return result;
@@ -118,10 +104,9 @@ export function AdministratorStep({
     defaultValues,
     shouldFocusError: false,
   });
-  const questions = useSecurityQuestions();
-  const [firstName, lastName, username, email, password, chosen] = useWatch({
+  const [firstName, lastName, username, email, password] = useWatch({
     control: form.control,
-    name: ['firstName', 'lastName', 'username', 'email', 'password', 'securityQuestions'],
+    name: ['firstName', 'lastName', 'username', 'email', 'password'],
   });
   const { errors, submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary, fieldError, text } = useApiFormSubmit(form, fieldIds, {
@@ -131,16 +116,6 @@ export function AdministratorStep({
       onRegistered(form.getValues());
     },
   });
-  const questionOptions = (index: number) =>
-    (questions.data ?? []).map((entry) => ({
-      value: entry.attributes.key,
-      label: entry.attributes.question,
-      // A question chosen in another row cannot be chosen again (three different questions).
-      disabled: chosen.some((row, other) => other !== index && row.questionId === entry.attributes.key),
-    }));
-  // "Three different questions" is about the list as a whole, not one row.
-  const questionsMessage = errors.securityQuestions?.root?.message ?? errors.securityQuestions?.message;
-
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Administrator">
       <FormErrorSummary errors={summary} submitCount={submitCount} />
@@ -245,40 +220,7 @@ export function AdministratorStep({
       <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
         Security questions
       </Typography>
-      <Typography sx={{ mb: 1 }}>Choose three different questions. Answers are not case-sensitive.</Typography>
-      {questions.isError && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          The security questions could not be loaded. Reload the page to try again.
-        </Alert>
-      )}
-      {questionsMessage && (
-        <Typography color="error" id="register-questions" tabIndex={-1} sx={{ mb: 1 }}>
-          {text(questionsMessage)}
-        </Typography>
-      )}
-      {questionIndexes.map((index) => (
-        <Box key={index} component="fieldset" sx={{ border: 0, p: 0, m: 0, mb: 2 }}>
-          <Box component="legend" sx={{ fontWeight: 700, p: 0 }}>
-            Security question {index + 1}
-          </Box>
-          <FormSelectField
-            id={`register-question-${index}`}
-            label="Question"
-            options={questionOptions(index)}
-            registration={form.register(`securityQuestions.${index}.questionId`)}
-            error={fieldError(errors.securityQuestions?.[index]?.questionId)}
-            required
-          />
-          <FormTextField
-            id={`register-answer-${index}`}
-            label="Answer"
-            autoComplete="off"
-            registration={form.register(`securityQuestions.${index}.answer`)}
-            error={fieldError(errors.securityQuestions?.[index]?.answer)}
-            required
-          />
-        </Box>
-      ))}
+      <SecurityQuestionsFields form={form} prefix="register" fieldError={fieldError} text={text} />
       <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
         <Button variant="outlined" onClick={() => onBack(form.getValues())}>
           Back

@@ -9,7 +9,7 @@ import { FormTextField } from '../../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ShownAsIsError } from '../../../lib/use-api-error-text';
 import { validateAuthority } from '../api/registration-api';
-import { requestResolver } from './request-resolver';
+import { requestResolver } from '../../../components/form/request-resolver';
 
 export interface AuthorityFormValues {
   financialLookupSelector: FinancialLookupSelector | '';

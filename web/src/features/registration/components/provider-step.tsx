@@ -12,7 +12,7 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { validateProvider } from '../api/registration-api';
-import { requestResolver } from './request-resolver';
+import { requestResolver } from '../../../components/form/request-resolver';
 
 export interface ProviderFormValues {
   npi: string;

@@ -1,0 +1,68 @@
+import { Box, Button, Typography } from '@mui/material';
+import { ChangeEmailRequest, type Account } from '@portal/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod/mini';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormTextField } from '../../../components/form/form-text-field';
+import { requestResolver } from '../../../components/form/request-resolver';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { StatusMessage } from '../../../components/status/status-message';
+import { changeEmail } from '../api/account-api';
+import { AccountSection } from './account-section';
+
+const fieldIds = { email: 'account-new-email' };
+const resolver = requestResolver(ChangeEmailRequest, (values: ChangeEmailRequest) => values);
+
+/**
+ * Change email: the new address is used only once the link sent to it is opened; the current address is told that
+ * a change was asked for. The answer is the same whether or not another account uses the new address.
+ */
+export function ChangeEmailSection({ account }: { account: UseQueryResult<Account> }) {
+  const { withReauth } = useReauth();
+  const [status, setStatus] = useState<string>();
+  const form = useForm<ChangeEmailRequest, unknown, z.output<typeof ChangeEmailRequest>>({
+    resolver,
+    defaultValues: { email: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+    fieldForCode: { Email_Unchanged: 'email' },
+    submit: async (values) => {
+      setStatus(undefined);
+      await withReauth(() => changeEmail(values));
+      form.reset();
+      setStatus(
+        `We sent a link to ${values.email}. Open it within 72 hours to start using that address; until then your account keeps its current address, which we told about this request.`,
+      );
+    },
+  });
+
+  return (
+    <AccountSection id="email" title="Change email">
+      <StatusMessage message={status} testId="email-status" />
+      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="email-title" sx={{ maxWidth: 560 }}>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography>
+          {account.data ? `Your email address is ${account.data.email}. ` : ''}We send a link to the new address to
+          confirm it: the change happens when you open it.
+        </Typography>
+        <FormTextField
+          id={fieldIds.email}
+          label="New email address"
+          type="email"
+          autoComplete="email"
+          registration={form.register('email')}
+          error={fieldError(errors.email)}
+          required
+        />
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+          Send the confirmation link
+        </Button>
+      </Box>
+    </AccountSection>
+  );
+}
