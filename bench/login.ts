@@ -49,15 +49,18 @@ interface Server extends BenchApp {
   label: string;
   /** The logged-in session whose state `GET /api/session` reads. */
   sessionCookie: string;
-  hashConcurrency: number;
 }
 
-/** One server with at most `hashConcurrency` hashes at once, its two bench users, and a logged-in session. */
-async function startServer(hashConcurrency: number): Promise<Server> {
-  const bench = await startBenchApp(`login-${hashConcurrency}`, {
+/**
+ * One server with at most `concurrency` hashes at once in threads `nice` below the event loop (undefined: the
+ * setting's default), its two bench users, and a logged-in session.
+ */
+async function startServer(concurrency: number, nice?: number): Promise<Server> {
+  const bench = await startBenchApp(`login-${concurrency}-${nice ?? 'default'}`, {
     // The per-client throttle would stop a single load generator after 20 attempts: raised for the measurement.
     LOGIN_ATTEMPTS_PER_MINUTE: '10000',
-    PASSWORD_HASH_CONCURRENCY: String(hashConcurrency),
+    PASSWORD_HASH_CONCURRENCY: String(concurrency),
+    ...(nice === undefined ? {} : { PASSWORD_HASH_NICE: String(nice) }),
   });
   const { app, database, headers } = bench;
   // One account that logs in over and over, and one logged-in session whose state is read.
@@ -96,11 +99,11 @@ async function startServer(hashConcurrency: number): Promise<Server> {
     payload: { code: await currentTotp(SECRET) },
   });
   if (mfa.statusCode !== 200) throw new Error(`bench session: MFA answered ${mfa.statusCode} ${mfa.body}`);
+  const { hashConcurrency, hashNice } = bench.config.passwords;
   return {
     ...bench,
-    label: `PASSWORD_HASH_CONCURRENCY=${hashConcurrency}${hashConcurrency === cores ? ' (default)' : ''}`,
+    label: `hashing ${hashConcurrency} at once${hashConcurrency === cores ? ' (default)' : ''}, nice ${hashNice}${nice === undefined ? ' (default)' : ''}`,
     sessionCookie: mfa.cookies.find((c) => c.name === SESSION_COOKIE)!.value,
-    hashConcurrency,
   };
 }
 
@@ -181,9 +184,11 @@ async function loadedWindow(server: Server): Promise<LoadedWindow> {
 
 const servers: Server[] = [];
 try {
-  // The default (one hash per core) and one core left to the event loop (at least one hash).
-  for (const hashConcurrency of [...new Set([cores, Math.max(1, cores - 1)])])
-    servers.push(await startServer(hashConcurrency));
+  // The defaults (one hash per core, hashing threads niced); one core left to the event loop instead (at least one
+  // hash at a time); and the defaults with hashing at the event loop's own priority (as before PASSWORD_HASH_NICE).
+  servers.push(await startServer(cores));
+  if (cores > 1) servers.push(await startServer(cores - 1));
+  servers.push(await startServer(cores, 0));
   const [first] = servers as [Server];
   console.log(
     `argon2id m=${first.config.passwords.hashMemoryKib} KiB, t=${first.config.passwords.hashIterations}, p=1; ${first.database.kind}; ${cores} cores; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}; ${ROUNDS} rounds of ${WINDOW_S} s windows; ${loadAverage()}`,
@@ -206,7 +211,11 @@ try {
     console.log(
       `  round ${round}, no logins: session p99 ${window.sessionP99} ms; event-loop delay p99 ${window.loopDelayP99.toFixed(1)} ms (${loadAverage()})`,
     );
-    for (const server of round % 2 ? servers : [...servers].reverse()) {
+    // Each round starts the loaded windows with another server, so no server always follows the idle window.
+    for (const server of [
+      ...servers.slice((round - 1) % servers.length),
+      ...servers.slice(0, (round - 1) % servers.length),
+    ]) {
       const w = await loadedWindow(server);
       loaded.get(server)!.push(w);
       console.log(
