@@ -2,15 +2,17 @@
 // p99 of `GET /api/session` (a logged-in session) at a fixed request rate while logins run flat out, against its
 // p99 at the same rate with no login load. Targets: ≥ 100 logins/s per instance; p99 under load ≤ 5× idle.
 // A login here is the password step (`POST /api/auth/login`: rate-limit counter, lookup, one argon2id verification
-// on libuv's thread pool, at most PASSWORD_HASH_CONCURRENCY at once, then one transaction: session insert and audit
-// row); the TOTP step costs no hashing.
+// in the hasher's worker threads, at most PASSWORD_HASH_CONCURRENCY at once and PASSWORD_HASH_NICE below the event
+// loop's priority, then one transaction: session insert and audit row); the TOTP step costs no hashing.
 // Method: the machine is shared and its load changes by the minute, so a ratio is only measured within one run.
-// Two servers run in this process, one per hashing limit compared (PASSWORD_HASH_CONCURRENCY = the cores, the
-// default, and the cores minus one), and short windows alternate: in each round one window without logins and one
-// window of flat-out logins on each server (which server goes first alternates). Each figure is the median of the
-// rounds' windows, with their range; the ratio is that of the medians. Each window also samples the event loop's own
-// delay: a rise there is the event loop blocked or starved of CPU, a rise in the session p99 alone is latency added
-// elsewhere (PostgreSQL, the machine).
+// Three servers run in this process, each with its own password hasher: the defaults (one hash per core, hashing
+// threads at nice 10), one core left to the event loop instead (PASSWORD_HASH_CONCURRENCY = cores - 1), and the
+// defaults with hashing at the event loop's own priority (PASSWORD_HASH_NICE=0, as before that setting). Short
+// windows alternate: in each round one window without logins, then one window of flat-out logins on each server (the
+// round's first server rotates). Each figure is the median of the rounds' windows, with their range; the ratio is
+// that of the medians (per round ratios printed too). Each window also samples the event loop's own delay: a rise
+// there is the event loop blocked or starved of CPU, a rise in the session p99 alone is latency added elsewhere
+// (PostgreSQL, the machine).
 // Also printed, less dependent on the machine's load: CPU of one argon2id verification (the ceiling: cores / that),
 // and CPU per login, in total and on the event loop's thread (Linux /proc; PostgreSQL's own CPU is another process
 // and not counted). Figures: docs/decisions/0020.
@@ -83,7 +85,14 @@ async function startServer(concurrency: number, nice?: number): Promise<Server> 
     .onConflictDoNothing();
   await database.db
     .update(users)
-    .set({ passwordHash: await app.passwordHasher.hash(PASSWORD), totpLastStep: null })
+    // A database kept from an earlier run may hold a lockout (e.g. a run stopped mid-window): cleared.
+    .set({
+      passwordHash: await app.passwordHasher.hash(PASSWORD),
+      totpLastStep: null,
+      failedLoginCount: 0,
+      failedLoginFirstAt: null,
+      lockedUntil: null,
+    })
     .where(inArray(users.username, benchUsers));
   const login = await app.inject({
     method: 'POST',

@@ -35,6 +35,7 @@ export interface AutocannonResult {
   latency: { p50: number; p99: number; max: number };
   non2xx: number;
   errors: number;
+  statusCodeStats?: Record<string, { count: number }>;
 }
 
 const autocannonCli = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
@@ -47,7 +48,9 @@ export async function autocannon(args: string[]): Promise<AutocannonResult> {
   });
   const result = JSON.parse(stdout) as AutocannonResult;
   if (result.non2xx || result.errors)
-    throw new Error(`${args.at(-1)}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+    throw new Error(
+      `${args.at(-1)}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+    );
   return result;
 }
 

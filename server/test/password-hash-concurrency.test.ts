@@ -61,6 +61,18 @@ describe('password hashing threads (PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_NIC
     },
   );
 
+  it('a failure of the hashing itself rejects instead of answering "wrong password" (no lockout from a shutdown)', async () => {
+    const h = hasher({ maxConcurrent: 1 });
+    const stored = await h.hash('a long enough password');
+    // One verification running, one waiting for the thread, when the hasher closes.
+    const outcomes = Promise.allSettled([1, 2].map(() => h.verify(stored, 'a long enough password')));
+    await h.close();
+    expect((await outcomes).map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    // A malformed stored hash is a mismatch, not a failure; a closed hasher starts new threads when used again.
+    expect(await h.verify('$argon2id$v=19$m=19456,t=2,p=1$bad', 'x')).toBe(false);
+    expect(await h.verify(stored, 'a long enough password')).toBe(true);
+  });
+
   it.runIf(process.platform === 'linux')('runs one hashing thread per core when no limit is given', async () => {
     const h = hasher({ niceIncrement: 6 });
     const { most } = await mostThreadsAt(

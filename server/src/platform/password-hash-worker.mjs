@@ -8,5 +8,9 @@ export function hash({ password, options }) {
 }
 
 export function verify({ storedHash, password }) {
-  return verifySync(storedHash, password);
+  try {
+    return verifySync(storedHash, password);
+  } catch {
+    return false; // a malformed stored hash never matches
+  }
 }

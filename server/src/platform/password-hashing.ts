@@ -75,12 +75,12 @@ export class PasswordHasher {
     return this.run('hash', { password: password.normalize('NFKC'), options: this.options });
   }
 
-  async verify(storedHash: string, password: string): Promise<boolean> {
-    try {
-      return await this.run<boolean>('verify', { storedHash, password: password.normalize('NFKC') });
-    } catch {
-      return false; // a malformed stored hash never matches
-    }
+  /**
+   * False for a wrong password or a malformed stored hash. A failure of the hashing itself (a worker thread ended, the
+   * server shutting down) rejects: it is not a wrong password and must never count towards a lockout.
+   */
+  verify(storedHash: string, password: string): Promise<boolean> {
+    return this.run<boolean>('verify', { storedHash, password: password.normalize('NFKC') });
   }
 
   /** True when the stored hash was made with other parameters than today's: rehash it after a successful login. */
