@@ -12,7 +12,7 @@
 // created on its server and dropped at the end), else embedded PGlite (two data folders).
 // Seeding 1,000,000 locations takes about two minutes on PostgreSQL (generate_series).
 // Run: npm run bench:registration   (BENCH_LOCATIONS=200000 for a quicker, smaller run; PASSWORD_HASH_CONCURRENCY=1
-//      to measure the hashing limit)
+//      or PASSWORD_HASH_NICE=0 to measure the hashing limit or the hashing threads' priority)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -315,7 +315,7 @@ try {
   const large = await startInstance('registration_large', LARGE);
   instances.push(large);
   console.log(
-    `registration benchmark; ${small.database.kind}; argon2id m=${small.config.passwords.hashMemoryKib} KiB t=${small.config.passwords.hashIterations}; ${availableParallelism()} cores; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}; PASSWORD_HASH_CONCURRENCY=${small.config.passwords.hashConcurrency ?? 'unset (no limit)'}`,
+    `registration benchmark; ${small.database.kind}; argon2id m=${small.config.passwords.hashMemoryKib} KiB t=${small.config.passwords.hashIterations}; ${availableParallelism()} cores; PASSWORD_HASH_CONCURRENCY=${small.config.passwords.hashConcurrency}; PASSWORD_HASH_NICE=${small.config.passwords.hashNice}`,
   );
   console.log(`provider validation, ${small.label} and ${large.label} interleaved, one request at a time`);
   await providerLatencyInterleaved(small, large);
