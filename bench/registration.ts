@@ -12,20 +12,17 @@
 // created on its server and dropped at the end), else embedded PGlite (two data folders).
 // Seeding 1,000,000 locations takes about two minutes on PostgreSQL (generate_series).
 // Run: npm run bench:registration   (BENCH_LOCATIONS=200000 for a quicker, smaller run; PASSWORD_HASH_CONCURRENCY=1
-//      to measure the hashing limit)
-import { execFile } from 'node:child_process';
+//      or PASSWORD_HASH_NICE=0 to measure the hashing limit or the hashing threads' priority)
 import { mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Db } from '../server/src/db/client';
 import { seedDemoData } from '../server/src/db/demo-data';
 import { rowsOf } from '../server/src/platform/db-executor';
 import { startBenchApp, type BenchApp } from './support/bench-app';
+import { autocannon, loadAverage, median, summary, withLoopDelay } from './support/measure';
 
 const SMALL = 1_000;
 const LARGE = Number(process.env.BENCH_LOCATIONS ?? 1_000_000);
@@ -36,7 +33,6 @@ const CONCURRENT_REGISTRATIONS = 20;
 const HEALTH_RATE = 50; // requests/s
 const HEALTH_ROUNDS = 3;
 const HEALTH_DURATION_S = 4; // per window
-const autocannonCli = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 
 const runDir = mkdtempSync(join(tmpdir(), 'portal-bench-registration-'));
 const adminUrl = process.env.BENCH_DATABASE_URL;
@@ -157,21 +153,6 @@ const providerBody = (t: Target) => ({
   passthroughResponse: true,
 });
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function summary(times: number[]): { p50: number; p99: number } {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
-}
-
-const median = (values: number[]) => summary(values).p50;
-const loadAverage = () =>
-  `load average ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(', ')}`;
-
 async function timedProviderValidation(instance: Instance, target: Target): Promise<number> {
   const started = process.hrtime.bigint();
   const res = await fetch(`${instance.base}${REGISTRATION_ROUTES.validateProvider}`, {
@@ -265,13 +246,6 @@ function registrationBody(token: string) {
   };
 }
 
-interface AutocannonResult {
-  latency: { p99: number; p50: number; max: number };
-  requests: { total: number };
-  non2xx: number;
-  errors: number;
-}
-
 /**
  * Health-check p99 in alternating windows, without and with 20 registrations running, so both see the same machine
  * load; the event loop's own delay in each window tells a starved loop from a slow machine.
@@ -291,28 +265,31 @@ async function healthDuringRegistrations(instance: Instance) {
   let failed = 0;
   for (let round = 1; round <= HEALTH_ROUNDS; round++) {
     for (const kind of ['idle', 'loaded'] as const) {
-      const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-      loopDelay.enable();
-      let running = true;
-      const health = autocannon(instance).finally(() => (running = false));
-      const workers =
-        kind === 'idle'
-          ? []
-          : Array.from({ length: CONCURRENT_REGISTRATIONS }, async () => {
-              while (running && tokens.length) {
-                const res = await post(instance, REGISTRATION_ROUTES.selfRegistration, registrationBody(tokens.pop()!));
-                if (res.status === 201) done++;
-                else failed++;
-              }
-            });
-      const result = await health;
-      await Promise.all(workers);
-      loopDelay.disable();
+      const { result, loopDelayP99Ms } = await withLoopDelay(async () => {
+        let running = true;
+        const health = healthCheckWindow(instance).finally(() => (running = false));
+        const workers =
+          kind === 'idle'
+            ? []
+            : Array.from({ length: CONCURRENT_REGISTRATIONS }, async () => {
+                while (running && tokens.length) {
+                  const res = await post(
+                    instance,
+                    REGISTRATION_ROUTES.selfRegistration,
+                    registrationBody(tokens.pop()!),
+                  );
+                  if (res.status === 201) done++;
+                  else failed++;
+                }
+              });
+        await Promise.all(workers);
+        return health;
+      });
       if (kind === 'loaded' && !tokens.length) console.log('  (ran out of prepared tokens in this window)');
       windows[kind].push(result.latency.p99);
-      loopDelays[kind].push(loopDelay.percentile(99) / 1e6);
+      loopDelays[kind].push(loopDelayP99Ms);
       console.log(
-        `  round ${round}, ${kind === 'idle' ? 'no registrations' : `${CONCURRENT_REGISTRATIONS} concurrent registrations`}: GET /healthz p99 ${result.latency.p99} ms (max ${result.latency.max} ms); event-loop delay p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms (${loadAverage()})`,
+        `  round ${round}, ${kind === 'idle' ? 'no registrations' : `${CONCURRENT_REGISTRATIONS} concurrent registrations`}: GET /healthz p99 ${result.latency.p99} ms (max ${result.latency.max} ms); event-loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms (${loadAverage()})`,
       );
     }
   }
@@ -327,26 +304,8 @@ async function healthDuringRegistrations(instance: Instance) {
   );
 }
 
-async function autocannon(instance: Instance): Promise<AutocannonResult> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    [
-      autocannonCli,
-      '--json',
-      '-c',
-      '2',
-      '-R',
-      String(HEALTH_RATE),
-      '-d',
-      String(HEALTH_DURATION_S),
-      `${instance.base}/healthz`,
-    ],
-    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
-  );
-  const result = JSON.parse(stdout) as AutocannonResult;
-  if (result.non2xx || result.errors) throw new Error(`healthz: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result;
-}
+const healthCheckWindow = (instance: Instance) =>
+  autocannon(['-c', '2', '-R', String(HEALTH_RATE), '-d', String(HEALTH_DURATION_S), `${instance.base}/healthz`]);
 
 const instances: Instance[] = [];
 try {
@@ -356,7 +315,7 @@ try {
   const large = await startInstance('registration_large', LARGE);
   instances.push(large);
   console.log(
-    `registration benchmark; ${small.database.kind}; argon2id m=${small.config.passwords.hashMemoryKib} KiB t=${small.config.passwords.hashIterations}; ${availableParallelism()} cores; UV_THREADPOOL_SIZE=${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'}; PASSWORD_HASH_CONCURRENCY=${small.config.passwords.hashConcurrency ?? 'unset (no limit)'}`,
+    `registration benchmark; ${small.database.kind}; argon2id m=${small.config.passwords.hashMemoryKib} KiB t=${small.config.passwords.hashIterations}; ${availableParallelism()} cores; PASSWORD_HASH_CONCURRENCY=${small.config.passwords.hashConcurrency}; PASSWORD_HASH_NICE=${small.config.passwords.hashNice}`,
   );
   console.log(`provider validation, ${small.label} and ${large.label} interleaved, one request at a time`);
   await providerLatencyInterleaved(small, large);

@@ -1,5 +1,5 @@
 // Bundles the server into dist/main.js (workspace TypeScript such as @portal/contracts is inlined; npm
-// packages stay external) and copies the committed SQL migrations beside it.
+// packages stay external) and copies the committed SQL migrations and the password hasher's worker beside it.
 import { build } from 'esbuild';
 import { cpSync, rmSync } from 'node:fs';
 
@@ -18,4 +18,6 @@ await build({
   logLevel: 'warning',
 });
 cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
+// The password hasher's worker threads load this file beside the bundle (new URL(…, import.meta.url)).
+cpSync('src/platform/password-hash-worker.mjs', 'dist/password-hash-worker.mjs');
 console.log('server built into server/dist');

@@ -146,8 +146,10 @@ export async function buildApp({
       memoryKib: config.passwords.hashMemoryKib,
       iterations: config.passwords.hashIterations,
       maxConcurrent: config.passwords.hashConcurrency,
+      niceIncrement: config.passwords.hashNice,
     }),
   );
+  app.addHook('onClose', async () => app.passwordHasher.close());
   const jobs: Job[] = [
     rateLimitCleanupJob(),
     sessionCleanupJob(config.sessions),

@@ -6,6 +6,7 @@ import { REAUTHENTICATION_WINDOW_MS_DEFAULT } from '@portal/contracts/account';
 import { SESSION_ABSOLUTE_MS_DEFAULT, SESSION_IDLE_MS_DEFAULT } from '@portal/contracts/auth';
 import { SESSION_TIMER_DEFAULTS } from '@portal/contracts/site-config';
 import { z } from 'zod';
+import { PASSWORD_HASH_NICE_DEFAULT } from './platform/password-hashing';
 
 /** Repository root: paths in settings are resolved from here so `npm start` works from any folder. */
 // Both server/src/config.ts and the bundled server/dist/main.js sit two levels below the root.
@@ -127,6 +128,9 @@ export const EnvSchema = z.object({
   PASSWORD_HASH_ITERATIONS: z.coerce.number().int().min(2, 'must be at least 2').max(20).default(2),
   // Default: one hash per core. More would only crowd the event loop out of the CPU (docs/decisions/0025).
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
+  // Hashing threads run this much below the event loop's priority (Linux nice), so requests keep a core during a
+  // burst of logins (docs/decisions/0020); 0 = the same priority.
+  PASSWORD_HASH_NICE: z.coerce.number().int().min(0).max(19).default(PASSWORD_HASH_NICE_DEFAULT),
   PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
   // Sessions and login (docs/requirements/session.md): short values only in tests.
   SESSION_IDLE_MS: z.coerce
@@ -231,6 +235,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       hashMemoryKib: env.PASSWORD_HASH_MEMORY_KIB,
       hashIterations: env.PASSWORD_HASH_ITERATIONS,
       hashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
+      hashNice: env.PASSWORD_HASH_NICE,
       historyCount: env.PASSWORD_HISTORY_COUNT,
     },
     sessions: {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { hash, parseOptions, verify } from '@node-rs/argon2';
+import { availableParallelism } from 'node:os';
+import { parseOptions } from '@node-rs/argon2';
 import blocklistEntries from '@portal/contracts/password-blocklist.json';
 import { checkPassword, type PasswordProblem } from '@portal/contracts/password-policy';
 import { desc, eq, inArray } from 'drizzle-orm';
-import pLimit from 'p-limit';
+import { Piscina } from 'piscina';
 import { passwordHistory } from '../db/schema';
 import type { DbExecutor } from './db-executor';
 
@@ -12,11 +13,21 @@ export interface HashingSettings {
   memoryKib: number;
   iterations: number;
   /**
-   * At most this many hashes or verifications at once (more wait their turn); unset: no limit, as many as libuv's
-   * thread pool runs. Below the core count it leaves the event loop a core (docs/decisions/0025).
+   * At most this many hashes or verifications at once, one per worker thread (more wait their turn); unset: one per
+   * core. More than the cores would only crowd the event loop out of the CPU (docs/decisions/0025).
    */
   maxConcurrent?: number;
+  /**
+   * How much lower the hashing threads' scheduling priority is than the event loop's (Linux nice increment, 0–19;
+   * ignored elsewhere): the event loop, and PostgreSQL on the same host, get a core as soon as they need one, and
+   * hashing still uses every idle core. Unset: 10 (docs/decisions/0020).
+   */
+  niceIncrement?: number;
 }
+
+export const PASSWORD_HASH_NICE_DEFAULT = 10;
+
+const worker = new URL('./password-hash-worker.mjs', import.meta.url).href;
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, which isolated modules cannot import)
 
@@ -31,11 +42,14 @@ export function passwordProblems(
   return checkPassword(password, { personal, blocklist: passwordBlocklist });
 }
 
-/** Hashes and verifies on libuv's thread pool, so a login never blocks the event loop. */
+/**
+ * Hashes and verifies in worker threads of lower priority (piscina), so a login never blocks the event loop nor takes
+ * the CPU from it. The threads start at the first hash and end after a minute without one.
+ */
 export class PasswordHasher {
   private readonly options;
   private dummyHash: Promise<string> | undefined;
-  private readonly run: <T>(work: () => Promise<T>) => Promise<T>;
+  private pool: Piscina | undefined;
 
   constructor(readonly settings: HashingSettings) {
     this.options = {
@@ -44,20 +58,29 @@ export class PasswordHasher {
       timeCost: settings.iterations,
       parallelism: 1,
     };
-    const limit = settings.maxConcurrent ? pLimit(settings.maxConcurrent) : undefined;
-    this.run = limit ? (work) => limit(work) : (work) => work();
+  }
+
+  private run<T>(name: 'hash' | 'verify', task: object): Promise<T> {
+    this.pool ??= new Piscina({
+      filename: worker,
+      minThreads: 0,
+      maxThreads: this.settings.maxConcurrent ?? availableParallelism(),
+      idleTimeout: 60_000,
+      niceIncrement: this.settings.niceIncrement ?? PASSWORD_HASH_NICE_DEFAULT,
+    });
+    return this.pool.run(task, { name }) as Promise<T>;
   }
 
   hash(password: string): Promise<string> {
-    return this.run(() => hash(password.normalize('NFKC'), this.options));
+    return this.run('hash', { password: password.normalize('NFKC'), options: this.options });
   }
 
-  async verify(storedHash: string, password: string): Promise<boolean> {
-    try {
-      return await this.run(() => verify(storedHash, password.normalize('NFKC')));
-    } catch {
-      return false; // a malformed stored hash never matches
-    }
+  /**
+   * False for a wrong password or a malformed stored hash. A failure of the hashing itself (a worker thread ended, the
+   * server shutting down) rejects: it is not a wrong password and must never count towards a lockout.
+   */
+  verify(storedHash: string, password: string): Promise<boolean> {
+    return this.run<boolean>('verify', { storedHash, password: password.normalize('NFKC') });
   }
 
   /** True when the stored hash was made with other parameters than today's: rehash it after a successful login. */
@@ -78,6 +101,13 @@ export class PasswordHasher {
     this.dummyHash ??= this.hash(randomBytes(18).toString('base64'));
     await this.verify(await this.dummyHash, password);
     return false;
+  }
+
+  /** Ends the worker threads (the server's shutdown); a later hash starts new ones. */
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.destroy();
   }
 
   /** Hashes once and throws the result away: equal work where a real path would hash (e.g. registration of a taken name). */

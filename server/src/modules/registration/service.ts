@@ -329,7 +329,7 @@ export async function registerAdministrator(request: FastifyRequest, input: Regi
     throw new PortalError(400, 'Registration_Token_Invalid');
   }
 
-  // The expensive hashing happens before the transaction (on libuv's pool), so no row is locked while it runs.
+  // The expensive hashing happens before the transaction (in the hasher's threads), so no row is locked while it runs.
   const [passwordHash, ...answerHashes] = await Promise.all([
     passwordHasher.hash(input.password),
     ...input.securityQuestions.map((q) => hashSecurityAnswer(q.answer, passwordHasher)),
