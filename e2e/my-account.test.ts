@@ -1,18 +1,9 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tokenFile } from '../server/src/content/handover';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  waitForSettled,
-  withDialogsCompleted,
-} from './support/browser';
-import { enterPassword, loginEnrolling, loginWithTotp } from './support/login';
-import { startPortal, type RunningPortal } from './support/portal-server';
+import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { endedDialog, enterPassword, loginEnrolling, loginWithTotp, sessionWith } from './support/login';
+import { portalSuite } from './support/portal-suite';
 
 /**
  * My account, passkeys and re-authentication (docs/requirements/session.md#my-account) against a portal of this
@@ -25,21 +16,12 @@ const ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
 // A refused login or account change answers 4xx, which Chromium reports as a console error of the page.
 const allowConsoleErrors = [/status of 40[0-3]/];
 
-const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Log out' }).click();
   await endedDialog(page).getByRole('button', { name: 'Stay logged out' }).click();
   await endedDialog(page).waitFor({ state: 'detached' });
-}
-
-/** Whether the portal still has a logged-in session for this cookie jar. */
-async function sessionWith(portal: RunningPortal, cookies: { name: string; value: string }[]) {
-  const res = await fetch(`${portal.url}/api/session`, {
-    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
-  });
-  return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
 }
 
 /** Chromium's virtual platform authenticator on this page (CDP WebAuthn domain): it holds the passkeys created here. */
@@ -64,28 +46,13 @@ async function openAccount(page: Page) {
 }
 
 describe('My account', () => {
-  let browser: Browser;
-  let portal: RunningPortal;
-
-  beforeAll(async () => {
-    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
-    portal = await startPortal({
-      CMS_URL: inject('cmsUrl'),
-      CMS_TOKEN: token,
-      REAUTHENTICATION_WINDOW_MS: String(REAUTH_WINDOW_MS),
-      LOGIN_ATTEMPTS_PER_MINUTE: '200',
-    });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
+  const portal = portalSuite({
+    env: { REAUTHENTICATION_WINDOW_MS: String(REAUTH_WINDOW_MS), LOGIN_ATTEMPTS_PER_MINUTE: '200' },
+    pageDefaults: { allowConsoleErrors },
   });
 
   async function newPage(viewport = { width: 1440, height: 900 }) {
-    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors, viewport });
-    await withDialogsCompleted(context, portal.url);
-    return { context, page };
+    return portal.newPage({ viewport });
   }
 
   it('login → My account (axe at 1440 and 390 px) → add a passkey with the virtual authenticator → logout → password + passkey', async () => {
