@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generateDemoData } from '../server/src/db/demo-data';
 import { DEMO_PASSWORD, DEMO_SECURITY_ANSWER, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { screenshot, waitForSettled } from './support/browser';
+import { gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { readEmail } from './support/mail';
 import { freshTotp, submitPassword, typeDate } from './support/login';
 import { portalSuite } from './support/portal-suite';
@@ -191,7 +191,8 @@ describe('login help and DDE access', () => {
   it("find my administrator: the J5 demo location's administrator with a masked email; a wrong TIN: no match", async () => {
     const location = firstJ5Location();
     const { context, page } = await portal.newPage();
-    await page.goto('/');
+    // `/` is server-rendered: the Help menu opens once React has hydrated it.
+    await gotoHydrated(page, '/');
     await page.getByRole('button', { name: 'Help' }).click();
     await page.getByRole('menuitem', { name: 'Find my administrator' }).click();
     await page.getByRole('textbox', { name: /NPI/ }).fill(location.npi);
@@ -281,7 +282,7 @@ describe('login help and DDE access', () => {
       await waitForSettled(page);
       await screenshot(page, `forgot-username-errors-${width}`);
       // The header's Help menu, open.
-      await page.goto('/');
+      await gotoHydrated(page, '/');
       await page.getByRole('button', { name: 'Help' }).click();
       await page.getByRole('menu').waitFor();
       await waitForSettled(page);
