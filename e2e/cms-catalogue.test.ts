@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gotoHydrated, launchBrowser, openPage, withDialogsCompleted } from './support/browser';
+import { describe, expect, inject, it } from 'vitest';
+import { gotoHydrated } from './support/browser';
 import { repoRoot } from './support/portal-server';
+import { portalSuite } from './support/portal-suite';
 
 const registry = JSON.parse(readFileSync(join(repoRoot, 'packages/contracts/src/error-codes.json'), 'utf8')) as Record<
   string,
@@ -58,17 +58,11 @@ describe('the CMS seed and the portal contracts', () => {
 });
 
 describe('error messages in the page (docs/requirements/api.md#error-message-lookup-and-fallback: code, then the default code, then the fallback text)', () => {
-  let browser: Browser;
-  const baseURL = inject('portalUrl');
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
+  const portal = portalSuite();
 
   async function topicFailingWith(code: string, options: { messagesDown?: boolean } = {}) {
     // The failures this test makes on purpose show in the console as failed requests.
-    const { context, page } = await openPage(browser, baseURL, { allowConsoleErrors: [/status of 400/, /ERR_FAILED/] });
-    await withDialogsCompleted(context, baseURL);
+    const { context, page } = await portal.newPage({ allowConsoleErrors: [/status of 400/, /ERR_FAILED/] });
     await page.route('**/api/content/topics?*', (route) =>
       route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errorMessage: code }) }),
     );

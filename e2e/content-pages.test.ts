@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, screenshot } from './support/browser';
+import { portalSuite } from './support/portal-suite';
 
 const SLUG = 'rendering-examples';
 
@@ -11,22 +12,18 @@ async function topicBody(baseURL: string, slug: string): Promise<string> {
 }
 
 describe('content pages from the CMS', () => {
-  let browser: Browser;
+  const portal = portalSuite();
   let context: BrowserContext;
   let page: Page;
-  const baseURL = inject('portalUrl');
 
+  // One page for the whole file, its dialogs completed up front (every page but `/` would open them).
   beforeAll(async () => {
-    browser = await launchBrowser();
     // An unknown or draft topic answers 404, which the browser reports as a failed load.
-    ({ context, page } = await openPage(browser, baseURL, {
+    ({ context, page } = await portal.newPage({
       viewport: { width: 1280, height: 900 },
       allowConsoleErrors: [/status of 404/],
     }));
-    // Every page but `/` would open the dialogs: complete them up front.
-    await withDialogsCompleted(context, baseURL);
   });
-  afterAll(async () => browser?.close());
 
   async function openTopic(slug = SLUG) {
     await page.goto(`/topics/${slug}`);
@@ -122,7 +119,7 @@ describe('content pages from the CMS', () => {
   });
 
   it('navigates in the app, without a reload, for / links and links to our own domain', async () => {
-    const body = await topicBody(baseURL, SLUG);
+    const body = await topicBody(portal.url, SLUG);
     const ownDomain = /\]\((https?:\/\/localhost(?::\d+)?(\/[^)\s]*))\)/.exec(body);
     const slashLink = /\]\((\/[^)\s]*)\)/.exec(body);
     expect(ownDomain, 'the topic links to our own domain').not.toBeNull();

@@ -1,13 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  waitForSettled,
-  withDialogsCompleted,
-} from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { portalSuite } from './support/portal-suite';
 
 const PICKER_TITLE = 'Get the right info.';
 const PICKER_BODY =
@@ -31,16 +25,11 @@ async function regionCookie(page: Page) {
 }
 
 describe('jurisdiction picker and license dialog', () => {
-  let browser: Browser;
-  const baseURL = inject('portalUrl');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
+  // Each test starts as a first visit: no jurisdiction chosen, no license accepted.
+  const portal = portalSuite({ pageDefaults: { region: false } });
 
   it('never opens a dialog on /, which shows the tiles inline instead', async () => {
-    const { context, page } = await openPage(browser, baseURL);
+    const { context, page } = await portal.newPage();
     await page.goto('/');
     await page.getByRole('heading', { name: PICKER_TITLE }).waitFor();
     expect(await page.getByText(PICKER_BODY).count()).toBe(1);
@@ -54,7 +43,7 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('opens the picker on other pages with the spec texts, 50%-wide tiles and 150×150 maps, and no axe violations', async () => {
-    const { context, page } = await openPage(browser, baseURL, { viewport: { width: 1440, height: 1000 } });
+    const { context, page } = await portal.newPage({ viewport: { width: 1440, height: 1000 } });
     await page.goto('/topics/contact');
     await picker(page).waitFor();
     await waitForSettled(page);
@@ -95,7 +84,7 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('keeps focus inside the picker', async () => {
-    const { context, page } = await openPage(browser, baseURL);
+    const { context, page } = await portal.newPage();
     await page.goto('/topics/contact');
     await picker(page).waitFor();
     for (let i = 0; i < 12; i++) {
@@ -106,7 +95,7 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('remembered choice → region cookie for ≈365 days on the host, SameSite=Lax; reload keeps it', async () => {
-    const { context, page } = await openPage(browser, baseURL);
+    const { context, page } = await portal.newPage();
     await page.goto('/topics/contact');
     await picker(page).waitFor();
     await page.getByRole('checkbox', { name: 'Remember my selection' }).check();
@@ -123,7 +112,7 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('unremembered choice → a session cookie', async () => {
-    const { context, page } = await openPage(browser, baseURL);
+    const { context, page } = await portal.newPage();
     await page.goto('/topics/contact');
     await tile(page, 'J5 MAC Part A').click();
     const cookie = (await regionCookie(page))!;
@@ -133,8 +122,8 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('ignores a tampered region cookie', async () => {
-    const { context, page } = await openPage(browser, baseURL);
-    await context.addCookies([{ name: 'region', value: 'J9Z', url: baseURL }]);
+    const { context, page } = await portal.newPage();
+    await context.addCookies([{ name: 'region', value: 'J9Z', url: portal.url }]);
     await page.goto('/topics/contact');
     await picker(page).waitFor();
     expect(await page.getByTestId('current-jurisdiction').textContent()).toBe('No jurisdiction chosen');
@@ -142,7 +131,7 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('shows no dialog at all to a veracode user agent', async () => {
-    const { context, page } = await openPage(browser, baseURL, {
+    const { context, page } = await portal.newPage({
       userAgent: 'Mozilla/5.0 (X11; Linux) VeraCode-Scanner/2.1',
     });
     await page.goto('/topics/contact');
@@ -153,8 +142,7 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('the header control reopens the picker on other pages and moves to the inline tiles on /', async () => {
-    const { context, page } = await openPage(browser, baseURL);
-    await withDialogsCompleted(context, baseURL, 'J5B');
+    const { context, page } = await portal.newPage({ region: 'J5B' });
     await page.goto('/topics/contact');
     await page.getByRole('button', { name: /^Change jurisdiction/ }).click();
     await picker(page).waitFor();
@@ -170,7 +158,7 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('completes both dialogs by keyboard alone; Accept sets amaApproved=true with the same remember rule', async () => {
-    const { context, page } = await openPage(browser, baseURL);
+    const { context, page } = await portal.newPage();
     await page.goto('/topics/contact');
     await picker(page).waitFor();
     // Tab to the "J5 MAC Part B" tile and choose it with Enter.
@@ -210,8 +198,8 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it('Do Not Accept goes to / and clears the acceptance', async () => {
-    const { context, page } = await openPage(browser, baseURL);
-    await context.addCookies([{ name: 'region', value: 'J8A', url: baseURL }]);
+    const { context, page } = await portal.newPage();
+    await context.addCookies([{ name: 'region', value: 'J8A', url: portal.url }]);
     await page.goto('/topics/privacy');
     await licenseDialog(page).waitFor();
     await page.getByRole('button', { name: 'Do Not Accept' }).click();
@@ -225,8 +213,8 @@ describe('jurisdiction picker and license dialog', () => {
   });
 
   it("says 'Unable to retrieve About Us information.' when the license cannot be fetched", async () => {
-    const { context, page } = await openPage(browser, baseURL, { allowConsoleErrors: [/status of 502/] });
-    await context.addCookies([{ name: 'region', value: 'J8A', url: baseURL }]);
+    const { context, page } = await portal.newPage({ allowConsoleErrors: [/status of 502/] });
+    await context.addCookies([{ name: 'region', value: 'J8A', url: portal.url }]);
     await page.route('**/api/content/license*', (route) =>
       route.fulfill({ status: 502, contentType: 'application/json', body: '{"errorMessage":"Content_Unavailable"}' }),
     );
@@ -239,7 +227,7 @@ describe('jurisdiction picker and license dialog', () => {
 
   for (const width of [375, 900]) {
     it(`lays the tiles out two per row at ${width} px`, async () => {
-      const { context, page } = await openPage(browser, baseURL, { viewport: { width, height: 900 } });
+      const { context, page } = await portal.newPage({ viewport: { width, height: 900 } });
       await page.goto('/topics/contact');
       await picker(page).waitFor();
       await waitForSettled(page);

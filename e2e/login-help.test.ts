@@ -1,13 +1,11 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tokenFile } from '../server/src/content/handover';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { generateDemoData } from '../server/src/db/demo-data';
 import { DEMO_PASSWORD, DEMO_SECURITY_ANSWER, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { launchBrowser, openPage, screenshot, waitForSettled, withDialogsCompleted } from './support/browser';
+import { gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { readEmail } from './support/mail';
 import { freshTotp, submitPassword, typeDate } from './support/login';
-import { startPortal, type RunningPortal } from './support/portal-server';
+import { portalSuite } from './support/portal-suite';
 
 /**
  * Login help, find my administrator and DDE access (docs/requirements/portal.md#login-help) end to end against a
@@ -45,33 +43,13 @@ async function expectFocusedHeading(page: Page, name: string) {
 }
 
 describe('login help and DDE access', () => {
-  let browser: Browser;
-  let portal: RunningPortal;
-
-  beforeAll(async () => {
-    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
-    portal = await startPortal({
-      CMS_URL: inject('cmsUrl'),
-      CMS_TOKEN: token,
-      MAIL_VIEWER: 'true',
-      SEED_LOCATIONS: String(SEED_LOCATIONS),
-      LOGIN_ATTEMPTS_PER_MINUTE: '200',
-    });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
+  const portal = portalSuite({
+    env: { MAIL_VIEWER: 'true', SEED_LOCATIONS: String(SEED_LOCATIONS), LOGIN_ATTEMPTS_PER_MINUTE: '200' },
+    pageDefaults: { allowConsoleErrors, viewport: { width: 1440, height: 900 } },
   });
 
-  async function newPage(viewport = { width: 1440, height: 900 }) {
-    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors, viewport });
-    await withDialogsCompleted(context, portal.url);
-    return { context, page };
-  }
-
   it('forgot username: from the login page; no date of birth, no request; the username arrives by email', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot username?' }).click();
     await page.getByRole('heading', { level: 1, name: 'Forgot username' }).waitFor();
@@ -95,7 +73,7 @@ describe('login help and DDE access', () => {
   });
 
   it('forgot password: emailed link → security question → new password → the login reaches MFA; the link works once', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.getByRole('heading', { level: 1, name: 'Forgot password' }).waitFor();
@@ -145,7 +123,7 @@ describe('login help and DDE access', () => {
   });
 
   it('forgot password as an internal user: the enterprise-directory instructions, no email', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await page.goto('/login-help/password');
     await page.getByRole('textbox', { name: 'Username' }).fill('demo.internal');
     await page.getByRole('textbox', { name: /email address/i }).fill('demo.internal@example.com');
@@ -157,7 +135,7 @@ describe('login help and DDE access', () => {
   });
 
   it('reactivation: emailed code → security answer → new password → the login reaches MFA', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Reactivate my account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Reactivate my account' }).waitFor();
@@ -194,7 +172,7 @@ describe('login help and DDE access', () => {
   });
 
   it('reactivation of a locked account says to contact the help desk', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await page.goto('/reactivate');
     await page.getByRole('textbox', { name: 'Username' }).fill('demo.locked');
     await typeDate(page, /date of birth/i, DEMO_DOB_DIGITS);
@@ -212,8 +190,9 @@ describe('login help and DDE access', () => {
 
   it("find my administrator: the J5 demo location's administrator with a masked email; a wrong TIN: no match", async () => {
     const location = firstJ5Location();
-    const { context, page } = await newPage();
-    await page.goto('/');
+    const { context, page } = await portal.newPage();
+    // `/` is server-rendered: the Help menu opens once React has hydrated it.
+    await gotoHydrated(page, '/');
     await page.getByRole('button', { name: 'Help' }).click();
     await page.getByRole('menuitem', { name: 'Find my administrator' }).click();
     await page.getByRole('textbox', { name: /NPI/ }).fill(location.npi);
@@ -234,7 +213,7 @@ describe('login help and DDE access', () => {
   });
 
   it('DDE access: the login comes back to the form, pre-filled from get-easi; a reference number and an email', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await page.goto('/dde-access');
     await page.waitForURL('**/login?next=%2Fdde-access');
     await submitPassword(page, 'demo.admin.j5', DEMO_PASSWORD);
@@ -282,7 +261,7 @@ describe('login help and DDE access', () => {
       [390, 844],
       [1440, 900],
     ] as const) {
-      const { context, page } = await newPage({ width, height });
+      const { context, page } = await portal.newPage({ viewport: { width, height } });
       for (const [path, name] of [
         ['/login', 'login'],
         ['/login-help/username', 'forgot-username'],
@@ -303,7 +282,7 @@ describe('login help and DDE access', () => {
       await waitForSettled(page);
       await screenshot(page, `forgot-username-errors-${width}`);
       // The header's Help menu, open.
-      await page.goto('/');
+      await gotoHydrated(page, '/');
       await page.getByRole('button', { name: 'Help' }).click();
       await page.getByRole('menu').waitFor();
       await waitForSettled(page);

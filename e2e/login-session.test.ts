@@ -1,17 +1,9 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tokenFile } from '../server/src/content/handover';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  waitForSettled,
-  withDialogsCompleted,
-} from './support/browser';
-import { enterPassword, freshTotp, loginWithTotp } from './support/login';
-import { startPortal, type RunningPortal } from './support/portal-server';
+import { expectNoAxeViolations, waitForSettled } from './support/browser';
+import { endedDialog, enterPassword, freshTotp, loginWithTotp, sessionWith } from './support/login';
+import { portalSuite } from './support/portal-suite';
 
 /**
  * Login, MFA and the inactivity handler (docs/requirements/session.md) against a portal of this file's own with
@@ -25,7 +17,6 @@ const DEMO_ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
 const allowConsoleErrors = [/status of 40[01]/, /status of 429/];
 
 const promptDialog = (page: Page) => page.getByRole('dialog', { name: 'Are you still here?' });
-const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
 
 /** Seconds the prompt's countdown shows. */
 async function countdownSeconds(page: Page) {
@@ -33,44 +24,20 @@ async function countdownSeconds(page: Page) {
   return Number(minutes) * 60 + Number(seconds);
 }
 
-/** The session cookie's API answer with this cookie jar (the browser's own, or an old copy of it). */
-async function sessionWith(portal: RunningPortal, cookies: { name: string; value: string }[]) {
-  const res = await fetch(`${portal.url}/api/session`, {
-    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
-  });
-  return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
-}
-
 // Each inactivity test waits through real prompt and idle times (up to about 90 s with a login).
 describe('login, MFA and inactivity', { timeout: 150_000 }, () => {
-  let browser: Browser;
-  let portal: RunningPortal;
-
-  beforeAll(async () => {
-    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
-    portal = await startPortal({
-      CMS_URL: inject('cmsUrl'),
-      CMS_TOKEN: token,
+  const portal = portalSuite({
+    env: {
       MAIL_VIEWER: 'true',
       SESSION_IDLE_MS: String(IDLE_MS),
       SESSION_PROMPT_BEFORE_IDLE_MS: String(PROMPT_BEFORE_MS),
       LOGIN_ATTEMPTS_PER_MINUTE: '200',
-    });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
+    },
+    pageDefaults: { allowConsoleErrors },
   });
 
-  async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors });
-    await withDialogsCompleted(context, portal.url);
-    return { context, page };
-  }
-
   it('first login enrols the authenticator (key read from the page), logout, then login with a TOTP code; a recovery code works once', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await enterPassword(page, 'demo.user.j5');
     await expect
       .poll(() => page.getByTestId('system-use-notice').innerText())
@@ -117,7 +84,7 @@ describe('login, MFA and inactivity', { timeout: 150_000 }, () => {
   });
 
   it('5 wrong passwords lock the account with the usual message, and the user gets an email (mail viewer)', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     for (let i = 0; i < 5; i++) {
       await enterPassword(page, 'demo.user.j8', `wrong password number ${i}`);
       await page
@@ -138,7 +105,7 @@ describe('login, MFA and inactivity', { timeout: 150_000 }, () => {
   });
 
   it("the prompt appears after the prompt time, I'm still here extends the server session; axe passes with it open", async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await loginWithTotp(page, 'demo.admin.j5', DEMO_ADMIN_SECRET);
     await promptDialog(page).waitFor({ timeout: IDLE_MS });
     await expect.poll(() => promptDialog(page).innerText()).toMatch(/logged out automatically after 40 seconds/);
@@ -165,7 +132,7 @@ describe('login, MFA and inactivity', { timeout: 150_000 }, () => {
   });
 
   it('idle ends the server session and shows the ended dialog; the old cookie is refused afterwards', async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await loginWithTotp(page, 'demo.admin.j5', DEMO_ADMIN_SECRET);
     const cookies = await context.cookies();
     expect(await sessionWith(portal, cookies)).toBe(true);
@@ -177,7 +144,7 @@ describe('login, MFA and inactivity', { timeout: 150_000 }, () => {
   });
 
   it("two tabs stay in step: both prompt, I'm still here in one resets both, Log out in one ends both", async () => {
-    const { context, page } = await newPage();
+    const { context, page } = await portal.newPage();
     await loginWithTotp(page, 'demo.admin.j5', DEMO_ADMIN_SECRET);
     const other = await context.newPage();
     await other.goto('/topics/contact');

@@ -1,19 +1,10 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tokenFile } from '../server/src/content/handover';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import {
-  expectNoAxeViolations,
-  launchBrowser,
-  openPage,
-  screenshot,
-  waitForSettled,
-  withDialogsCompleted,
-} from './support/browser';
-import { enterPassword, loginEnrolling, loginWithTotp } from './support/login';
+import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { endedDialog, enterPassword, loginEnrolling, loginWithTotp, sessionWith } from './support/login';
 import { readEmail } from './support/mail';
-import { startPortal, type RunningPortal } from './support/portal-server';
+import { portalSuite, type PortalSuite } from './support/portal-suite';
 
 /**
  * My account, passkeys and re-authentication (docs/requirements/session.md#my-account) against a portal of this
@@ -26,21 +17,12 @@ const ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
 // A refused login or account change answers 4xx, which Chromium reports as a console error of the page.
 const allowConsoleErrors = [/status of 40[0-3]/];
 
-const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
 async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Log out' }).click();
   await endedDialog(page).getByRole('button', { name: 'Stay logged out' }).click();
   await endedDialog(page).waitFor({ state: 'detached' });
-}
-
-/** Whether the portal still has a logged-in session for this cookie jar. */
-async function sessionWith(portal: RunningPortal, cookies: { name: string; value: string }[]) {
-  const res = await fetch(`${portal.url}/api/session`, {
-    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
-  });
-  return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
 }
 
 /** Chromium's virtual platform authenticator on this page (CDP WebAuthn domain): it holds the passkeys created here. */
@@ -65,28 +47,13 @@ async function openAccount(page: Page) {
 }
 
 describe('My account', () => {
-  let browser: Browser;
-  let portal: RunningPortal;
-
-  beforeAll(async () => {
-    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
-    portal = await startPortal({
-      CMS_URL: inject('cmsUrl'),
-      CMS_TOKEN: token,
-      REAUTHENTICATION_WINDOW_MS: String(REAUTH_WINDOW_MS),
-      LOGIN_ATTEMPTS_PER_MINUTE: '200',
-    });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
+  const portal = portalSuite({
+    env: { REAUTHENTICATION_WINDOW_MS: String(REAUTH_WINDOW_MS), LOGIN_ATTEMPTS_PER_MINUTE: '200' },
+    pageDefaults: { allowConsoleErrors },
   });
 
   async function newPage(viewport = { width: 1440, height: 900 }) {
-    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors, viewport });
-    await withDialogsCompleted(context, portal.url);
-    return { context, page };
+    return portal.newPage({ viewport });
   }
 
   it('login → My account (axe at 1440 and 390 px) → add a passkey with the virtual authenticator → logout → password + passkey', async () => {
@@ -237,30 +204,22 @@ describe('My account', () => {
     await expectNoAxeViolations(page, 'MFA reset setup');
     await context.close();
   }, 120_000);
+});
+
+describe('My account contact details', () => {
+  // A portal of this describe's own: the mail viewer on (the link is read from /dev/mail), the usual 20-minute window.
+  const mailPortal = portalSuite({ env: { MAIL_VIEWER: 'true' }, pageDefaults: { allowConsoleErrors } });
 
   it('change phone, security questions and email (the link opened from /dev/mail, logged out); axe with each form at 1440 and 390 px', async () => {
-    // A portal of this test's own: the mail viewer on (the link is read from /dev/mail), the usual 20-minute window.
-    const mailPortal = await startPortal({
-      CMS_URL: inject('cmsUrl'),
-      CMS_TOKEN: readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim(),
-      MAIL_VIEWER: 'true',
-    });
-    const newMailPage = async (viewport = { width: 1440, height: 900 }) => {
-      const opened = await openPage(browser, mailPortal.url, { allowConsoleErrors, viewport });
-      await withDialogsCompleted(opened.context, mailPortal.url);
-      return opened;
-    };
-    try {
-      await changeContactDetails(mailPortal, newMailPage);
-    } finally {
-      await mailPortal.stop();
-    }
+    await changeContactDetails(mailPortal, (viewport = { width: 1440, height: 900 }) =>
+      mailPortal.newPage({ viewport }),
+    );
   }, 180_000);
 });
 
 /** Phone, security questions and email on My account, on a portal whose mail viewer is on. */
 async function changeContactDetails(
-  portal: RunningPortal,
+  portal: PortalSuite,
   newPage: (viewport?: { width: number; height: number }) => Promise<{ context: BrowserContext; page: Page }>,
 ) {
   const { context, page } = await newPage();

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tokenFile } from '../server/src/content/handover';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, screenshot } from './support/browser';
 import { typeDate } from './support/login';
-import { startPortal, type RunningPortal } from './support/portal-server';
+import { portalSuite } from './support/portal-suite';
 
 /**
  * A new administrator completes `/register` (docs/requirements/portal.md#administrator-self-registration) with the
@@ -42,33 +40,14 @@ async function stepHeading(page: Page, step: number) {
 }
 
 describe('administrator registration', () => {
-  let browser: Browser;
-  let portal: RunningPortal;
-
-  beforeAll(async () => {
-    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
-    portal = await startPortal({
-      CMS_URL: inject('cmsUrl'),
-      CMS_TOKEN: token,
-      MAIL_VIEWER: 'true',
-      SEED_LOCATIONS: '250',
-    });
-    browser = await launchBrowser();
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-  });
+  const portal = portalSuite({ env: { MAIL_VIEWER: 'true', SEED_LOCATIONS: '250' } });
 
   async function register(proof: Proof, width: number) {
     const demo = DEMO[proof];
     const label = `${proof}-${width}`;
     const username = `e2e.${proof}.admin`;
     const email = `${proof}.admin@clinic.example`;
-    const { context, page } = await openPage(browser, portal.url, {
-      viewport: { width, height: 900 },
-    });
-    await withDialogsCompleted(context, portal.url, demo.region);
+    const { context, page } = await portal.newPage({ viewport: { width, height: 900 }, region: demo.region });
 
     // Reachable from the login page.
     await page.goto('/login');

@@ -1,6 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gotoHydrated, launchBrowser, openPage, withDialogsCompleted } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { gotoHydrated, withDialogsCompleted } from './support/browser';
+import { portalSuite } from './support/portal-suite';
 
 // Seeded content (cms/src/seed/content.js).
 const HERO_TITLE = 'Medicare guidance for your region';
@@ -14,18 +15,12 @@ async function expectTitle(page: Page, expected: string) {
 }
 
 describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)', () => {
-  let browser: Browser;
-  const baseURL = inject('portalUrl');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
+  const portal = portalSuite();
 
   it('with JavaScript disabled, / and a topic page show their titles and body text', async () => {
-    const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const context = await portal.browser.newContext({ baseURL: portal.url, javaScriptEnabled: false });
     try {
-      await withDialogsCompleted(context, baseURL);
+      await withDialogsCompleted(context, portal.url);
       const page = await context.newPage();
       await page.goto('/');
       expect(await page.locator('main').textContent()).toContain(HERO_TITLE);
@@ -50,10 +45,10 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
   ] as const) {
     it(`hydrates ${label} without a mismatch and without fetching its content again`, async () => {
       // The browser reports the 404 answer of a not-found page as a failed load; nothing else may be logged.
-      const { context, page } = await openPage(browser, baseURL, {
+      const { context, page } = await portal.newPage({
         allowConsoleErrors: status === 404 ? [/status of 404/] : [],
+        region: cookies ? 'J5A' : false,
       });
-      if (cookies) await withDialogsCompleted(context, baseURL);
       const contentRequests: string[] = [];
       page.on('request', (request) => {
         if (new URL(request.url()).pathname.startsWith('/api/content/')) contentRequests.push(request.url());
@@ -74,18 +69,18 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
   }
 
   it('a rendered page is revalidated with its ETag', async () => {
-    const first = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, {
+    const first = await fetch(`${portal.url}/topics/${TOPIC_SLUG}`, {
       headers: { cookie: 'region=J5A; amaApproved=true' },
     });
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
     const etag = first.headers.get('etag');
     expect(etag).toBeTruthy();
-    const again = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, {
+    const again = await fetch(`${portal.url}/topics/${TOPIC_SLUG}`, {
       headers: { cookie: 'region=J5A; amaApproved=true', 'if-none-match': etag! },
     });
     expect(again.status).toBe(304);
-    const missing = await fetch(`${baseURL}/no-such-page`);
+    const missing = await fetch(`${portal.url}/no-such-page`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('Page not found');
   });

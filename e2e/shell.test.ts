@@ -1,19 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, screenshot } from './support/browser';
+import { portalSuite } from './support/portal-suite';
 
 describe('the application shell', () => {
-  let browser: Browser;
-  const baseURL = inject('portalUrl');
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => browser?.close());
+  // A first visit unless a test says otherwise: no jurisdiction chosen, no license accepted.
+  const portal = portalSuite({ pageDefaults: { region: false } });
 
   for (const width of [375, 900, 1440]) {
     it(`renders the home page at ${width} px with bundled fonts, no console or CSP errors, and no axe violations`, async () => {
-      const { context, page, problems } = await openPage(browser, baseURL, { viewport: { width, height: 900 } });
+      const { context, page, problems } = await portal.newPage({ viewport: { width, height: 900 } });
       const response = await page.goto('/');
       // The server's HTML already names the page (search engines and the first paint read it before any script).
       expect(await response?.text()).toContain('<title>Home | Medicare Provider Portal</title>');
@@ -32,7 +27,7 @@ describe('the application shell', () => {
   }
 
   it('answers an unknown topic 404 with the app around it', async () => {
-    const { context, page } = await openPage(browser, baseURL, { allowConsoleErrors: [/status of 404/] });
+    const { context, page } = await portal.newPage({ allowConsoleErrors: [/status of 404/] });
     const response = await page.goto('/topics/anything');
     expect(response?.status()).toBe(404);
     await page.getByTestId('current-jurisdiction').waitFor();
@@ -40,8 +35,7 @@ describe('the application shell', () => {
   });
 
   it('shows a not-found page with a way home for unknown routes', async () => {
-    const { context, page } = await openPage(browser, baseURL, { allowConsoleErrors: [/status of 404/] });
-    await withDialogsCompleted(context, baseURL, 'J8B');
+    const { context, page } = await portal.newPage({ allowConsoleErrors: [/status of 404/], region: 'J8B' });
     expect((await page.goto('/no/such/page'))?.status()).toBe(404);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Page not found');
     await expectNoAxeViolations(page);
@@ -51,7 +45,7 @@ describe('the application shell', () => {
   });
 
   it('lets keyboard users skip to the main content', async () => {
-    const { context, page } = await openPage(browser, baseURL);
+    const { context, page } = await portal.newPage();
     await page.goto('/');
     await page.locator('#home-title').waitFor();
     await page.keyboard.press('Tab');
@@ -62,7 +56,7 @@ describe('the application shell', () => {
   });
 
   it('answers unknown API paths with the JSON 404', async () => {
-    const res = await fetch(`${baseURL}/api/nope`);
+    const res = await fetch(`${portal.url}/api/nope`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ errorMessage: 'Not_Found' });
   });

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './support/browser';
-import { freePort, startPortal, type RunningPortal } from './support/portal-server';
+import { openPage } from './support/browser';
+import { freePort } from './support/portal-server';
+import { portalSuite } from './support/portal-suite';
 
 /** Real vendors are unreachable here: a local server on another origin serves stand-in scripts that record what they see. */
 const stubScripts: Record<string, string> = {
@@ -12,11 +12,10 @@ const stubScripts: Record<string, string> = {
 };
 
 describe('third-party scripts', () => {
-  let browser: Browser;
   let stub: Server;
   let stubOrigin: string;
-  let portal: RunningPortal;
 
+  // Before the portal starts (hooks run in order): its settings name the stub's address.
   beforeAll(async () => {
     const port = await freePort();
     stubOrigin = `http://127.0.0.1:${port}`;
@@ -27,7 +26,17 @@ describe('third-party scripts', () => {
       res.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(body);
     });
     await new Promise<void>((r) => stub.listen(port, '127.0.0.1', r));
-    portal = await startPortal({
+  });
+  afterAll(async () => {
+    await new Promise((r) => stub?.close(r));
+  });
+
+  // This portal has no CMS (content requests answer 502) and its survey script does not exist (404): the browser
+  // reports both in the console.
+  const noCms = [/status of 502/, /status of 404/];
+
+  const portal = portalSuite({
+    env: () => ({
       CMS_URL: 'http://127.0.0.1:9', // no CMS: these pages must work without content too
       ANALYTICS_SCRIPT_URL: `${stubOrigin}/analytics.js`,
       // The hash a vendor would publish: the tag below runs only if the file matches it.
@@ -35,13 +44,9 @@ describe('third-party scripts', () => {
       CHAT_SCRIPT_URL: `${stubOrigin}/chat.js`,
       CHAT_SUPPORT_ADDRESS: 'providers-chat@example.org',
       SURVEY_SCRIPT_URL: `${stubOrigin}/missing-survey.js`,
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-    await new Promise((r) => stub?.close(r));
+    }),
+    // A first visit (the picker is shown on /); tests set the cookies they need.
+    pageDefaults: { region: false, allowConsoleErrors: noCms },
   });
 
   it('admits exactly the configured scripts (by full path) in the CSP', async () => {
@@ -53,12 +58,8 @@ describe('third-party scripts', () => {
     expect(plain.split(';').find((d) => d.startsWith('script-src'))).toBe("script-src 'self'");
   });
 
-  // This portal has no CMS (content requests answer 502) and its survey script does not exist (404): the browser
-  // reports both in the console.
-  const noCms = [/status of 502/, /status of 404/];
-
   it('loads the analytics tag pinned to its integrity hash, and sends it user_region, again when the jurisdiction changes', async () => {
-    const { context, page } = await openPage(browser, portal.url, { allowConsoleErrors: noCms });
+    const { context, page } = await portal.newPage();
     await context.addCookies([{ name: 'region', value: 'J5A', url: portal.url }]);
     await page.goto('/');
     await expect
@@ -81,9 +82,7 @@ describe('third-party scripts', () => {
 
   it('loads the chat widget lazily with its support address, and survives a survey script that fails to load', async () => {
     // The survey script's address refuses connections on purpose.
-    const { context, page } = await openPage(browser, portal.url, {
-      allowConsoleErrors: [...noCms, /ERR_CONNECTION_REFUSED/],
-    });
+    const { context, page } = await portal.newPage({ allowConsoleErrors: [...noCms, /ERR_CONNECTION_REFUSED/] });
     await page.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
         (window as unknown as { __atDomReady: number }).__atDomReady = document.querySelectorAll(
@@ -110,7 +109,7 @@ describe('third-party scripts', () => {
   });
 
   it('adds no third-party script when none is configured', async () => {
-    const { context, page } = await openPage(browser, inject('portalUrl'));
+    const { context, page } = await openPage(portal.browser, inject('portalUrl'));
     await page.goto('/');
     await page.getByRole('heading', { name: 'Get the right info.' }).waitFor();
     await page.mouse.click(5, 5);

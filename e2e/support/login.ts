@@ -19,6 +19,17 @@ export async function freshTotp(secret: string) {
   return currentTotp(secret.replace(/\s/g, ''), new Date(step * 30_000 + 1_000));
 }
 
+/** The dialog the app shows once the session has ended (logout, idle, another tab). */
+export const endedDialog = (page: Page) => page.getByRole('dialog', { name: 'Your session has been terminated' });
+
+/** Whether the portal still has a logged-in session for this cookie jar (the browser's own, or an old copy of it). */
+export async function sessionWith(portal: { url: string }, cookies: { name: string; value: string }[]) {
+  const res = await fetch(`${portal.url}/api/session`, {
+    headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
+  });
+  return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
+}
+
 /** Username and password on the login form (already open, or opened with `open`). */
 export async function submitPassword(page: Page, username: string, password = DEMO_PASSWORD) {
   await page.getByRole('textbox', { name: 'Username' }).fill(username);

@@ -329,3 +329,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   });
   throw new ConfigError(problems);
 }
+
+/**
+ * For the command-line tools: the settings, or one readable line per bad setting and exit code 1 (no stack trace:
+ * this is the operator's input).
+ */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    for (const problem of err.problems) console.error(`Configuration error: ${problem}`);
+    process.exit(1);
+  }
+}

@@ -93,4 +93,14 @@ describe('npm run seed', { timeout: 120_000 }, () => {
     // Three CLI processes, each compiling with tsx and opening an embedded database: more than the default 30 s
     // on a loaded two-core machine.
   }, 120_000);
+
+  it.each(['src/db/seed-cli.ts', 'src/modules/registration/demo-combinations-cli.ts'])(
+    '%s stops on a bad setting with one configuration line and exit code 1',
+    async (script) => {
+      const { code, stdout, stderr } = await run(script, [], { DATA_DIR: newDataDir(), PORT: 'abc' });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual(['Configuration error: PORT must be a port number (got "abc")']);
+      expect(stdout).toBe('');
+    },
+  );
 });

@@ -332,6 +332,14 @@ describe('administrator registration', () => {
         .from(auditEvents)
         .where(and(eq(auditEvents.action, 'registration.authority.locked'), eq(auditEvents.target, l.id)));
       expect(events).toHaveLength(1);
+      // The refused try is audited with its reason.
+      const refusals = await app.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.action, 'registration.authority'), eq(auditEvents.target, l.id)));
+      expect(refusals).toContainEqual(
+        expect.objectContaining({ outcome: 'failure', details: expect.objectContaining({ reason: 'locked' }) }),
+      );
     });
 
     it('limits failures per client across locations', async () => {
@@ -415,6 +423,13 @@ describe('administrator registration', () => {
       );
       expect(res.statusCode).toBe(409);
       expect(res.json().errorMessage).toBe('Username_Taken');
+      const refusals = await app.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.action, 'registration.submit'), eq(auditEvents.outcome, 'failure')));
+      expect(refusals).toContainEqual(
+        expect.objectContaining({ target: taken.username.toUpperCase(), details: { reason: 'username_taken' } }),
+      );
       expect((await post(app, REGISTRATION_ROUTES.selfRegistration, registrationBody(token))).statusCode).toBe(201);
     });
 

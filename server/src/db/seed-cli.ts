@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config';
+import { loadConfigOrExit } from '../config';
 import { openDatabase } from './client';
 import { DEMO_SEED, seedDemoData } from './demo-data';
 
@@ -33,14 +33,7 @@ if (!Number.isInteger(seed)) {
   process.exit(1);
 }
 
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) for (const p of err.problems) console.error(`Configuration error: ${p}`);
-  else console.error(err);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {

@@ -1,16 +1,9 @@
-import { ConfigError, loadConfig } from '../../config';
+import { loadConfigOrExit } from '../../config';
 import { openDatabase } from '../../db/client';
 import { demoRegistrationCombinations } from './demo-combinations';
 
 // Prints the ready-made registration data of this installation's demo data, with today's dates of service.
-let config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) for (const p of err.problems) console.error(`Configuration error: ${p}`);
-  else console.error(err);
-  process.exit(1);
-}
+const config = loadConfigOrExit();
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   const rows = await demoRegistrationCombinations(database.db);

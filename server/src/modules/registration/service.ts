@@ -187,36 +187,25 @@ export async function validateAuthority(request: FastifyRequest, input: Authorit
   }
   const details: AuditDetails = { npi: location.npi, ptan: location.ptan, locationId: location.id };
   const target = location.id;
+  /** A refusal before the proof is looked at: audited with its reason; answers the error to throw. */
+  const refused = async (refusal: string, error: PortalError) => {
+    await audit(request, db, {
+      action: 'registration.authority',
+      target,
+      outcome: 'failure',
+      details: { ...details, reason: refusal },
+    });
+    return error;
+  };
 
   const lock = await peekAttempts(db, locationLockKey(location.id));
-  if (lock.count > 0) {
-    await audit(request, db, {
-      action: 'registration.authority',
-      target,
-      outcome: 'failure',
-      details: { ...details, reason: 'locked' },
-    });
-    throw new PortalError(429, 'Authority_Locked', undefined, retryAfter(lock.ttlMs));
-  }
+  if (lock.count > 0)
+    throw await refused('locked', new PortalError(429, 'Authority_Locked', undefined, retryAfter(lock.ttlMs)));
   const client = await peekAttempts(db, clientFailuresKey(request.ip));
-  if (client.count >= settings.authorityClientMaxFailures) {
-    await audit(request, db, {
-      action: 'registration.authority',
-      target,
-      outcome: 'failure',
-      details: { ...details, reason: 'client_limit' },
-    });
-    throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfter(client.ttlMs));
-  }
-  if (await hasAdministrator(db, location.id)) {
-    await audit(request, db, {
-      action: 'registration.authority',
-      target,
-      outcome: 'failure',
-      details: { ...details, reason: 'has_administrator' },
-    });
-    throw new PortalError(409, 'Location_Has_Administrator');
-  }
+  if (client.count >= settings.authorityClientMaxFailures)
+    throw await refused('client_limit', new PortalError(429, 'Too_Many_Requests', undefined, retryAfter(client.ttlMs)));
+  if (await hasAdministrator(db, location.id))
+    throw await refused('has_administrator', new PortalError(409, 'Location_Has_Administrator'));
 
   // Paid within the lookback: day N counts, day N + 1 does not (dates are UTC days).
   const today = isoDay(now);
@@ -300,6 +289,17 @@ async function usernameTaken(db: DbExecutor, username: string): Promise<boolean>
   return rows.length > 0;
 }
 
+/** A username someone already has: the refusal is audited; answers 409 `Username_Taken` (shown next to the field). */
+async function usernameTakenRefusal(request: FastifyRequest, db: DbExecutor, username: string) {
+  await audit(request, db, {
+    action: 'registration.submit',
+    target: username,
+    outcome: 'failure',
+    details: { reason: 'username_taken' },
+  });
+  return new PortalError(409, 'Username_Taken', { username: ['Username_Taken'] });
+}
+
 export async function registerAdministrator(request: FastifyRequest, input: RegistrationInput): Promise<void> {
   const { config, database, passwordHasher } = request.server;
   const { db } = database;
@@ -308,15 +308,7 @@ export async function registerAdministrator(request: FastifyRequest, input: Regi
   const problems = passwordProblems(input.password, [input.firstName, input.lastName, input.username, input.email]);
   if (problems.length) throw new PortalError(400, 'Validation_Failed', { password: problems });
 
-  if (await usernameTaken(db, input.username)) {
-    await audit(request, db, {
-      action: 'registration.submit',
-      target: input.username,
-      outcome: 'failure',
-      details: { reason: 'username_taken' },
-    });
-    throw new PortalError(409, 'Username_Taken', { username: ['Username_Taken'] });
-  }
+  if (await usernameTaken(db, input.username)) throw await usernameTakenRefusal(request, db, input.username);
 
   // A token that cannot be used costs no hashing (the transaction below still decides, atomically).
   if (!(await peekLocationToken(db, { token: input.registrationToken, purpose: 'registration', now }))) {
@@ -414,15 +406,7 @@ export async function registerAdministrator(request: FastifyRequest, input: Regi
       throw err;
     }
     // Two registrations choosing one username at the same moment: the unique index decides.
-    if (isUniqueViolation(err, USERNAME_UNIQUE_INDEX)) {
-      await audit(request, db, {
-        action: 'registration.submit',
-        target: input.username,
-        outcome: 'failure',
-        details: { reason: 'username_taken' },
-      });
-      throw new PortalError(409, 'Username_Taken', { username: ['Username_Taken'] });
-    }
+    if (isUniqueViolation(err, USERNAME_UNIQUE_INDEX)) throw await usernameTakenRefusal(request, db, input.username);
     throw err;
   }
   request.log.info(

@@ -7,7 +7,7 @@ import { Link as RouterLink } from 'react-router';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormTextField } from '../../components/form/form-text-field';
+import { ProviderIdentifierFields } from '../../components/form/provider-identifier-fields';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { findAdministrators } from './api/login-help-api';
@@ -53,8 +53,8 @@ export function FindAdminPage() {
     defaultValues: { npi: '', ptan: '', tin: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+  const { submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       setAdministrators(undefined);
       setAdministrators((await findAdministrators(values)).administrators);
@@ -68,30 +68,7 @@ export function FindAdminPage() {
     >
       <form onSubmit={onSubmit} noValidate aria-label="Find my administrator">
         <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <FormTextField
-          id={fieldIds.npi}
-          label="National Provider Identifier (NPI)"
-          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          registration={form.register('npi')}
-          error={errors.npi}
-          required
-        />
-        <FormTextField
-          id={fieldIds.ptan}
-          label="Provider Transaction Access Number (PTAN)"
-          registration={form.register('ptan')}
-          error={errors.ptan}
-          required
-        />
-        <FormTextField
-          id={fieldIds.tin}
-          label="Tax Identification Number (TIN)"
-          helperText="For example 12-3456789"
-          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          registration={form.register('tin')}
-          error={errors.tin}
-          required
-        />
+        <ProviderIdentifierFields form={form} ids={fieldIds} fieldError={fieldError} />
         <FormSubmitButton submitting={isSubmitting} sx={{ mb: 3 }}>
           Find administrator
         </FormSubmitButton>

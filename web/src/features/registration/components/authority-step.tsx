@@ -6,6 +6,7 @@ import { FormDateField } from '../../../components/form/form-date-field';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
 import { FormTextField } from '../../../components/form/form-text-field';
+import { ProviderIdentifierFields } from '../../../components/form/provider-identifier-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ShownAsIsError } from '../../../lib/use-api-error-text';
 import { validateAuthority } from '../api/registration-api';
@@ -161,15 +162,7 @@ export function AuthorityStep({
           required
         />
       )}
-      <FormTextField
-        id={fieldIds.npi}
-        label="National Provider Identifier (NPI)"
-        registration={form.register('npi')}
-        error={fieldError(errors.npi)}
-        helperText="The NPI of the claim or payment"
-        slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
-        required
-      />
+      <ProviderIdentifierFields form={form} ids={{ npi: fieldIds.npi }} fieldError={fieldError} />
       <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
         <Button variant="outlined" onClick={() => onBack(form.getValues())}>
           Back

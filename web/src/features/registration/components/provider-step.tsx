@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormSelectField } from '../../../components/form/form-select-field';
-import { FormTextField } from '../../../components/form/form-text-field';
+import { ProviderIdentifierFields } from '../../../components/form/provider-identifier-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -153,33 +153,7 @@ export function ProviderStep({
       <Typography sx={{ mb: 1 }}>
         Enter the identifiers of the provider location you are the administrator for.
       </Typography>
-      <FormTextField
-        id={fieldIds.npi}
-        label="National Provider Identifier (NPI)"
-        registration={form.register('npi')}
-        error={fieldError(errors.npi)}
-        helperText="10 digits"
-        slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
-        required
-      />
-      <FormTextField
-        id={fieldIds.ptan}
-        label="Provider Transaction Access Number (PTAN)"
-        registration={form.register('ptan')}
-        error={fieldError(errors.ptan)}
-        helperText="6 to 10 letters or numbers"
-        slotProps={{ htmlInput: { autoComplete: 'off' } }}
-        required
-      />
-      <FormTextField
-        id={fieldIds.tin}
-        label="Tax Identification Number (TIN)"
-        registration={form.register('tin')}
-        error={fieldError(errors.tin)}
-        helperText="9 digits, for example 12-3456789"
-        slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
-        required
-      />
+      <ProviderIdentifierFields form={form} ids={fieldIds} fieldError={fieldError} />
       <FormSelectField
         id={fieldIds.region}
         label="Jurisdiction and line of business"
