@@ -1,0 +1,1 @@
+ALTER TYPE "public"."session_stage" ADD VALUE 'password-change' BEFORE 'active';
