@@ -32,7 +32,7 @@ export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number
   });
   const { errors, submitCount, isSubmitting } = form.formState;
   const newPassword = useWatch({ control: form.control, name: 'newPassword' });
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ newPassword }) => {
       await submitExpiredPasswordChange(newPassword);
       onDone();
@@ -64,7 +64,7 @@ export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number
         label="New password"
         autoComplete="new-password"
         registration={form.register('newPassword')}
-        error={errors.newPassword}
+        error={fieldError(errors.newPassword)}
         checklist={{ password: newPassword }}
         required
       />
