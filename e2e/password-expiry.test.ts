@@ -92,7 +92,10 @@ describe('login with an expired password', () => {
     await field.focus();
     await field.fill('');
     await page.keyboard.type(NEW_PASSWORD);
+    // The server checks the new password against the last 6 (an argon2id verification each): wait for its answer.
+    const answered = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/auth/password-change');
     await page.keyboard.press('Enter');
+    expect((await answered).status()).toBe(200);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/account');
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     expect((await page.request.get('/api/account')).status()).toBe(200);

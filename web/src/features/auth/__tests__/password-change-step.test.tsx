@@ -68,6 +68,8 @@ describe('/login with an expired password (docs/requirements/session.md#password
     await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
     await waitFor(() => expect(document.getElementById('expired-new-password-helper-text')).toHaveTextContent(REUSED));
     expect(field).toHaveAttribute('aria-invalid', 'true');
+    // Once in the summary (a link to the field), not a second time as a general error.
+    expect(screen.getByTestId('form-error-summary').textContent!.split(REUSED)).toHaveLength(2);
     expect(changes).toEqual([{ newPassword: GENERATED }]);
 
     await user.clear(field);

@@ -1,7 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Typography } from '@mui/material';
 import { PasswordChangeRequest } from '@portal/contracts';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '@portal/contracts/password-policy';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  passwordProblemCodes,
+  PasswordSchema,
+} from '@portal/contracts/password-policy';
 import { useEffect, useRef } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
@@ -16,6 +21,10 @@ const fieldIds = { newPassword: 'expired-new-password' };
 const NEW_PASSWORD_MESSAGE = `Enter a new password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`;
 /** The request with the policy's length rules; the server applies the whole policy and the history rule. */
 const PasswordChangeForm = z.extend(PasswordChangeRequest, { newPassword: PasswordSchema });
+/** The server's refusals of the new password are about its field: shown next to it (and once in the summary). */
+const fieldForCode = Object.fromEntries(
+  [...passwordProblemCodes, 'Password_Reused'].map((code) => [code, 'newPassword' as const]),
+);
 
 /**
  * After both factors, when the password is older than the portal's maximum age (docs/requirements/session.md#passwords):
@@ -37,6 +46,7 @@ export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number
       await submitExpiredPasswordChange(newPassword);
       onDone();
     },
+    fieldForCode,
   });
 
   return (
