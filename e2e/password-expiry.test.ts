@@ -14,7 +14,7 @@ import { readEmail } from './support/mail';
 import { startPortal, type RunningPortal } from './support/portal-server';
 
 /**
- * The optional password maximum age (docs/requirements/session.md#passwords) against a portal of this file's own with
+ * The optional password maximum age (docs/requirements/session.md#password-maximum-age) against a portal of this file's own with
  * PASSWORD_MAX_AGE_DAYS=90, whose enrolled demo administrator's password was set 100 days ago: password → code → a
  * new password, then on to the page the login was going to.
  */

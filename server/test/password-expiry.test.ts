@@ -11,7 +11,7 @@ import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
- * The optional password maximum age (docs/requirements/session.md#passwords): off by default; when set, a login whose
+ * The optional password maximum age (docs/requirements/session.md#password-maximum-age): off by default; when set, a login whose
  * password is older goes password → second factor → a new password, and only then is logged in.
  */
 

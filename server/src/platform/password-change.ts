@@ -9,7 +9,7 @@ import { PortalError } from './portal-error';
 import { endAllSessions, rotateSession, type LoadedSession } from './session';
 
 /**
- * Setting a new password (docs/requirements/session.md#passwords): one rule set for the password change on My account,
+ * Setting a new password (docs/requirements/session.md#password-maximum-age): one rule set for the password change on My account,
  * the change of an expired password at login and the reset by email.
  */
 

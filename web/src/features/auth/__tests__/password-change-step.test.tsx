@@ -34,7 +34,7 @@ function expiredLogin() {
   return changes;
 }
 
-describe('/login with an expired password (docs/requirements/session.md#passwords)', { timeout: 30_000 }, () => {
+describe('/login with an expired password (docs/requirements/session.md#password-maximum-age)', { timeout: 30_000 }, () => {
   it('after the code: "Your password has expired" with the limit, the checklist and the generator; errors next to the field; then on to next', async () => {
     const changes = expiredLogin();
     const { user, router } = renderApp({ path: '/login?next=%2Ftopics%2Fappeals', cookies });

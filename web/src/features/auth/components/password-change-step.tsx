@@ -27,7 +27,7 @@ const fieldForCode = Object.fromEntries(
 );
 
 /**
- * After both factors, when the password is older than the portal's maximum age (docs/requirements/session.md#passwords):
+ * After both factors, when the password is older than the portal's maximum age (docs/requirements/session.md#password-maximum-age):
  * a new password under the shared policy, with its checklist and the generator. The login completes with it.
  */
 export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number; onDone: () => void }) {
