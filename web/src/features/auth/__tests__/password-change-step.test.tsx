@@ -34,55 +34,61 @@ function expiredLogin() {
   return changes;
 }
 
-describe('/login with an expired password (docs/requirements/session.md#password-maximum-age)', { timeout: 30_000 }, () => {
-  it('after the code: "Your password has expired" with the limit, the checklist and the generator; errors next to the field; then on to next', async () => {
-    const changes = expiredLogin();
-    const { user, router } = renderApp({ path: '/login?next=%2Ftopics%2Fappeals', cookies });
-    await user.type(await screen.findByLabelText(/username/i), 'demo.user.j5');
-    await user.type(screen.getByLabelText(/^password/i), 'an old password');
-    await user.click(screen.getByRole('button', { name: 'Log in' }));
-    await user.type(await screen.findByRole('textbox', { name: /verification code/i }), '123456');
-    await user.click(screen.getByRole('button', { name: 'Verify' }));
+describe(
+  '/login with an expired password (docs/requirements/session.md#password-maximum-age)',
+  { timeout: 30_000 },
+  () => {
+    it('after the code: "Your password has expired" with the limit, the checklist and the generator; errors next to the field; then on to next', async () => {
+      const changes = expiredLogin();
+      const { user, router } = renderApp({ path: '/login?next=%2Ftopics%2Fappeals', cookies });
+      await user.type(await screen.findByLabelText(/username/i), 'demo.user.j5');
+      await user.type(screen.getByLabelText(/^password/i), 'an old password');
+      await user.click(screen.getByRole('button', { name: 'Log in' }));
+      await user.type(await screen.findByRole('textbox', { name: /verification code/i }), '123456');
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
 
-    const heading = await screen.findByRole('heading', { name: 'Your password has expired' });
-    await waitFor(() => expect(heading).toHaveFocus());
-    expect(screen.getByText(/once yours is 90 days old/)).toBeInTheDocument();
-    // Not logged in yet: the header still offers Log in, and the page stays.
-    expect(router.state.location.pathname).toBe('/login');
-    expect(screen.queryByRole('button', { name: 'Log out' })).not.toBeInTheDocument();
+      const heading = await screen.findByRole('heading', { name: 'Your password has expired' });
+      await waitFor(() => expect(heading).toHaveFocus());
+      expect(screen.getByText(/once yours is 90 days old/)).toBeInTheDocument();
+      // Not logged in yet: the header still offers Log in, and the page stays.
+      expect(router.state.location.pathname).toBe('/login');
+      expect(screen.queryByRole('button', { name: 'Log out' })).not.toBeInTheDocument();
 
-    const field = screen.getByLabelText(/^new password/i);
-    expect(field).toHaveAttribute('autocomplete', 'new-password');
-    // Too short: refused in the browser, next to the field, nothing sent.
-    await user.type(field, 'short');
-    await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
-    expect(await screen.findByTestId('form-error-summary')).toHaveTextContent(TOO_SHORT);
-    await waitFor(() =>
-      expect(document.getElementById('expired-new-password-helper-text')).toHaveTextContent(TOO_SHORT),
-    );
-    expect(changes).toEqual([]);
+      const field = screen.getByLabelText(/^new password/i);
+      expect(field).toHaveAttribute('autocomplete', 'new-password');
+      // Too short: refused in the browser, next to the field, nothing sent.
+      await user.type(field, 'short');
+      await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
+      expect(await screen.findByTestId('form-error-summary')).toHaveTextContent(TOO_SHORT);
+      await waitFor(() =>
+        expect(document.getElementById('expired-new-password-helper-text')).toHaveTextContent(TOO_SHORT),
+      );
+      expect(changes).toEqual([]);
 
-    // The generator fills the field; the server refuses it as reused, shown next to the field.
-    await user.click(screen.getByRole('button', { name: 'Generate a password' }));
-    await waitFor(() => expect(field).toHaveValue(GENERATED));
-    await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
-    await waitFor(() => expect(document.getElementById('expired-new-password-helper-text')).toHaveTextContent(REUSED));
-    expect(field).toHaveAttribute('aria-invalid', 'true');
-    // Once in the summary (a link to the field), not a second time as a general error.
-    expect(screen.getByTestId('form-error-summary').textContent!.split(REUSED)).toHaveLength(2);
-    expect(changes).toEqual([{ newPassword: GENERATED }]);
+      // The generator fills the field; the server refuses it as reused, shown next to the field.
+      await user.click(screen.getByRole('button', { name: 'Generate a password' }));
+      await waitFor(() => expect(field).toHaveValue(GENERATED));
+      await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
+      await waitFor(() =>
+        expect(document.getElementById('expired-new-password-helper-text')).toHaveTextContent(REUSED),
+      );
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+      // Once in the summary (a link to the field), not a second time as a general error.
+      expect(screen.getByTestId('form-error-summary').textContent!.split(REUSED)).toHaveLength(2);
+      expect(changes).toEqual([{ newPassword: GENERATED }]);
 
-    await user.clear(field);
-    await user.type(field, 'violet harbor seventeen lanterns');
-    const checklist = document.getElementById('expired-new-password-checklist')!;
-    expect(
-      within(checklist)
-        .getAllByRole('listitem')
-        .every((item) => item.dataset.met === 'true'),
-    ).toBe(true);
-    await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/topics/appeals'));
-    expect(changes).toEqual([{ newPassword: GENERATED }, { newPassword: 'violet harbor seventeen lanterns' }]);
-    expect(await screen.findByRole('button', { name: 'Log out' })).toBeInTheDocument();
-  });
-});
+      await user.clear(field);
+      await user.type(field, 'violet harbor seventeen lanterns');
+      const checklist = document.getElementById('expired-new-password-checklist')!;
+      expect(
+        within(checklist)
+          .getAllByRole('listitem')
+          .every((item) => item.dataset.met === 'true'),
+      ).toBe(true);
+      await user.click(screen.getByRole('button', { name: 'Set new password and continue' }));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/topics/appeals'));
+      expect(changes).toEqual([{ newPassword: GENERATED }, { newPassword: 'violet harbor seventeen lanterns' }]);
+      expect(await screen.findByRole('button', { name: 'Log out' })).toBeInTheDocument();
+    });
+  },
+);
