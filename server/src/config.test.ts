@@ -97,6 +97,15 @@ describe('loadConfig', () => {
     ).toBe(50_000);
   });
 
+  it('has no password maximum age unless one is set, and refuses anything but a whole number of days', () => {
+    expect(loadConfig({}).passwords.maxAgeDays).toBeUndefined();
+    expect(loadConfig({ PASSWORD_MAX_AGE_DAYS: '' }).passwords.maxAgeDays).toBeUndefined();
+    expect(loadConfig({ PASSWORD_MAX_AGE_DAYS: '90' }).passwords.maxAgeDays).toBe(90);
+    const message = 'PASSWORD_MAX_AGE_DAYS must be a whole number of days from 1 to 3650, or empty for no maximum age';
+    for (const bad of ['0', '-30', '1.5', 'ninety', '3651'])
+      expect(problemsOf({ PASSWORD_MAX_AGE_DAYS: bad })).toEqual([message]);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(3000);
   });

@@ -54,6 +54,8 @@ const integritySetting = z
     'must be a Subresource Integrity value such as sha384-<base64 hash>',
   );
 
+const maxAgeMessage = 'must be a whole number of days from 1 to 3650, or empty for no maximum age';
+
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL');
 
 /**
@@ -132,6 +134,13 @@ export const EnvSchema = z.object({
   // burst of logins (docs/decisions/0020); 0 = the same priority.
   PASSWORD_HASH_NICE: z.coerce.number().int().min(0).max(19).default(PASSWORD_HASH_NICE_DEFAULT),
   PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
+  // Unset (the default): passwords never expire, as NIST SP 800-63B advises; some deployments must set a lifetime.
+  PASSWORD_MAX_AGE_DAYS: z.coerce
+    .number({ message: maxAgeMessage })
+    .int(maxAgeMessage)
+    .min(1, maxAgeMessage)
+    .max(3650, maxAgeMessage)
+    .optional(),
   // Sessions and login (docs/requirements/session.md): short values only in tests.
   SESSION_IDLE_MS: z.coerce
     .number({ message: 'must be a number of milliseconds' })
@@ -237,6 +246,8 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       hashConcurrency: env.PASSWORD_HASH_CONCURRENCY,
       hashNice: env.PASSWORD_HASH_NICE,
       historyCount: env.PASSWORD_HISTORY_COUNT,
+      /** Undefined: no maximum age. */
+      maxAgeDays: env.PASSWORD_MAX_AGE_DAYS,
     },
     sessions: {
       idleMs: env.SESSION_IDLE_MS,

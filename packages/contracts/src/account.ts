@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { MfaEnrollStart, RECOVERY_CODE_COUNT } from './auth';
+import { LoginCompletion, MfaEnrollStart, RECOVERY_CODE_COUNT } from './auth';
 import { dataEnvelope } from './http';
 import {
   EMAIL_VERIFY_TTL_MS,
@@ -289,5 +289,5 @@ export type PasskeyLoginOptionsResponse = z.infer<typeof PasskeyLoginOptionsResp
 /** `POST /api/auth/passkey`: success answers like `POST /api/auth/mfa`. */
 export const PasskeyLoginRequest = z.object({ credential: WebAuthnCredentialJson });
 export type PasskeyLoginRequest = z.infer<typeof PasskeyLoginRequest>;
-export const PasskeyLoginResponse = dataEnvelope(z.object({ loggedIn: z.literal(true) }));
+export const PasskeyLoginResponse = dataEnvelope(LoginCompletion);
 export type PasskeyLoginResponse = z.infer<typeof PasskeyLoginResponse>;

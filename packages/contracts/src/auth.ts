@@ -30,6 +30,9 @@ export type LoginRequest = z.infer<typeof LoginRequest>;
 /** After the password: `mfa` = enter a code (or a recovery code), `mfa-enroll` = set up the authenticator first. */
 export const LoginNextStep = z.enum(['mfa', 'mfa-enroll']);
 export type LoginNextStep = z.infer<typeof LoginNextStep>;
+/** Every stage of a login that is not complete yet: the password's next steps and the expired-password change. */
+export const PendingLoginStep = z.enum(['mfa', 'mfa-enroll', 'password-change']);
+export type PendingLoginStep = z.infer<typeof PendingLoginStep>;
 export const LoginResponse = dataEnvelope(z.object({ next: LoginNextStep }));
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
@@ -39,7 +42,22 @@ export const MfaCode = z.string().check(z.minLength(6), z.maxLength(64));
 /** `POST /api/auth/mfa` */
 export const MfaRequest = z.object({ code: MfaCode });
 export type MfaRequest = z.infer<typeof MfaRequest>;
-export const MfaResponse = dataEnvelope(z.object({ loggedIn: z.literal(true) }));
+/**
+ * The answer of every second-factor step (a TOTP or recovery code, a passkey, the first authenticator setup): logged
+ * in, or, when the password is older than the maximum age setting, the session waits for a new password first
+ * (`POST /api/auth/password-change`). `passwordMaxAgeDays` is the setting, for the explanation.
+ */
+export const LoginCompletion = z.union([
+  z.object({ loggedIn: z.literal(true) }),
+  z.object({
+    loggedIn: z.literal(false),
+    next: z.literal('password-change'),
+    passwordMaxAgeDays: z.number().check(z.int(), z.positive()),
+  }),
+]);
+export type LoginCompletion = z.infer<typeof LoginCompletion>;
+
+export const MfaResponse = dataEnvelope(LoginCompletion);
 export type MfaResponse = z.infer<typeof MfaResponse>;
 
 /**
@@ -57,15 +75,24 @@ export const MfaEnrollStart = z.object({
   qrSvg: z.string(),
 });
 export type MfaEnrollStart = z.infer<typeof MfaEnrollStart>;
-export const MfaEnrollConfirm = z.object({
-  recoveryCodes: z.array(z.string()).check(z.length(RECOVERY_CODE_COUNT)),
-  loggedIn: z.literal(true),
-});
+export const MfaEnrollConfirm = z.intersection(
+  z.object({ recoveryCodes: z.array(z.string()).check(z.length(RECOVERY_CODE_COUNT)) }),
+  LoginCompletion,
+);
 export type MfaEnrollConfirm = z.infer<typeof MfaEnrollConfirm>;
 export const MfaEnrollStartResponse = dataEnvelope(MfaEnrollStart);
 export const MfaEnrollConfirmResponse = dataEnvelope(MfaEnrollConfirm);
 export type MfaEnrollStartResponse = z.infer<typeof MfaEnrollStartResponse>;
 export type MfaEnrollConfirmResponse = z.infer<typeof MfaEnrollConfirmResponse>;
+
+/**
+ * `POST /api/auth/password-change`: the new password of a login whose password has expired (only at the
+ * `password-change` stage, after both factors). The policy's length rules are checked by the server with the rest.
+ */
+export const PasswordChangeRequest = z.object({ newPassword: z.string().check(z.minLength(1), z.maxLength(1024)) });
+export type PasswordChangeRequest = z.infer<typeof PasswordChangeRequest>;
+export const PasswordChangeResponse = dataEnvelope(z.object({ loggedIn: z.literal(true) }));
+export type PasswordChangeResponse = z.infer<typeof PasswordChangeResponse>;
 
 /** `POST /api/auth/logout`: always succeeds (logging out twice is not an error). */
 export const LogoutResponse = dataEnvelope(z.object({ loggedIn: z.literal(false) }));
@@ -80,8 +107,11 @@ export const SessionState = z.object({
   idleSecondsLeft: z.optional(z.number()),
   /** Seconds until the absolute limit ends the session. */
   absoluteSecondsLeft: z.optional(z.number()),
-  /** The password was accepted; the session waits for the second factor (`mfa`) or enrolment (`mfa-enroll`). */
-  mfaPending: z.optional(LoginNextStep),
+  /**
+   * The login is not complete: the session waits for the second factor (`mfa`), the authenticator setup
+   * (`mfa-enroll`) or, after both factors, a new password for an expired one (`password-change`).
+   */
+  mfaPending: z.optional(PendingLoginStep),
 });
 export type SessionState = z.infer<typeof SessionState>;
 export const SessionResponse = dataEnvelope(SessionState);

@@ -37,7 +37,7 @@ export const userStatusEnum = pgEnum('user_status', [
   'disabled_admin',
 ]);
 export const locationRoleEnum = pgEnum('location_role', ['administrator', 'user']);
-export const sessionStageEnum = pgEnum('session_stage', ['mfa', 'mfa-enroll', 'active']);
+export const sessionStageEnum = pgEnum('session_stage', ['mfa', 'mfa-enroll', 'password-change', 'active']);
 export const outcomeEnum = pgEnum('audit_outcome', ['success', 'failure']);
 
 export const providerLocations = pgTable(

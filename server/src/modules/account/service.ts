@@ -26,7 +26,7 @@ import { issueRecoveryCodes } from '../../platform/mfa/recovery-codes';
 import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
 import { groupedKey, newTotpSecret, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
 import { consumeOneTimeToken, issueOneTimeToken, revokeOneTimeTokens } from '../../platform/one-time-tokens';
-import { isRecentPassword, passwordProblems, rememberPassword } from '../../platform/password-hashing';
+import { setSessionPassword } from '../../platform/password-change';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt } from '../../platform/rate-limit';
 import { saveSecurityAnswers } from '../../platform/security-answers';
@@ -120,37 +120,9 @@ export async function changePassword(
   session: LoadedSession,
   input: { currentPassword: string; newPassword: string },
 ): Promise<number> {
-  const { database, passwordHasher, config, clock } = request.server;
   const user = await verifyAccountPassword(request, session.userId, input.currentPassword, 'password.change');
   if (!user) throw new PortalError(400, 'Current_Password_Invalid', { currentPassword: ['Current_Password_Invalid'] });
-  const problems = passwordProblems(input.newPassword, [user.firstName, user.lastName, user.username, user.email]);
-  if (problems.length) throw new PortalError(400, problems[0]!, { newPassword: problems });
-  const reused =
-    (await passwordHasher.verify(user.passwordHash, input.newPassword)) ||
-    (await isRecentPassword(database.db, passwordHasher, user.id, input.newPassword, config.passwords.historyCount));
-  if (reused) throw new PortalError(400, 'Password_Reused', { newPassword: ['Password_Reused'] });
-  const passwordHash = await passwordHasher.hash(input.newPassword);
-  const now = clock();
-  const ended = await database.db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, user.id));
-    await rememberPassword(tx, user.id, passwordHash, config.passwords.historyCount);
-    const ended = await endAllSessions(tx, user.id, { exceptIdHash: session.idHash });
-    await rotateSession(request, reply, tx, {
-      userId: user.id,
-      stage: 'active',
-      keep: session,
-      authenticatedAt: now,
-    });
-    await enqueueEmail(tx, { to: user.email, template: 'password-changed', data: { firstName: user.firstName } });
-    await audit(request, tx, user.id, {
-      action: 'password.changed',
-      outcome: 'success',
-      details: { field: 'password', sessionCount: ended },
-    });
-    return ended;
-  });
-  request.server.jobs.kick(OUTBOX_JOB);
-  return ended;
+  return setSessionPassword(request, reply, session, user, input.newPassword);
 }
 
 /** `POST /api/account/mfa/reset` without a code: a new secret, kept (encrypted) on this session until confirmed. */

@@ -6,6 +6,8 @@ import {
   MfaEnrollResponse,
   MfaRequest,
   MfaResponse,
+  PasswordChangeRequest,
+  PasswordChangeResponse,
   SessionExtendResponse,
   SessionResponse,
 } from '@portal/contracts/auth';
@@ -19,10 +21,18 @@ import {
   lookupSession,
   recentAuthenticationSecondsLeft,
   requirePendingSession,
+  requirePendingStage,
   requireSession,
   sessionState,
 } from '../../platform/session';
-import { completeMfa, confirmEnrolment, loginWithPassword, reauthenticate, startEnrolment } from './service';
+import {
+  completeMfa,
+  completePasswordChange,
+  confirmEnrolment,
+  loginWithPassword,
+  reauthenticate,
+  startEnrolment,
+} from './service';
 import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
 
 /**
@@ -48,7 +58,21 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { rateLimit: perClient }, schema: { body: MfaRequest, response: { 200: MfaResponse } } },
     async (request, reply) => {
       const session = await requirePendingSession(request, reply, 'mfa');
-      await completeMfa(request, reply, session, request.body.code);
+      return { data: await completeMfa(request, reply, session, request.body.code) };
+    },
+  );
+
+  // An expired password's replacement: only after both factors (the `password-change` stage), throttled like them.
+  app.post(
+    '/api/auth/password-change',
+    {
+      // Before validation: at another stage the answer is 401 whatever the body.
+      preValidation: requirePendingStage('password-change'),
+      config: { rateLimit: perClient },
+      schema: { body: PasswordChangeRequest, response: { 200: PasswordChangeResponse } },
+    },
+    async (request, reply) => {
+      await completePasswordChange(request, reply, request.portalSession!, request.body.newPassword);
       return { data: { loggedIn: true as const } };
     },
   );
@@ -62,8 +86,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const session = await requirePendingSession(request, reply, 'mfa-enroll');
       if (request.body.code !== undefined) {
-        const recoveryCodes = await confirmEnrolment(request, reply, session, request.body.code);
-        return { data: { recoveryCodes, loggedIn: true as const } };
+        return { data: await confirmEnrolment(request, reply, session, request.body.code) };
       }
       const secret = await startEnrolment(request, session);
       const url = otpauthUrl(secret, session.username);

@@ -1,4 +1,4 @@
-import type { LoginNextStep } from '@portal/contracts/auth';
+import type { LoginCompletion, LoginNextStep, MfaEnrollConfirm } from '@portal/contracts/auth';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessions, users } from '../../db/schema';
@@ -6,6 +6,7 @@ import { recordAudit, unknownUsernameTarget, type AuditDetails } from '../../pla
 import type { DbExecutor } from '../../platform/db-executor';
 import { decryptSecret, encryptSecret } from '../../platform/encryption';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { passwordExpired, setSessionPassword } from '../../platform/password-change';
 import { PortalError } from '../../platform/portal-error';
 import { destroySession, endAllSessions, rotateSession, type LoadedSession } from '../../platform/session';
 import { issueRecoveryCodes, looksLikeRecoveryCode, redeemRecoveryCode } from '../../platform/mfa/recovery-codes';
@@ -210,7 +211,7 @@ export async function completeMfa(
   reply: FastifyReply,
   session: LoadedSession,
   code: string,
-): Promise<void> {
+): Promise<LoginCompletion> {
   const { database, secrets, clock } = request.server;
   const { db } = database;
   const now = clock();
@@ -236,36 +237,75 @@ export async function completeMfa(
     await recordSecondFactorFailure(request, session, method);
     throw codeInvalid();
   }
-  await completeSecondFactor(request, reply, session, method);
+  return completeSecondFactor(request, reply, session, method);
 }
 
 /**
- * The second factor was given (a TOTP or recovery code, or a passkey): the pending session becomes a logged-in one
- * with a new id, the login time is recorded and audited. Part of this module's service for the passkey login.
+ * Both factors were given: the one place that decides where the login goes next. Normally the pending session becomes
+ * a logged-in one with a new id; when the password is older than the maximum age setting, it becomes a
+ * `password-change` session instead (again a new id), which no protected route accepts: the password alone never
+ * reaches the change. The login time is recorded either way. Runs in the caller's transaction.
+ */
+async function finishLogin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tx: DbExecutor,
+  session: LoadedSession,
+  now: Date,
+): Promise<LoginCompletion> {
+  const { maxAgeDays } = request.server.config.passwords;
+  const [user] = await tx
+    .update(users)
+    .set({ lastLoginAt: now })
+    .where(eq(users.id, session.userId))
+    .returning({ passwordChangedAt: users.passwordChangedAt });
+  const expired = user !== undefined && maxAgeDays !== undefined && passwordExpired(user, now, maxAgeDays);
+  await rotateSession(request, reply, tx, {
+    userId: session.userId,
+    stage: expired ? 'password-change' : 'active',
+    keep: session,
+    authenticatedAt: expired ? null : now,
+  });
+  return expired ? { loggedIn: false, next: 'password-change', passwordMaxAgeDays: maxAgeDays } : { loggedIn: true };
+}
+
+/**
+ * The second factor was given (a TOTP or recovery code, or a passkey): the login completes (or goes on to the
+ * change of an expired password), with a new session id, audited. Part of this module's service for the passkey login.
  */
 export async function completeSecondFactor(
   request: FastifyRequest,
   reply: FastifyReply,
   session: LoadedSession,
   method: AuditDetails['method'],
-): Promise<void> {
+): Promise<LoginCompletion> {
   const now = request.server.clock();
-  await request.server.database.db.transaction(async (tx) => {
-    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, session.userId));
-    await rotateSession(request, reply, tx, {
-      userId: session.userId,
-      stage: 'active',
-      keep: session,
-      authenticatedAt: now,
-    });
+  return request.server.database.db.transaction(async (tx) => {
+    const completion = await finishLogin(request, reply, tx, session, now);
     await audit(request, tx, {
       actor: session.userId,
       action: 'login.mfa',
       target: session.userId,
       outcome: 'success',
-      details: { method },
+      details: { method, ...(completion.loggedIn ? {} : { reason: 'password_expired' }) },
     });
+    return completion;
   });
+}
+
+/**
+ * `POST /api/auth/password-change`: the new password of a login whose password had expired (both factors given). The
+ * same rules and effects as a change on My account: other sessions end, this one becomes logged in, a notice email.
+ */
+export async function completePasswordChange(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  newPassword: string,
+): Promise<void> {
+  const [user] = await request.server.database.db.select().from(users).where(eq(users.id, session.userId));
+  if (!user) throw new PortalError(401, 'Mfa_Not_Pending');
+  await setSessionPassword(request, reply, session, user, newPassword, { reason: 'password_expired' });
 }
 
 /**
@@ -353,7 +393,7 @@ export async function confirmEnrolment(
   reply: FastifyReply,
   session: LoadedSession,
   code: string,
-): Promise<string[]> {
+): Promise<MfaEnrollConfirm> {
   const { database, secrets } = request.server;
   const { step, now, secretEncrypted } = await verifyPendingTotp(request, session, code, 'Mfa_Enroll_Not_Started');
   if (step === null) {
@@ -363,21 +403,11 @@ export async function confirmEnrolment(
   return database.db.transaction(async (tx) => {
     await tx
       .update(users)
-      .set({
-        totpSecretEncrypted: secretEncrypted,
-        totpLastStep: step,
-        mfaEnrolledAt: now,
-        lastLoginAt: now,
-      })
+      .set({ totpSecretEncrypted: secretEncrypted, totpLastStep: step, mfaEnrolledAt: now })
       .where(eq(users.id, session.userId));
     const recoveryCodes = await issueRecoveryCodes(tx, secrets.encryptionKey, session.userId);
     const ended = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
-    await rotateSession(request, reply, tx, {
-      userId: session.userId,
-      stage: 'active',
-      keep: session,
-      authenticatedAt: now,
-    });
+    const completion = await finishLogin(request, reply, tx, session, now);
     await audit(request, tx, {
       actor: session.userId,
       action: 'mfa.enrolled',
@@ -385,6 +415,6 @@ export async function confirmEnrolment(
       outcome: 'success',
       details: { method: 'totp', field: 'mfa', sessionCount: ended },
     });
-    return recoveryCodes;
+    return { recoveryCodes, ...completion };
   });
 }

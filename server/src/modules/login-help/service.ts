@@ -5,7 +5,6 @@ import {
   type ForgotPasswordNext,
   type SelfReactivationNext,
 } from '@portal/contracts/login-help';
-import type { ErrorCode } from '@portal/contracts/errors';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { securityAnswers, users } from '../../db/schema';
@@ -18,7 +17,8 @@ import {
   peekOneTimeToken,
   type OneTimeTokenPurpose,
 } from '../../platform/one-time-tokens';
-import { isRecentPassword, passwordProblems, rememberPassword } from '../../platform/password-hashing';
+import { newPasswordProblems } from '../../platform/password-change';
+import { rememberPassword } from '../../platform/password-hashing';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt } from '../../platform/rate-limit';
 import { verifySecurityAnswer } from '../../platform/security-answers';
@@ -221,17 +221,18 @@ async function checkAnswer(
 
 /** The new password under the policy and the history rule; answers its hash. */
 async function newPasswordHash(request: FastifyRequest, user: User, password: string, action: string) {
-  const { database, passwordHasher, config } = request.server;
-  const problems = passwordProblems(password, [user.firstName, user.lastName, user.username, user.email]);
-  const reused =
-    !problems.length &&
-    (await isRecentPassword(database.db, passwordHasher, user.id, password, config.passwords.historyCount));
-  const code: ErrorCode | undefined = problems[0] ?? (reused ? 'Password_Reused' : undefined);
+  const problems = await newPasswordProblems(request, user, password);
+  const code = problems[0];
   if (code) {
-    await audit(request, database.db, { action, target: user.id, outcome: 'failure', details: { reason: code } });
-    throw new PortalError(400, code, { newPassword: problems.length ? problems : [code] });
+    await audit(request, request.server.database.db, {
+      action,
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: code },
+    });
+    throw new PortalError(400, code, { newPassword: problems });
   }
-  return passwordHasher.hash(password);
+  return request.server.passwordHasher.hash(password);
 }
 
 // ——— Reset password ———

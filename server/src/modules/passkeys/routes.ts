@@ -118,8 +118,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         // 401 like a wrong code at this step: the login has not succeeded.
         throw new PortalError(401, 'Passkey_Verification_Failed');
       }
-      await completeSecondFactor(request, reply, session, 'passkey');
-      return { data: { loggedIn: true as const } };
+      return { data: await completeSecondFactor(request, reply, session, 'passkey') };
     },
   );
 };

@@ -1,5 +1,5 @@
 import { Alert, Box, Link, List, ListItem, Paper, Typography } from '@mui/material';
-import type { LoginNextStep } from '@portal/contracts';
+import type { LoginCompletion, PendingLoginStep } from '@portal/contracts';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
@@ -9,10 +9,11 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSystemUseNotice } from './api/auth-api';
 import { MfaEnrolStep } from './components/mfa-enrol-step';
 import { MfaStep } from './components/mfa-step';
+import { PasswordChangeStep } from './components/password-change-step';
 import { PasswordStep } from './components/password-step';
 import { safeNextPath } from './safe-next-path';
 
-type Step = 'password' | LoginNextStep;
+type Step = 'password' | PendingLoginStep;
 
 /** The system-use notice (CMS ARS AC-8), from the CMS; without it the form still works. */
 function SystemUseNotice() {
@@ -67,11 +68,14 @@ function LoginHelpLinks() {
 
 /**
  * `/login` (docs/requirements/session.md#login): the system-use notice, username and password, then the second
- * factor (or, on the first login, the authenticator setup). Afterwards back to `next` (same-site paths only).
+ * factor (or, on the first login, the authenticator setup), then a new password if the old one has expired.
+ * Afterwards back to `next` (same-site paths only).
  */
 export function LoginPage() {
   useDocumentTitle('Log in');
   const [step, setStep] = useState<Step>('password');
+  // Set when the second factor answered that the password has expired: the maximum age, for the explanation.
+  const [expiredAfterDays, setExpiredAfterDays] = useState<number>();
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
@@ -90,6 +94,15 @@ export function LoginPage() {
   }, [loggedIn, step, next, navigate]);
 
   const finish = () => void navigate(next, { replace: true });
+  /** The second factor's answer: logged in, or the expired password must be changed first. */
+  const secondFactorDone = (completion: LoginCompletion) => {
+    if (completion.loggedIn) {
+      loggedInNow();
+      return true;
+    }
+    setExpiredAfterDays(completion.passwordMaxAgeDays);
+    return false;
+  };
 
   return (
     <Box sx={{ maxWidth: 640, mx: 'auto' }}>
@@ -110,14 +123,23 @@ export function LoginPage() {
         </>
       )}
       {step === 'mfa' && (
-        <MfaStep
+        <MfaStep onDone={(completion) => (secondFactorDone(completion) ? finish() : setStep('password-change'))} />
+      )}
+      {step === 'mfa-enroll' && (
+        <MfaEnrolStep
+          onConfirmed={secondFactorDone}
+          onDone={() => (expiredAfterDays === undefined ? finish() : setStep('password-change'))}
+        />
+      )}
+      {step === 'password-change' && (
+        <PasswordChangeStep
+          maxAgeDays={expiredAfterDays}
           onDone={() => {
             loggedInNow();
             finish();
           }}
         />
       )}
-      {step === 'mfa-enroll' && <MfaEnrolStep onConfirmed={loggedInNow} onDone={finish} />}
     </Box>
   );
 }

@@ -7,6 +7,7 @@ import {
   MfaResponse,
   PasskeyLoginOptionsResponse,
   PasskeyLoginResponse,
+  PasswordChangeResponse,
   SystemUseNoticeEntrySchema,
   type LoginRequest,
   type PasskeyLoginRequest,
@@ -23,6 +24,13 @@ export const startMfaEnrolment = () =>
   apiRequest('/api/auth/mfa/enroll', { method: 'POST', body: {}, schema: MfaEnrollStart });
 export const confirmMfaEnrolment = (code: string) =>
   apiRequest('/api/auth/mfa/enroll', { method: 'POST', body: { code }, schema: MfaEnrollConfirm });
+/** The new password of a login whose password has expired (after both factors). */
+export const submitExpiredPasswordChange = (newPassword: string) =>
+  apiRequest('/api/auth/password-change', {
+    method: 'POST',
+    body: { newPassword },
+    schema: PasswordChangeResponse.shape.data,
+  });
 
 /** The CMS-managed system-use notice above the login form (CMS ARS AC-8). */
 export const getSystemUseNoticeQueryOptions = () =>

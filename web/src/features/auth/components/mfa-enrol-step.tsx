@@ -1,5 +1,6 @@
 import { Alert, CircularProgress } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import type { LoginCompletion } from '@portal/contracts';
 import { useState } from 'react';
 import { AuthenticatorSetupForm } from '../../../components/mfa/authenticator-setup-form';
 import { RecoveryCodes } from '../../../components/mfa/recovery-codes';
@@ -8,9 +9,16 @@ import { confirmMfaEnrolment, startMfaEnrolment } from '../api/auth-api';
 
 /**
  * First login: set up the authenticator (QR code + manual key), confirm it with a code, then show the 10 recovery
- * codes once (docs/requirements/session.md#mfa). The login completes with the confirmation; `onDone` follows "I saved them".
+ * codes once (docs/requirements/session.md#mfa). The confirmation completes the login (or leads on to the change of an
+ * expired password); `onDone` follows "I saved them".
  */
-export function MfaEnrolStep({ onConfirmed, onDone }: { onConfirmed: () => void; onDone: () => void }) {
+export function MfaEnrolStep({
+  onConfirmed,
+  onDone,
+}: {
+  onConfirmed: (completion: LoginCompletion) => void;
+  onDone: () => void;
+}) {
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
   // Starting creates a new secret: once per visit to this step, never refetched behind the user's back.
   const enrolment = useQuery({
@@ -30,11 +38,12 @@ export function MfaEnrolStep({ onConfirmed, onDone }: { onConfirmed: () => void;
     <AuthenticatorSetupForm
       enrolment={enrolment.data}
       idPrefix="enrol"
-      confirm={async (code) => (await confirmMfaEnrolment(code)).recoveryCodes}
-      onConfirmed={(codes) => {
-        setRecoveryCodes(codes);
-        onConfirmed();
+      confirm={async (code) => {
+        const { recoveryCodes: codes, ...completion } = await confirmMfaEnrolment(code);
+        onConfirmed(completion);
+        return codes;
       }}
+      onConfirmed={setRecoveryCodes}
     />
   );
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Typography } from '@mui/material';
-import { MfaRequest } from '@portal/contracts';
+import { MfaRequest, type LoginCompletion } from '@portal/contracts';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
@@ -13,7 +13,7 @@ const CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app, or a r
 const fieldIds = { code: 'mfa-code' };
 
 /** The second factor: a 6-digit TOTP code, one of the recovery codes or a passkey (docs/requirements/session.md#mfa). */
-export function MfaStep({ onDone }: { onDone: () => void }) {
+export function MfaStep({ onDone }: { onDone: (completion: LoginCompletion) => void }) {
   const form = useForm<MfaRequest>({
     resolver: zodResolver(MfaRequest, { error: () => CODE_MESSAGE }),
     defaultValues: { code: '' },
@@ -26,8 +26,7 @@ export function MfaStep({ onDone }: { onDone: () => void }) {
 
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ code }) => {
-      await submitMfaCode(code.trim());
-      onDone();
+      onDone(await submitMfaCode(code.trim()));
     },
     clearOnError: 'code',
   });

@@ -1,4 +1,5 @@
 import { Alert, Box, Button, Typography } from '@mui/material';
+import type { LoginCompletion } from '@portal/contracts';
 import { useState } from 'react';
 import { getPasskeyAssertion, passkeyCeremonyErrorText, passkeysSupported } from '../../../lib/passkey-ceremony';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
@@ -9,7 +10,7 @@ import { getPasskeyLoginOptions, submitPasskeyAssertion } from '../api/auth-api'
  * ceremony with one of the user's passkeys finishes the login like a code. Not offered where the browser has no
  * WebAuthn.
  */
-export function PasskeyLogin({ onDone }: { onDone: () => void }) {
+export function PasskeyLogin({ onDone }: { onDone: (completion: LoginCompletion) => void }) {
   const [busy, setBusy] = useState(false);
   const [ceremonyError, setCeremonyError] = useState<string>();
   const [apiError, setApiError] = useState<unknown>();
@@ -23,8 +24,7 @@ export function PasskeyLogin({ onDone }: { onDone: () => void }) {
     setApiError(undefined);
     try {
       const options = await getPasskeyLoginOptions();
-      await submitPasskeyAssertion({ credential: await getPasskeyAssertion(options) });
-      onDone();
+      onDone(await submitPasskeyAssertion({ credential: await getPasskeyAssertion(options) }));
     } catch (err) {
       const text = passkeyCeremonyErrorText(err);
       if (text) setCeremonyError(`${text} Try again, or enter a code instead.`);

@@ -1,0 +1,80 @@
+import type { ErrorCode } from '@portal/contracts/errors';
+import { eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { users } from '../db/schema';
+import { recordAudit, type AuditDetails } from './audit';
+import { enqueueEmail, OUTBOX_JOB } from './mail/outbox';
+import { isRecentPassword, passwordProblems, rememberPassword } from './password-hashing';
+import { PortalError } from './portal-error';
+import { endAllSessions, rotateSession, type LoadedSession } from './session';
+
+/**
+ * Setting a new password (docs/requirements/session.md#password-maximum-age): one rule set for the password change on My account,
+ * the change of an expired password at login and the reset by email.
+ */
+
+type User = typeof users.$inferSelect;
+
+/**
+ * Why `password` cannot be `user`'s new password, most important first; empty when it can: the shared policy with the
+ * blocklist and the user's own names, then the current password and the last ones (the history rule).
+ */
+export async function newPasswordProblems(request: FastifyRequest, user: User, password: string): Promise<ErrorCode[]> {
+  const { database, passwordHasher, config } = request.server;
+  const problems = passwordProblems(password, [user.firstName, user.lastName, user.username, user.email]);
+  if (problems.length) return problems;
+  const reused =
+    (await passwordHasher.verify(user.passwordHash, password)) ||
+    (await isRecentPassword(database.db, passwordHasher, user.id, password, config.passwords.historyCount));
+  return reused ? ['Password_Reused'] : [];
+}
+
+/** Whether the password of `user` has reached the maximum age (the setting, in days) at `now`. */
+export function passwordExpired(user: Pick<User, 'passwordChangedAt'>, now: Date, maxAgeDays: number): boolean {
+  return now.getTime() - user.passwordChangedAt.getTime() >= maxAgeDays * 86_400_000;
+}
+
+/**
+ * Sets a logged-in (or expired-password) session's new password: 400 with the reasons under `newPassword` when the
+ * policy or the history refuses it; otherwise, in one transaction, the hash and its history entry, every other session
+ * of the user ends, this one becomes a logged-in session with a new id, a notice email and an audit event. Answers how
+ * many other sessions ended. The caller has checked who the user is (the current password, or both login factors).
+ */
+export async function setSessionPassword(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: LoadedSession,
+  user: User,
+  newPassword: string,
+  details: Pick<AuditDetails, 'reason'> = {},
+): Promise<number> {
+  const { database, passwordHasher, config, clock } = request.server;
+  const problems = await newPasswordProblems(request, user, newPassword);
+  if (problems.length) throw new PortalError(400, problems[0]!, { newPassword: problems });
+  const passwordHash = await passwordHasher.hash(newPassword);
+  const now = clock();
+  const ended = await database.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, user.id));
+    await rememberPassword(tx, user.id, passwordHash, config.passwords.historyCount);
+    const ended = await endAllSessions(tx, user.id, { exceptIdHash: session.idHash });
+    await rotateSession(request, reply, tx, {
+      userId: user.id,
+      stage: 'active',
+      keep: session,
+      authenticatedAt: now,
+    });
+    await enqueueEmail(tx, { to: user.email, template: 'password-changed', data: { firstName: user.firstName } });
+    await recordAudit(tx, {
+      actor: user.id,
+      target: user.id,
+      action: 'password.changed',
+      outcome: 'success',
+      ip: request.ip,
+      requestId: request.id,
+      details: { ...details, field: 'password', sessionCount: ended },
+    });
+    return ended;
+  });
+  request.server.jobs.kick(OUTBOX_JOB);
+  return ended;
+}

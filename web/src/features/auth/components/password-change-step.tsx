@@ -1,0 +1,90 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Typography } from '@mui/material';
+import { PasswordChangeRequest } from '@portal/contracts';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  passwordProblemCodes,
+  PasswordSchema,
+} from '@portal/contracts/password-policy';
+import { useEffect, useRef } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod/mini';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormPasswordField } from '../../../components/form/form-password-field';
+import { FormSubmitButton } from '../../../components/form/form-submit-button';
+import { GeneratePasswordAction } from '../../../components/form/generate-password-action';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { submitExpiredPasswordChange } from '../api/auth-api';
+
+const fieldIds = { newPassword: 'expired-new-password' };
+const NEW_PASSWORD_MESSAGE = `Enter a new password of ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters.`;
+/** The request with the policy's length rules; the server applies the whole policy and the history rule. */
+const PasswordChangeForm = z.extend(PasswordChangeRequest, { newPassword: PasswordSchema });
+/** The server's refusals of the new password are about its field: shown next to it (and once in the summary). */
+const fieldForCode = Object.fromEntries(
+  [...passwordProblemCodes, 'Password_Reused'].map((code) => [code, 'newPassword' as const]),
+);
+
+/**
+ * After both factors, when the password is older than the portal's maximum age (docs/requirements/session.md#password-maximum-age):
+ * a new password under the shared policy, with its checklist and the generator. The login completes with it.
+ */
+export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number; onDone: () => void }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // The second-factor step is gone: the heading takes its place for keyboard and screen-reader users.
+  useEffect(() => headingRef.current?.focus(), []);
+  const form = useForm<PasswordChangeRequest>({
+    resolver: zodResolver(PasswordChangeForm, { error: () => NEW_PASSWORD_MESSAGE }),
+    defaultValues: { newPassword: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+    submit: async ({ newPassword }) => {
+      await submitExpiredPasswordChange(newPassword);
+      onDone();
+    },
+    fieldForCode,
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="password-change-title">
+      <Typography
+        component="h2"
+        variant="h5"
+        id="password-change-title"
+        ref={headingRef}
+        tabIndex={-1}
+        sx={{ outline: 'none', mb: 1 }}
+      >
+        Your password has expired
+      </Typography>
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <Typography gutterBottom>
+        {maxAgeDays
+          ? `This portal asks for a new password once yours is ${maxAgeDays} day${maxAgeDays === 1 ? '' : 's'} old. `
+          : 'This portal asks for a new password after a set time. '}
+        Choose a new one to finish logging in. You cannot use any of your last few passwords.
+      </Typography>
+      <Typography gutterBottom>Changing it logs you out everywhere else, and we email you a notice.</Typography>
+      <FormPasswordField
+        id={fieldIds.newPassword}
+        label="New password"
+        autoComplete="new-password"
+        registration={form.register('newPassword')}
+        error={fieldError(errors.newPassword)}
+        checklist={{ password: newPassword }}
+        required
+      />
+      <GeneratePasswordAction
+        id="expired-generate-password"
+        onGenerated={(generated) =>
+          form.setValue('newPassword', generated, { shouldValidate: submitCount > 0, shouldDirty: true })
+        }
+      />
+      <FormSubmitButton submitting={isSubmitting}>Set new password and continue</FormSubmitButton>
+    </form>
+  );
+}
