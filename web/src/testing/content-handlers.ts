@@ -42,6 +42,7 @@ export const defaultErrorMessages: Record<string, string> = {
   Mfa_Code_Invalid: 'That code is not correct or has already been used.',
   Reauthentication_Required: 'For your security, enter your password again to make this change.',
   Current_Password_Invalid: 'Your current password is not correct. Try again.',
+  Password_Reused: 'You used this password recently. Choose one you have not used before.',
   Passkey_Verification_Failed: 'Your passkey could not be verified.',
   Provider_Not_Found: 'We could not find an active provider location with these details.',
   Location_Has_Administrator: 'This provider location already has an administrator.',

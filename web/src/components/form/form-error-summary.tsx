@@ -9,7 +9,8 @@ export interface FormErrorItem {
 
 /**
  * The error summary at the top of a form (GOV.UK / USWDS pattern): takes focus when a submit produced errors, and
- * links each message to its field. `submitCount` changes on every submit, so a repeated failure is announced again.
+ * links each message to its field. `submitCount` changes on every submit, so a repeated failure is announced again;
+ * within one submit it takes focus once.
  */
 export function FormErrorSummary({
   errors,
@@ -24,8 +25,13 @@ export function FormErrorSummary({
   // Several forms on one page (My account) may each show a summary: ids must not collide.
   const titleId = useId();
   const hasErrors = errors.length > 0;
+  // Once per submit: errors that go and come back while the user types (a live check, a server code whose CMS text
+  // arrives later) must not pull the focus out of the field being typed in.
+  const focusedForSubmit = useRef<number>(undefined);
   useEffect(() => {
-    if (hasErrors) ref.current?.focus();
+    if (!hasErrors || focusedForSubmit.current === submitCount) return;
+    focusedForSubmit.current = submitCount;
+    ref.current?.focus();
   }, [hasErrors, submitCount]);
   if (!hasErrors) return null;
   return (

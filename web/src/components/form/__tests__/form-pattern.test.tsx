@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@mui/material';
-import { screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { useForm, useWatch } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
@@ -186,6 +186,26 @@ describe('form pattern (components/form)', () => {
       await waitFor(() => expect(rule('Password_Too_Common')).toHaveAttribute('data-met', 'false'));
     },
   );
+
+  it('the summary takes focus once per submit: errors that go and come back while the user types leave the focus in the field', async () => {
+    const errors = [{ fieldId: 'typed', message: 'Choose a password you have not used before.' }];
+    const Form = ({ shown, submitCount }: { shown: typeof errors; submitCount: number }) => (
+      <form aria-label="Summary demo">
+        <FormErrorSummary errors={shown} submitCount={submitCount} />
+        <input id="typed" aria-label="Typed" />
+      </form>
+    );
+    // Rendered on its own (no router), so that a rerender updates the same summary instead of mounting a new one.
+    const { rerender } = render(<Form shown={errors} submitCount={1} />);
+    await waitFor(() => expect(screen.getByTestId('form-error-summary')).toHaveFocus());
+    screen.getByRole('textbox', { name: 'Typed' }).focus();
+    rerender(<Form shown={[]} submitCount={1} />);
+    rerender(<Form shown={errors} submitCount={1} />);
+    expect(screen.getByRole('textbox', { name: 'Typed' })).toHaveFocus();
+    // The next submit that fails is announced again.
+    rerender(<Form shown={errors} submitCount={2} />);
+    await waitFor(() => expect(screen.getByTestId('form-error-summary')).toHaveFocus());
+  });
 
   it('Show reveals the password and Hide masks it again', async () => {
     const { user } = renderDemo();

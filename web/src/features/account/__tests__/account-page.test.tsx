@@ -28,6 +28,7 @@ function sequence(route: string, answers: (() => Response)[]) {
   return bodies;
 }
 const ok = (data: unknown) => () => HttpResponse.json({ data });
+const DEMO_PASSWORD_TYPED = 'my current password';
 const fail = (status: number, code: string) => () => HttpResponse.json({ errorMessage: code }, { status });
 
 // Each test types into several fields of a large page: more than the default 5 s on a busy machine.
@@ -244,6 +245,27 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
     expect(await within(form).findByText(defaultErrorMessages.Current_Password_Invalid!)).toBeInTheDocument();
     expect(within(form).getByLabelText(/^current password/i, { selector: 'input' })).toHaveValue('');
+  });
+
+  it('change password: a refused new password shows its CMS text next to the field, not its code', async () => {
+    server.use(...accountHandlers());
+    sequence(ACCOUNT_ROUTES.password, [
+      () =>
+        HttpResponse.json(
+          { errorMessage: 'Password_Reused', fieldErrors: { newPassword: ['Password_Reused'] } },
+          { status: 400 },
+        ),
+    ]);
+    const { user } = renderAccount();
+    const form = await section('Change password');
+    const newPassword = within(form).getByLabelText(/^new password/i, { selector: 'input' });
+    await user.type(within(form).getByLabelText(/^current password/i, { selector: 'input' }), DEMO_PASSWORD_TYPED);
+    await user.type(newPassword, 'an older password I used before');
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    const message = defaultErrorMessages.Password_Reused!;
+    await waitFor(() => expect(document.getElementById('new-password-helper-text')).toHaveTextContent(message));
+    expect(newPassword.getAttribute('aria-describedby')).toContain('new-password-helper-text');
+    expect(within(form).queryByText('Password_Reused')).not.toBeInTheDocument();
   });
 
   it('MFA reset: new QR code and key, confirm with a code, then 10 new recovery codes', async () => {
