@@ -154,7 +154,12 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   await stream.allReady;
   const root = await new Response(stream).text();
   if (failed) return undefined;
-  const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(root));
+  // Every rule the render inserted, not only those whose class is in the markup (`extractCriticalToChunks(root)`):
+  // a styled component wrapping another (MUI's Link around Typography) inserts a rule of its own whose class is
+  // merged into the inner one's, so it never shows in the markup. The browser inserts that rule again while
+  // hydrating unless the page's style tags list it (61 rules on `/`, insertRule calls in hydration's long task).
+  const inserted = Object.keys(emotionCache.inserted).map((id) => `${emotionCache.key}-${id}`);
+  const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(inserted.join(' ')));
   const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient) })}</script>`;
   return { status: pageHead.head.notFound ? 404 : 200, head: headTags(pageHead.head) + styles, root, state };
 }
