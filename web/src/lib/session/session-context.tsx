@@ -31,6 +31,11 @@ export interface SessionContextValue {
   loggedIn: boolean;
   /** The server's answer about an existing session has arrived (protected pages wait for it). */
   sessionChecked: boolean;
+  /**
+   * Not known yet whether this browser is logged in: it may have a session (a server-rendered page says whether the
+   * request carried a session cookie) and the server has not answered. The header's account control waits.
+   */
+  sessionPending: boolean;
   setLoggedIn: (value: boolean) => void;
   activityStatus: ActivityStatus;
   setActivityStatus: (value: ActivityStatus) => void;
@@ -57,6 +62,8 @@ export interface SessionProviderProps {
   children: ReactNode;
   /** Tests pass short values; the app reads the site config. */
   timerConfig?: SessionTimerConfig;
+  /** False when the page was rendered for a request without a session cookie: surely logged out at first. */
+  mayHaveSession?: boolean;
 }
 
 /**
@@ -65,7 +72,7 @@ export interface SessionProviderProps {
  * started when the user logs in and stopped at logout, shared by all tabs. active → prompted at the prompt point,
  * → idle at the timeout (server logout, timer stopped, session-ended dialog); activity or I'm still here → active.
  */
-export function SessionProvider({ children, timerConfig: givenConfig }: SessionProviderProps) {
+export function SessionProvider({ children, timerConfig: givenConfig, mayHaveSession = true }: SessionProviderProps) {
   const [timerConfig] = useState(() => readSessionTimerConfig(givenConfig));
   const [loggedIn, setLoggedIn] = useState(false);
   const [sessionChecked, setSessionChecked] = useState(false);
@@ -181,6 +188,7 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
     () => ({
       loggedIn,
       sessionChecked,
+      sessionPending: mayHaveSession && !loggedIn && !sessionChecked,
       setLoggedIn,
       activityStatus,
       setActivityStatus,
@@ -197,6 +205,7 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
     [
       loggedIn,
       sessionChecked,
+      mayHaveSession,
       activityStatus,
       showAlerts,
       loggedInNow,
