@@ -144,6 +144,24 @@ export function SessionProvider({ children, timerConfig: givenConfig, mayHaveSes
     return () => controller.abort();
   }, []);
 
+  // A tab without the timer does not hear another tab's login: it asks again whenever it is shown while logged out.
+  useEffect(() => {
+    const controller = new AbortController();
+    const checkAgain = () => {
+      if (document.visibilityState !== 'visible' || loggedInRef.current || timerRef.current) return;
+      fetchSessionState(controller.signal)
+        .then((state) => {
+          if (state.loggedIn && !loggedInRef.current) setLoggedIn(true);
+        })
+        .catch(() => undefined);
+    };
+    document.addEventListener('visibilitychange', checkAgain);
+    return () => {
+      document.removeEventListener('visibilitychange', checkAgain);
+      controller.abort();
+    };
+  }, []);
+
   // The server ended the session first (laptop slept, absolute limit): the same session-ended dialog.
   useEffect(
     () =>

@@ -1,4 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../../testing/msw-server';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionProvider, useSession } from '../session-context';
 
@@ -11,8 +13,13 @@ vi.mock('../inactivity-timer', async (importOriginal) => {
 });
 
 function LoginButton() {
-  const { loggedInNow } = useSession();
-  return <button onClick={loggedInNow}>login</button>;
+  const { loggedIn, loggedInNow } = useSession();
+  return (
+    <>
+      <output data-testid="logged-in">{String(loggedIn)}</output>
+      <button onClick={loggedInNow}>login</button>
+    </>
+  );
 }
 
 async function settle() {
@@ -33,5 +40,19 @@ describe('loading the inactivity timer', () => {
     fireEvent.click(screen.getByText('login'));
     await settle();
     expect(timerModule.imported).toHaveBeenCalledOnce();
+  });
+
+  it('a tab without the timer picks up a login made in another tab when it is shown again', async () => {
+    render(
+      <SessionProvider>
+        <LoginButton />
+      </SessionProvider>,
+    );
+    await settle();
+    expect(screen.getByTestId('logged-in').textContent).toBe('false');
+    // Another tab logged in: the server now answers logged in.
+    server.use(http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, idleSecondsLeft: 1800 } })));
+    fireEvent(document, new Event('visibilitychange'));
+    expect(await screen.findByText('true')).toBeInTheDocument();
   });
 });
