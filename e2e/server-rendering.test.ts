@@ -95,6 +95,19 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
     });
   }
 
+  it('a page requested with a session cookie holds Log in back until the session check answers', async () => {
+    const { context, page } = await openPage(browser, baseURL);
+    await withDialogsCompleted(context, baseURL);
+    // A cookie the server no longer knows: the check answers logged out.
+    await context.addCookies([{ name: 'portal_session', value: 'ended-session-id', url: baseURL }]);
+    const response = await gotoHydrated(page, '/');
+    const html = (await response?.text()) ?? '';
+    expect(html).toContain('data-testid="account-control-pending"');
+    await expect.poll(() => page.getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('account-control-pending').count()).toBe(0);
+    await context.close();
+  });
+
   it('a rendered page is revalidated with its ETag', async () => {
     const first = await fetch(`${baseURL}/topics/${TOPIC_SLUG}`, {
       headers: { cookie: 'region=J5A; amaApproved=true' },
