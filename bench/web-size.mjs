@@ -23,10 +23,11 @@ const entry = Object.keys(manifest).find((k) => manifest[k].isEntry);
 const homeRoute = Object.keys(manifest).find((k) => /app\/routes\/home\.tsx$/.test(k));
 const initial = closure([entry, ...(homeRoute ? [homeRoute] : [])]);
 
-// Lazy imports made by what the home page loads: not the other routes nor the dialogs (never shown on `/`).
+// Lazy imports made by what the home page loads: not the other routes, the dialogs (never shown on `/`) nor the
+// inactivity timer (loaded once logged in).
 const lazyFromHome = [...initial]
   .flatMap((k) => manifest[k].dynamicImports ?? [])
-  .filter((k) => !/src\/app\/routes\/|-dialog\.tsx$/.test(k));
+  .filter((k) => !/src\/app\/routes\/|-dialog\.tsx$|inactivity-timer\.tsx$/.test(k));
 const deferred = new Set([...closure(lazyFromHome)].filter((k) => !initial.has(k)));
 
 function measure(label, keys) {

@@ -1,6 +1,6 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { gotoHydrated, withDialogsCompleted } from './support/browser';
+import { gotoHydrated, waitForSettled, withDialogsCompleted } from './support/browser';
 import { portalSuite } from './support/portal-suite';
 
 // Seeded content (cms/src/seed/content.js).
@@ -8,6 +8,19 @@ const HERO_TITLE = 'Medicare guidance for your region';
 const TOPIC_SLUG = 'rendering-examples';
 const TOPIC_TITLE = 'Reading this site: links, tables and notes';
 const TOPIC_TEXT = 'Guidance pages on this site share a few conventions.';
+
+/** Counts the style rules the page inserts through the CSSOM (how emotion adds a rule in a production build). */
+async function countInsertedStyleRules(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const w = window as unknown as { __styleRulesInserted: number };
+    w.__styleRulesInserted = 0;
+    const insertRule = CSSStyleSheet.prototype.insertRule;
+    CSSStyleSheet.prototype.insertRule = function (rule: string, index?: number) {
+      w.__styleRulesInserted++;
+      return insertRule.call(this, rule, index);
+    };
+  });
+}
 
 /** Hydrated (gotoHydrated): the title is still the server's, `expected`. */
 async function expectTitle(page: Page, expected: string) {
@@ -35,13 +48,15 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
   });
 
   // openPage fails the test on any console error, which is how React reports a hydration mismatch.
-  for (const [label, path, title, cookies, status] of [
-    ['/ without a jurisdiction', '/', 'Home', false, 200],
-    ['/ with a jurisdiction', '/', 'Home', true, 200],
-    ['a topic page (dialogs completed)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, true, 200],
-    ['a topic page (picker dialog due)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, false, 200],
-    ['the not-found page', '/no-such-page', 'Page not found', true, 404],
-    ['a topic that does not exist', '/topics/no-such-topic', 'Content not found', true, 404],
+  // Hydration inserts no style rule when no dialog is due: the server's style tags hold every rule its render made,
+  // so the browser's emotion cache already knows them all (a due dialog brings rules of its own).
+  for (const [label, path, title, cookies, status, dialogDue] of [
+    ['/ without a jurisdiction', '/', 'Home', false, 200, false],
+    ['/ with a jurisdiction', '/', 'Home', true, 200, false],
+    ['a topic page (dialogs completed)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, true, 200, false],
+    ['a topic page (picker dialog due)', `/topics/${TOPIC_SLUG}`, TOPIC_TITLE, false, 200, true],
+    ['the not-found page', '/no-such-page', 'Page not found', true, 404, false],
+    ['a topic that does not exist', '/topics/no-such-topic', 'Content not found', true, 404, false],
   ] as const) {
     it(`hydrates ${label} without a mismatch and without fetching its content again`, async () => {
       // The browser reports the 404 answer of a not-found page as a failed load; nothing else may be logged.
@@ -49,6 +64,7 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
         allowConsoleErrors: status === 404 ? [/status of 404/] : [],
         region: cookies ? 'J5A' : false,
       });
+      await countInsertedStyleRules(context);
       const contentRequests: string[] = [];
       page.on('request', (request) => {
         if (new URL(request.url()).pathname.startsWith('/api/content/')) contentRequests.push(request.url());
@@ -64,9 +80,27 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
       expect(html.includes('<meta name="robots" content="noindex">')).toBe(status === 404);
       await expectTitle(page, title);
       expect(contentRequests).toEqual([]);
+      await waitForSettled(page);
+      const inserted = await page.evaluate(
+        () => (window as unknown as { __styleRulesInserted: number }).__styleRulesInserted,
+      );
+      if (dialogDue) expect(inserted).toBeGreaterThan(0);
+      else expect(inserted).toBe(0);
       await context.close();
     });
   }
+
+  it('a page requested with a session cookie holds Log in back until the session check answers', async () => {
+    const { context, page } = await portal.newPage();
+    // A cookie the server no longer knows: the check answers logged out.
+    await context.addCookies([{ name: 'portal_session', value: 'ended-session-id', url: portal.url }]);
+    const response = await gotoHydrated(page, '/');
+    const html = (await response?.text()) ?? '';
+    expect(html).toContain('data-testid="account-control-pending"');
+    await expect.poll(() => page.getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
+    expect(await page.getByTestId('account-control-pending').count()).toBe(0);
+    await context.close();
+  });
 
   it('a rendered page is revalidated with its ETag', async () => {
     const first = await fetch(`${portal.url}/topics/${TOPIC_SLUG}`, {

@@ -19,7 +19,7 @@ globalThis.__renders = 0;
 export function configureServerRendering(options) { content = options.content; }
 export function pageVariant(request) {
   if (!request.path.startsWith('/topics/')) return undefined;
-  return [request.path, request.cookies.region ?? '', request.cookies.license ?? '', /veracode/i.test(request.userAgent) ? '' : 'dialogs'].join('|');
+  return [request.path, request.cookies.region ?? '', request.cookies.license ?? '', /veracode/i.test(request.userAgent) ? '' : 'dialogs', request.sessionCookie ? 'session' : ''].join('|');
 }
 export async function renderPage(request) {
   globalThis.__renders++;
@@ -30,7 +30,7 @@ export async function renderPage(request) {
   return {
     status: title ? 200 : 404,
     head: '<title>' + (title ?? 'Content not found') + '</title><style>h1{}</style>',
-    root: '<h1>' + (title ?? 'not found') + ' for ' + (request.cookies.region ?? 'nobody') + '</h1>',
+    root: '<h1>' + (title ?? 'not found') + ' for ' + (request.cookies.region ?? 'nobody') + '</h1>' + (request.sessionCookie ? '<p>session cookie</p>' : ''),
     state: '<script type="application/json" id="portal-server-state">{}</script>',
   };
 }
@@ -141,6 +141,16 @@ describe('server-rendered pages', () => {
   it('keeps one page per jurisdiction', async () => {
     expect((await get('/topics/contact', { cookie: 'region=J8B; amaApproved=true' })).body).toContain('for J8B');
     expect((await get('/topics/contact')).body).toContain('for J5A');
+  });
+
+  it('tells the entry whether a session cookie was sent, and shares that page between sessions', async () => {
+    const before = renders();
+    expect((await get('/topics/contact')).body).not.toContain('session cookie');
+    const withCookie = (value: string) =>
+      get('/topics/contact', { cookie: `region=J5A; amaApproved=true; portal_session=${value}` });
+    expect((await withCookie('first-session-id')).body).toContain('<p>session cookie</p>');
+    expect((await withCookie('another-session-id')).body).toContain('<p>session cookie</p>');
+    expect(renders() - before).toBe(2);
   });
 
   it('renders again after the CMS webhook', async () => {

@@ -28,6 +28,12 @@ export interface PageRequest {
   /** The region and amaApproved cookies as sent (docs/requirements/public-site.md#cookies). */
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
+  /**
+   * Whether the request carried a session cookie (its value is never needed). A page rendered for it shows a
+   * placeholder for the header's Log in until the browser knows the session: the page stays shareable between
+   * visitors, logged in or not.
+   */
+  sessionCookie: boolean;
 }
 
 export interface RenderedPage {
@@ -81,7 +87,8 @@ export function pageVariant(request: PageRequest): string | undefined {
   const page = leaf.route.path === '*' ? '*' : request.path;
   const license = request.cookies.license === 'true' ? 'license' : '';
   const dialogs = dialogsAllowedFor(request.userAgent) ? 'dialogs' : '';
-  return [page, jurisdictionFrom(request.cookies.region), license, dialogs].join('|');
+  const session = request.sessionCookie ? 'session' : '';
+  return [page, jurisdictionFrom(request.cookies.region), license, dialogs, session].join('|');
 }
 
 function escapeHtml(text: string): string {
@@ -139,7 +146,11 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   const stream = await renderToReadableStream(
     <CacheProvider value={emotionCache}>
       <PageHeadRecorderContext value={pageHead}>
-        <AppProviders queryClient={queryClient} server={{ cookies: request.cookies, environment }}>
+        <AppProviders
+          queryClient={queryClient}
+          server={{ cookies: request.cookies, environment }}
+          mayHaveSession={request.sessionCookie}
+        >
           {/* No inline hydration script (CSP, docs/decisions/0006-csp.md): the routes have no loaders to hand over. */}
           <StaticRouterProvider router={router} context={context} hydrate={false} />
         </AppProviders>
@@ -154,7 +165,12 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   await stream.allReady;
   const root = await new Response(stream).text();
   if (failed) return undefined;
-  const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(root));
-  const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient) })}</script>`;
+  // Every rule the render inserted, not only those whose class is in the markup (`extractCriticalToChunks(root)`):
+  // a styled component wrapping another (MUI's Link around Typography) inserts a rule of its own whose class is
+  // merged into the inner one's, so it never shows in the markup. The browser inserts that rule again while
+  // hydrating unless the page's style tags list it (61 rules on `/`, insertRule calls in hydration's long task).
+  const inserted = Object.keys(emotionCache.inserted).map((id) => `${emotionCache.key}-${id}`);
+  const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(inserted.join(' ')));
+  const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient), mayHaveSession: request.sessionCookie })}</script>`;
   return { status: pageHead.head.notFound ? 404 : 200, head: headTags(pageHead.head) + styles, root, state };
 }

@@ -12,17 +12,19 @@ export interface AppProvidersProps {
   children: ReactNode;
   /** Server rendering only: the request's region cookies and environment (the browser reads its own). */
   server?: { cookies: RegionCookies; environment: RenderEnvironment };
+  /** Whether the request for a server-rendered page carried a session cookie (the same on the server and while hydrating). */
+  mayHaveSession?: boolean;
 }
 
 /** Theme, query client, session and region state around the router: the app, the server render and the unit-test harness share it. */
-export function AppProviders({ queryClient, children, server }: AppProvidersProps) {
+export function AppProviders({ queryClient, children, server, mayHaveSession }: AppProvidersProps) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <GlobalStyles styles={printStyles} />
       <RenderEnvironmentProvider value={server?.environment}>
         <QueryClientProvider client={queryClient}>
-          <SessionProvider>
+          <SessionProvider mayHaveSession={mayHaveSession}>
             <RegionProvider cookies={server?.cookies}>{children}</RegionProvider>
           </SessionProvider>
         </QueryClientProvider>

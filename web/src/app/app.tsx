@@ -15,7 +15,7 @@ export function App({ serverState }: { serverState?: ServerState }) {
   });
   const [router] = useState(() => createBrowserRouter(routes));
   return (
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient} mayHaveSession={serverState?.mayHaveSession}>
       <RouterProvider router={router} />
     </AppProviders>
   );

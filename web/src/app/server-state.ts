@@ -6,6 +6,8 @@ export const SERVER_STATE_ELEMENT_ID = 'portal-server-state';
 
 export interface ServerState {
   queries: DehydratedState;
+  /** Whether the request carried a session cookie: the header's account control waits for the session check if so. */
+  mayHaveSession: boolean;
 }
 
 /** The JSON of the page's server state, safe inside `<script type="application/json">` (no `</script>`, no `<!--`). */

@@ -6,6 +6,7 @@ import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { cookieValue } from '../../content/preview';
 import { UpstreamUnavailable, type CacheLookup } from '../../content/cache';
 import { sendCachedAnswer } from '../../content/send-answer';
+import { sessionCookieOf } from '../../platform/session';
 
 /** The part of web/src/entry-server.tsx the server calls (the bundle is loaded at run time from web/dist-ssr). */
 interface ServerEntry {
@@ -21,6 +22,7 @@ interface PageRequest {
   path: string;
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
+  sessionCookie: boolean;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -92,6 +94,8 @@ export async function createPageSender(
         license: cookieValue(request.headers.cookie, LICENSE_COOKIE),
       },
       userAgent: request.headers['user-agent'] ?? '',
+      // Only whether one was sent: the page is shared by every visitor who sent one (docs/decisions/0018).
+      sessionCookie: sessionCookieOf(request) !== undefined,
     };
     const key = entry.pageVariant(pageRequest);
     if (key === undefined) return false;

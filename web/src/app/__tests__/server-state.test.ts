@@ -19,6 +19,7 @@ const state = (text: string): ServerState => ({
       },
     ],
   },
+  mayHaveSession: false,
 });
 
 describe('server state in the page', () => {

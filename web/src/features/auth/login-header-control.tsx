@@ -5,10 +5,11 @@ import { useSession } from '../../lib/session/session-context';
 
 /**
  * Register and Log in (back to this page afterwards), or My account and Log out (server logout, then the
- * session-ended dialog).
+ * session-ended dialog). While the browser may have a session the server has not confirmed yet, the same place
+ * stays empty (Register and Log in, invisible): a logged-in visitor never sees Log in flash.
  */
 export function LoginHeaderControl() {
-  const { loggedIn, logout } = useSession();
+  const { loggedIn, sessionPending, logout } = useSession();
   const { pathname, search } = useLocation();
   if (loggedIn) {
     return (
@@ -28,7 +29,12 @@ export function LoginHeaderControl() {
     );
   }
   return (
-    <Stack direction="row" spacing={1}>
+    <Stack
+      direction="row"
+      spacing={1}
+      data-testid={sessionPending ? 'account-control-pending' : undefined}
+      sx={sessionPending ? { visibility: 'hidden' } : undefined}
+    >
       {pathname !== paths.register.path && (
         <Button color="inherit" component={RouterLink} to={paths.register.href()}>
           Register

@@ -1,5 +1,7 @@
 import {
   createContext,
+  lazy,
+  Suspense,
   useCallback,
   useContext,
   useEffect,
@@ -9,19 +11,18 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { useIdleTimer } from 'react-idle-timer';
+import type { IIdleTimer } from 'react-idle-timer';
 import type { SessionTimerConfig } from '@portal/contracts';
 import { onSessionLost } from '../api-client';
+import type { InactivityTimerEvents } from './inactivity-timer';
 import { extendServerSession, fetchSessionState, logoutServerSession } from './session-api';
 import { readSessionTimerConfig } from './session-timer-config';
 
+// react-idle-timer and its handlers load once the session says logged in (docs/requirements/platform.md#web-budget).
+const InactivityTimer = lazy(() => import('./inactivity-timer'));
+
 /** Client session context (docs/requirements/session.md#client-session-context) and its activity status. */
 export type ActivityStatus = 'active' | 'prompted' | 'idle';
-
-/** The cross-tab timer's name (docs/requirements/session.md#inactivity-timer-constants). */
-export const SESSION_TIMER_NAME = 'session-timer';
-/** Activity that counts (docs/requirements/session.md#activity-status). */
-export const SESSION_TIMER_EVENTS = ['keydown', 'mousedown', 'scroll', 'click'] as const;
 
 /** What one tab tells the others beyond the timer's own events. */
 type TabMessage = { type: 'logged-in' } | { type: 'session-ended' };
@@ -30,6 +31,11 @@ export interface SessionContextValue {
   loggedIn: boolean;
   /** The server's answer about an existing session has arrived (protected pages wait for it). */
   sessionChecked: boolean;
+  /**
+   * Not known yet whether this browser is logged in: it may have a session (a server-rendered page says whether the
+   * request carried a session cookie) and the server has not answered. The header's account control waits.
+   */
+  sessionPending: boolean;
   setLoggedIn: (value: boolean) => void;
   activityStatus: ActivityStatus;
   setActivityStatus: (value: ActivityStatus) => void;
@@ -56,14 +62,17 @@ export interface SessionProviderProps {
   children: ReactNode;
   /** Tests pass short values; the app reads the site config. */
   timerConfig?: SessionTimerConfig;
+  /** False when the page was rendered for a request without a session cookie: surely logged out at first. */
+  mayHaveSession?: boolean;
 }
 
 /**
- * Session state and the inactivity handler (docs/requirements/session.md#activity-status): react-idle-timer,
+ * Session state and the inactivity handler (docs/requirements/session.md#activity-status): react-idle-timer (in
+ * inactivity-timer.tsx, loaded at the first login),
  * started when the user logs in and stopped at logout, shared by all tabs. active → prompted at the prompt point,
  * → idle at the timeout (server logout, timer stopped, session-ended dialog); activity or I'm still here → active.
  */
-export function SessionProvider({ children, timerConfig: givenConfig }: SessionProviderProps) {
+export function SessionProvider({ children, timerConfig: givenConfig, mayHaveSession = true }: SessionProviderProps) {
   const [timerConfig] = useState(() => readSessionTimerConfig(givenConfig));
   const [loggedIn, setLoggedIn] = useState(false);
   const [sessionChecked, setSessionChecked] = useState(false);
@@ -83,17 +92,15 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
     setActivityStatus('idle');
   }, []);
 
-  const timer = useIdleTimer({
-    timeout: timerConfig.timeoutMs,
-    promptBeforeIdle: timerConfig.promptBeforeIdleMs,
-    throttle: timerConfig.throttleMs,
-    eventsThrottle: timerConfig.eventsThrottleMs,
-    events: [...SESSION_TIMER_EVENTS],
-    crossTab: true,
-    name: SESSION_TIMER_NAME,
-    leaderElection: true,
-    startManually: true,
-    stopOnIdle: true,
+  // The timer's controls once it is loaded; messages for the other tabs wait for it (the login that loads it says
+  // so to the other tabs).
+  const timerRef = useRef<IIdleTimer | null>(null);
+  const pendingMessages = useRef<TabMessage[]>([]);
+  const messageOtherTabs = useCallback((message: TabMessage) => {
+    if (timerRef.current) timerRef.current.message(message);
+    else pendingMessages.current.push(message);
+  }, []);
+  const timerEvents = useRef<InactivityTimerEvents>({
     onPrompt: () => {
       if (loggedInRef.current) setActivityStatus('prompted');
     },
@@ -106,27 +113,22 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
       // Every tab goes idle together; logging out twice is not an error on the server.
       void logoutServerSession().catch(() => undefined);
     },
-    onMessage: (message: TabMessage) => {
+    onMessage: (data) => {
+      const message = data as TabMessage;
       if (message.type === 'logged-in') {
         loggedInRef.current = true;
         setLoggedIn(true);
         setActivityStatus('active');
       } else if (message.type === 'session-ended' && loggedInRef.current) endLocally();
     },
+    onReady: () => {
+      for (const message of pendingMessages.current.splice(0)) timerRef.current?.message(message);
+    },
   });
-  const timerRef = useRef(timer);
-  useEffect(() => {
-    timerRef.current = timer;
-  });
-
-  // The timer runs exactly while logged in. Only a logout pauses it: the timer's controls reach every tab, and a
-  // tab that opens logged out must not stop the others' timers.
-  const wasLoggedIn = useRef(false);
-  useEffect(() => {
-    if (loggedIn) timerRef.current.start();
-    else if (wasLoggedIn.current) timerRef.current.pause();
-    wasLoggedIn.current = loggedIn;
-  }, [loggedIn]);
+  // Mounted at the first login and kept: it then runs exactly while logged in. A tab that never logged in does not
+  // load it, so it does not hear another tab's login until it checks its session again.
+  const [timerMounted, setTimerMounted] = useState(false);
+  if (loggedIn && !timerMounted) setTimerMounted(true);
 
   // A session that survives a reload (or was started in another tab) is picked up once at start.
   useEffect(() => {
@@ -142,47 +144,69 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
     return () => controller.abort();
   }, []);
 
+  // A tab without the timer does not hear another tab's login: it asks again whenever it is shown while logged out.
+  useEffect(() => {
+    const controller = new AbortController();
+    const checkAgain = () => {
+      if (document.visibilityState !== 'visible' || loggedInRef.current || timerRef.current) return;
+      fetchSessionState(controller.signal)
+        .then((state) => {
+          if (state.loggedIn && !loggedInRef.current) setLoggedIn(true);
+        })
+        .catch(() => undefined);
+    };
+    document.addEventListener('visibilitychange', checkAgain);
+    return () => {
+      document.removeEventListener('visibilitychange', checkAgain);
+      controller.abort();
+    };
+  }, []);
+
   // The server ended the session first (laptop slept, absolute limit): the same session-ended dialog.
   useEffect(
     () =>
       onSessionLost(() => {
         if (!loggedInRef.current) return;
         endLocally();
-        timerRef.current.message({ type: 'session-ended' } satisfies TabMessage);
+        messageOtherTabs({ type: 'session-ended' });
       }),
-    [endLocally],
+    [endLocally, messageOtherTabs],
   );
 
   const loggedInNow = useCallback(() => {
     loggedInRef.current = true;
     setLoggedIn(true);
     setActivityStatus('active');
-    timerRef.current.message({ type: 'logged-in' } satisfies TabMessage);
-  }, []);
+    messageOtherTabs({ type: 'logged-in' });
+  }, [messageOtherTabs]);
 
   const logout = useCallback(async () => {
     try {
       await logoutServerSession();
     } finally {
       endLocally();
-      timerRef.current.message({ type: 'session-ended' } satisfies TabMessage);
+      messageOtherTabs({ type: 'session-ended' });
     }
-  }, [endLocally]);
+  }, [endLocally, messageOtherTabs]);
 
   const stayLoggedIn = useCallback(async () => {
-    timerRef.current.activate();
+    timerRef.current?.activate();
     setActivityStatus('active');
     // A 401 here reaches onSessionLost, which shows the session-ended dialog.
     await extendServerSession().catch(() => undefined);
   }, []);
 
   const dismissEnded = useCallback(() => setActivityStatus('active'), []);
-  const getRemainingTime = useCallback(() => timerRef.current.getRemainingTime(), []);
+  const getRemainingTime = useCallback(
+    () => timerRef.current?.getRemainingTime() ?? timerConfig.timeoutMs,
+    [timerConfig],
+  );
 
   const value = useMemo(
     () => ({
       loggedIn,
       sessionChecked,
+      sessionPending: mayHaveSession && !loggedIn && !sessionChecked,
       setLoggedIn,
       activityStatus,
       setActivityStatus,
@@ -199,6 +223,7 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
     [
       loggedIn,
       sessionChecked,
+      mayHaveSession,
       activityStatus,
       showAlerts,
       loggedInNow,
@@ -209,7 +234,16 @@ export function SessionProvider({ children, timerConfig: givenConfig }: SessionP
       timerConfig,
     ],
   );
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={value}>
+      {children}
+      {timerMounted && (
+        <Suspense fallback={null}>
+          <InactivityTimer config={timerConfig} loggedIn={loggedIn} eventsRef={timerEvents} controlsRef={timerRef} />
+        </Suspense>
+      )}
+    </SessionContext.Provider>
+  );
 }
 
 export function useSession(): SessionContextValue {

@@ -36,6 +36,14 @@ async function advance(ms: number) {
   });
 }
 
+/** The timer's module loads at the login (a lazy import): wait for it, then let React mount it. */
+async function timerLoaded() {
+  await act(async () => {
+    await vi.dynamicImportSettled();
+  });
+  await advance(0);
+}
+
 async function renderLoggedIn() {
   render(
     <SessionProvider timerConfig={timerConfig}>
@@ -44,7 +52,7 @@ async function renderLoggedIn() {
   );
   await advance(0);
   fireEvent.click(screen.getByText('login'));
-  await advance(0);
+  await timerLoaded();
 }
 
 describe('activity status (docs/requirements/session.md#activity-status)', () => {
@@ -159,6 +167,7 @@ describe('activity status (docs/requirements/session.md#activity-status)', () =>
     );
     await advance(0);
     expect(loggedIn()).toBe('true');
+    await timerLoaded();
     await advance(PROMPT_AT + 500);
     expect(status()).toBe('prompted');
   });

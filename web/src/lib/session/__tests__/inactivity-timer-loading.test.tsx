@@ -1,0 +1,58 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { server } from '../../../testing/msw-server';
+import { describe, expect, it, vi } from 'vitest';
+import { SessionProvider, useSession } from '../session-context';
+
+// The inactivity timer (react-idle-timer) is left out of a visitor's first download
+// (docs/requirements/platform.md#web-budget): its module is imported only once the session says logged in.
+const timerModule = vi.hoisted(() => ({ imported: vi.fn() }));
+vi.mock('../inactivity-timer', async (importOriginal) => {
+  timerModule.imported();
+  return importOriginal();
+});
+
+function LoginButton() {
+  const { loggedIn, loggedInNow } = useSession();
+  return (
+    <>
+      <output data-testid="logged-in">{String(loggedIn)}</output>
+      <button onClick={loggedInNow}>login</button>
+    </>
+  );
+}
+
+async function settle() {
+  await act(async () => {
+    await vi.dynamicImportSettled();
+  });
+}
+
+describe('loading the inactivity timer', () => {
+  it('is not imported for a visitor who is not logged in, and is imported at the login', async () => {
+    render(
+      <SessionProvider>
+        <LoginButton />
+      </SessionProvider>,
+    );
+    await settle();
+    expect(timerModule.imported).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByText('login'));
+    await settle();
+    expect(timerModule.imported).toHaveBeenCalledOnce();
+  });
+
+  it('a tab without the timer picks up a login made in another tab when it is shown again', async () => {
+    render(
+      <SessionProvider>
+        <LoginButton />
+      </SessionProvider>,
+    );
+    await settle();
+    expect(screen.getByTestId('logged-in').textContent).toBe('false');
+    // Another tab logged in: the server now answers logged in.
+    server.use(http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, idleSecondsLeft: 1800 } })));
+    fireEvent(document, new Event('visibilitychange'));
+    expect(await screen.findByText('true')).toBeInTheDocument();
+  });
+});
