@@ -21,7 +21,7 @@ import { encryptSecret } from '../src/platform/encryption';
 import { rememberPassword } from '../src/platform/password-hashing';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
 import { createSession } from '../src/platform/session';
-import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { buildTestApp, callAs, portalHeaders, testConfig, type TestClient } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 const PASSWORD = 'correct horse battery staple orbit';
@@ -40,10 +40,7 @@ let ipCounter = 0;
 /** Each test acts from its own client address, so no test meets another's throttle. */
 const newIp = () => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
-interface Client {
-  ip: string;
-  cookie?: string;
-}
+type Client = TestClient;
 
 describe('My account, passkeys and re-authentication', () => {
   const clock = testClock();
@@ -63,29 +60,13 @@ describe('My account, passkeys and re-authentication', () => {
   });
   afterAll(() => app.close());
 
-  async function call(
+  const call = (
     client: Client,
     method: 'GET' | 'POST',
     url: string,
     payload?: object,
     headers: Record<string, string> = {},
-  ) {
-    const res = await app.inject({
-      method,
-      url,
-      remoteAddress: client.ip,
-      headers: {
-        ...portalHeaders,
-        'user-agent': CHROME_UA,
-        ...headers,
-        ...(client.cookie ? { cookie: `${SESSION_COOKIE}=${client.cookie}` } : {}),
-      },
-      ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
-    });
-    const set = res.cookies.find((c) => c.name === SESSION_COOKIE);
-    if (set) client.cookie = set.value || undefined;
-    return res;
-  }
+  ) => callAs(app, client, method, url, payload, { 'user-agent': CHROME_UA, ...headers });
 
   /** An enrolled user with a known password and TOTP secret. */
   async function createUser(extra: Partial<typeof users.$inferInsert> = {}) {

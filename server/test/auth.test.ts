@@ -12,7 +12,7 @@ import { rowsOf } from '../src/platform/db-executor';
 import { encryptSecret } from '../src/platform/encryption';
 import { passwordProblems } from '../src/platform/password-hashing';
 import { endAllSessions, hashSessionId } from '../src/platform/session';
-import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const MINUTE = 60_000;
@@ -27,27 +27,13 @@ let ipCounter = 0;
 /** Each test acts from its own client address, so the per-client throttle of one test never touches another. */
 const newIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
-interface Client {
-  ip: string;
-  cookie?: string;
-}
+type Client = TestClient;
 
 function sessionCookie(res: { cookies: { name: string; value: string }[] }): string | undefined {
   return res.cookies.find((c) => c.name === SESSION_COOKIE || c.name === SESSION_COOKIE_SECURE)?.value || undefined;
 }
 
-async function call(app: FastifyInstance, client: Client, method: 'GET' | 'POST', url: string, payload?: object) {
-  const res = await app.inject({
-    method,
-    url,
-    remoteAddress: client.ip,
-    headers: { ...portalHeaders, ...(client.cookie ? { cookie: `${SESSION_COOKIE}=${client.cookie}` } : {}) },
-    ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
-  });
-  const set = res.cookies.find((c) => c.name === SESSION_COOKIE);
-  if (set) client.cookie = set.value || undefined;
-  return res;
-}
+const call = callAs;
 
 async function createUser(app: FastifyInstance, username: string, extra: Partial<typeof users.$inferInsert> = {}) {
   const [row] = await app.database.db

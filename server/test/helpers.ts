@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openPglite, openPostgres, type DatabaseHandle } from '../src/db/client';
@@ -83,6 +84,40 @@ export async function buildTestApp(
 
 /** Headers a same-origin SPA call carries. */
 export const portalHeaders = { 'x-portal-request': '1', origin: 'http://localhost:3000' } as const;
+
+/** A caller of the portal: its address and the session cookie it holds (kept up to date by `callAs`). */
+export interface TestClient {
+  ip: string;
+  cookie?: string;
+}
+
+/**
+ * One call as `client`: a same-origin SPA call from its address with its session cookie; a session cookie in the
+ * answer (a new id, or a cleared one) replaces the client's, as a browser would.
+ */
+export async function callAs(
+  app: FastifyInstance,
+  client: TestClient,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = {},
+) {
+  const res = await app.inject({
+    method,
+    url,
+    remoteAddress: client.ip,
+    headers: {
+      ...portalHeaders,
+      ...headers,
+      ...(client.cookie ? { cookie: `${SESSION_COOKIE}=${client.cookie}` } : {}),
+    },
+    ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
+  });
+  const set = res.cookies.find((c) => c.name === SESSION_COOKIE);
+  if (set) client.cookie = set.value || undefined;
+  return res;
+}
 
 /** The CMS's publish webhook as the CMS sends it: with the secret the CMS handed over in the data folder. */
 export function sendContentWebhook(

@@ -1,5 +1,4 @@
 import { ACCOUNT_ROUTES } from '@portal/contracts/account';
-import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, users } from '../src/db/schema';
@@ -7,7 +6,7 @@ import { encryptSecret } from '../src/platform/encryption';
 import { currentTotp } from '../src/platform/mfa/totp';
 import { rememberPassword } from '../src/platform/password-hashing';
 import { createSession } from '../src/platform/session';
-import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -22,10 +21,7 @@ const ORIGIN = 'http://localhost:3000';
 const DAY = 86_400_000;
 const MAX_AGE_DAYS = 90;
 
-interface Client {
-  ip: string;
-  cookie?: string;
-}
+type Client = TestClient;
 
 let ipCounter = 0;
 /** Each test acts from its own client address, so no test meets another's throttle. */
@@ -37,18 +33,8 @@ async function portal(settings: Record<string, string> = {}) {
   const { app } = await buildTestApp({ clock: clock.now, config: testConfig(settings) });
   let userCounter = 0;
 
-  async function call(client: Client, method: 'GET' | 'POST', url: string, payload?: object) {
-    const res = await app.inject({
-      method,
-      url,
-      remoteAddress: client.ip,
-      headers: { ...portalHeaders, ...(client.cookie ? { cookie: `${SESSION_COOKIE}=${client.cookie}` } : {}) },
-      ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
-    });
-    const set = res.cookies.find((c) => c.name === SESSION_COOKIE);
-    if (set) client.cookie = set.value || undefined;
-    return res;
-  }
+  const call = (client: Client, method: 'GET' | 'POST', url: string, payload?: object) =>
+    callAs(app, client, method, url, payload);
 
   /** A user whose password was set `ageMs` ago; enrolled in the authenticator app unless `enrolled` is false. */
   async function createUser(ageMs = 0, enrolled = true) {
