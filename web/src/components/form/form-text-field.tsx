@@ -1,7 +1,9 @@
 import { TextField, type TextFieldProps } from '@mui/material';
 import { useForkRef } from '@mui/material/utils';
 import type { Ref } from 'react';
+import { useErrorMessage } from '../../lib/error-messages';
 import type { FormErrorItem } from './form-error-summary';
+import { isErrorCode } from './use-error-code-text';
 import {
   get,
   type FieldError,
@@ -21,11 +23,15 @@ export type FormTextFieldProps = Omit<TextFieldProps, 'error' | 'name' | 'id'> &
 
 /**
  * A text field wired to react-hook-form: its error message is the helper text, tied to the input with
- * aria-describedby (MUI links helper text to the input by id) and aria-invalid.
+ * aria-describedby (MUI links helper text to the input by id) and aria-invalid. An error code (from the contracts'
+ * schemas or the server's `fieldErrors`) shows as its CMS text, never as the bare code, whichever form gives it.
  */
 export function FormTextField({ id, registration, error, helperText, extraInputRef, ...props }: FormTextFieldProps) {
   const { ref, ...field } = registration;
   const inputRef = useForkRef<HTMLElement | null>(ref, extraInputRef);
+  const code = isErrorCode(error?.message) ? error.message : undefined;
+  const codeText = useErrorMessage(code).data;
+  const message = code ? codeText : error?.message;
   return (
     <TextField
       {...props}
@@ -33,7 +39,7 @@ export function FormTextField({ id, registration, error, helperText, extraInputR
       id={id}
       inputRef={inputRef}
       error={!!error}
-      helperText={error?.message ?? helperText}
+      helperText={message ?? helperText}
       fullWidth
       margin="normal"
     />

@@ -6,13 +6,14 @@ import { useForm, useWatch } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { server } from '../../../testing/msw-server';
+import { defaultErrorMessages } from '../../../testing/content-handlers';
 import { renderWithProviders } from '../../../testing/render-app';
 import { FormDateField } from '../form-date-field';
 import { FormErrorSummary } from '../form-error-summary';
 import { FormPasswordField } from '../form-password-field';
 import { FormRadioGroup } from '../form-radio-group';
 import { FormSelectField } from '../form-select-field';
-import { fieldErrorItems } from '../form-text-field';
+import { fieldErrorItems, FormTextField } from '../form-text-field';
 import { GeneratePasswordAction } from '../generate-password-action';
 
 const Schema = z.object({
@@ -205,6 +206,27 @@ describe('form pattern (components/form)', () => {
     // The next submit that fails is announced again.
     rerender(<Form shown={errors} submitCount={2} />);
     await waitFor(() => expect(screen.getByTestId('form-error-summary')).toHaveFocus());
+  });
+
+  it('a field given an error code shows its CMS text, never the bare code, even from a form that does not translate it', async () => {
+    const Field = () => {
+      const form = useForm<{ name: string }>({ defaultValues: { name: '' } });
+      return (
+        <FormTextField
+          id="coded"
+          label="Name"
+          registration={form.register('name')}
+          error={{ type: 'server', message: 'Password_Reused' }}
+        />
+      );
+    };
+    renderWithProviders(<Field />);
+    const input = await screen.findByRole('textbox', { name: 'Name' });
+    await waitFor(() =>
+      expect(document.getElementById('coded-helper-text')).toHaveTextContent(defaultErrorMessages.Password_Reused!),
+    );
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByText('Password_Reused')).not.toBeInTheDocument();
   });
 
   it('Show reveals the password and Hide masks it again', async () => {
