@@ -29,6 +29,11 @@ export async function countAttempt(db: DbExecutor, key: string, windowMs: number
   return { count: Number(row!.count), ttlMs: Math.max(0, Number(row!.ttl_ms)) };
 }
 
+/** The `Retry-After` header of a 429 for a window that ends in `ttlMs`: whole seconds, at least 1. */
+export function retryAfterHeader(ttlMs: number): Record<string, string> {
+  return { 'retry-after': String(Math.max(1, Math.ceil(ttlMs / 1000))) };
+}
+
 /** The current count without adding one (0 when the window has ended). */
 export async function peekAttempts(db: DbExecutor, key: string): Promise<AttemptCount> {
   const [row] = rowsOf<{ count: number; ttl_ms: number }>(

@@ -28,7 +28,7 @@ import { groupedKey, newTotpSecret, otpauthUrl, qrSvg } from '../../platform/mfa
 import { consumeOneTimeToken, issueOneTimeToken, revokeOneTimeTokens } from '../../platform/one-time-tokens';
 import { setSessionPassword } from '../../platform/password-change';
 import { PortalError } from '../../platform/portal-error';
-import { countAttempt } from '../../platform/rate-limit';
+import { countAttempt, retryAfterHeader } from '../../platform/rate-limit';
 import { saveSecurityAnswers } from '../../platform/security-answers';
 import {
   endAllSessions,
@@ -224,9 +224,7 @@ export async function requestEmailChange(request: FastifyRequest, session: Loade
       outcome: 'failure',
       details: { field: 'email', reason: 'user_limit' },
     });
-    throw new PortalError(429, 'Too_Many_Requests', undefined, {
-      'retry-after': String(Math.max(1, Math.ceil(sent.ttlMs / 1000))),
-    });
+    throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(sent.ttlMs));
   }
   await db.transaction(async (tx) => {
     const taken = await otherAccountWithEmail(tx, email, user.id);

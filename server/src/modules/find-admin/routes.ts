@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import { recordAudit } from '../../platform/audit';
 import { PortalError } from '../../platform/portal-error';
-import { countAttempt, registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { countAttempt, registerSharedRateLimit, retryAfterHeader, routeRateLimit } from '../../platform/rate-limit';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -35,9 +35,7 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('cache-control', 'no-store');
       const daily = await countAttempt(db, `find-admin-day|${request.ip}`, DAY_MS);
       if (daily.count > findAdminPerDay)
-        throw new PortalError(429, 'Too_Many_Requests', undefined, {
-          'retry-after': String(Math.ceil(daily.ttlMs / 1000)),
-        });
+        throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(daily.ttlMs));
       const { npi, ptan, tin } = request.body;
       const locations = await db
         .select({ id: providerLocations.id })

@@ -26,7 +26,7 @@ import {
 } from '../../platform/one-time-tokens';
 import { passwordProblems, rememberPassword } from '../../platform/password-hashing';
 import { PortalError } from '../../platform/portal-error';
-import { countAttempt, peekAttempts, resetAttempts } from '../../platform/rate-limit';
+import { countAttempt, peekAttempts, resetAttempts, retryAfterHeader } from '../../platform/rate-limit';
 import { hashSecurityAnswer } from '../../platform/security-answers';
 import { issueValidationToken, readValidationToken } from './validation-token';
 
@@ -150,10 +150,6 @@ const locationFailuresKey = (locationId: string) => `authority-failures|location
 const locationLockKey = (locationId: string) => `authority-lock|location:${locationId}`;
 const clientFailuresKey = (ip: string) => `authority-failures|client:${ip}`;
 
-function retryAfter(ttlMs: number) {
-  return { 'retry-after': String(Math.max(1, Math.ceil(ttlMs / 1000))) };
-}
-
 /** The claim facts that prove authority, per `financialLookupSelector`. */
 function proofCondition(input: AuthorityInput) {
   switch (input.financialLookupSelector) {
@@ -200,10 +196,13 @@ export async function validateAuthority(request: FastifyRequest, input: Authorit
 
   const lock = await peekAttempts(db, locationLockKey(location.id));
   if (lock.count > 0)
-    throw await refused('locked', new PortalError(429, 'Authority_Locked', undefined, retryAfter(lock.ttlMs)));
+    throw await refused('locked', new PortalError(429, 'Authority_Locked', undefined, retryAfterHeader(lock.ttlMs)));
   const client = await peekAttempts(db, clientFailuresKey(request.ip));
   if (client.count >= settings.authorityClientMaxFailures)
-    throw await refused('client_limit', new PortalError(429, 'Too_Many_Requests', undefined, retryAfter(client.ttlMs)));
+    throw await refused(
+      'client_limit',
+      new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(client.ttlMs)),
+    );
   if (await hasAdministrator(db, location.id))
     throw await refused('has_administrator', new PortalError(409, 'Location_Has_Administrator'));
 
@@ -246,7 +245,7 @@ export async function validateAuthority(request: FastifyRequest, input: Authorit
         });
       }
     });
-    if (locking) throw new PortalError(429, 'Authority_Locked', undefined, retryAfter(windowMs));
+    if (locking) throw new PortalError(429, 'Authority_Locked', undefined, retryAfterHeader(windowMs));
     throw new PortalError(400, 'Authority_Not_Verified');
   }
 
