@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // react-router's package exports point every build at its development files (dev warnings on); its production
 // files exist beside them (remix-run/react-router#12532). The browser's production build takes those.
@@ -10,8 +10,34 @@ const reactRouterProduction = join(
   'dist/production/index.mjs',
 );
 
+/**
+ * Puts the entry's stylesheet (the @font-face rules, about 1.4 KB) into index.html as a <style> element instead of a
+ * <link>: a linked stylesheet blocks the first paint, and the browser queued it behind the entry's module preloads
+ * (six connections per host over HTTP/1.1), so the first paint waited for the scripts. docs/decisions/0018.
+ */
+function inlineEntryCss(): Plugin {
+  return {
+    name: 'portal:inline-entry-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        return html.replace(
+          /<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g,
+          (link, fileName: string) => {
+            const asset = bundle[fileName];
+            if (asset?.type !== 'asset') return link;
+            return `<style>${String(asset.source)}</style>`;
+          },
+        );
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command, isSsrBuild, mode }) => ({
-  plugins: [react()],
+  plugins: [react(), inlineEntryCss()],
   resolve: {
     alias: command === 'build' && !isSsrBuild ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },
@@ -29,6 +55,22 @@ export default defineConfig(({ command, isSsrBuild, mode }) => ({
     manifest: true,
     // Let the size report (bench/web-size) speak; the 500 kB warning is not our budget.
     chunkSizeWarningLimit: 1000,
+    // Everything the entry imports statically goes out as one chunk instead of about twenty: over HTTP/1.1 a phone
+    // fetches six at a time, so twenty small scripts took several round trips and the fonts waited behind them
+    // (docs/decisions/0018-server-rendering.md). Lazy routes keep their own chunks.
+    ...(isSsrBuild
+      ? {}
+      : {
+          rolldownOptions: {
+            output: {
+              codeSplitting: { groups: [{ name: 'initial', tags: ['$initial' as const] }] },
+              // V8's explicit compile hint: the entry's functions nearly all run during the first load, so Chrome
+              // compiles them while the file streams in, off the main thread, instead of one by one during the
+              // long task that evaluates the modules (docs/decisions/0018-server-rendering.md).
+              postBanner: (chunk: { isEntry: boolean }) => (chunk.isEntry ? '//# allFunctionsCalledOnLoad' : ''),
+            },
+          },
+        }),
   },
   server: {
     port: 5173,
