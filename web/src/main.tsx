@@ -5,27 +5,42 @@ import '@fontsource/source-sans-pro/latin-700.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { portalTheme } from './app/theme';
 import { routes } from './app/router';
 import { loadMatchedRoutes, readServerState } from './app/server-state';
 import { loadContentMarkdownFor } from './components/content-markdown/lazy-content-markdown';
+
+/** Runs `work` (if any) in a task of its own, after the browser has had its turn. */
+function nextTask(work?: () => void): Promise<void> {
+  return new Promise((resolve) =>
+    setTimeout(() => {
+      work?.();
+      resolve();
+    }, 0),
+  );
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 const serverState = readServerState(document);
 if (serverState) {
   // A server-rendered page (docs/decisions/0018-server-rendering.md): hydrate the same tree once its route modules
-  // (and the markdown renderer, if the page shows markdown) are here. As a transition, hydration yields to the
-  // browser every few milliseconds instead of running as one long task (the page is already visible).
-  void Promise.all([loadMatchedRoutes(routes, window.location.pathname), loadContentMarkdownFor(document)]).then(() =>
-    startTransition(() => {
-      hydrateRoot(
-        root,
-        <StrictMode>
-          <App serverState={serverState} />
-        </StrictMode>,
-      );
-    }),
-  );
+  // (and the markdown renderer, if the page shows markdown) are here. The page is already visible, so the work is
+  // spread over tasks that each leave the browser free to respond: evaluating the entry, then matching and loading
+  // the route modules, then building the theme, then hydrating as a transition, which yields every few milliseconds.
+  void nextTask()
+    .then(() => Promise.all([loadMatchedRoutes(routes, window.location.pathname), loadContentMarkdownFor(document)]))
+    .then(() => nextTask(portalTheme))
+    .then(() =>
+      startTransition(() => {
+        hydrateRoot(
+          root,
+          <StrictMode>
+            <App serverState={serverState} />
+          </StrictMode>,
+        );
+      }),
+    );
 } else {
   createRoot(root).render(
     <StrictMode>

@@ -5,7 +5,7 @@ import { RegionProvider, type RegionCookies } from '../lib/region/region-context
 import { RenderEnvironmentProvider, type RenderEnvironment } from '../lib/render-environment';
 import { SessionProvider } from '../lib/session/session-context';
 import { printStyles } from './print-styles';
-import { theme } from './theme';
+import { portalTheme } from './theme';
 
 export interface AppProvidersProps {
   queryClient: QueryClient;
@@ -19,7 +19,7 @@ export interface AppProvidersProps {
 /** Theme, query client, session and region state around the router: the app, the server render and the unit-test harness share it. */
 export function AppProviders({ queryClient, children, server, mayHaveSession }: AppProvidersProps) {
   return (
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={portalTheme()}>
       <CssBaseline />
       <GlobalStyles styles={printStyles} />
       <RenderEnvironmentProvider value={server?.environment}>

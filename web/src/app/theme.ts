@@ -1,4 +1,4 @@
-import { createTheme } from '@mui/material/styles';
+import { createTheme, type Theme } from '@mui/material/styles';
 
 /**
  * Lato is swapped in when it arrives (font-display: swap, @fontsource); until then Arial stands in, scaled to Lato's
@@ -14,28 +14,35 @@ const LATO_FALLBACK_FACE = `@font-face {
   line-gap-override: 0%;
 }`;
 
-/** docs/requirements/public-site.md#look-and-feel: breakpoints, fonts and colours. */
-export const theme = createTheme({
-  breakpoints: { values: { xs: 0, sm: 600, md: 900, lg: 1440, xl: 1536 } },
-  palette: {
-    primary: { main: '#042789' },
-    secondary: { main: '#6EFCAA', contrastText: '#042789' },
-    error: { main: '#c61b03' },
-    background: { default: '#f8fafc', paper: '#ffffff' },
-    text: { primary: '#0f172a', secondary: '#334155' },
-  },
-  typography: {
-    fontFamily: ['Lato', '"Lato fallback"', '"Source Sans Pro"', 'system-ui', 'Arial', 'sans-serif'].join(','),
-    h1: { fontSize: '2rem', fontWeight: 700 },
-    h2: { fontSize: '1.5rem', fontWeight: 700 },
-    h3: { fontSize: '1.25rem', fontWeight: 700 },
-  },
-  components: {
-    MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE },
-    MuiButton: {
-      defaultProps: { disableElevation: true },
-      styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } },
+/**
+ * docs/requirements/public-site.md#look-and-feel: breakpoints, fonts and colours. Made at the first call, not when
+ * the module loads: building a theme is a few milliseconds of merging objects, which main.tsx keeps out of the task
+ * that evaluates the entry (docs/decisions/0018-server-rendering.md).
+ */
+let theme: Theme | undefined;
+export function portalTheme(): Theme {
+  return (theme ??= createTheme({
+    breakpoints: { values: { xs: 0, sm: 600, md: 900, lg: 1440, xl: 1536 } },
+    palette: {
+      primary: { main: '#042789' },
+      secondary: { main: '#6EFCAA', contrastText: '#042789' },
+      error: { main: '#c61b03' },
+      background: { default: '#f8fafc', paper: '#ffffff' },
+      text: { primary: '#0f172a', secondary: '#334155' },
     },
-    MuiLink: { defaultProps: { underline: 'always' } },
-  },
-});
+    typography: {
+      fontFamily: ['Lato', '"Lato fallback"', '"Source Sans Pro"', 'system-ui', 'Arial', 'sans-serif'].join(','),
+      h1: { fontSize: '2rem', fontWeight: 700 },
+      h2: { fontSize: '1.5rem', fontWeight: 700 },
+      h3: { fontSize: '1.25rem', fontWeight: 700 },
+    },
+    components: {
+      MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE },
+      MuiButton: {
+        defaultProps: { disableElevation: true },
+        styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } },
+      },
+      MuiLink: { defaultProps: { underline: 'always' } },
+    },
+  }));
+}
