@@ -27,7 +27,7 @@ export function ChangePhoneSection() {
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       setStatus(undefined);
       const { phoneMasked } = await withReauth(() => changePhone(values));
@@ -49,7 +49,7 @@ export function ChangePhoneSection() {
           type="tel"
           autoComplete="tel-national"
           registration={form.register('phone')}
-          error={fieldError(errors.phone)}
+          error={errors.phone}
           helperText="10 digits, for example 410-555-0123"
           required
         />
