@@ -229,6 +229,46 @@ describe('form pattern (components/form)', () => {
     expect(screen.queryByText('Password_Reused')).not.toBeInTheDocument();
   });
 
+  it('a date field and a radio group given error codes show their CMS texts, never the bare codes', async () => {
+    const Coded = z.object({
+      dob: z.string().check(z.minLength(1, 'Date_Of_Birth_Invalid')),
+      proof: z.string().check(z.minLength(1, 'Security_Question_Invalid')),
+    });
+    const Form = () => {
+      const form = useForm<z.infer<typeof Coded>>({
+        resolver: zodResolver(Coded),
+        defaultValues: { dob: '', proof: '' },
+        shouldFocusError: false,
+      });
+      return (
+        <form onSubmit={form.handleSubmit(() => undefined)} noValidate aria-label="Coded">
+          <FormDateField id="coded-dob" label="Date of birth" name="dob" control={form.control} />
+          <FormRadioGroup
+            id="coded-proof"
+            label="Proof"
+            name="proof"
+            control={form.control}
+            options={[{ value: 'check', label: 'A check number' }]}
+          />
+          <Button type="submit">Check</Button>
+        </form>
+      );
+    };
+    const { user } = renderWithProviders(<Form />);
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    await waitFor(() =>
+      expect(document.getElementById('coded-dob-helper-text')).toHaveTextContent(
+        defaultErrorMessages.Date_Of_Birth_Invalid!,
+      ),
+    );
+    await waitFor(() =>
+      expect(document.getElementById('coded-proof-helper-text')).toHaveTextContent(
+        defaultErrorMessages.Security_Question_Invalid!,
+      ),
+    );
+    expect(screen.queryByText(/Date_Of_Birth_Invalid|Security_Question_Invalid/)).not.toBeInTheDocument();
+  });
+
   it('a password field given an error code is described by its text only once the CMS answers', async () => {
     let answer!: () => void;
     const cmsAnswered = new Promise<void>((resolve) => (answer = resolve));
