@@ -4,6 +4,7 @@ import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { useFieldErrorText } from './form-text-field';
 
 /** docs/requirements/portal.md#forms: date pickers accept 1900-01-01 to 2099-12-31 and show MM/DD/YYYY. */
 export const DATE_FIELD_MIN = '1900-01-01';
@@ -28,7 +29,7 @@ function fromFormValue(value: string | undefined): Dayjs | null {
  * A date field of the form pattern (MUI X date picker with the dayjs adapter): typed as MM/DD/YYYY or chosen from
  * the calendar, limited to 1900-01-01..2099-12-31. The form holds the date as `YYYY-MM-DD` ('' when empty), the
  * shape the contracts' schemas check, so the range and "missing" messages come from the same schema as the
- * server's. The error is the helper text, tied to the field with aria-describedby.
+ * server's. The error (an error code as its CMS text) is the helper text, tied to the field with aria-describedby.
  */
 export function FormDateField<T extends FieldValues, R = T>({
   id,
@@ -47,6 +48,7 @@ export function FormDateField<T extends FieldValues, R = T>({
   required?: boolean;
 }) {
   const { field, fieldState } = useController({ name, control });
+  const errorText = useFieldErrorText(fieldState.error);
   // The picker keeps its own value while a date is typed in part; the form gets the string form of it.
   const [pickerValue, setPickerValue] = useState<Dayjs | null>(() => fromFormValue(field.value));
   // Only an outside change of the form value (a reset, Back) replaces what the picker holds (React's "adjust state
@@ -76,7 +78,7 @@ export function FormDateField<T extends FieldValues, R = T>({
             name: field.name,
             required,
             error: !!fieldState.error,
-            helperText: fieldState.error?.message ?? helperText ?? 'MM/DD/YYYY',
+            helperText: errorText ?? helperText ?? 'MM/DD/YYYY',
             fullWidth: true,
             margin: 'normal',
             onBlur: field.onBlur,

@@ -1,6 +1,6 @@
 import { Box, Button, InputAdornment } from '@mui/material';
 import { useState } from 'react';
-import { FormTextField, type FormTextFieldProps } from './form-text-field';
+import { FormTextField, useFieldErrorText, type FormTextFieldProps } from './form-text-field';
 import { PasswordPolicyChecklist } from './password-policy-checklist';
 
 export type FormPasswordFieldProps = Omit<FormTextFieldProps, 'type' | 'autoComplete'> & {
@@ -18,10 +18,9 @@ export type FormPasswordFieldProps = Omit<FormTextFieldProps, 'type' | 'autoComp
 export function FormPasswordField({ id, checklist, error, helperText, slotProps, ...props }: FormPasswordFieldProps) {
   const [visible, setVisible] = useState(false);
   const checklistId = `${id}-checklist`;
-  const describedBy = [
-    error?.message || helperText ? `${id}-helper-text` : undefined,
-    checklist ? checklistId : undefined,
-  ]
+  // The helper text is there only while it has something to show (an error code's text once the CMS answers).
+  const errorText = useFieldErrorText(error);
+  const describedBy = [errorText || helperText ? `${id}-helper-text` : undefined, checklist ? checklistId : undefined]
     .filter(Boolean)
     .join(' ');
   return (

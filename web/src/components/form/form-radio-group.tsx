@@ -1,6 +1,7 @@
 import { FormControl, FormControlLabel, FormHelperText, FormLabel, Radio, RadioGroup } from '@mui/material';
 import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 import type { SelectOption } from './form-select-field';
+import { useFieldErrorText } from './form-text-field';
 
 /**
  * A radio group of the form pattern, bound to react-hook-form: a fieldset whose legend is the question, the error
@@ -26,7 +27,7 @@ export function FormRadioGroup<T extends FieldValues, R = T>({
   required?: boolean;
 }) {
   const { field, fieldState } = useController({ name, control });
-  const message = fieldState.error?.message ?? helperText;
+  const message = useFieldErrorText(fieldState.error) ?? helperText;
   const helperId = `${id}-helper-text`;
   return (
     <FormControl component="fieldset" error={!!fieldState.error} required={required} margin="normal" fullWidth>

@@ -22,6 +22,16 @@ export type FormTextFieldProps = Omit<TextFieldProps, 'error' | 'name' | 'id'> &
 };
 
 /**
+ * The text a field shows for its error: an error code (from the contracts' schemas or the server's `fieldErrors`)
+ * as its CMS text, left out until the CMS answers (never the bare code); any other message as it is.
+ */
+export function useFieldErrorText(error: FieldError | undefined): string | undefined {
+  const code = isErrorCode(error?.message) ? error.message : undefined;
+  const codeText = useErrorMessage(code).data;
+  return code ? codeText : error?.message;
+}
+
+/**
  * A text field wired to react-hook-form: its error message is the helper text, tied to the input with
  * aria-describedby (MUI links helper text to the input by id) and aria-invalid. An error code (from the contracts'
  * schemas or the server's `fieldErrors`) shows as its CMS text, never as the bare code, whichever form gives it.
@@ -29,9 +39,7 @@ export type FormTextFieldProps = Omit<TextFieldProps, 'error' | 'name' | 'id'> &
 export function FormTextField({ id, registration, error, helperText, extraInputRef, ...props }: FormTextFieldProps) {
   const { ref, ...field } = registration;
   const inputRef = useForkRef<HTMLElement | null>(ref, extraInputRef);
-  const code = isErrorCode(error?.message) ? error.message : undefined;
-  const codeText = useErrorMessage(code).data;
-  const message = code ? codeText : error?.message;
+  const message = useFieldErrorText(error);
   return (
     <TextField
       {...props}

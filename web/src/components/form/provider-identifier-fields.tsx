@@ -1,4 +1,4 @@
-import type { FieldError, FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { FormTextField } from './form-text-field';
 
 export type ProviderIdentifier = 'npi' | 'ptan' | 'tin';
@@ -23,16 +23,14 @@ const identifierOrder: readonly ProviderIdentifier[] = ['npi', 'ptan', 'tin'];
 /**
  * A provider location's identifiers (NPI, PTAN, TIN) as required text fields of a react-hook-form form whose values
  * hold them under these names. `ids` chooses which show (always in the order NPI, PTAN, TIN) and gives each input's
- * id (the form's error summary links to it). `fieldError` turns an error code into its text (`useApiFormSubmit`).
+ * id (the form's error summary links to it).
  */
 export function ProviderIdentifierFields<T extends FieldValues, R>({
   form,
   ids,
-  fieldError,
 }: {
   form: UseFormReturn<T, unknown, R>;
   ids: Partial<Record<ProviderIdentifier & Path<T>, string>>;
-  fieldError: (error: FieldError | undefined) => FieldError | undefined;
 }) {
   return identifierOrder.flatMap((identifier) => {
     const name = identifier as ProviderIdentifier & Path<T>;
@@ -45,7 +43,7 @@ export function ProviderIdentifierFields<T extends FieldValues, R>({
         id={id}
         label={label}
         registration={form.register(name)}
-        error={fieldError(form.getFieldState(name, form.formState).error)}
+        error={form.getFieldState(name, form.formState).error}
         helperText={helperText}
         slotProps={{ htmlInput: { inputMode, autoComplete: 'off' } }}
         required

@@ -1,6 +1,6 @@
 import { Alert, Box, Typography } from '@mui/material';
 import { SECURITY_QUESTION_COUNT } from '@portal/contracts/registration';
-import type { FieldError, FieldErrors, UseFormReturn } from 'react-hook-form';
+import type { FieldErrors, UseFormReturn } from 'react-hook-form';
 import { useWatch } from 'react-hook-form';
 import { useSecurityQuestions } from '../../lib/security-questions';
 import { FormSelectField } from './form-select-field';
@@ -58,12 +58,11 @@ export function withoutListErrorWhileUnchosen(
 export function SecurityQuestionsFields<T extends SecurityQuestionsValues>({
   form: typedForm,
   prefix,
-  fieldError,
   text,
 }: {
   form: UseFormReturn<T, unknown, unknown>;
   prefix: string;
-  fieldError: (error: FieldError | undefined) => FieldError | undefined;
+  /** The list's own message (an error code) as it is shown; the rows' fields translate theirs. */
   text: (message: string | undefined) => string | undefined;
 }) {
   // react-hook-form cannot type paths into a generic form: the fields see it as the part they own.
@@ -104,7 +103,7 @@ export function SecurityQuestionsFields<T extends SecurityQuestionsValues>({
             label="Question"
             options={questionOptions(index)}
             registration={form.register(`securityQuestions.${index}.questionId`)}
-            error={fieldError(errors.securityQuestions?.[index]?.questionId)}
+            error={errors.securityQuestions?.[index]?.questionId}
             required
           />
           <FormTextField
@@ -112,7 +111,7 @@ export function SecurityQuestionsFields<T extends SecurityQuestionsValues>({
             label="Answer"
             autoComplete="off"
             registration={form.register(`securityQuestions.${index}.answer`)}
-            error={fieldError(errors.securityQuestions?.[index]?.answer)}
+            error={errors.securityQuestions?.[index]?.answer}
             required
           />
         </Box>

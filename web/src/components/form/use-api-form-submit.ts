@@ -32,13 +32,12 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
   summary: FormErrorItem[];
   /** The last failure shown in the summary (to offer a way on, e.g. a link for one error code). */
   apiError: unknown;
-  fieldError: ReturnType<typeof useErrorCodeText<T>>['fieldError'];
-  /** A message (an error code or a sentence) as it is shown. */
+  /** A message (an error code or a sentence) as it is shown, for what is not a form field (the fields translate theirs). */
   text: ReturnType<typeof useErrorCodeText<T>>['text'];
 } {
   const [apiError, setApiError] = useState<unknown>();
   const apiErrorText = useApiErrorText(apiError, { sentences: options.sentences });
-  const { text, fieldError } = useErrorCodeText(form.formState.errors);
+  const { text } = useErrorCodeText(form.formState.errors);
   const summary = [
     ...fieldErrorItems(form.formState.errors, fieldIds, text),
     ...(apiErrorText ? [{ message: apiErrorText }] : []),
@@ -57,5 +56,5 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
       if (options.clearOnError) form.setValue(options.clearOnError, '' as PathValue<T, Path<T>>);
     }
   });
-  return { onSubmit, summary, apiError, fieldError, text };
+  return { onSubmit, summary, apiError, text };
 }

@@ -1,5 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
-import type { FieldError, FieldErrors, FieldValues } from 'react-hook-form';
+import type { FieldErrors, FieldValues } from 'react-hook-form';
 import { getErrorMessageQueryOptions } from '../../lib/error-messages';
 
 /**
@@ -23,7 +23,8 @@ function messagesOf(errors: unknown, found: Set<string> = new Set()): Set<string
 
 /**
  * Field errors from the contracts' schemas and the server's `fieldErrors` carry error codes (`Email_Invalid`);
- * this turns each into the CMS text for it (docs/requirements/api.md#error-message-lookup-and-fallback). Until the
+ * this turns each into the CMS text for it (docs/requirements/api.md#error-message-lookup-and-fallback) for what
+ * shows them outside a form field: the error summary, a list's own message (the fields translate theirs). Until the
  * CMS answers such a message is left out (never a bare code); messages that are not codes (the identifiers'
  * sentences) pass through.
  */
@@ -32,7 +33,5 @@ export function useErrorCodeText<T extends FieldValues>(errors: FieldErrors<T>) 
   const answers = useQueries({ queries: codes.map((code) => getErrorMessageQueryOptions(code)) });
   const texts = new Map(codes.map((code, index) => [code, answers[index]?.data]));
   const text = (message: string | undefined) => (isErrorCode(message) ? texts.get(message) : message);
-  const fieldError = (error: FieldError | undefined): FieldError | undefined =>
-    error && { ...error, message: text(error.message) };
-  return { text, fieldError };
+  return { text };
 }

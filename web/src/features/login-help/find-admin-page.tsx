@@ -54,7 +54,7 @@ export function FindAdminPage() {
     shouldFocusError: false,
   });
   const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       setAdministrators(undefined);
       setAdministrators((await findAdministrators(values)).administrators);
@@ -68,7 +68,7 @@ export function FindAdminPage() {
     >
       <form onSubmit={onSubmit} noValidate aria-label="Find my administrator">
         <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <ProviderIdentifierFields form={form} ids={fieldIds} fieldError={fieldError} />
+        <ProviderIdentifierFields form={form} ids={fieldIds} />
         <FormSubmitButton submitting={isSubmitting} sx={{ mb: 3 }}>
           Find administrator
         </FormSubmitButton>

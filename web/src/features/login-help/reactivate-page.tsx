@@ -56,7 +56,7 @@ function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
   });
   const ids = { username: 'reactivate-username', dob: 'reactivate-dob' };
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, ids, {
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async (values) => {
       await selfReactivation({ step: 'request-code', ...values });
       onNext(values);
@@ -71,7 +71,7 @@ function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
         label="Username"
         autoComplete="username"
         registration={form.register('username')}
-        error={fieldError(errors.username)}
+        error={errors.username}
         required
       />
       <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required />
@@ -98,7 +98,7 @@ function CodeStep({
   const ids = { code: 'reactivate-code' };
   const [resent, setResent] = useState(0);
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, ids, {
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async ({ code }) => {
       try {
         const answer = await selfReactivation({ step: 'verify-code', username: progress.username, code });
@@ -127,7 +127,7 @@ function CodeStep({
         label="Code from the email"
         autoComplete="one-time-code"
         registration={form.register('code')}
-        error={fieldError(errors.code)}
+        error={errors.code}
         required
       />
       <Typography role="status" sx={{ mt: 1 }}>
@@ -158,7 +158,7 @@ function AnswerStep({
   });
   const ids = { answer: 'reactivate-answer' };
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, ids, {
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async ({ answer }) => {
       try {
         await selfReactivation({ step: 'verify-answer', username: progress.username, code: progress.code!, answer });
@@ -180,7 +180,7 @@ function AnswerStep({
         label="Your answer"
         autoComplete="off"
         registration={form.register('answer')}
-        error={fieldError(errors.answer)}
+        error={errors.answer}
         slotProps={{ htmlInput: { 'aria-describedby': 'reactivate-question' } }}
         required
       />
@@ -207,7 +207,7 @@ function PasswordStep({
   const ids = { newPassword: 'reactivate-new-password' };
   const newPassword = useWatch({ control: form.control, name: 'newPassword' });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, ids, {
+  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async ({ newPassword }) => {
       try {
         await selfReactivation({
@@ -233,7 +233,7 @@ function PasswordStep({
         label="New password"
         autoComplete="new-password"
         registration={form.register('newPassword')}
-        error={fieldError(errors.newPassword)}
+        error={errors.newPassword}
         checklist={{ password: newPassword, personal: [progress.username] }}
         required
       />

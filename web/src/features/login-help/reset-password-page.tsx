@@ -63,7 +63,7 @@ function AnswerAndPasswordForm({
   });
   const { errors, submitCount, isSubmitting } = form.formState;
   const newPassword = useWatch({ control: form.control, name: 'newPassword' });
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       try {
         await resetPassword({ token, ...values });
@@ -87,7 +87,7 @@ function AnswerAndPasswordForm({
         label="Your answer"
         autoComplete="off"
         registration={form.register('answer')}
-        error={fieldError(errors.answer)}
+        error={errors.answer}
         slotProps={{ htmlInput: { 'aria-describedby': 'reset-question' } }}
         required
       />
@@ -99,7 +99,7 @@ function AnswerAndPasswordForm({
         label="New password"
         autoComplete="new-password"
         registration={form.register('newPassword')}
-        error={fieldError(errors.newPassword)}
+        error={errors.newPassword}
         checklist={{ password: newPassword }}
         required
       />

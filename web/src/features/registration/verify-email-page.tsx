@@ -23,7 +23,7 @@ function ResendForm() {
   });
   const [sent, setSent] = useState(false);
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(
+  const { onSubmit, summary } = useApiFormSubmit(
     form,
     { email: 'verify-resend-email' },
     {
@@ -52,7 +52,7 @@ function ResendForm() {
         type="email"
         autoComplete="email"
         registration={form.register('email')}
-        error={fieldError(errors.email)}
+        error={errors.email}
         required
       />
       <Button type="submit" variant="outlined" disabled={isSubmitting} sx={{ mt: 1 }}>

@@ -6,7 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { server } from '../../../testing/msw-server';
-import { defaultErrorMessages } from '../../../testing/content-handlers';
+import { contentRoute, defaultErrorMessages } from '../../../testing/content-handlers';
 import { renderWithProviders } from '../../../testing/render-app';
 import { FormDateField } from '../form-date-field';
 import { FormErrorSummary } from '../form-error-summary';
@@ -227,6 +227,76 @@ describe('form pattern (components/form)', () => {
     );
     expect(input).toHaveAttribute('aria-invalid', 'true');
     expect(screen.queryByText('Password_Reused')).not.toBeInTheDocument();
+  });
+
+  it('a date field and a radio group given error codes show their CMS texts, never the bare codes', async () => {
+    const Coded = z.object({
+      dob: z.string().check(z.minLength(1, 'Date_Of_Birth_Invalid')),
+      proof: z.string().check(z.minLength(1, 'Security_Question_Invalid')),
+    });
+    const Form = () => {
+      const form = useForm<z.infer<typeof Coded>>({
+        resolver: zodResolver(Coded),
+        defaultValues: { dob: '', proof: '' },
+        shouldFocusError: false,
+      });
+      return (
+        <form onSubmit={form.handleSubmit(() => undefined)} noValidate aria-label="Coded">
+          <FormDateField id="coded-dob" label="Date of birth" name="dob" control={form.control} />
+          <FormRadioGroup
+            id="coded-proof"
+            label="Proof"
+            name="proof"
+            control={form.control}
+            options={[{ value: 'check', label: 'A check number' }]}
+          />
+          <Button type="submit">Check</Button>
+        </form>
+      );
+    };
+    const { user } = renderWithProviders(<Form />);
+    await user.click(screen.getByRole('button', { name: 'Check' }));
+    await waitFor(() =>
+      expect(document.getElementById('coded-dob-helper-text')).toHaveTextContent(
+        defaultErrorMessages.Date_Of_Birth_Invalid!,
+      ),
+    );
+    await waitFor(() =>
+      expect(document.getElementById('coded-proof-helper-text')).toHaveTextContent(
+        defaultErrorMessages.Security_Question_Invalid!,
+      ),
+    );
+    expect(screen.queryByText(/Date_Of_Birth_Invalid|Security_Question_Invalid/)).not.toBeInTheDocument();
+  });
+
+  it('a password field given an error code is described by its text only once the CMS answers', async () => {
+    let answer!: () => void;
+    const cmsAnswered = new Promise<void>((resolve) => (answer = resolve));
+    // Holds the lookup back, then falls through to the usual error-messages route.
+    server.use(http.get(contentRoute('error-messages'), () => cmsAnswered));
+    const Field = () => {
+      const form = useForm<{ current: string }>({ defaultValues: { current: '' } });
+      return (
+        <FormPasswordField
+          id="coded-password"
+          label="Current password"
+          autoComplete="current-password"
+          registration={form.register('current')}
+          error={{ type: 'server', message: 'Password_Reused' }}
+        />
+      );
+    };
+    renderWithProviders(<Field />);
+    const input = screen.getByLabelText(/^current password/i);
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    // While the lookup is out there is no helper text, so nothing to point at (never an id of nothing).
+    expect(document.getElementById('coded-password-helper-text')).toBeNull();
+    expect(input).not.toHaveAttribute('aria-describedby');
+    answer();
+    await waitFor(() => expect(input).toHaveAttribute('aria-describedby', 'coded-password-helper-text'));
+    expect(document.getElementById('coded-password-helper-text')).toHaveTextContent(
+      defaultErrorMessages.Password_Reused!,
+    );
   });
 
   it('Show reveals the password and Hide masks it again', async () => {

@@ -27,11 +27,11 @@ function IdentifierForm({
     defaultValues: { npi: '', ptan: '', tin: '' },
     shouldFocusError: false,
   });
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, allIds, { submit });
+  const { onSubmit, summary } = useApiFormSubmit(form, allIds, { submit });
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Identifiers">
       <FormErrorSummary errors={summary} submitCount={form.formState.submitCount} />
-      <ProviderIdentifierFields form={form} ids={ids} fieldError={fieldError} />
+      <ProviderIdentifierFields form={form} ids={ids} />
       <Button type="submit">Send</Button>
     </form>
   );

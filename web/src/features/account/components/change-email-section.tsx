@@ -29,7 +29,7 @@ export function ChangeEmailSection({ account }: { account: UseQueryResult<Accoun
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     fieldForCode: { Email_Unchanged: 'email' },
     submit: async (values) => {
       setStatus(undefined);
@@ -56,7 +56,7 @@ export function ChangeEmailSection({ account }: { account: UseQueryResult<Accoun
           type="email"
           autoComplete="email"
           registration={form.register('email')}
-          error={fieldError(errors.email)}
+          error={errors.email}
           required
         />
         <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>

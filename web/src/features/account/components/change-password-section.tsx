@@ -41,7 +41,7 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
     ? [account.data.firstName, account.data.lastName, account.data.username, account.data.email]
     : [];
 
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       setStatus(undefined);
       const { otherSessionsEnded } = await withReauth(() => changePassword(values));
@@ -67,7 +67,7 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
           label="Current password"
           autoComplete="current-password"
           registration={form.register('currentPassword')}
-          error={fieldError(errors.currentPassword)}
+          error={errors.currentPassword}
           required
         />
         <FormPasswordField
@@ -75,7 +75,7 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
           label="New password"
           autoComplete="new-password"
           registration={form.register('newPassword')}
-          error={fieldError(errors.newPassword)}
+          error={errors.newPassword}
           checklist={{ password: newPassword, personal }}
           required
         />

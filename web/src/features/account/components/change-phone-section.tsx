@@ -12,6 +12,7 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, changePhone } from '../api/account-api';
 import { AccountSection } from './account-section';
+import { MaskedPhone } from './masked-phone';
 
 const fieldIds = { phone: 'account-phone' };
 const resolver = requestResolver(ChangePhoneRequest, (values: ChangePhoneRequest) => values);
@@ -20,26 +21,36 @@ const resolver = requestResolver(ChangePhoneRequest, (values: ChangePhoneRequest
 export function ChangePhoneSection() {
   const { withReauth } = useReauth();
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<string>();
+  /** The new number, masked, once a change has gone through. */
+  const [changedTo, setChangedTo] = useState<string>();
   const form = useForm<ChangePhoneRequest, unknown, z.output<typeof ChangePhoneRequest>>({
     resolver,
     defaultValues: { phone: '' },
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
-      setStatus(undefined);
+      setChangedTo(undefined);
       const { phoneMasked } = await withReauth(() => changePhone(values));
       form.reset();
-      setStatus(`Your phone number was changed to ${phoneMasked}.`);
+      setChangedTo(phoneMasked);
       await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true });
     },
   });
 
   return (
     <AccountSection id="phone" title="Change phone">
-      <StatusMessage message={status} testId="phone-status" />
+      <StatusMessage
+        message={
+          changedTo && (
+            <>
+              Your phone number was changed to <MaskedPhone phone={changedTo} />.
+            </>
+          )
+        }
+        testId="phone-status"
+      />
       <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
         <Typography>The number we can call you on about your account.</Typography>
@@ -49,7 +60,7 @@ export function ChangePhoneSection() {
           type="tel"
           autoComplete="tel-national"
           registration={form.register('phone')}
-          error={fieldError(errors.phone)}
+          error={errors.phone}
           helperText="10 digits, for example 410-555-0123"
           required
         />

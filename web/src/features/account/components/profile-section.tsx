@@ -2,6 +2,7 @@ import { Box, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { AccountSection, SectionError, SectionSkeleton } from './account-section';
+import { MaskedPhone } from './masked-phone';
 
 /** Name, username, email and phone (masked by the server). */
 export function ProfileSection({ account }: { account: UseQueryResult<Account> }) {
@@ -33,7 +34,13 @@ export function ProfileSection({ account }: { account: UseQueryResult<Account> }
           <dt>Email</dt>
           <dd>{account.data.email}</dd>
           <dt>Phone</dt>
-          <dd>{account.data.phoneMasked ?? <Typography component="span">Not on file</Typography>}</dd>
+          <dd>
+            {account.data.phoneMasked ? (
+              <MaskedPhone phone={account.data.phoneMasked} />
+            ) : (
+              <Typography component="span">Not on file</Typography>
+            )}
+          </dd>
         </Box>
       )}
     </AccountSection>

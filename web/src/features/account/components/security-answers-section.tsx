@@ -38,7 +38,7 @@ export function SecurityAnswersSection() {
     shouldFocusError: false,
   });
   const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError, text } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary, text } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       setStatus(undefined);
       await withReauth(() => changeSecurityAnswers(values));
@@ -62,7 +62,7 @@ export function SecurityAnswersSection() {
           One of these is asked, next to a link or code sent to your email, when you reset your password or reactivate
           your account. New answers replace all three old ones.
         </Typography>
-        <SecurityQuestionsFields form={form} prefix="account" fieldError={fieldError} text={text} />
+        <SecurityQuestionsFields form={form} prefix="account" text={text} />
         <Button type="submit" variant="contained" disabled={isSubmitting}>
           Change security questions
         </Button>

@@ -41,7 +41,7 @@ export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number
   });
   const { errors, submitCount, isSubmitting } = form.formState;
   const newPassword = useWatch({ control: form.control, name: 'newPassword' });
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ newPassword }) => {
       await submitExpiredPasswordChange(newPassword);
       onDone();
@@ -74,7 +74,7 @@ export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number
         label="New password"
         autoComplete="new-password"
         registration={form.register('newPassword')}
-        error={fieldError(errors.newPassword)}
+        error={errors.newPassword}
         checklist={{ password: newPassword }}
         required
       />

@@ -109,7 +109,7 @@ export function AdministratorStep({
     name: ['firstName', 'lastName', 'username', 'email', 'password'],
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError, text } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary, text } = useApiFormSubmit(form, fieldIds, {
     fieldForCode: { Username_Taken: 'username' },
     submit: async (request) => {
       await registerAdministrator(request);
@@ -128,7 +128,7 @@ export function AdministratorStep({
           label="First name"
           autoComplete="given-name"
           registration={form.register('firstName')}
-          error={fieldError(errors.firstName)}
+          error={errors.firstName}
           required
         />
         <FormTextField
@@ -136,7 +136,7 @@ export function AdministratorStep({
           label="Last name"
           autoComplete="family-name"
           registration={form.register('lastName')}
-          error={fieldError(errors.lastName)}
+          error={errors.lastName}
           required
         />
       </Stack>
@@ -146,7 +146,7 @@ export function AdministratorStep({
         type="email"
         autoComplete="email"
         registration={form.register('email')}
-        error={fieldError(errors.email)}
+        error={errors.email}
         helperText="We send a link to this address to verify it."
         required
       />
@@ -156,7 +156,7 @@ export function AdministratorStep({
         type="email"
         autoComplete="email"
         registration={form.register('emailConfirmation')}
-        error={fieldError(errors.emailConfirmation)}
+        error={errors.emailConfirmation}
         required
       />
       <FormTextField
@@ -165,7 +165,7 @@ export function AdministratorStep({
         type="tel"
         autoComplete="tel-national"
         registration={form.register('phone')}
-        error={fieldError(errors.phone)}
+        error={errors.phone}
         helperText="10 digits, for example 410-555-0123"
         required
       />
@@ -186,7 +186,7 @@ export function AdministratorStep({
         label="Username"
         autoComplete="username"
         registration={form.register('username')}
-        error={fieldError(errors.username)}
+        error={errors.username}
         helperText="6 to 30 letters, numbers, dots, dashes or underscores, starting with a letter"
         slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
         required
@@ -196,7 +196,7 @@ export function AdministratorStep({
         label="Password"
         autoComplete="new-password"
         registration={form.register('password')}
-        error={fieldError(errors.password)}
+        error={errors.password}
         checklist={{ password, personal: [firstName, lastName, username, email] }}
         required
       />
@@ -205,7 +205,7 @@ export function AdministratorStep({
         label="Password again"
         autoComplete="new-password"
         registration={form.register('passwordConfirmation')}
-        error={fieldError(errors.passwordConfirmation)}
+        error={errors.passwordConfirmation}
         required
       />
       <GeneratePasswordAction
@@ -220,7 +220,7 @@ export function AdministratorStep({
       <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
         Security questions
       </Typography>
-      <SecurityQuestionsFields form={form} prefix="register" fieldError={fieldError} text={text} />
+      <SecurityQuestionsFields form={form} prefix="register" text={text} />
       <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
         <Button variant="outlined" onClick={() => onBack(form.getValues())}>
           Back

@@ -97,7 +97,7 @@ export function AuthorityStep({
   });
   const selector = useWatch({ control: form.control, name: 'financialLookupSelector' });
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     sentences: true,
     submit: async (request) => {
       const answer = await validateAuthority(request);
@@ -126,7 +126,7 @@ export function AuthorityStep({
             id={fieldIds.patientMbi}
             label="Patient's Medicare Beneficiary Identifier (MBI)"
             registration={form.register('patientMbi')}
-            error={fieldError(errors.patientMbi)}
+            error={errors.patientMbi}
             helperText="11 characters, for example 1EG4-TE5-MK73"
             slotProps={{ htmlInput: { autoComplete: 'off', autoCapitalize: 'characters' } }}
             required
@@ -145,7 +145,7 @@ export function AuthorityStep({
           id={fieldIds.checkNumber}
           label="Check or EFT number"
           registration={form.register('checkNumber')}
-          error={fieldError(errors.checkNumber)}
+          error={errors.checkNumber}
           helperText="As printed on the remittance advice"
           slotProps={{ htmlInput: { autoComplete: 'off' } }}
           required
@@ -156,13 +156,13 @@ export function AuthorityStep({
           id={fieldIds.claimNumber}
           label="Claim number (ICN or DCN)"
           registration={form.register('claimNumber')}
-          error={fieldError(errors.claimNumber)}
+          error={errors.claimNumber}
           helperText="13 to 23 letters or numbers"
           slotProps={{ htmlInput: { autoComplete: 'off' } }}
           required
         />
       )}
-      <ProviderIdentifierFields form={form} ids={{ npi: fieldIds.npi }} fieldError={fieldError} />
+      <ProviderIdentifierFields form={form} ids={{ npi: fieldIds.npi }} />
       <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
         <Button variant="outlined" onClick={() => onBack(form.getValues())}>
           Back

@@ -97,7 +97,7 @@ export function ProviderStep({
   });
   const [confirming, setConfirming] = useState(!!validated);
   const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, fieldError, apiError } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
     submit: async (request) => {
       const answer = await validateProvider(request);
       onValidated(form.getValues(), {
@@ -153,13 +153,13 @@ export function ProviderStep({
       <Typography sx={{ mb: 1 }}>
         Enter the identifiers of the provider location you are the administrator for.
       </Typography>
-      <ProviderIdentifierFields form={form} ids={fieldIds} fieldError={fieldError} />
+      <ProviderIdentifierFields form={form} ids={fieldIds} />
       <FormSelectField
         id={fieldIds.region}
         label="Jurisdiction and line of business"
         options={regionOptions}
         registration={form.register('region')}
-        error={fieldError(errors.region)}
+        error={errors.region}
         required
       />
       <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
