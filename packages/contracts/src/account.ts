@@ -113,7 +113,7 @@ export const Account = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
-  /** e.g. `(***) ***-4567`; null when no phone is on file. */
+  /** e.g. `***-***-4567`; null when no phone is on file. */
   phoneMasked: z.nullable(z.string()),
   status: z.string(),
   lastLoginAt: z.nullable(IsoDateTime),

@@ -7,7 +7,7 @@ export const demoAccount: Account = {
   firstName: 'Dana',
   lastName: 'Whitfield',
   email: 'demo.admin.j5@example.com',
-  phoneMasked: '(***) ***-4567',
+  phoneMasked: '***-***-4567',
   status: 'active',
   lastLoginAt: '2026-11-23T14:00:00.000Z',
   passwordChangedAt: '2026-11-01T10:00:00.000Z',
