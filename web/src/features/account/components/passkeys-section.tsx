@@ -258,7 +258,15 @@ function RenamePasskeyDialog({
       open
       onClose={onClose}
       aria-labelledby="rename-passkey-title"
-      slotProps={{ transition: { onEntered: () => form.setFocus('name', { shouldSelect: true }) } }}
+      // Once the dialog is in, the name is selected for replacing, unless the user has already started editing it:
+      // text typed before the transition ended would be selected and overwritten by the next key.
+      slotProps={{
+        transition: {
+          onEntered: () => {
+            if (form.getValues('name') === passkey.name) form.setFocus('name', { shouldSelect: true });
+          },
+        },
+      }}
     >
       <form onSubmit={onSubmit} noValidate>
         <DialogTitle id="rename-passkey-title">Rename passkey</DialogTitle>
