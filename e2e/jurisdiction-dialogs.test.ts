@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { portalSuite } from './support/portal-suite';
 
 const PICKER_TITLE = 'Get the right info.';
@@ -143,12 +143,13 @@ describe('jurisdiction picker and license dialog', () => {
 
   it('the header control reopens the picker on other pages and moves to the inline tiles on /', async () => {
     const { context, page } = await portal.newPage({ region: 'J5B' });
-    await page.goto('/topics/contact');
+    // The header's control is in the server's HTML: a click before hydration would do nothing.
+    await gotoHydrated(page, '/topics/contact');
     await page.getByRole('button', { name: /^Change jurisdiction/ }).click();
     await picker(page).waitFor();
     await page.keyboard.press('Escape'); // a chosen jurisdiction lets the picker close
     await expect.poll(() => picker(page).count()).toBe(0);
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await page.getByRole('button', { name: /^Change jurisdiction/ }).click();
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
