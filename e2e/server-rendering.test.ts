@@ -58,7 +58,7 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
     ['the not-found page', '/no-such-page', 'Page not found', true, 404, false],
     ['a topic that does not exist', '/topics/no-such-topic', 'Content not found', true, 404, false],
   ] as const) {
-    it(`hydrates ${label} without a mismatch and without fetching its content again`, async () => {
+    it(`hydrates ${label} without a mismatch, without fetching its content again or parsing its markdown`, async () => {
       // The browser reports the 404 answer of a not-found page as a failed load; nothing else may be logged.
       const { context, page } = await portal.newPage({
         allowConsoleErrors: status === 404 ? [/status of 404/] : [],
@@ -66,8 +66,12 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
       });
       await countInsertedStyleRules(context);
       const contentRequests: string[] = [];
+      const parserLoads: string[] = [];
       page.on('request', (request) => {
-        if (new URL(request.url()).pathname.startsWith('/api/content/')) contentRequests.push(request.url());
+        const { pathname } = new URL(request.url());
+        if (pathname.startsWith('/api/content/')) contentRequests.push(request.url());
+        // The markdown arrives parsed with the page: the parser's chunk is for text the server did not render.
+        if (pathname.startsWith('/assets/markdown-parser-')) parserLoads.push(pathname);
       });
       const response = await gotoHydrated(page, path);
       expect(response?.status()).toBe(status);
@@ -86,9 +90,24 @@ describe('server-rendered public pages (docs/decisions/0018-server-rendering.md)
       );
       if (dialogDue) expect(inserted).toBeGreaterThan(0);
       else expect(inserted).toBe(0);
+      expect(parserLoads).toEqual([]);
       await context.close();
     });
   }
+
+  it('a topic reached by a link in the app is parsed in the browser and shows its body', async () => {
+    const { context, page } = await portal.newPage({ region: 'J5A' });
+    const parserLoads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/assets/markdown-parser-')) parserLoads.push(request.url());
+    });
+    await gotoHydrated(page, '/');
+    await page.getByRole('link', { name: TOPIC_TITLE }).click();
+    await page.locator('article').getByText(TOPIC_TEXT).waitFor();
+    expect(await page.locator('article table').count()).toBeGreaterThan(0);
+    expect(parserLoads).toHaveLength(1);
+    await context.close();
+  });
 
   it('a page requested with a session cookie holds Log in back until the session check answers', async () => {
     const { context, page } = await portal.newPage();

@@ -9,6 +9,7 @@ import { dialogsAllowedFor } from './app/dialogs/global-dialogs';
 import { createQueryClient } from './app/query-client';
 import { routes } from './app/router';
 import { SERVER_STATE_ELEMENT_ID, serializeServerState } from './app/server-state';
+import { recordMarkdownTrees } from './components/content-markdown/markdown-trees';
 import { paths } from './config/paths';
 import { getHomePageQueryOptions } from './features/content/api/get-home-page';
 import { getTopicQueryOptions } from './features/content/api/get-topic';
@@ -142,6 +143,7 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   const environment = { userAgent: request.userAgent, location: { hostname: new URL(origin).hostname, origin } };
   // The page names and describes itself while it renders (useDocumentTitle); effects do not run here.
   const pageHead = new PageHeadRecorder();
+  const markdownTrees = recordMarkdownTrees();
   let failed = false;
   const stream = await renderToReadableStream(
     <CacheProvider value={emotionCache}>
@@ -150,6 +152,7 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
           queryClient={queryClient}
           server={{ cookies: request.cookies, environment }}
           mayHaveSession={request.sessionCookie}
+          markdownTrees={markdownTrees}
         >
           {/* No inline hydration script (CSP, docs/decisions/0006-csp.md): the routes have no loaders to hand over. */}
           <StaticRouterProvider router={router} context={context} hydrate={false} />
@@ -171,6 +174,6 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   // hydrating unless the page's style tags list it (61 rules on `/`, insertRule calls in hydration's long task).
   const inserted = Object.keys(emotionCache.inserted).map((id) => `${emotionCache.key}-${id}`);
   const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(inserted.join(' ')));
-  const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient), mayHaveSession: request.sessionCookie })}</script>`;
+  const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient), mayHaveSession: request.sessionCookie, markdown: markdownTrees.serialize() })}</script>`;
   return { status: pageHead.head.notFound ? 404 : 200, head: headTags(pageHead.head) + styles, root, state };
 }

@@ -8,7 +8,7 @@ import { App } from './app/app';
 import { portalTheme } from './app/theme';
 import { routes } from './app/router';
 import { loadMatchedRoutes, readServerState } from './app/server-state';
-import { loadContentMarkdownFor } from './components/content-markdown/lazy-content-markdown';
+import { loadContentMarkdownFor } from './components/content-markdown/content-markdown';
 
 /** Runs `work` (if any) in a task of its own, after the browser has had its turn. */
 function nextTask(work?: () => void): Promise<void> {

@@ -1,6 +1,7 @@
 import { CssBaseline, GlobalStyles, ThemeProvider } from '@mui/material';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { MarkdownTreesProvider, type MarkdownTrees } from '../components/content-markdown/markdown-trees';
 import { RegionProvider, type RegionCookies } from '../lib/region/region-context';
 import { RenderEnvironmentProvider, type RenderEnvironment } from '../lib/render-environment';
 import { SessionProvider } from '../lib/session/session-context';
@@ -14,10 +15,12 @@ export interface AppProvidersProps {
   server?: { cookies: RegionCookies; environment: RenderEnvironment };
   /** Whether the request for a server-rendered page carried a session cookie (the same on the server and while hydrating). */
   mayHaveSession?: boolean;
+  /** Parsed markdown: recorded by a server render, received by the browser with a server-rendered page. */
+  markdownTrees?: MarkdownTrees;
 }
 
 /** Theme, query client, session and region state around the router: the app, the server render and the unit-test harness share it. */
-export function AppProviders({ queryClient, children, server, mayHaveSession }: AppProvidersProps) {
+export function AppProviders({ queryClient, children, server, mayHaveSession, markdownTrees }: AppProvidersProps) {
   return (
     <ThemeProvider theme={portalTheme()}>
       <CssBaseline />
@@ -25,7 +28,9 @@ export function AppProviders({ queryClient, children, server, mayHaveSession }: 
       <RenderEnvironmentProvider value={server?.environment}>
         <QueryClientProvider client={queryClient}>
           <SessionProvider mayHaveSession={mayHaveSession}>
-            <RegionProvider cookies={server?.cookies}>{children}</RegionProvider>
+            <RegionProvider cookies={server?.cookies}>
+              <MarkdownTreesProvider value={markdownTrees}>{children}</MarkdownTreesProvider>
+            </RegionProvider>
           </SessionProvider>
         </QueryClientProvider>
       </RenderEnvironmentProvider>

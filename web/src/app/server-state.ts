@@ -1,5 +1,6 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import { matchRoutes, type RouteObject } from 'react-router';
+import type { SerializedMarkdownTrees } from '../components/content-markdown/markdown-trees';
 
 /** Id of the non-executable JSON script that carries a server-rendered page's query cache to the browser. */
 export const SERVER_STATE_ELEMENT_ID = 'portal-server-state';
@@ -8,6 +9,8 @@ export interface ServerState {
   queries: DehydratedState;
   /** Whether the request carried a session cookie: the header's account control waits for the session check if so. */
   mayHaveSession: boolean;
+  /** The markdown the page rendered, parsed, so hydration does not parse it again. */
+  markdown: SerializedMarkdownTrees;
 }
 
 /** The JSON of the page's server state, safe inside `<script type="application/json">` (no `</script>`, no `<!--`). */

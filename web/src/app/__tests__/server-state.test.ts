@@ -20,6 +20,7 @@ const state = (text: string): ServerState => ({
     ],
   },
   mayHaveSession: false,
+  markdown: [[text, { type: 'root', children: [{ type: 'text', value: text }] }]],
 });
 
 describe('server state in the page', () => {

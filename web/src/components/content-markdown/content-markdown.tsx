@@ -1,157 +1,60 @@
-import { Box, Link, Tooltip } from '@mui/material';
-import type { ComponentProps, MouseEvent } from 'react';
-import Markdown, { defaultUrlTransform, type Components } from 'react-markdown';
-import { Link as RouterLink } from 'react-router';
-import rehypeSlug from 'rehype-slug';
-import remarkGfm from 'remark-gfm';
-import { useRenderEnvironment } from '../../lib/render-environment';
+import { Skeleton } from '@mui/material';
+import { lazy, memo, Suspense } from 'react';
+import { useMarkdownTrees } from './markdown-trees';
 
-/** docs/requirements/public-site.md#links-in-content: 'In a new tab, visit' followed by the address. */
-export const NEW_TAB_TOOLTIP = 'In a new tab, visit';
+// Two chunks after the page's first render: the renderer (hast to React, 13 KB gzip), and the parser (micromark and
+// GFM, 43 KB gzip), which a server-rendered page does not need while it hydrates (its trees came with it). Once a
+// chunk is here it is used directly; until then a lazy stand-in suspends (a plain `use()` of the import would make
+// every later render depend on React having seen the promise settle).
+let renderer: typeof import('./markdown-renderer') | undefined;
+let parser: typeof import('./markdown-parser') | undefined;
+const loadRenderer = () => import('./markdown-renderer').then((loaded) => (renderer = loaded));
+const RendererWhileLoading = lazy(() => loadRenderer().then((loaded) => ({ default: loaded.MarkdownRenderer })));
+const ParserWhileLoading = lazy(() =>
+  import('./markdown-parser').then((loaded) => {
+    parser = loaded;
+    return { default: MarkdownContent };
+  }),
+);
 
-type LinkKind = { kind: 'in-page'; id: string } | { kind: 'in-app'; to: string } | { kind: 'external'; href: string };
+/**
+ * A server-rendered page that shows markdown (the renderer's root has the `content-markdown` class) loads the
+ * renderer before it hydrates. Otherwise its Suspense boundary would still wait for the renderer when the first
+ * update arrives (the session check changes a context above it), and React would swap the server's markup for the
+ * skeleton until the chunk is here: a layout shift (docs/decisions/0018-server-rendering.md).
+ */
+export async function loadContentMarkdownFor(doc: Document): Promise<void> {
+  if (doc.querySelector('.content-markdown')) await loadRenderer();
+}
 
-/** The id a `#…` link points at; an escape that cannot be decoded is used as written rather than breaking the page. */
-function fragmentId(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
+function MarkdownContent({ markdown }: { markdown: string }) {
+  const trees = useMarkdownTrees();
+  let tree = trees.get(markdown);
+  if (!tree) {
+    if (!parser) return <ParserWhileLoading markdown={markdown} />;
+    tree = parser.parseMarkdown(markdown);
+    trees.record?.(markdown, tree);
   }
+  const Renderer = renderer?.MarkdownRenderer ?? RendererWhileLoading;
+  return <Renderer tree={tree} />;
 }
 
 /**
- * Link rules (docs/requirements/public-site.md#links-in-content): `#…` stays on the page; our own domain or a path starting with
- * `/` navigates in the app; anything else opens in a new tab. Links are classified by the address the browser
- * resolves them to, never by how the text starts (`/\evil.com` resolves to another host). "Own domain" is the
- * host name the portal is served from (any port), over http or https.
+ * CMS markdown (markdown-parser.ts says what is rendered and what is not, markdown-renderer.tsx how links, images
+ * and tables behave). The page shows without waiting for the markdown code; a few skeleton lines stand in until it
+ * is here. Memoised: parsing is the costly part of a re-render of the same text.
  */
-export function classifyLink(
-  href: string,
-  location: Pick<Location, 'hostname' | 'origin'> = window.location,
-): LinkKind {
-  if (href.startsWith('#')) return { kind: 'in-page', id: fragmentId(href.slice(1)) };
-  try {
-    const url = new URL(href, location.origin);
-    if ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname === location.hostname)
-      return { kind: 'in-app', to: `${url.pathname}${url.search}${url.hash}` };
-  } catch {
-    // not a URL we can read: treat as external
-  }
-  return { kind: 'external', href };
-}
-
-/** docs/requirements/public-site.md#images-in-content: image sources in rendered content are reduced to their path (served on our origin by the /uploads proxy). */
-export function imagePath(src: string): string {
-  try {
-    // Only the path is kept, so any base will do (the server renders without a window).
-    return new URL(src, 'http://localhost').pathname;
-  } catch {
-    return '';
-  }
-}
-
-function scrollToId(event: MouseEvent<HTMLAnchorElement>, id: string) {
-  const target = document.getElementById(id);
-  if (!target) return;
-  event.preventDefault();
-  target.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  window.history.replaceState(window.history.state, '', `#${encodeURIComponent(id)}`);
-}
-
-function ContentLink({ href = '', children, node: _node, ...rest }: ComponentProps<'a'> & { node?: unknown }) {
-  // A link whose scheme was not allowed arrives with an empty href: render its text, not a dead link.
-  const { location } = useRenderEnvironment();
-  if (!href) return <span>{children}</span>;
-  const link = classifyLink(href, location);
-  if (link.kind === 'in-page') {
-    return (
-      <Link href={href} onClick={(e) => scrollToId(e, link.id)} {...rest}>
-        {children}
-      </Link>
-    );
-  }
-  if (link.kind === 'in-app') {
-    return (
-      <Link component={RouterLink} to={link.to} {...rest}>
-        {children}
-      </Link>
-    );
-  }
+export const ContentMarkdown = memo(function ContentMarkdown({ children }: { children: string }) {
   return (
-    <Tooltip title={`${NEW_TAB_TOOLTIP} ${link.href}`} describeChild>
-      <Link href={link.href} target="_blank" rel="noopener noreferrer" {...rest}>
-        {children}
-      </Link>
-    </Tooltip>
-  );
-}
-
-const components: Components = {
-  a: ContentLink,
-  img: ({ src, alt, node: _node, ...rest }) => {
-    const path = typeof src === 'string' ? imagePath(src) : '';
-    return path ? (
-      <Box
-        component="img"
-        src={path}
-        alt={alt ?? ''}
-        loading="lazy"
-        sx={{ maxWidth: '100%', height: 'auto' }}
-        {...rest}
-      />
-    ) : null;
-  },
-  // GFM task-list checkboxes are read-only; name them so assistive technology can tell their state.
-  input: ({ node: _node, ...props }) =>
-    props.type === 'checkbox' ? (
-      <input {...props} disabled aria-label={props.checked ? 'Done' : 'Not done'} />
-    ) : (
-      <input {...props} />
-    ),
-  table: ({ node: _node, ...props }) => (
-    <Box sx={{ overflowX: 'auto', my: 2 }} tabIndex={0} role="region" aria-label="Table">
-      <table {...props} />
-    </Box>
-  ),
-};
-
-/**
- * CMS markdown: GFM (autolinks, tables, footnotes, strikethrough, task lists), headings get ids for in-page
- * links, and link addresses are limited to http, https, irc, ircs, mailto and xmpp (react-markdown's default
- * transform allows exactly these, plus relative and `#` links; anything else such as javascript: becomes empty).
- * No raw HTML is rendered.
- */
-export function ContentMarkdown({ children }: { children: string }) {
-  return (
-    <Box
-      className="content-markdown"
-      sx={{
-        '& h1, & h2, & h3': { color: 'primary.main', scrollMarginTop: 16 },
-        '& table': { borderCollapse: 'collapse', minWidth: '100%' },
-        '& th, & td': {
-          border: '1px solid',
-          borderColor: 'grey.300',
-          px: 1.5,
-          py: 1,
-          textAlign: 'left',
-          verticalAlign: 'top',
-        },
-        '& th': { bgcolor: 'grey.100' },
-        '& li.task-list-item': { listStyle: 'none' },
-        '& blockquote': { borderLeft: '4px solid', borderColor: 'secondary.main', m: 0, pl: 2 },
-        '& code': { bgcolor: 'grey.100', px: 0.5, borderRadius: 0.5 },
-        lineHeight: 1.6,
-      }}
+    <Suspense
+      fallback={
+        <div aria-busy="true">
+          <Skeleton variant="text" />
+          <Skeleton variant="text" width="80%" />
+        </div>
+      }
     >
-      <Markdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[rehypeSlug]}
-        urlTransform={defaultUrlTransform}
-        components={components}
-      >
-        {children}
-      </Markdown>
-    </Box>
+      <MarkdownContent markdown={children} />
+    </Suspense>
   );
-}
+});

@@ -2,7 +2,7 @@ import { Alert, Box, Link, List, ListItem, Paper, Typography } from '@mui/materi
 import type { LoginCompletion, PendingLoginStep } from '@portal/contracts';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
+import { ContentMarkdown } from '../../components/content-markdown/content-markdown';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useDocumentTitle } from '../../lib/use-document-title';

@@ -2,7 +2,7 @@ import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogCont
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useLicense } from './api/get-license';
-import { LazyContentMarkdown as ContentMarkdown } from '../../components/content-markdown/lazy-content-markdown';
+import { ContentMarkdown } from '../../components/content-markdown/content-markdown';
 import { useRegion } from '../../lib/region/region-context';
 
 /** docs/requirements/api.md#error-catalogue: shown when the license cannot be fetched. */

@@ -1,7 +1,16 @@
 import { render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { classifyLink, ContentMarkdown, imagePath } from '../content-markdown';
+import { ContentMarkdown } from '../content-markdown';
+import { parseMarkdown } from '../markdown-parser';
+import { classifyLink, imagePath } from '../markdown-renderer';
+import {
+  MarkdownTreesProvider,
+  receivedMarkdownTrees,
+  recordMarkdownTrees,
+  type MarkdownTrees,
+} from '../markdown-trees';
 
 const here = { hostname: 'portal.example.com', origin: 'https://portal.example.com' };
 
@@ -44,14 +53,25 @@ describe('imagePath', () => {
   });
 });
 
-function renderMarkdown(markdown: string) {
-  const router = createMemoryRouter([{ path: '*', element: <ContentMarkdown>{markdown}</ContentMarkdown> }]);
+function renderInRouter(element: ReactNode) {
+  const router = createMemoryRouter([{ path: '*', element }]);
   return render(<RouterProvider router={router} />);
 }
 
+/** Renders markdown and waits for the lazily loaded renderer (and parser) to show it. */
+async function renderMarkdown(markdown: string, trees?: MarkdownTrees) {
+  const rendered = renderInRouter(
+    <MarkdownTreesProvider value={trees}>
+      <ContentMarkdown>{markdown}</ContentMarkdown>
+    </MarkdownTreesProvider>,
+  );
+  await screen.findByText((_, element) => element?.classList.contains('content-markdown') ?? false);
+  return rendered;
+}
+
 describe('ContentMarkdown', () => {
-  it('renders GFM: tables, strikethrough, task lists, footnotes and autolinks', () => {
-    const { container } = renderMarkdown(
+  it('renders GFM: tables, strikethrough, task lists, footnotes and autolinks', async () => {
+    const { container } = await renderMarkdown(
       [
         '| Code | Meaning |',
         '| --- | --- |',
@@ -75,16 +95,16 @@ describe('ContentMarkdown', () => {
     expect(container.querySelector('section.footnotes')).not.toBeNull();
   });
 
-  it('opens external links in a new tab with noopener noreferrer', () => {
-    renderMarkdown('[CMS](https://www.cms.gov/)');
+  it('opens external links in a new tab with noopener noreferrer', async () => {
+    await renderMarkdown('[CMS](https://www.cms.gov/)');
     const link = screen.getByRole('link', { name: 'CMS' });
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
     expect(link).toHaveAccessibleDescription('In a new tab, visit https://www.cms.gov/');
   });
 
-  it('neutralises links with schemes other than http, https, irc, ircs, mailto and xmpp', () => {
-    const { container } = renderMarkdown(
+  it('neutralises links with schemes other than http, https, irc, ircs, mailto and xmpp', async () => {
+    const { container } = await renderMarkdown(
       '[click me](javascript:alert(1)) [data](data:text/html,hi) [irc](irc://irc.example.org/medicare) [chat](xmpp:help@example.org)',
     );
     expect(screen.queryByRole('link', { name: 'click me' })).toBeNull();
@@ -95,8 +115,8 @@ describe('ContentMarkdown', () => {
     expect(container.innerHTML).not.toContain('javascript:');
   });
 
-  it('gives headings ids for in-page links and renders no raw HTML', () => {
-    const { container } = renderMarkdown(
+  it('gives headings ids for in-page links and renders no raw HTML', async () => {
+    const { container } = await renderMarkdown(
       '## How to submit\n\n[jump](#how-to-submit)\n\n<script>window.hacked = true</script><b>bold?</b>',
     );
     expect(container.querySelector('h2#how-to-submit')).not.toBeNull();
@@ -105,14 +125,56 @@ describe('ContentMarkdown', () => {
     expect(container.querySelector('b')).toBeNull();
   });
 
-  it('renders a # link with a malformed escape as a link, and the rest of the content too', () => {
-    renderMarkdown('[broken](#%E0%A4%A)\n\nAfter the link.');
+  it('renders a # link with a malformed escape as a link, and the rest of the content too', async () => {
+    await renderMarkdown('[broken](#%E0%A4%A)\n\nAfter the link.');
     expect(screen.getByRole('link', { name: 'broken' })).toHaveAttribute('href', '#%E0%A4%25A');
     expect(screen.getByText('After the link.')).toBeInTheDocument();
   });
 
-  it('reduces image sources to their path', () => {
-    renderMarkdown('![Claim flow](http://localhost:1337/uploads/flow.svg)');
+  it('reduces image sources to their path', async () => {
+    await renderMarkdown('![Claim flow](http://localhost:1337/uploads/flow.svg)');
     expect(screen.getByRole('img', { name: 'Claim flow' })).toHaveAttribute('src', '/uploads/flow.svg');
+  });
+});
+
+describe('parsed markdown sent with a server-rendered page', () => {
+  it('is recorded by the server render, without source positions, as the parser makes it', async () => {
+    const recorder = recordMarkdownTrees();
+    await renderMarkdown('## Deadlines\n\nFile within **one year**.', recorder);
+    const [[markdown, tree]] = recorder.serialize() as [[string, unknown]];
+    expect(markdown).toBe('## Deadlines\n\nFile within **one year**.');
+    expect(tree).toEqual(parseMarkdown(markdown));
+    expect(JSON.stringify(tree)).not.toContain('position');
+    expect(JSON.stringify(tree)).toContain('"id":"deadlines"');
+  });
+
+  it('is rendered as received in the browser, instead of parsing the text again', async () => {
+    const received = receivedMarkdownTrees([
+      [
+        'Plain text',
+        {
+          type: 'root',
+          children: [
+            { type: 'element', tagName: 'em', properties: {}, children: [{ type: 'text', value: 'From the server' }] },
+          ],
+        },
+      ],
+    ]);
+    const { container } = await renderMarkdown('Plain text', received);
+    expect(container.querySelector('em')?.textContent).toBe('From the server');
+    expect(screen.queryByText('Plain text')).toBeNull();
+  });
+
+  it('parses text it did not receive', async () => {
+    await renderMarkdown('Other **text**', receivedMarkdownTrees([['Plain text', { type: 'root', children: [] }]]));
+    expect(screen.getByText('text').tagName).toBe('STRONG');
+  });
+
+  it('shows raw HTML as text and empties addresses with other schemes', () => {
+    const tree = parseMarkdown('<b>bold?</b> [x](javascript:alert(1)) ![y](data:image/png;base64,AA)');
+    const json = JSON.stringify(tree);
+    expect(json).toContain('"value":"<b>"');
+    expect(json).not.toContain('javascript:');
+    expect(json).not.toContain('data:');
   });
 });

@@ -13,7 +13,7 @@ import {
 import { memo, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { TopicEntry } from '@portal/contracts';
-import { LazyContentMarkdown as ContentMarkdown } from '../../../components/content-markdown/lazy-content-markdown';
+import { ContentMarkdown } from '../../../components/content-markdown/content-markdown';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { useRegion } from '../../../lib/region/region-context';
