@@ -87,6 +87,16 @@ describe('audit writer', () => {
     expect(row).toMatchObject({ actor: userId, target: userId });
   });
 
+  it("keeps an unknown username's fingerprint whole even when it holds nine digits in a row", async () => {
+    const target = 'unknown:0123456789abcdef';
+    await recordAudit(database.db, { actor: null, action: 'fingerprint-check', target, outcome: 'failure' });
+    const [row] = await database.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'fingerprint-check'`);
+    expect(row?.target).toBe(target);
+  });
+
   it("writes in the caller's transaction: a rolled-back change leaves no event", async () => {
     await database.db
       .transaction(async (tx) => {

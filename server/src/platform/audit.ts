@@ -45,13 +45,15 @@ export function unknownUsernameTarget(encryptionKey: string, typed: string): str
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UNKNOWN_USERNAME_TARGET = /^unknown:[0-9a-f]{16}$/;
 
 /**
  * Nine digits in a row (with optional dashes) look like a TIN or SSN: only the last four are kept. A user or
- * location id (a UUID) is left whole: its digits are random, and a masked id could no longer find its events.
+ * location id (a UUID) and an unknown username's fingerprint are left whole: their digits are random (one
+ * fingerprint in about 19 has nine in a row), and a masked one could no longer find or group its events.
  */
 export function maskTinLike(value: string): string {
-  if (UUID.test(value)) return value;
+  if (UUID.test(value) || UNKNOWN_USERNAME_TARGET.test(value)) return value;
   return value.replace(
     /\d{2}-?\d{3}-?\d{4}|\d{3}-\d{2}-\d{4}/g,
     (match) => `*****${match.replace(/-/g, '').slice(-4)}`,
