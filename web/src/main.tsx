@@ -4,6 +4,7 @@ import '@fontsource/source-sans-pro/latin-400.css';
 import '@fontsource/source-sans-pro/latin-700.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { portalTheme } from './app/theme';
 import { routes } from './app/router';
@@ -27,16 +28,19 @@ if (serverState) {
   // A server-rendered page (docs/decisions/0018-server-rendering.md): hydrate the same tree once its route modules
   // (and the markdown renderer, if the page shows markdown) are here. The page is already visible, so the work is
   // spread over tasks that each leave the browser free to respond: evaluating the entry, then matching and loading
-  // the route modules, then building the theme, then hydrating as a transition, which yields every few milliseconds.
+  // the route modules, then building the theme, then creating the router, then hydrating as a transition, which
+  // yields every few milliseconds.
+  let router: ReturnType<typeof createBrowserRouter>;
   void nextTask()
     .then(() => Promise.all([loadMatchedRoutes(routes, window.location.pathname), loadContentMarkdownFor(document)]))
     .then(() => nextTask(portalTheme))
+    .then(() => nextTask(() => (router = createBrowserRouter(routes))))
     .then(() =>
       startTransition(() => {
         hydrateRoot(
           root,
           <StrictMode>
-            <App serverState={serverState} />
+            <App router={router} serverState={serverState} />
           </StrictMode>,
         );
       }),
@@ -44,7 +48,7 @@ if (serverState) {
 } else {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App router={createBrowserRouter(routes)} />
     </StrictMode>,
   );
 }

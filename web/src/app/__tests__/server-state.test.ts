@@ -20,7 +20,7 @@ const state = (text: string): ServerState => ({
     ],
   },
   mayHaveSession: false,
-  markdown: [[text, { type: 'root', children: [{ type: 'text', value: text }] }]],
+  markdown: [[text, { type: 'p', props: { children: text } }]],
 });
 
 describe('server state in the page', () => {

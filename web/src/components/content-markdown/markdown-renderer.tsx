@@ -1,10 +1,15 @@
 import { Box, Link, Tooltip } from '@mui/material';
-import type { Root } from 'hast';
-import { toJsxRuntime, type Components } from 'hast-util-to-jsx-runtime';
-import type { ComponentProps, MouseEvent } from 'react';
-import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
+import {
+  createElement,
+  Fragment,
+  type ComponentProps,
+  type ComponentType,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useRenderEnvironment } from '../../lib/render-environment';
+import { MARKDOWN_FRAGMENT, type MarkdownNode } from './markdown-trees';
 
 /** docs/requirements/public-site.md#links-in-content: 'In a new tab, visit' followed by the address. */
 export const NEW_TAB_TOOLTIP = 'In a new tab, visit';
@@ -87,7 +92,8 @@ function ContentLink({ href = '', children, ...rest }: ComponentProps<'a'>) {
   );
 }
 
-const components: Partial<Components> = {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each takes its own tag's props
+const components: Record<string, ComponentType<any>> = {
   a: ContentLink,
   img: ({ src, alt, ...rest }: ComponentProps<'img'>) => {
     const path = typeof src === 'string' ? imagePath(src) : '';
@@ -116,11 +122,19 @@ const components: Partial<Components> = {
   ),
 };
 
+function toReact(node: MarkdownNode): ReactNode {
+  if (typeof node === 'string') return node;
+  const { children, ...props } = node.props;
+  const type = node.type === MARKDOWN_FRAGMENT ? Fragment : (components[node.type] ?? node.type);
+  const nested = children === undefined ? [] : Array.isArray(children) ? children.map(toReact) : [toReact(children)];
+  return createElement(type, node.key === undefined ? props : { ...props, key: node.key }, ...nested);
+}
+
 /**
  * A parsed markdown tree (markdown-parser.ts) as React elements: links follow the link rules above, images keep only
  * their path, task-list checkboxes are read-only and named, tables scroll on their own.
  */
-export function MarkdownRenderer({ tree }: { tree: Root }) {
+export function MarkdownRenderer({ tree }: { tree: MarkdownNode }) {
   return (
     <Box
       className="content-markdown"
@@ -142,7 +156,7 @@ export function MarkdownRenderer({ tree }: { tree: Root }) {
         lineHeight: 1.6,
       }}
     >
-      {toJsxRuntime(tree, { Fragment, jsx, jsxs, components, ignoreInvalidStyle: true, passKeys: true })}
+      {toReact(tree)}
     </Box>
   );
 }
