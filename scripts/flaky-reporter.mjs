@@ -1,6 +1,6 @@
 // A vitest reporter that keeps the tests which passed only on a retry (the browser project retries once, see
 // vitest.config.ts) in the JSON file named by PORTAL_FLAKY_REPORT, so scripts/test.mjs and .ci/run can name them:
-// a retry keeps one slow moment from failing the run, but a flaky test must stay visible.
+// a retry keeps one slow moment from failing the run, but a flaky test must stay visible, with what went wrong.
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -9,11 +9,14 @@ export default class FlakyReporter {
 
   onTestCaseResult(testCase) {
     const diagnostic = testCase.diagnostic();
-    if (testCase.result().state === 'passed' && diagnostic?.flaky) {
+    const result = testCase.result();
+    if (result.state === 'passed' && diagnostic?.flaky) {
       this.flaky.push({
         file: relative(process.cwd(), testCase.module.moduleId),
         name: testCase.fullName,
         retries: diagnostic.retryCount,
+        // A test that passed on a retry still reports the errors of the attempts before (vitest's TestResultPassed).
+        firstError: result.errors?.[0]?.message,
       });
     }
   }

@@ -40,5 +40,9 @@ export function describeFlaky(reportFile) {
   const file = flakyReportOf(reportFile);
   if (!existsSync(file)) return [];
   const flaky = JSON.parse(readFileSync(file, 'utf8'));
-  return flaky.map((test) => `FLAKY ${test.file} > ${test.name}: passed on retry ${test.retries}`);
+  return flaky.map(
+    (test) =>
+      `FLAKY ${test.file} > ${test.name}: passed on retry ${test.retries}` +
+      (test.firstError ? ` (first attempt: ${firstLine(test.firstError)})` : ''),
+  );
 }

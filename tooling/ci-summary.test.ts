@@ -50,7 +50,7 @@ describe('scripts/flaky-reporter.mjs', () => {
     );
     const { stdout } = await run(process.execPath, [script, report], { cwd: repo });
     expect(stdout.trim().split('\n')).toEqual([
-      'FLAKY tooling/test-fixtures/flaky.fixture.ts > fails on its first attempt only: passed on retry 1',
+      'FLAKY tooling/test-fixtures/flaky.fixture.ts > fails on its first attempt only: passed on retry 1 (first attempt: expected 1 to be 2 // Object.is equality)',
       '2 passed, 0 failed',
     ]);
   });
