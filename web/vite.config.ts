@@ -57,8 +57,9 @@ export default defineConfig(({ command, isSsrBuild, mode }) => ({
     chunkSizeWarningLimit: 1000,
     // No modulepreload links for lazy chunks: Vite's preload helper appends a <link> per dependency when a lazy
     // route or the markdown renderer is imported (eleven for `/`), and on a server-rendered page those insertions
-    // were most of the task before hydration (Lighthouse TBT 150–290 → 20–100 ms, docs/decisions/0018-server-rendering.md).
-    // The browser fetches a lazy chunk's own imports once it has the chunk: one round trip more before hydrating.
+    // were most of the task before hydration (Lighthouse TBT 150–290 → 20–100 ms,
+    // docs/decisions/0018-server-rendering.md). The browser fetches a lazy chunk's own imports once it has the
+    // chunk: one round trip more before hydrating.
     modulePreload: false,
     // Everything the entry imports statically goes out as one chunk instead of about twenty: over HTTP/1.1 a phone
     // fetches six at a time, so twenty small scripts took several round trips and the fonts waited behind them

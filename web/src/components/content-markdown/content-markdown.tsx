@@ -2,10 +2,11 @@ import { Skeleton } from '@mui/material';
 import { lazy, memo, Suspense } from 'react';
 import { useMarkdownTrees } from './markdown-trees';
 
-// Two chunks after the page's first render: the renderer (our components for links, images and tables, 4 KB gzip),
-// and the parser (micromark, GFM and the conversion to React props, 53 KB gzip), which a server-rendered page does not need while it hydrates (its trees came with it). Once a
-// chunk is here it is used directly; until then a lazy stand-in suspends (a plain `use()` of the import would make
-// every later render depend on React having seen the promise settle).
+// Two chunks after the page's first render: the renderer (our components for links, images and tables, 4 KB
+// gzip), and the parser (micromark, GFM and the conversion to React props, 53 KB gzip), which a server-rendered page
+// does not need while it hydrates (its trees came with it). Once a chunk is here it is used directly; until then a
+// lazy stand-in suspends (a plain `use()` of the import would make every later render depend on React having seen
+// the promise settle).
 let renderer: typeof import('./markdown-renderer') | undefined;
 let parser: typeof import('./markdown-parser') | undefined;
 const loadRenderer = () => import('./markdown-renderer').then((loaded) => (renderer = loaded));
