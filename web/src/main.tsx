@@ -11,14 +11,9 @@ import { routes } from './app/router';
 import { loadMatchedRoutes, readServerState } from './app/server-state';
 import { loadContentMarkdownFor } from './components/content-markdown/content-markdown';
 
-/** Runs `work` (if any) in a task of its own, after the browser has had its turn. */
-function nextTask(work?: () => void): Promise<void> {
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      work?.();
-      resolve();
-    }, 0),
-  );
+/** Runs `work` in a task of its own, after the browser has had its turn, and gives its result. */
+function nextTask<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(work()), 0));
 }
 
 const root = document.getElementById('root');
@@ -30,12 +25,11 @@ if (serverState) {
   // spread over tasks that each leave the browser free to respond: evaluating the entry, then matching and loading
   // the route modules, then building the theme, then creating the router, then hydrating as a transition, which
   // yields every few milliseconds.
-  let router: ReturnType<typeof createBrowserRouter>;
-  void nextTask()
+  void nextTask(() => undefined)
     .then(() => Promise.all([loadMatchedRoutes(routes, window.location.pathname), loadContentMarkdownFor(document)]))
     .then(() => nextTask(portalTheme))
-    .then(() => nextTask(() => (router = createBrowserRouter(routes))))
-    .then(() =>
+    .then(() => nextTask(() => createBrowserRouter(routes)))
+    .then((router) =>
       startTransition(() => {
         hydrateRoot(
           root,

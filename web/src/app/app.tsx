@@ -1,7 +1,7 @@
 import { hydrate } from '@tanstack/react-query';
 import { useState } from 'react';
 import { receivedMarkdownTrees } from '../components/content-markdown/markdown-trees';
-import { RouterProvider, type createBrowserRouter } from 'react-router';
+import { RouterProvider, type DataRouter } from 'react-router';
 import { AppProviders } from './app-providers';
 import { createQueryClient } from './query-client';
 import { freshQueries, type ServerState } from './server-state';
@@ -12,13 +12,7 @@ import { freshQueries, type ServerState } from './server-state';
  * rendering: creating it writes the history entry's state (`history.replaceState`, 10–20 ms in Chromium), work
  * that would otherwise lengthen hydration's first task.
  */
-export function App({
-  router,
-  serverState,
-}: {
-  router: ReturnType<typeof createBrowserRouter>;
-  serverState?: ServerState;
-}) {
+export function App({ router, serverState }: { router: DataRouter; serverState?: ServerState }) {
   const [queryClient] = useState(() => {
     const client = createQueryClient();
     if (serverState) hydrate(client, freshQueries(serverState.queries, Date.now()));
