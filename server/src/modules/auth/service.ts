@@ -1,5 +1,5 @@
 import type { LoginCompletion, LoginNextStep, MfaEnrollConfirm } from '@portal/contracts/auth';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessions, users } from '../../db/schema';
 import { recordAudit, unknownUsernameTarget, type AuditDetails } from '../../platform/audit';
@@ -36,59 +36,112 @@ function audit(
 }
 
 /**
- * Counts a failed password in the lockout window, atomically (two instances failing at once both count), and locks
- * the account when the threshold is reached: an audit event and an email in the same transaction.
+ * The account may be tried: active and not locked at `now`. Every statement that decides a login (claiming an attempt,
+ * creating the session, locking) carries this condition, so the decision and the count are one atomic step.
+ */
+function openAt(now: Date) {
+  return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
+}
+
+/**
+ * Claims a password attempt before the (slow, queued) hash verification: one `UPDATE … RETURNING` counts it in the
+ * lockout window when the account is open, and answers the row as it is after the count. The caller refuses any
+ * attempt whose count is past the threshold without looking at its result, so a burst of parallel guesses gets
+ * exactly the threshold's number of verdicts, however many instances and connections serve it. Only this account's
+ * row is locked, for one statement: logins of other accounts never wait for it. A correct password resets the count.
+ */
+async function claimPasswordAttempt(
+  db: DbExecutor,
+  login: { lockoutWindowMs: number },
+  where: SQL,
+  now: Date,
+): Promise<typeof users.$inferSelect | undefined> {
+  const nowIso = now.toISOString();
+  const windowStart = new Date(now.getTime() - login.lockoutWindowMs).toISOString();
+  const inWindow = sql`${users.failedLoginFirstAt} > ${windowStart}::timestamptz`;
+  const open = openAt(now);
+  const [row] = await db
+    .update(users)
+    .set({
+      failedLoginCount: sql`case when ${open} then (case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end) else ${users.failedLoginCount} end`,
+      failedLoginFirstAt: sql`case when ${open} then (case when ${inWindow} then ${users.failedLoginFirstAt} else ${nowIso}::timestamptz end) else ${users.failedLoginFirstAt} end`,
+    })
+    .where(where)
+    .returning();
+  return row;
+}
+
+/** Why a claimed attempt is refused whatever the password: not active, locked, or past the threshold. */
+function refusalOf(user: typeof users.$inferSelect, now: Date, threshold: number): string | null {
+  if (user.status !== 'active') return `status_${user.status}`;
+  if (user.lockedUntil && user.lockedUntil > now) return 'locked';
+  if (user.failedLoginCount > threshold) return 'locked';
+  return null;
+}
+
+/**
+ * Locks an open account for the lockout duration, once: the update only takes an account still open, so of several
+ * failures deciding at once (instances, a burst) one locks, audits and emails the owner. `reason` says which limit.
+ * Answers whether this call locked it. The account's sessions stop working at their next request (`lookupSession`).
+ */
+async function lockAccount(
+  request: FastifyRequest,
+  userId: string,
+  now: Date,
+  reason: 'password' | 'second_factor',
+  count: number,
+): Promise<boolean> {
+  const { config, database } = request.server;
+  const until = new Date(now.getTime() + config.login.lockoutDurationMs);
+  const locked = await database.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({
+        lockedUntil: until,
+        failedLoginCount: 0,
+        failedLoginFirstAt: null,
+        // One wrong second factor after the lock ends locks it again, until one is accepted (docs/decisions/0029).
+        ...(reason === 'second_factor' ? { mfaFailedCount: config.login.mfaAccountMaxFailures - 1 } : {}),
+      })
+      .where(and(eq(users.id, userId), openAt(now)))
+      .returning({ email: users.email, firstName: users.firstName });
+    if (!row) return false;
+    await audit(request, tx, {
+      actor: 'system',
+      action: 'account.locked',
+      target: userId,
+      outcome: 'success',
+      details: { reason, count, until: until.toISOString() },
+    });
+    await enqueueEmail(tx, {
+      to: row.email,
+      template: 'account-locked',
+      data: { firstName: row.firstName, unlockAt: until.toISOString() },
+    });
+    return true;
+  });
+  if (locked) request.server.jobs.kick(OUTBOX_JOB);
+  return locked;
+}
+
+/**
+ * A wrong password, already counted by its claim: audited; the attempt that reached the threshold locks the account.
  */
 async function recordPasswordFailure(
   request: FastifyRequest,
   user: typeof users.$inferSelect,
-  now: Date,
   action = 'login.failed',
 ): Promise<boolean> {
-  const { config, database } = request.server;
-  const { lockoutThreshold, lockoutWindowMs, lockoutDurationMs } = config.login;
-  const windowStart = new Date(now.getTime() - lockoutWindowMs).toISOString();
-  const inWindow = sql`${users.failedLoginFirstAt} > ${windowStart}::timestamptz`;
-  let locked = false;
-  await database.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({
-        failedLoginCount: sql`case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end`,
-        failedLoginFirstAt: sql`case when ${inWindow} then ${users.failedLoginFirstAt} else ${now.toISOString()}::timestamptz end`,
-      })
-      .where(eq(users.id, user.id))
-      .returning({ count: users.failedLoginCount });
-    const count = row?.count ?? 1;
-    await audit(request, tx, {
-      actor: null,
-      action,
-      target: user.id,
-      outcome: 'failure',
-      details: { reason: 'wrong_password', count },
-    });
-    if (count < lockoutThreshold) return;
-    const until = new Date(now.getTime() + lockoutDurationMs);
-    await tx
-      .update(users)
-      .set({ lockedUntil: until, failedLoginCount: 0, failedLoginFirstAt: null })
-      .where(eq(users.id, user.id));
-    await audit(request, tx, {
-      actor: 'system',
-      action: 'account.locked',
-      target: user.id,
-      outcome: 'success',
-      details: { count, until: until.toISOString() },
-    });
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-locked',
-      data: { firstName: user.firstName, unlockAt: until.toISOString() },
-    });
-    locked = true;
+  const count = user.failedLoginCount;
+  await audit(request, request.server.database.db, {
+    actor: null,
+    action,
+    target: user.id,
+    outcome: 'failure',
+    details: { reason: 'wrong_password', count },
   });
-  if (locked) request.server.jobs.kick(OUTBOX_JOB);
-  return locked;
+  if (count < request.server.config.login.lockoutThreshold) return false;
+  return lockAccount(request, user.id, request.server.clock(), 'password', count);
 }
 
 /** `POST /api/auth/login`: the password step. Answers which second-factor step comes next. */
@@ -97,12 +150,15 @@ export async function loginWithPassword(
   reply: FastifyReply,
   input: { username: string; password: string },
 ): Promise<LoginNextStep> {
-  const { database, passwordHasher, clock, secrets } = request.server;
+  const { database, passwordHasher, clock, secrets, config } = request.server;
   const { db } = database;
-  const [user] = await db
-    .select()
-    .from(users)
-    .where(eq(sql`lower(${users.username})`, input.username.trim().toLowerCase()));
+  const now = clock();
+  const user = await claimPasswordAttempt(
+    db,
+    config.login,
+    eq(sql`lower(${users.username})`, input.username.trim().toLowerCase()),
+    now,
+  );
   if (!user) {
     await passwordHasher.verifyDummy(input.password); // the same work as a real check
     await audit(request, db, {
@@ -115,8 +171,49 @@ export async function loginWithPassword(
     throw loginFailed();
   }
   const passwordOk = await passwordHasher.verify(user.passwordHash, input.password);
-  const now = clock();
-  if (user.lockedUntil && user.lockedUntil > now) {
+  const refusal = refusalOf(user, now, config.login.lockoutThreshold);
+  if (refusal) {
+    await audit(request, db, {
+      actor: null,
+      action: 'login.failed',
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: refusal },
+    });
+    throw loginFailed();
+  }
+  if (!passwordOk) {
+    await recordPasswordFailure(request, user);
+    throw loginFailed();
+  }
+  // Parameters raised since the hash was made: store a new hash while the password is at hand.
+  const newHash = passwordHasher.needsRehash(user.passwordHash) ? await passwordHasher.hash(input.password) : undefined;
+  const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
+  const opened = await db.transaction(async (tx) => {
+    // The count is reset only while the account is still open: a lock taken by a failure that finished first wins,
+    // and no session is created (the check and the session are one transaction, under this account's row lock).
+    const [open] = await tx
+      .update(users)
+      .set({
+        failedLoginCount: 0,
+        failedLoginFirstAt: null,
+        lockedUntil: null,
+        ...(newHash ? { passwordHash: newHash } : {}),
+      })
+      .where(and(eq(users.id, user.id), openAt(clock())))
+      .returning({ id: users.id });
+    if (!open) return false;
+    await rotateSession(request, reply, tx, { userId: user.id, stage: next });
+    await audit(request, tx, {
+      actor: user.id,
+      action: 'login.password',
+      target: user.id,
+      outcome: 'success',
+      details: { method: 'password' },
+    });
+    return true;
+  });
+  if (!opened) {
     await audit(request, db, {
       actor: null,
       action: 'login.failed',
@@ -126,65 +223,44 @@ export async function loginWithPassword(
     });
     throw loginFailed();
   }
-  if (user.status !== 'active') {
-    await audit(request, db, {
-      actor: null,
-      action: 'login.failed',
-      target: user.id,
-      outcome: 'failure',
-      details: { reason: `status_${user.status}` },
-    });
-    throw loginFailed();
-  }
-  if (!passwordOk) {
-    await recordPasswordFailure(request, user, now);
-    throw loginFailed();
-  }
-  // Parameters raised since the hash was made: store a new hash while the password is at hand.
-  const newHash = passwordHasher.needsRehash(user.passwordHash) ? await passwordHasher.hash(input.password) : undefined;
-  const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
-  // Most logins have nothing to reset: the update is skipped then (one statement fewer per login, decision 0020).
-  const reset = user.failedLoginCount !== 0 || user.failedLoginFirstAt !== null || user.lockedUntil !== null;
-  await db.transaction(async (tx) => {
-    if (reset || newHash)
-      await tx
-        .update(users)
-        .set({
-          failedLoginCount: 0,
-          failedLoginFirstAt: null,
-          lockedUntil: null,
-          ...(newHash ? { passwordHash: newHash } : {}),
-        })
-        .where(eq(users.id, user.id));
-    await rotateSession(request, reply, tx, { userId: user.id, stage: next });
-    await audit(request, tx, {
-      actor: user.id,
-      action: 'login.password',
-      target: user.id,
-      outcome: 'success',
-      details: { method: 'password' },
-    });
-  });
   return next;
 }
 
 /**
- * Counts a wrong code (or a refused passkey) against the pending login; too many end it (the password must be given
- * again). Part of this module's service for the other second factors (passkeys).
+ * Claims a second-factor attempt of the account before the factor is checked, like `claimPasswordAttempt`: one
+ * `UPDATE … RETURNING` counts it while the account is open and below MFA_ACCOUNT_MAX_FAILURES, and answers the count
+ * (null: refused unchecked, the account is locked or its last allowed attempt is being checked).
  */
-export async function recordSecondFactorFailure(
+async function claimSecondFactorAttempt(request: FastifyRequest, userId: string): Promise<number | null> {
+  const { database, clock, config } = request.server;
+  const [row] = await database.db
+    .update(users)
+    .set({ mfaFailedCount: sql`${users.mfaFailedCount} + 1` })
+    .where(and(eq(users.id, userId), openAt(clock()), lt(users.mfaFailedCount, config.login.mfaAccountMaxFailures)))
+    .returning({ count: users.mfaFailedCount });
+  return row?.count ?? null;
+}
+
+/**
+ * Counts a wrong code (or a refused passkey) against the pending login; too many end it (the password must be given
+ * again). `accountCount` is the account's count claimed for this attempt (a login's second factor, not an enrolment):
+ * the attempt that reaches MFA_ACCOUNT_MAX_FAILURES locks the account.
+ */
+async function recordSecondFactorFailure(
   request: FastifyRequest,
   session: LoadedSession,
   method: AuditDetails['method'],
+  accountCount?: number,
 ): Promise<void> {
   const { db } = request.server.database;
+  const { mfaMaxFailures, mfaAccountMaxFailures } = request.server.config.login;
   const [row] = await db
     .update(sessions)
     .set({ mfaFailures: sql`${sessions.mfaFailures} + 1` })
     .where(eq(sessions.idHash, session.idHash))
     .returning({ failures: sessions.mfaFailures });
-  const failures = row?.failures ?? request.server.config.login.mfaMaxFailures;
-  const ended = failures >= request.server.config.login.mfaMaxFailures;
+  const failures = row?.failures ?? mfaMaxFailures;
+  const ended = failures >= mfaMaxFailures;
   if (ended) await destroySession(db, session.idHash);
   await audit(request, db, {
     actor: session.userId,
@@ -193,6 +269,35 @@ export async function recordSecondFactorFailure(
     outcome: 'failure',
     details: { method, count: failures, ...(ended ? { reason: 'too_many_codes' } : {}) },
   });
+  if (accountCount !== undefined && accountCount >= mfaAccountMaxFailures)
+    await lockAccount(request, session.userId, request.server.clock(), 'second_factor', accountCount);
+}
+
+/**
+ * A login's second factor (a TOTP or recovery code, a passkey): claims the attempt against the account's limit, runs
+ * `check`, and counts a failure against the pending login and the account. Answers whether the factor was accepted.
+ * Part of this module's service for the passkey login.
+ */
+export async function checkSecondFactor(
+  request: FastifyRequest,
+  session: LoadedSession,
+  method: AuditDetails['method'],
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const accountCount = await claimSecondFactorAttempt(request, session.userId);
+  if (accountCount === null) {
+    await audit(request, request.server.database.db, {
+      actor: session.userId,
+      action: 'login.mfa_failed',
+      target: session.userId,
+      outcome: 'failure',
+      details: { method, reason: 'locked' },
+    });
+    return false;
+  }
+  if (await check()) return true;
+  await recordSecondFactorFailure(request, session, method, accountCount);
+  return false;
 }
 
 /** Accepts a TOTP step only if it is later than the last one accepted (atomic: a replay racing the first use loses). */
@@ -218,25 +323,15 @@ export async function completeMfa(
   const [user] = await db.select().from(users).where(eq(users.id, session.userId));
   if (!user?.totpSecretEncrypted) throw new PortalError(401, 'Mfa_Not_Pending');
   const typed = code.replace(/\s+/g, '');
-  let method: AuditDetails['method'];
-  let ok = false;
-  if (/^\d{6}$/.test(typed)) {
-    method = 'totp';
-    const step = await verifyTotp(
-      decryptSecret(secrets.encryptionKey, user.totpSecretEncrypted),
-      typed,
-      now,
-      user.totpLastStep,
-    );
-    ok = step !== null && (await claimTotpStep(db, user.id, step));
-  } else {
-    method = 'recovery_code';
-    ok = looksLikeRecoveryCode(typed) && (await redeemRecoveryCode(db, secrets.encryptionKey, user.id, typed, now));
-  }
-  if (!ok) {
-    await recordSecondFactorFailure(request, session, method);
-    throw codeInvalid();
-  }
+  const method: AuditDetails['method'] = /^\d{6}$/.test(typed) ? 'totp' : 'recovery_code';
+  const secretEncrypted = user.totpSecretEncrypted;
+  const ok = await checkSecondFactor(request, session, method, async () => {
+    if (method === 'recovery_code')
+      return looksLikeRecoveryCode(typed) && redeemRecoveryCode(db, secrets.encryptionKey, user.id, typed, now);
+    const step = await verifyTotp(decryptSecret(secrets.encryptionKey, secretEncrypted), typed, now, user.totpLastStep);
+    return step !== null && claimTotpStep(db, user.id, step);
+  });
+  if (!ok) throw codeInvalid();
   return completeSecondFactor(request, reply, session, method);
 }
 
@@ -254,12 +349,15 @@ async function finishLogin(
   now: Date,
 ): Promise<LoginCompletion> {
   const { maxAgeDays } = request.server.config.passwords;
+  // Only while the account is open (a lock or a disabling that came meanwhile wins); an accepted second factor resets
+  // the account's count of wrong ones.
   const [user] = await tx
     .update(users)
-    .set({ lastLoginAt: now })
-    .where(eq(users.id, session.userId))
+    .set({ lastLoginAt: now, mfaFailedCount: 0 })
+    .where(and(eq(users.id, session.userId), openAt(now)))
     .returning({ passwordChangedAt: users.passwordChangedAt });
-  const expired = user !== undefined && maxAgeDays !== undefined && passwordExpired(user, now, maxAgeDays);
+  if (!user) throw new PortalError(401, 'Session_Expired');
+  const expired = maxAgeDays !== undefined && passwordExpired(user, now, maxAgeDays);
   await rotateSession(request, reply, tx, {
     userId: session.userId,
     stage: expired ? 'password-change' : 'active',
@@ -320,28 +418,31 @@ export async function verifyAccountPassword(
   password: string,
   action: string,
 ): Promise<typeof users.$inferSelect | null> {
-  const { database, passwordHasher, clock } = request.server;
+  const { database, passwordHasher, clock, config } = request.server;
   const { db } = database;
-  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  const now = clock();
+  const user = await claimPasswordAttempt(db, config.login, eq(users.id, userId), now);
   if (!user) {
     await passwordHasher.verifyDummy(password);
     return null;
   }
   const passwordOk = await passwordHasher.verify(user.passwordHash, password);
-  const now = clock();
-  if ((user.lockedUntil && user.lockedUntil > now) || user.status !== 'active') {
-    const reason = user.status === 'active' ? 'locked' : `status_${user.status}`;
+  const reason = refusalOf(user, now, config.login.lockoutThreshold);
+  if (reason) {
     await audit(request, db, { actor: user.id, action, target: user.id, outcome: 'failure', details: { reason } });
     return null;
   }
   if (!passwordOk) {
-    const locked = await recordPasswordFailure(request, user, now, action);
+    const locked = await recordPasswordFailure(request, user, action);
     if (locked) await endAllSessions(db, user.id);
     return null;
   }
-  if (user.failedLoginCount > 0)
-    await db.update(users).set({ failedLoginCount: 0, failedLoginFirstAt: null }).where(eq(users.id, user.id));
-  return user;
+  const [open] = await db
+    .update(users)
+    .set({ failedLoginCount: 0, failedLoginFirstAt: null })
+    .where(and(eq(users.id, user.id), openAt(clock())))
+    .returning({ id: users.id });
+  return open ? user : null;
 }
 
 /**
