@@ -6,6 +6,7 @@ import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { encryptSecret } from '../src/platform/encryption';
 import { currentTotp } from '../src/platform/mfa/totp';
 import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
+import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
  * The account lockout under bursts and across logins (docs/requirements/session.md#lockout, docs/decisions/0029).
@@ -223,5 +224,36 @@ describe('account lockout', () => {
     // Checked (and counted) at most 20 times; the rest were refused unchecked (reason `locked`).
     expect(failures.filter((e) => e.details?.reason !== 'locked').length).toBeLessThanOrEqual(20);
     expect(await lockEvents(user.id)).toHaveLength(1);
+  });
+
+  it('a passkey assertion whose user handle names another account is refused (WebAuthn L3 §7.2)', async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const client: TestClient = { ip: newIp() };
+    await loginFully(client, owner.username);
+    const authenticator = new SoftAuthenticator();
+    const options = (await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistrationOptions)).json().data;
+    const origin = 'http://localhost:3000';
+    const registered = await call(client, 'POST', ACCOUNT_ROUTES.passkeyRegistration, {
+      name: 'Laptop',
+      credential: authenticator.register(options, origin),
+    });
+    expect(registered.statusCode).toBe(200);
+
+    const handle = (id: string) => Buffer.from(id, 'utf8').toString('base64url');
+    const browser: TestClient = { ip: newIp() };
+    await call(browser, 'POST', '/api/auth/login', { username: owner.username, password: PASSWORD });
+    const first = (await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLoginOptions)).json().data;
+    const foreign = await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLogin, {
+      credential: authenticator.authenticate(first, origin, undefined, handle(other.id)),
+    });
+    expect(foreign.statusCode).toBe(401);
+    expect(foreign.json()).toEqual({ errorMessage: 'Passkey_Verification_Failed' });
+    // The account's own handle (or none) is accepted.
+    const second = (await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLoginOptions)).json().data;
+    const own = await call(browser, 'POST', ACCOUNT_ROUTES.passkeyLogin, {
+      credential: authenticator.authenticate(second, origin, undefined, handle(owner.id)),
+    });
+    expect(own.json()).toEqual({ data: { loggedIn: true } });
   });
 });
