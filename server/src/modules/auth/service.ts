@@ -1,5 +1,5 @@
 import type { LoginCompletion, LoginNextStep, MfaEnrollConfirm } from '@portal/contracts/auth';
-import { and, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sessions, users } from '../../db/schema';
 import { recordAudit, unknownUsernameTarget, type AuditDetails } from '../../platform/audit';
@@ -36,112 +36,101 @@ function audit(
 }
 
 /**
- * The account may be tried: active and not locked at `now`. Every statement that decides a login (claiming an attempt,
- * creating the session, locking) carries this condition, so the decision and the count are one atomic step.
+ * The account may be tried: active and not locked at `now`. Every statement that records a verdict (a failure
+ * counted, a lock, a session created, a second factor accepted) carries this condition, so a verdict and the lock
+ * it depends on are one atomic step, whatever the order in which parallel attempts finish their hashing.
  */
 function openAt(now: Date) {
   return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
 }
 
-/**
- * Claims a password attempt before the (slow, queued) hash verification: one `UPDATE … RETURNING` counts it in the
- * lockout window when the account is open, and answers the row as it is after the count. The caller refuses any
- * attempt whose count is past the threshold without looking at its result, so a burst of parallel guesses gets
- * exactly the threshold's number of verdicts, however many instances and connections serve it. Only this account's
- * row is locked, for one statement: logins of other accounts never wait for it. A correct password resets the count.
- */
-async function claimPasswordAttempt(
-  db: DbExecutor,
-  login: { lockoutWindowMs: number },
-  where: SQL,
-  now: Date,
-): Promise<typeof users.$inferSelect | undefined> {
-  const nowIso = now.toISOString();
-  const windowStart = new Date(now.getTime() - login.lockoutWindowMs).toISOString();
-  const inWindow = sql`${users.failedLoginFirstAt} > ${windowStart}::timestamptz`;
-  const open = openAt(now);
-  const [row] = await db
-    .update(users)
-    .set({
-      failedLoginCount: sql`case when ${open} then (case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end) else ${users.failedLoginCount} end`,
-      failedLoginFirstAt: sql`case when ${open} then (case when ${inWindow} then ${users.failedLoginFirstAt} else ${nowIso}::timestamptz end) else ${users.failedLoginFirstAt} end`,
-    })
-    .where(where)
-    .returning();
-  return row;
-}
-
-/** Why a claimed attempt is refused whatever the password: not active, locked, or past the threshold. */
-function refusalOf(user: typeof users.$inferSelect, now: Date, threshold: number): string | null {
-  if (user.status !== 'active') return `status_${user.status}`;
-  if (user.lockedUntil && user.lockedUntil > now) return 'locked';
-  if (user.failedLoginCount > threshold) return 'locked';
-  return null;
-}
-
-/**
- * Locks an open account for the lockout duration, once: the update only takes an account still open, so of several
- * failures deciding at once (instances, a burst) one locks, audits and emails the owner. `reason` says which limit.
- * Answers whether this call locked it. The account's sessions stop working at their next request (`lookupSession`).
- */
-async function lockAccount(
+/** Audits a lock and emails the owner, in the transaction that took it. */
+async function announceLock(
   request: FastifyRequest,
-  userId: string,
-  now: Date,
-  reason: 'password' | 'second_factor',
-  count: number,
-): Promise<boolean> {
-  const { config, database } = request.server;
-  const until = new Date(now.getTime() + config.login.lockoutDurationMs);
-  const locked = await database.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(users)
-      .set({
-        lockedUntil: until,
-        failedLoginCount: 0,
-        failedLoginFirstAt: null,
-        // One wrong second factor after the lock ends locks it again, until one is accepted (docs/decisions/0029).
-        ...(reason === 'second_factor' ? { mfaFailedCount: config.login.mfaAccountMaxFailures - 1 } : {}),
-      })
-      .where(and(eq(users.id, userId), openAt(now)))
-      .returning({ email: users.email, firstName: users.firstName });
-    if (!row) return false;
-    await audit(request, tx, {
-      actor: 'system',
-      action: 'account.locked',
-      target: userId,
-      outcome: 'success',
-      details: { reason, count, until: until.toISOString() },
-    });
-    await enqueueEmail(tx, {
-      to: row.email,
-      template: 'account-locked',
-      data: { firstName: row.firstName, unlockAt: until.toISOString() },
-    });
-    return true;
+  tx: DbExecutor,
+  owner: { id: string; email: string; firstName: string },
+  details: { reason: 'password' | 'second_factor'; count: number; until: Date },
+) {
+  await audit(request, tx, {
+    actor: 'system',
+    action: 'account.locked',
+    target: owner.id,
+    outcome: 'success',
+    details: { reason: details.reason, count: details.count, until: details.until.toISOString() },
   });
-  if (locked) request.server.jobs.kick(OUTBOX_JOB);
-  return locked;
+  await enqueueEmail(tx, {
+    to: owner.email,
+    template: 'account-locked',
+    data: { firstName: owner.firstName, unlockAt: details.until.toISOString() },
+  });
 }
 
 /**
- * A wrong password, already counted by its claim: audited; the attempt that reached the threshold locks the account.
+ * Counts a failed password in the lockout window and locks the account when the count reaches the threshold, in one
+ * `UPDATE` that only takes an open account: of parallel failures (a burst, several instances) each is counted once
+ * while the account is open, exactly one locks it (one audit event, one email), and the ones judged after the lock
+ * count nothing. Only this account's row is locked, for one statement. Answers whether this failure locked it.
  */
 async function recordPasswordFailure(
   request: FastifyRequest,
   user: typeof users.$inferSelect,
   action = 'login.failed',
 ): Promise<boolean> {
-  const count = user.failedLoginCount;
-  await audit(request, request.server.database.db, {
-    actor: null,
-    action,
-    target: user.id,
-    outcome: 'failure',
-    details: { reason: 'wrong_password', count },
+  const { config, database, clock } = request.server;
+  const { lockoutThreshold, lockoutWindowMs, lockoutDurationMs } = config.login;
+  const now = clock();
+  const nowIso = now.toISOString();
+  const until = new Date(now.getTime() + lockoutDurationMs);
+  const windowStart = new Date(now.getTime() - lockoutWindowMs).toISOString();
+  const inWindow = sql`${users.failedLoginFirstAt} > ${windowStart}::timestamptz`;
+  const next = sql`(case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end)`;
+  const reaches = sql`${next} >= ${lockoutThreshold}`;
+  const locked = await database.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({
+        failedLoginCount: sql`case when ${reaches} then 0 else ${next} end`,
+        failedLoginFirstAt: sql`case when ${reaches} then null when ${inWindow} then ${users.failedLoginFirstAt} else ${nowIso}::timestamptz end`,
+        lockedUntil: sql`case when ${reaches} then ${until.toISOString()}::timestamptz else ${users.lockedUntil} end`,
+      })
+      .where(and(eq(users.id, user.id), openAt(now)))
+      .returning({ count: users.failedLoginCount, lockedUntil: users.lockedUntil });
+    // Not open any more: locked (or disabled) by an attempt judged first; this verdict counts for nothing.
+    const lockedNow = row?.lockedUntil?.getTime() === until.getTime();
+    const count = !row ? undefined : lockedNow ? lockoutThreshold : row.count;
+    await audit(request, tx, {
+      actor: null,
+      action,
+      target: user.id,
+      outcome: 'failure',
+      details: row ? { reason: 'wrong_password', count } : { reason: 'locked' },
+    });
+    if (lockedNow) await announceLock(request, tx, user, { reason: 'password', count: lockoutThreshold, until });
+    return lockedNow;
   });
-  if (count < request.server.config.login.lockoutThreshold) return false;
-  return lockAccount(request, user.id, request.server.clock(), 'password', count);
+  if (locked) request.server.jobs.kick(OUTBOX_JOB);
+  return locked;
+}
+
+/**
+ * Locks an open account for the lockout duration after too many wrong second factors, once: the update only takes
+ * an account still open. The account's sessions stop working at their next request (`lookupSession`).
+ */
+async function lockForSecondFactors(request: FastifyRequest, userId: string, count: number): Promise<void> {
+  const { config, database, clock } = request.server;
+  const now = clock();
+  const until = new Date(now.getTime() + config.login.lockoutDurationMs);
+  const locked = await database.db.transaction(async (tx) => {
+    const [owner] = await tx
+      .update(users)
+      // One wrong second factor after the lock ends locks it again, until one is accepted (docs/decisions/0029).
+      .set({ lockedUntil: until, mfaFailedCount: config.login.mfaAccountMaxFailures - 1 })
+      .where(and(eq(users.id, userId), openAt(now)))
+      .returning({ id: users.id, email: users.email, firstName: users.firstName });
+    if (owner) await announceLock(request, tx, owner, { reason: 'second_factor', count, until });
+    return owner !== undefined;
+  });
+  if (locked) request.server.jobs.kick(OUTBOX_JOB);
 }
 
 /** `POST /api/auth/login`: the password step. Answers which second-factor step comes next. */
@@ -150,15 +139,12 @@ export async function loginWithPassword(
   reply: FastifyReply,
   input: { username: string; password: string },
 ): Promise<LoginNextStep> {
-  const { database, passwordHasher, clock, secrets, config } = request.server;
+  const { database, passwordHasher, clock, secrets } = request.server;
   const { db } = database;
-  const now = clock();
-  const user = await claimPasswordAttempt(
-    db,
-    config.login,
-    eq(sql`lower(${users.username})`, input.username.trim().toLowerCase()),
-    now,
-  );
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.username})`, input.username.trim().toLowerCase()));
   if (!user) {
     await passwordHasher.verifyDummy(input.password); // the same work as a real check
     await audit(request, db, {
@@ -171,14 +157,24 @@ export async function loginWithPassword(
     throw loginFailed();
   }
   const passwordOk = await passwordHasher.verify(user.passwordHash, input.password);
-  const refusal = refusalOf(user, now, config.login.lockoutThreshold);
-  if (refusal) {
+  const now = clock();
+  if (user.lockedUntil && user.lockedUntil > now) {
     await audit(request, db, {
       actor: null,
       action: 'login.failed',
       target: user.id,
       outcome: 'failure',
-      details: { reason: refusal },
+      details: { reason: 'locked' },
+    });
+    throw loginFailed();
+  }
+  if (user.status !== 'active') {
+    await audit(request, db, {
+      actor: null,
+      action: 'login.failed',
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: `status_${user.status}` },
     });
     throw loginFailed();
   }
@@ -190,8 +186,9 @@ export async function loginWithPassword(
   const newHash = passwordHasher.needsRehash(user.passwordHash) ? await passwordHasher.hash(input.password) : undefined;
   const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
   const opened = await db.transaction(async (tx) => {
-    // The count is reset only while the account is still open: a lock taken by a failure that finished first wins,
-    // and no session is created (the check and the session are one transaction, under this account's row lock).
+    // The lock read above is from before the hashing: the session is created only if the account is still open now,
+    // in the transaction whose first statement re-checks it (and takes the account's row lock until it commits).
+    // A lock taken meanwhile by a failure of the same burst wins.
     const [open] = await tx
       .update(users)
       .set({
@@ -270,7 +267,7 @@ async function recordSecondFactorFailure(
     details: { method, count: failures, ...(ended ? { reason: 'too_many_codes' } : {}) },
   });
   if (accountCount !== undefined && accountCount >= mfaAccountMaxFailures)
-    await lockAccount(request, session.userId, request.server.clock(), 'second_factor', accountCount);
+    await lockForSecondFactors(request, session.userId, accountCount);
 }
 
 /**
@@ -418,17 +415,17 @@ export async function verifyAccountPassword(
   password: string,
   action: string,
 ): Promise<typeof users.$inferSelect | null> {
-  const { database, passwordHasher, clock, config } = request.server;
+  const { database, passwordHasher, clock } = request.server;
   const { db } = database;
-  const now = clock();
-  const user = await claimPasswordAttempt(db, config.login, eq(users.id, userId), now);
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) {
     await passwordHasher.verifyDummy(password);
     return null;
   }
   const passwordOk = await passwordHasher.verify(user.passwordHash, password);
-  const reason = refusalOf(user, now, config.login.lockoutThreshold);
-  if (reason) {
+  const now = clock();
+  if ((user.lockedUntil && user.lockedUntil > now) || user.status !== 'active') {
+    const reason = user.status === 'active' ? 'locked' : `status_${user.status}`;
     await audit(request, db, { actor: user.id, action, target: user.id, outcome: 'failure', details: { reason } });
     return null;
   }
@@ -437,6 +434,7 @@ export async function verifyAccountPassword(
     if (locked) await endAllSessions(db, user.id);
     return null;
   }
+  // Still open after the hashing (a lock taken meanwhile wins); the count of failures is reset.
   const [open] = await db
     .update(users)
     .set({ failedLoginCount: 0, failedLoginFirstAt: null })
