@@ -224,9 +224,10 @@ export async function loginWithPassword(
 }
 
 /**
- * Claims a second-factor attempt of the account before the factor is checked, like `claimPasswordAttempt`: one
- * `UPDATE … RETURNING` counts it while the account is open and below MFA_ACCOUNT_MAX_FAILURES, and answers the count
- * (null: refused unchecked, the account is locked or its last allowed attempt is being checked).
+ * Claims a second-factor attempt of the account before the factor is checked: one `UPDATE … RETURNING` counts it
+ * while the account is open and below MFA_ACCOUNT_MAX_FAILURES, and answers the count (null: refused unchecked, the
+ * account is locked or its last allowed attempt is being checked). Parallel codes thus get no more checks than the
+ * limit; an accepted one resets the count (`finishLogin`).
  */
 async function claimSecondFactorAttempt(request: FastifyRequest, userId: string): Promise<number | null> {
   const { database, clock, config } = request.server;
