@@ -122,6 +122,17 @@ describe('account lockout', () => {
     expect(active).toEqual([]);
   }, 120_000); // 40 argon2id verifications on a shared machine
 
+  it('parallel logins of one account with its right password all succeed (the lockout counts failures only)', async () => {
+    const user = await createUser();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call({ ip: newIp() }, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(200));
+    expect(await lockEvents(user.id)).toEqual([]);
+  }, 60_000);
+
   it('a session stops working at its next request once its account is locked, disabled or deleted', async () => {
     for (const change of ['locked', 'disabled', 'deleted'] as const) {
       const user = await createUser();
