@@ -174,6 +174,9 @@ export const EnvSchema = z.object({
     .default(60 * 60_000),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   MFA_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(10),
+  // Wrong second factors of one account across logins, until one is accepted: then the account locks
+  // (docs/decisions/0029; NIST SP 800-63B allows at most 100).
+  MFA_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(20),
   // Changing the password, email, phone, second factors or security answers needs a login younger than this.
   REAUTHENTICATION_WINDOW_MS: z.coerce
     .number({ message: 'must be a number of milliseconds' })
@@ -260,6 +263,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       lockoutDurationMs: env.LOGIN_LOCKOUT_DURATION_MS,
       attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
       mfaMaxFailures: env.MFA_MAX_FAILURES,
+      mfaAccountMaxFailures: env.MFA_ACCOUNT_MAX_FAILURES,
       reauthenticationWindowMs: env.REAUTHENTICATION_WINDOW_MS,
     },
     loginHelp: {

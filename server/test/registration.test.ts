@@ -342,6 +342,29 @@ describe('administrator registration', () => {
       );
     });
 
+    it('a burst of 30 parallel proofs, the right one last, gets no more than 5 verdicts: the right one is refused', async () => {
+      const l = await createLocation(app);
+      // Tokens first, so the burst below is the authority step alone, each from its own address.
+      const tokens = await Promise.all(Array.from({ length: 30 }, () => validationToken(app, l)));
+      const facts = tokens.map((_, i) => ({
+        financialLookupSelector: 'claim',
+        claimNumber: i === 29 ? l.day90.claimNumber : String(8_000_000_000_000 + i),
+      }));
+      const answers = await Promise.all(facts.map((f, i) => authority(l, f, newIp(), tokens[i])));
+      expect(answers[29]!.statusCode).toBe(429);
+      expect(answers.filter((a) => a.statusCode === 400).length).toBeLessThanOrEqual(4);
+      const locks = await app.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.action, 'registration.authority.locked'), eq(auditEvents.target, l.id)));
+      expect(locks).toHaveLength(1);
+      const issued = await app.database.db
+        .select()
+        .from(oneTimeTokens)
+        .where(and(eq(oneTimeTokens.locationId, l.id), eq(oneTimeTokens.purpose, 'registration')));
+      expect(issued).toEqual([]);
+    });
+
     it('limits failures per client across locations', async () => {
       const ip = newIp();
       const wrong = { financialLookupSelector: 'claim', claimNumber: '9999999999999' };

@@ -108,6 +108,11 @@ export const users = pgTable(
     /** The first of the current run of failed logins: the lockout counts failures within a window from it. */
     failedLoginFirstAt: timestamp('failed_login_first_at', { withTimezone: true }),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /**
+     * Wrong second factors (TOTP, recovery codes, passkeys) since the last accepted one, across logins: the account
+     * locks at MFA_ACCOUNT_MAX_FAILURES (docs/requirements/session.md#lockout, docs/decisions/0029).
+     */
+    mfaFailedCount: integer('mfa_failed_count').notNull().default(0),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),

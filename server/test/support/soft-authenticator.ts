@@ -81,8 +81,16 @@ export class SoftAuthenticator {
     };
   }
 
-  /** The answer to login options, as `startAuthentication` returns it; the counter goes up by one each time. */
-  authenticate(options: { challenge: string; rpId?: string }, origin: string, rpId = options.rpId ?? '') {
+  /**
+   * The answer to login options, as `startAuthentication` returns it; the counter goes up by one each time. A
+   * discoverable credential also sends the user handle it was registered with (`userHandle`, base64url).
+   */
+  authenticate(
+    options: { challenge: string; rpId?: string },
+    origin: string,
+    rpId = options.rpId ?? '',
+    userHandle?: string,
+  ) {
     this.signCount += 1;
     const authData = this.authData(rpId, FLAG_USER_PRESENT | FLAG_USER_VERIFIED);
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, origin);
@@ -96,6 +104,7 @@ export class SoftAuthenticator {
         clientDataJSON: b64url(clientDataJSON),
         authenticatorData: b64url(authData),
         signature: b64url(signature),
+        ...(userHandle !== undefined ? { userHandle } : {}),
       },
       clientExtensionResults: {},
       authenticatorAttachment: 'platform',

@@ -36,59 +36,101 @@ function audit(
 }
 
 /**
- * Counts a failed password in the lockout window, atomically (two instances failing at once both count), and locks
- * the account when the threshold is reached: an audit event and an email in the same transaction.
+ * The account may be tried: active and not locked at `now`. Every statement that records a verdict (a failure
+ * counted, a lock, a session created, a second factor accepted) carries this condition, so a verdict and the lock
+ * it depends on are one atomic step, whatever the order in which parallel attempts finish their hashing.
+ */
+function openAt(now: Date) {
+  return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
+}
+
+/** Audits a lock and emails the owner, in the transaction that took it. */
+async function announceLock(
+  request: FastifyRequest,
+  tx: DbExecutor,
+  owner: { id: string; email: string; firstName: string },
+  details: { reason: 'password' | 'second_factor'; count: number; until: Date },
+) {
+  await audit(request, tx, {
+    actor: 'system',
+    action: 'account.locked',
+    target: owner.id,
+    outcome: 'success',
+    details: { reason: details.reason, count: details.count, until: details.until.toISOString() },
+  });
+  await enqueueEmail(tx, {
+    to: owner.email,
+    template: 'account-locked',
+    data: { firstName: owner.firstName, unlockAt: details.until.toISOString() },
+  });
+}
+
+/**
+ * Counts a failed password in the lockout window and locks the account when the count reaches the threshold, in one
+ * `UPDATE` that only takes an open account: of parallel failures (a burst, several instances) each is counted once
+ * while the account is open, exactly one locks it (one audit event, one email), and the ones judged after the lock
+ * count nothing. Only this account's row is locked, for one statement. Answers whether this failure locked it.
  */
 async function recordPasswordFailure(
   request: FastifyRequest,
   user: typeof users.$inferSelect,
-  now: Date,
   action = 'login.failed',
 ): Promise<boolean> {
-  const { config, database } = request.server;
+  const { config, database, clock } = request.server;
   const { lockoutThreshold, lockoutWindowMs, lockoutDurationMs } = config.login;
+  const now = clock();
+  const nowIso = now.toISOString();
+  const until = new Date(now.getTime() + lockoutDurationMs);
   const windowStart = new Date(now.getTime() - lockoutWindowMs).toISOString();
   const inWindow = sql`${users.failedLoginFirstAt} > ${windowStart}::timestamptz`;
-  let locked = false;
-  await database.db.transaction(async (tx) => {
+  const next = sql`(case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end)`;
+  const reaches = sql`${next} >= ${lockoutThreshold}`;
+  const locked = await database.db.transaction(async (tx) => {
     const [row] = await tx
       .update(users)
       .set({
-        failedLoginCount: sql`case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end`,
-        failedLoginFirstAt: sql`case when ${inWindow} then ${users.failedLoginFirstAt} else ${now.toISOString()}::timestamptz end`,
+        failedLoginCount: sql`case when ${reaches} then 0 else ${next} end`,
+        failedLoginFirstAt: sql`case when ${reaches} then null when ${inWindow} then ${users.failedLoginFirstAt} else ${nowIso}::timestamptz end`,
+        lockedUntil: sql`case when ${reaches} then ${until.toISOString()}::timestamptz else ${users.lockedUntil} end`,
       })
-      .where(eq(users.id, user.id))
-      .returning({ count: users.failedLoginCount });
-    const count = row?.count ?? 1;
+      .where(and(eq(users.id, user.id), openAt(now)))
+      .returning({ count: users.failedLoginCount, lockedUntil: users.lockedUntil });
+    // Not open any more: locked (or disabled) by an attempt judged first; this verdict counts for nothing.
+    const lockedNow = row?.lockedUntil?.getTime() === until.getTime();
+    const count = !row ? undefined : lockedNow ? lockoutThreshold : row.count;
     await audit(request, tx, {
       actor: null,
       action,
       target: user.id,
       outcome: 'failure',
-      details: { reason: 'wrong_password', count },
+      details: row ? { reason: 'wrong_password', count } : { reason: 'locked' },
     });
-    if (count < lockoutThreshold) return;
-    const until = new Date(now.getTime() + lockoutDurationMs);
-    await tx
-      .update(users)
-      .set({ lockedUntil: until, failedLoginCount: 0, failedLoginFirstAt: null })
-      .where(eq(users.id, user.id));
-    await audit(request, tx, {
-      actor: 'system',
-      action: 'account.locked',
-      target: user.id,
-      outcome: 'success',
-      details: { count, until: until.toISOString() },
-    });
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-locked',
-      data: { firstName: user.firstName, unlockAt: until.toISOString() },
-    });
-    locked = true;
+    if (lockedNow) await announceLock(request, tx, user, { reason: 'password', count: lockoutThreshold, until });
+    return lockedNow;
   });
   if (locked) request.server.jobs.kick(OUTBOX_JOB);
   return locked;
+}
+
+/**
+ * Locks an open account for the lockout duration after too many wrong second factors, once: the update only takes
+ * an account still open. The account's sessions stop working at their next request (`lookupSession`).
+ */
+async function lockForSecondFactors(request: FastifyRequest, userId: string, count: number): Promise<void> {
+  const { config, database, clock } = request.server;
+  const now = clock();
+  const until = new Date(now.getTime() + config.login.lockoutDurationMs);
+  const locked = await database.db.transaction(async (tx) => {
+    const [owner] = await tx
+      .update(users)
+      // One wrong second factor after the lock ends locks it again, until one is accepted (docs/decisions/0029).
+      .set({ lockedUntil: until, mfaFailedCount: config.login.mfaAccountMaxFailures - 1 })
+      .where(and(eq(users.id, userId), openAt(now)))
+      .returning({ id: users.id, email: users.email, firstName: users.firstName });
+    if (owner) await announceLock(request, tx, owner, { reason: 'second_factor', count, until });
+    return owner !== undefined;
+  });
+  if (locked) request.server.jobs.kick(OUTBOX_JOB);
 }
 
 /** `POST /api/auth/login`: the password step. Answers which second-factor step comes next. */
@@ -137,25 +179,27 @@ export async function loginWithPassword(
     throw loginFailed();
   }
   if (!passwordOk) {
-    await recordPasswordFailure(request, user, now);
+    await recordPasswordFailure(request, user);
     throw loginFailed();
   }
   // Parameters raised since the hash was made: store a new hash while the password is at hand.
   const newHash = passwordHasher.needsRehash(user.passwordHash) ? await passwordHasher.hash(input.password) : undefined;
   const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
-  // Most logins have nothing to reset: the update is skipped then (one statement fewer per login, decision 0020).
-  const reset = user.failedLoginCount !== 0 || user.failedLoginFirstAt !== null || user.lockedUntil !== null;
-  await db.transaction(async (tx) => {
-    if (reset || newHash)
-      await tx
-        .update(users)
-        .set({
-          failedLoginCount: 0,
-          failedLoginFirstAt: null,
-          lockedUntil: null,
-          ...(newHash ? { passwordHash: newHash } : {}),
-        })
-        .where(eq(users.id, user.id));
+  const opened = await db.transaction(async (tx) => {
+    // The lock read above is from before the hashing: the session is created only if the account is still open now,
+    // in the transaction whose first statement re-checks it (and takes the account's row lock until it commits).
+    // A lock taken meanwhile by a failure of the same burst wins.
+    const [open] = await tx
+      .update(users)
+      .set({
+        failedLoginCount: 0,
+        failedLoginFirstAt: null,
+        lockedUntil: null,
+        ...(newHash ? { passwordHash: newHash } : {}),
+      })
+      .where(and(eq(users.id, user.id), openAt(clock())))
+      .returning({ id: users.id });
+    if (!open) return false;
     await rotateSession(request, reply, tx, { userId: user.id, stage: next });
     await audit(request, tx, {
       actor: user.id,
@@ -164,27 +208,57 @@ export async function loginWithPassword(
       outcome: 'success',
       details: { method: 'password' },
     });
+    return true;
   });
+  if (!opened) {
+    await audit(request, db, {
+      actor: null,
+      action: 'login.failed',
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: 'locked' },
+    });
+    throw loginFailed();
+  }
   return next;
 }
 
 /**
- * Counts a wrong code (or a refused passkey) against the pending login; too many end it (the password must be given
- * again). Part of this module's service for the other second factors (passkeys).
+ * Claims a second-factor attempt of the account before the factor is checked: one `UPDATE … RETURNING` counts it
+ * while the account is open and below MFA_ACCOUNT_MAX_FAILURES, and answers the count (null: refused unchecked, the
+ * account is locked or its last allowed attempt is being checked). Parallel codes thus get no more checks than the
+ * limit; an accepted one resets the count (`finishLogin`).
  */
-export async function recordSecondFactorFailure(
+async function claimSecondFactorAttempt(request: FastifyRequest, userId: string): Promise<number | null> {
+  const { database, clock, config } = request.server;
+  const [row] = await database.db
+    .update(users)
+    .set({ mfaFailedCount: sql`${users.mfaFailedCount} + 1` })
+    .where(and(eq(users.id, userId), openAt(clock()), lt(users.mfaFailedCount, config.login.mfaAccountMaxFailures)))
+    .returning({ count: users.mfaFailedCount });
+  return row?.count ?? null;
+}
+
+/**
+ * Counts a wrong code (or a refused passkey) against the pending login; too many end it (the password must be given
+ * again). `accountCount` is the account's count claimed for this attempt (a login's second factor, not an enrolment):
+ * the attempt that reaches MFA_ACCOUNT_MAX_FAILURES locks the account.
+ */
+async function recordSecondFactorFailure(
   request: FastifyRequest,
   session: LoadedSession,
   method: AuditDetails['method'],
+  accountCount?: number,
 ): Promise<void> {
   const { db } = request.server.database;
+  const { mfaMaxFailures, mfaAccountMaxFailures } = request.server.config.login;
   const [row] = await db
     .update(sessions)
     .set({ mfaFailures: sql`${sessions.mfaFailures} + 1` })
     .where(eq(sessions.idHash, session.idHash))
     .returning({ failures: sessions.mfaFailures });
-  const failures = row?.failures ?? request.server.config.login.mfaMaxFailures;
-  const ended = failures >= request.server.config.login.mfaMaxFailures;
+  const failures = row?.failures ?? mfaMaxFailures;
+  const ended = failures >= mfaMaxFailures;
   if (ended) await destroySession(db, session.idHash);
   await audit(request, db, {
     actor: session.userId,
@@ -193,6 +267,35 @@ export async function recordSecondFactorFailure(
     outcome: 'failure',
     details: { method, count: failures, ...(ended ? { reason: 'too_many_codes' } : {}) },
   });
+  if (accountCount !== undefined && accountCount >= mfaAccountMaxFailures)
+    await lockForSecondFactors(request, session.userId, accountCount);
+}
+
+/**
+ * A login's second factor (a TOTP or recovery code, a passkey): claims the attempt against the account's limit, runs
+ * `check`, and counts a failure against the pending login and the account. Answers whether the factor was accepted.
+ * Part of this module's service for the passkey login.
+ */
+export async function checkSecondFactor(
+  request: FastifyRequest,
+  session: LoadedSession,
+  method: AuditDetails['method'],
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const accountCount = await claimSecondFactorAttempt(request, session.userId);
+  if (accountCount === null) {
+    await audit(request, request.server.database.db, {
+      actor: session.userId,
+      action: 'login.mfa_failed',
+      target: session.userId,
+      outcome: 'failure',
+      details: { method, reason: 'locked' },
+    });
+    return false;
+  }
+  if (await check()) return true;
+  await recordSecondFactorFailure(request, session, method, accountCount);
+  return false;
 }
 
 /** Accepts a TOTP step only if it is later than the last one accepted (atomic: a replay racing the first use loses). */
@@ -218,25 +321,15 @@ export async function completeMfa(
   const [user] = await db.select().from(users).where(eq(users.id, session.userId));
   if (!user?.totpSecretEncrypted) throw new PortalError(401, 'Mfa_Not_Pending');
   const typed = code.replace(/\s+/g, '');
-  let method: AuditDetails['method'];
-  let ok = false;
-  if (/^\d{6}$/.test(typed)) {
-    method = 'totp';
-    const step = await verifyTotp(
-      decryptSecret(secrets.encryptionKey, user.totpSecretEncrypted),
-      typed,
-      now,
-      user.totpLastStep,
-    );
-    ok = step !== null && (await claimTotpStep(db, user.id, step));
-  } else {
-    method = 'recovery_code';
-    ok = looksLikeRecoveryCode(typed) && (await redeemRecoveryCode(db, secrets.encryptionKey, user.id, typed, now));
-  }
-  if (!ok) {
-    await recordSecondFactorFailure(request, session, method);
-    throw codeInvalid();
-  }
+  const method: AuditDetails['method'] = /^\d{6}$/.test(typed) ? 'totp' : 'recovery_code';
+  const secretEncrypted = user.totpSecretEncrypted;
+  const ok = await checkSecondFactor(request, session, method, async () => {
+    if (method === 'recovery_code')
+      return looksLikeRecoveryCode(typed) && redeemRecoveryCode(db, secrets.encryptionKey, user.id, typed, now);
+    const step = await verifyTotp(decryptSecret(secrets.encryptionKey, secretEncrypted), typed, now, user.totpLastStep);
+    return step !== null && claimTotpStep(db, user.id, step);
+  });
+  if (!ok) throw codeInvalid();
   return completeSecondFactor(request, reply, session, method);
 }
 
@@ -254,12 +347,15 @@ async function finishLogin(
   now: Date,
 ): Promise<LoginCompletion> {
   const { maxAgeDays } = request.server.config.passwords;
+  // Only while the account is open (a lock or a disabling that came meanwhile wins); an accepted second factor resets
+  // the account's count of wrong ones.
   const [user] = await tx
     .update(users)
-    .set({ lastLoginAt: now })
-    .where(eq(users.id, session.userId))
+    .set({ lastLoginAt: now, mfaFailedCount: 0 })
+    .where(and(eq(users.id, session.userId), openAt(now)))
     .returning({ passwordChangedAt: users.passwordChangedAt });
-  const expired = user !== undefined && maxAgeDays !== undefined && passwordExpired(user, now, maxAgeDays);
+  if (!user) throw new PortalError(401, 'Session_Expired');
+  const expired = maxAgeDays !== undefined && passwordExpired(user, now, maxAgeDays);
   await rotateSession(request, reply, tx, {
     userId: session.userId,
     stage: expired ? 'password-change' : 'active',
@@ -335,13 +431,17 @@ export async function verifyAccountPassword(
     return null;
   }
   if (!passwordOk) {
-    const locked = await recordPasswordFailure(request, user, now, action);
+    const locked = await recordPasswordFailure(request, user, action);
     if (locked) await endAllSessions(db, user.id);
     return null;
   }
-  if (user.failedLoginCount > 0)
-    await db.update(users).set({ failedLoginCount: 0, failedLoginFirstAt: null }).where(eq(users.id, user.id));
-  return user;
+  // Still open after the hashing (a lock taken meanwhile wins); the count of failures is reset.
+  const [open] = await db
+    .update(users)
+    .set({ failedLoginCount: 0, failedLoginFirstAt: null })
+    .where(and(eq(users.id, user.id), openAt(clock())))
+    .returning({ id: users.id });
+  return open ? user : null;
 }
 
 /**

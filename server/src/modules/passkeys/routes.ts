@@ -17,7 +17,7 @@ import { PortalError } from '../../platform/portal-error';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { requirePendingStage, requireRecentAuthentication, requireSession } from '../../platform/session';
 // The auth module's declared service: a passkey completes the login exactly like a TOTP code.
-import { completeSecondFactor, recordSecondFactorFailure } from '../auth/service';
+import { checkSecondFactor, completeSecondFactor } from '../auth/service';
 import {
   listPasskeys,
   loginOptions,
@@ -113,9 +113,9 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const session = request.portalSession!;
-      if (!(await verifyLoginAssertion(request, session, request.body.credential))) {
-        await recordSecondFactorFailure(request, session, 'passkey');
-        // 401 like a wrong code at this step: the login has not succeeded.
+      const check = () => verifyLoginAssertion(request, session, request.body.credential);
+      if (!(await checkSecondFactor(request, session, 'passkey', check))) {
+        // Counted against the pending login and the account like a wrong code, and 401 like one: no login yet.
         throw new PortalError(401, 'Passkey_Verification_Failed');
       }
       return { data: await completeSecondFactor(request, reply, session, 'passkey') };

@@ -115,6 +115,11 @@ async function credentialsOf(db: DbExecutor, userId: string) {
     .where(eq(passkeys.userId, userId));
 }
 
+/** The WebAuthn user handle of an account, base64url as the browser sends it back: the UTF-8 of its id. */
+function userHandleOf(userId: string): string {
+  return Buffer.from(userId, 'utf8').toString('base64url');
+}
+
 /** Registration, step 1: options for `navigator.credentials.create`; the user's passkeys are excluded. */
 export async function registrationOptions(
   request: FastifyRequest,
@@ -258,6 +263,13 @@ export async function verifyLoginAssertion(
   const { db } = request.server.database;
   const challenge = await takeChallenge(request, session, 'login');
   if (!challenge) return false;
+  // WebAuthn L3 §7.2 step 6: the account was named before the ceremony, so a user handle, when the authenticator
+  // sends one, must be this account's (the handle given at registration is the UTF-8 of the user's id).
+  const userHandle = credential.response.userHandle;
+  if (userHandle != null && userHandle !== userHandleOf(session.userId)) {
+    request.log.info('passkey assertion refused: the user handle names another account');
+    return false;
+  }
   const [stored] = await db
     .select()
     .from(passkeys)

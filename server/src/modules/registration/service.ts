@@ -194,62 +194,66 @@ export async function validateAuthority(request: FastifyRequest, input: Authorit
     return error;
   };
 
-  const lock = await peekAttempts(db, locationLockKey(location.id));
-  if (lock.count > 0)
-    throw await refused('locked', new PortalError(429, 'Authority_Locked', undefined, retryAfterHeader(lock.ttlMs)));
-  const client = await peekAttempts(db, clientFailuresKey(request.ip));
-  if (client.count >= settings.authorityClientMaxFailures)
-    throw await refused(
-      'client_limit',
-      new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(client.ttlMs)),
-    );
-  if (await hasAdministrator(db, location.id))
-    throw await refused('has_administrator', new PortalError(409, 'Location_Has_Administrator'));
+  // One attempt on a location is decided at a time: its lock, the proof and the count are read and written in one
+  // transaction under the location's row lock, so a burst of parallel guesses (several instances, a pool of
+  // connections) gets no more verdicts than the limit allows. Attempts on other locations never wait for it.
+  type Decision = { token: string } | { error: PortalError; refusal?: string };
+  const decided = await db.transaction(async (tx): Promise<Decision> => {
+    await tx.execute(sql`select id from provider_locations where id = ${location.id} for update`);
+    const lock = await peekAttempts(tx, locationLockKey(location.id));
+    if (lock.count > 0)
+      return {
+        refusal: 'locked',
+        error: new PortalError(429, 'Authority_Locked', undefined, retryAfterHeader(lock.ttlMs)),
+      };
+    const client = await peekAttempts(tx, clientFailuresKey(request.ip));
+    if (client.count >= settings.authorityClientMaxFailures)
+      return {
+        refusal: 'client_limit',
+        error: new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(client.ttlMs)),
+      };
+    if (await hasAdministrator(tx, location.id))
+      return { refusal: 'has_administrator', error: new PortalError(409, 'Location_Has_Administrator') };
 
-  // Paid within the lookback: day N counts, day N + 1 does not (dates are UTC days).
-  const today = isoDay(now);
-  const [proof] = await db
-    .select({ id: claims.id })
-    .from(claims)
-    .where(
-      and(
-        eq(claims.locationId, location.id),
-        gte(claims.paidDate, daysBefore(today, settings.lookbackDays)),
-        lte(claims.paidDate, today),
-        proofCondition(input),
-      ),
-    )
-    .limit(1);
+    // Paid within the lookback: day N counts, day N + 1 does not (dates are UTC days).
+    const today = isoDay(now);
+    const [proof] = await tx
+      .select({ id: claims.id })
+      .from(claims)
+      .where(
+        and(
+          eq(claims.locationId, location.id),
+          gte(claims.paidDate, daysBefore(today, settings.lookbackDays)),
+          lte(claims.paidDate, today),
+          proofCondition(input),
+        ),
+      )
+      .limit(1);
 
-  if (!proof) {
-    const windowMs = settings.authorityLockMs;
-    await countAttempt(db, clientFailuresKey(request.ip), 60 * 60_000);
-    const failures = await countAttempt(db, locationFailuresKey(location.id), windowMs);
-    const locking = failures.count >= settings.authorityMaxFailures;
-    await db.transaction(async (tx) => {
+    if (!proof) {
+      const windowMs = settings.authorityLockMs;
+      await countAttempt(tx, clientFailuresKey(request.ip), 60 * 60_000);
+      const failures = await countAttempt(tx, locationFailuresKey(location.id), windowMs);
+      const locking = failures.count >= settings.authorityMaxFailures;
       await audit(request, tx, {
         action: 'registration.authority',
         target,
         outcome: 'failure',
         details: { ...details, reason, count: failures.count },
       });
-      if (locking) {
-        await countAttempt(tx, locationLockKey(location.id), windowMs);
-        await resetAttempts(tx, locationFailuresKey(location.id));
-        await audit(request, tx, {
-          actor: 'system',
-          action: 'registration.authority.locked',
-          target,
-          outcome: 'success',
-          details: { ...details, until: new Date(now.getTime() + windowMs).toISOString() },
-        });
-      }
-    });
-    if (locking) throw new PortalError(429, 'Authority_Locked', undefined, retryAfterHeader(windowMs));
-    throw new PortalError(400, 'Authority_Not_Verified');
-  }
+      if (!locking) return { error: new PortalError(400, 'Authority_Not_Verified') };
+      await countAttempt(tx, locationLockKey(location.id), windowMs);
+      await resetAttempts(tx, locationFailuresKey(location.id));
+      await audit(request, tx, {
+        actor: 'system',
+        action: 'registration.authority.locked',
+        target,
+        outcome: 'success',
+        details: { ...details, until: new Date(now.getTime() + windowMs).toISOString() },
+      });
+      return { error: new PortalError(429, 'Authority_Locked', undefined, retryAfterHeader(windowMs)) };
+    }
 
-  return db.transaction(async (tx) => {
     await resetAttempts(tx, locationFailuresKey(location.id));
     const token = await issueLocationToken(tx, {
       locationId: location.id,
@@ -263,8 +267,11 @@ export async function validateAuthority(request: FastifyRequest, input: Authorit
       outcome: 'success',
       details: { ...details, reason },
     });
-    return token;
+    return { token };
   });
+  if ('token' in decided) return decided.token;
+  if (decided.refusal) throw await refused(decided.refusal, decided.error);
+  throw decided.error;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
