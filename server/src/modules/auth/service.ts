@@ -336,7 +336,7 @@ export async function verifyAccountPassword(
   }
   if (!passwordOk) {
     const locked = await recordPasswordFailure(request, user, now, action);
-    if (locked) await endAllSessions(db, user.id);
+    if (locked) await endAllSessions(db, user.id, { reason: 'account_locked' });
     return null;
   }
   if (user.failedLoginCount > 0)

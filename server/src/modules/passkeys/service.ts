@@ -7,11 +7,12 @@ import {
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { passkeys, sessions } from '../../db/schema';
+import { passkeys, sessions, users } from '../../db/schema';
 import { recordAudit } from '../../platform/audit';
 import { rowsOf, type DbExecutor } from '../../platform/db-executor';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import type { LoadedSession } from '../../platform/session';
+import { endAllSessions, type LoadedSession } from '../../platform/session';
 
 /**
  * Passkeys (WebAuthn) with @simplewebauthn/server (docs/decisions/0023): registered on My account, used at login
@@ -36,7 +37,14 @@ function relyingParty(request: FastifyRequest) {
 function audit(
   request: FastifyRequest,
   db: DbExecutor,
-  event: { userId: string; action: string; outcome: 'success' | 'failure'; reason?: string; count?: number },
+  event: {
+    userId: string;
+    action: string;
+    outcome: 'success' | 'failure';
+    reason?: string;
+    count?: number;
+    sessionCount?: number;
+  },
 ) {
   return recordAudit(db, {
     actor: event.userId,
@@ -49,6 +57,7 @@ function audit(
       method: 'passkey',
       ...(event.reason ? { reason: event.reason } : {}),
       ...(event.count !== undefined ? { count: event.count } : {}),
+      ...(event.sessionCount !== undefined ? { sessionCount: event.sessionCount } : {}),
     },
   });
 }
@@ -91,6 +100,33 @@ async function takeChallenge(
        and ${sessions.webauthnChallengeExpiresAt} > ${now}::timestamptz
     returning old.challenge`);
   return rowsOf<{ challenge: string }>(result)[0]?.challenge ?? null;
+}
+
+/**
+ * What adding or removing a passkey does besides (docs/requirements/session.md#passkeys), as for the authenticator
+ * app: every other session of the user ends (and with them every outstanding emailed link or code), the owner is
+ * emailed and the event audited. Answers how many sessions ended.
+ */
+async function passkeyChanged(
+  request: FastifyRequest,
+  tx: DbExecutor,
+  session: LoadedSession,
+  change: 'added' | 'removed',
+  name: string,
+): Promise<number> {
+  const sessionCount = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+  const [user] = await tx
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.id, session.userId));
+  if (user)
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'passkey-changed',
+      data: { firstName: user.firstName, change, name },
+    });
+  await audit(request, tx, { userId: session.userId, action: `passkey.${change}`, outcome: 'success', sessionCount });
+  return sessionCount;
 }
 
 function toPasskey(row: typeof passkeys.$inferSelect): Passkey {
@@ -172,7 +208,7 @@ export async function registerPasskey(
   }
   if (!info) throw await fail('not_verified');
   const registered = info.credential;
-  return db.transaction(async (tx) => {
+  const passkey = await db.transaction(async (tx) => {
     // Counted again inside the transaction: two registrations at once cannot pass the limit together.
     const [{ n } = { n: 0 }] = await tx
       .select({ n: count() })
@@ -194,9 +230,11 @@ export async function registerPasskey(
       .onConflictDoNothing()
       .returning();
     if (!row) throw new PortalError(400, 'Passkey_Verification_Failed'); // already registered (to anyone)
-    await audit(request, tx, { userId: session.userId, action: 'passkey.added', outcome: 'success' });
+    await passkeyChanged(request, tx, session, 'added', row.name);
     return toPasskey(row);
   });
+  request.server.jobs.kick(OUTBOX_JOB);
+  return passkey;
 }
 
 export async function renamePasskey(
@@ -216,15 +254,16 @@ export async function renamePasskey(
   return toPasskey(row);
 }
 
-export async function removePasskey(request: FastifyRequest, userId: string, id: string): Promise<void> {
+export async function removePasskey(request: FastifyRequest, session: LoadedSession, id: string): Promise<void> {
   await request.server.database.db.transaction(async (tx) => {
-    const removed = await tx
+    const [removed] = await tx
       .delete(passkeys)
-      .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
-      .returning({ id: passkeys.id });
-    if (!removed.length) throw new PortalError(404, 'Passkey_Not_Found');
-    await audit(request, tx, { userId, action: 'passkey.removed', outcome: 'success' });
+      .where(and(eq(passkeys.id, id), eq(passkeys.userId, session.userId)))
+      .returning({ name: passkeys.name });
+    if (!removed) throw new PortalError(404, 'Passkey_Not_Found');
+    await passkeyChanged(request, tx, session, 'removed', removed.name);
   });
+  request.server.jobs.kick(OUTBOX_JOB);
 }
 
 /**
