@@ -37,14 +37,7 @@ function relyingParty(request: FastifyRequest) {
 function audit(
   request: FastifyRequest,
   db: DbExecutor,
-  event: {
-    userId: string;
-    action: string;
-    outcome: 'success' | 'failure';
-    reason?: string;
-    count?: number;
-    sessionCount?: number;
-  },
+  event: { userId: string; action: string; outcome: 'success' | 'failure'; reason?: string; count?: number },
 ) {
   return recordAudit(db, {
     actor: event.userId,
@@ -57,7 +50,6 @@ function audit(
       method: 'passkey',
       ...(event.reason ? { reason: event.reason } : {}),
       ...(event.count !== undefined ? { count: event.count } : {}),
-      ...(event.sessionCount !== undefined ? { sessionCount: event.sessionCount } : {}),
     },
   });
 }
@@ -105,29 +97,44 @@ async function takeChallenge(
 /**
  * What adding or removing a passkey does besides (docs/requirements/session.md#passkeys), as for the authenticator
  * app: every other session of the user ends (and with them every outstanding emailed link or code), the owner is
- * emailed and the event audited. Answers how many sessions ended.
+ * emailed and the event audited. Takes plain values (no request), like the services. Answers how many
+ * sessions ended.
  */
 async function passkeyChanged(
-  request: FastifyRequest,
   tx: DbExecutor,
-  session: LoadedSession,
-  change: 'added' | 'removed',
-  name: string,
+  ctx: { userId: string; sessionIdHash: string; ip?: string; requestId?: string },
+  change: { kind: 'added' | 'removed'; name: string },
 ): Promise<number> {
-  const sessionCount = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+  const sessionCount = await endAllSessions(tx, ctx.userId, { exceptIdHash: ctx.sessionIdHash });
   const [user] = await tx
     .select({ email: users.email, firstName: users.firstName })
     .from(users)
-    .where(eq(users.id, session.userId));
+    .where(eq(users.id, ctx.userId));
   if (user)
     await enqueueEmail(tx, {
       to: user.email,
       template: 'passkey-changed',
-      data: { firstName: user.firstName, change, name },
+      data: { firstName: user.firstName, change: change.kind, name: change.name },
     });
-  await audit(request, tx, { userId: session.userId, action: `passkey.${change}`, outcome: 'success', sessionCount });
+  await recordAudit(tx, {
+    actor: ctx.userId,
+    action: `passkey.${change.kind}`,
+    target: ctx.userId,
+    outcome: 'success',
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+    details: { method: 'passkey', sessionCount },
+  });
   return sessionCount;
 }
+
+/** The plain context of `passkeyChanged` for a request's session. */
+const changeContext = (request: FastifyRequest, session: LoadedSession) => ({
+  userId: session.userId,
+  sessionIdHash: session.idHash,
+  ip: request.ip,
+  requestId: request.id,
+});
 
 function toPasskey(row: typeof passkeys.$inferSelect): Passkey {
   return {
@@ -230,7 +237,7 @@ export async function registerPasskey(
       .onConflictDoNothing()
       .returning();
     if (!row) throw new PortalError(400, 'Passkey_Verification_Failed'); // already registered (to anyone)
-    await passkeyChanged(request, tx, session, 'added', row.name);
+    await passkeyChanged(tx, changeContext(request, session), { kind: 'added', name: row.name });
     return toPasskey(row);
   });
   request.server.jobs.kick(OUTBOX_JOB);
@@ -261,7 +268,7 @@ export async function removePasskey(request: FastifyRequest, session: LoadedSess
       .where(and(eq(passkeys.id, id), eq(passkeys.userId, session.userId)))
       .returning({ name: passkeys.name });
     if (!removed) throw new PortalError(404, 'Passkey_Not_Found');
-    await passkeyChanged(request, tx, session, 'removed', removed.name);
+    await passkeyChanged(tx, changeContext(request, session), { kind: 'removed', name: removed.name });
   });
   request.server.jobs.kick(OUTBOX_JOB);
 }
