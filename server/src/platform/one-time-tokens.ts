@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import { oneTimeTokens } from '../db/schema';
+import { recordAudit } from './audit';
 import type { DbExecutor } from './db-executor';
 
 export type OneTimeTokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
@@ -53,6 +54,40 @@ export async function revokeOneTimeTokens(
     .update(oneTimeTokens)
     .set({ usedAt: now ?? sql`now()` })
     .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+}
+
+/**
+ * Why every outstanding token of a user stops working: a credential changed (password, authenticator, passkeys), the
+ * user signed out everywhere else, or the account was locked.
+ */
+export type TokenRevocationReason = 'credential_change' | 'sign_out_everywhere' | 'account_locked';
+
+/**
+ * Stops every unused token of the user, whatever its purpose: pending email changes, reset links, reactivation codes,
+ * verification links (docs/requirements/session.md#credential-changes). A link asked for before a credential change
+ * or a sign-out everywhere may have been asked for by whoever held the account then; the owner asks again if it was
+ * them. When any stopped, an audit event the owner sees on My account says so (the purposes are not recorded: a
+ * pending email change must not show in the activity list differently from a reset link). Answers how many stopped.
+ */
+export async function revokeOutstandingTokens(
+  tx: DbExecutor,
+  userId: string,
+  { reason, now }: { reason: TokenRevocationReason; now?: Date },
+): Promise<number> {
+  const rows = await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: now ?? sql`now()` })
+    .where(and(eq(oneTimeTokens.userId, userId), isNull(oneTimeTokens.usedAt)))
+    .returning({ id: oneTimeTokens.id });
+  if (rows.length)
+    await recordAudit(tx, {
+      actor: userId,
+      action: 'tokens.revoked',
+      target: userId,
+      outcome: 'success',
+      details: { reason, count: rows.length },
+    });
+  return rows.length;
 }
 
 /**

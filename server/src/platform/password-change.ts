@@ -1,8 +1,9 @@
 import type { ErrorCode } from '@portal/contracts/errors';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { users } from '../db/schema';
+import { passkeys, users } from '../db/schema';
 import { recordAudit, type AuditDetails } from './audit';
+import type { DbExecutor } from './db-executor';
 import { enqueueEmail, OUTBOX_JOB } from './mail/outbox';
 import { isRecentPassword, passwordProblems, rememberPassword } from './password-hashing';
 import { PortalError } from './portal-error';
@@ -29,6 +30,20 @@ export async function newPasswordProblems(request: FastifyRequest, user: User, p
   return reused ? ['Password_Reused'] : [];
 }
 
+/**
+ * The names of the user's passkeys, for the notice of a password change: a password change keeps them (a passkey is
+ * only ever a second factor), so the notice lists them and the owner can spot one they did not add
+ * (docs/decisions/0030-passkeys-and-credential-changes.md).
+ */
+export async function passkeyNames(db: DbExecutor, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: passkeys.name })
+    .from(passkeys)
+    .where(eq(passkeys.userId, userId))
+    .orderBy(asc(passkeys.createdAt));
+  return rows.map((r) => r.name);
+}
+
 /** Whether the password of `user` has reached the maximum age (the setting, in days) at `now`. */
 export function passwordExpired(user: Pick<User, 'passwordChangedAt'>, now: Date, maxAgeDays: number): boolean {
   return now.getTime() - user.passwordChangedAt.getTime() >= maxAgeDays * 86_400_000;
@@ -37,7 +52,7 @@ export function passwordExpired(user: Pick<User, 'passwordChangedAt'>, now: Date
 /**
  * Sets a logged-in (or expired-password) session's new password: 400 with the reasons under `newPassword` when the
  * policy or the history refuses it; otherwise, in one transaction, the hash and its history entry, every other session
- * of the user ends, this one becomes a logged-in session with a new id, a notice email and an audit event. Answers how
+ * of the user ends (and with them every outstanding emailed link or code), this one becomes a logged-in session with a new id, a notice email and an audit event. Answers how
  * many other sessions ended. The caller has checked who the user is (the current password, or both login factors).
  */
 export async function setSessionPassword(
@@ -63,7 +78,11 @@ export async function setSessionPassword(
       keep: session,
       authenticatedAt: now,
     });
-    await enqueueEmail(tx, { to: user.email, template: 'password-changed', data: { firstName: user.firstName } });
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'password-changed',
+      data: { firstName: user.firstName, passkeys: await passkeyNames(tx, user.id) },
+    });
     await recordAudit(tx, {
       actor: user.id,
       target: user.id,

@@ -7,6 +7,7 @@ import fp from 'fastify-plugin';
 import { sessions, users } from '../db/schema';
 import type { DbExecutor } from './db-executor';
 import type { Job } from './jobs';
+import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
 import { PortalError } from './portal-error';
 
 /**
@@ -116,18 +117,22 @@ export async function destroySession(db: DbExecutor, idHash: string): Promise<vo
 }
 
 /**
- * Ends every session of a user (password change or reset, MFA change, account disable), optionally sparing the
- * caller's own ("sign out everywhere else"). Answers how many ended.
+ * Ends every session of a user (password change or reset, second-factor change, sign out everywhere else, account
+ * lock), optionally sparing the caller's own ("sign out everywhere else"). Every outstanding one-time token of the
+ * user stops working with them (docs/requirements/session.md#credential-changes): this is the one place that rule
+ * lives, so each flow that ends sessions for a credential change cancels a pending email change or an old reset link
+ * too. Answers how many sessions ended.
  */
 export async function endAllSessions(
   db: DbExecutor,
   userId: string,
-  options: { exceptIdHash?: string } = {},
+  options: { exceptIdHash?: string; reason?: TokenRevocationReason } = {},
 ): Promise<number> {
   const condition = options.exceptIdHash
     ? and(eq(sessions.userId, userId), ne(sessions.idHash, options.exceptIdHash))
     : eq(sessions.userId, userId);
   const ended = await db.delete(sessions).where(condition).returning({ idHash: sessions.idHash });
+  await revokeOutstandingTokens(db, userId, { reason: options.reason ?? 'credential_change' });
   return ended.length;
 }
 

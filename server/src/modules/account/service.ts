@@ -120,6 +120,22 @@ export async function changePassword(
   session: LoadedSession,
   input: { currentPassword: string; newPassword: string },
 ): Promise<number> {
+  // Contractor staff: the enterprise directory owns the password (docs/requirements/session.md#my-account). Refused
+  // before the current password is checked: the answer does not depend on it, and no guess is counted.
+  const [account] = await request.server.database.db
+    .select({ isInternal: users.isInternal })
+    .from(users)
+    .where(eq(users.id, session.userId));
+  if (account?.isInternal) {
+    await audit(request, request.server.database.db, session.userId, {
+      action: 'password.change',
+      outcome: 'failure',
+      details: { field: 'password', reason: 'internal_account' },
+    });
+    throw new PortalError(400, 'Internal_User_Use_Enterprise_Directory', {
+      newPassword: ['Internal_User_Use_Enterprise_Directory'],
+    });
+  }
   const user = await verifyAccountPassword(request, session.userId, input.currentPassword, 'password.change');
   if (!user) throw new PortalError(400, 'Current_Password_Invalid', { currentPassword: ['Current_Password_Invalid'] });
   return setSessionPassword(request, reply, session, user, input.newPassword);
@@ -146,7 +162,8 @@ export async function startMfaReset(request: FastifyRequest, session: LoadedSess
 
 /**
  * `POST /api/account/mfa/reset` with a code from the new secret: it replaces the old authenticator, 10 new recovery
- * codes replace the old ones, every other session ends and the user is emailed.
+ * codes replace the old ones, the passkeys are removed, every other session ends (with every outstanding emailed link
+ * or code) and the user is emailed.
  */
 export async function confirmMfaReset(
   request: FastifyRequest,
@@ -171,6 +188,11 @@ export async function confirmMfaReset(
       .where(eq(users.id, session.userId))
       .returning({ email: users.email, firstName: users.firstName });
     const recoveryCodes = await issueRecoveryCodes(tx, secrets.encryptionKey, session.userId);
+    // Every second factor is replaced together: passkeys go with the old app and codes, so one planted by whoever
+    // held the account does not survive the owner's recovery (docs/decisions/0030-passkeys-and-credential-changes.md).
+    const passkeysRemoved = (
+      await tx.delete(passkeys).where(eq(passkeys.userId, session.userId)).returning({ id: passkeys.id })
+    ).length;
     const otherSessionsEnded = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
     // A new id for the changed privilege; the new row carries no pending secret.
     await rotateSession(request, reply, tx, {
@@ -179,11 +201,16 @@ export async function confirmMfaReset(
       keep: session,
       authenticatedAt: session.authenticatedAt,
     });
-    if (user) await enqueueEmail(tx, { to: user.email, template: 'mfa-changed', data: { firstName: user.firstName } });
+    if (user)
+      await enqueueEmail(tx, {
+        to: user.email,
+        template: 'mfa-changed',
+        data: { firstName: user.firstName, passkeysRemoved },
+      });
     await audit(request, tx, session.userId, {
       action: 'mfa.reset',
       outcome: 'success',
-      details: { method: 'totp', field: 'mfa', sessionCount: otherSessionsEnded },
+      details: { method: 'totp', field: 'mfa', sessionCount: otherSessionsEnded, count: passkeysRemoved },
     });
     return { recoveryCodes, otherSessionsEnded };
   });
@@ -385,7 +412,10 @@ export async function listSessions(request: FastifyRequest, session: LoadedSessi
 /** `POST /api/account/sessions/end-others`: sign out everywhere else. */
 export async function endOtherSessions(request: FastifyRequest, session: LoadedSession): Promise<number> {
   return request.server.database.db.transaction(async (tx) => {
-    const ended = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+    const ended = await endAllSessions(tx, session.userId, {
+      exceptIdHash: session.idHash,
+      reason: 'sign_out_everywhere',
+    });
     await audit(request, tx, session.userId, {
       action: 'sessions.ended_others',
       outcome: 'success',
@@ -406,7 +436,10 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'mfa.enrol_started': ['Authenticator app setup started', 'Authenticator app setup failed'],
   'mfa.enrolled': ['Authenticator app set up', 'Authenticator app setup failed'],
   'mfa.reset_started': ['Authenticator app replacement started', 'Authenticator app replacement failed'],
-  'mfa.reset': ['Authenticator app replaced, new recovery codes issued', 'Authenticator app replacement failed'],
+  'mfa.reset': [
+    'Authenticator app replaced, new recovery codes issued, passkeys removed',
+    'Authenticator app replacement failed',
+  ],
   reauthenticate: ['Password confirmed', 'Password confirmation failed'],
   'password.change': ['Password changed', 'Password change refused (wrong current password)'],
   'password.changed': ['Password changed', 'Password change failed'],
@@ -414,6 +447,10 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'passkey.renamed': ['Passkey renamed', 'Passkey could not be renamed'],
   'passkey.removed': ['Passkey removed', 'Passkey could not be removed'],
   'sessions.ended_others': ['Signed out of all other sessions', 'Signing out of other sessions failed'],
+  'tokens.revoked': [
+    'Emailed links and codes, and any email address change not yet confirmed, cancelled',
+    'Emailed links and codes could not be cancelled',
+  ],
   'email.change_requested': ['Email address change asked for', 'Email address change refused'],
   'email.changed': ['Email address changed', 'Email address change link refused'],
   'phone.changed': ['Phone number changed', 'Phone number change failed'],

@@ -127,8 +127,11 @@ async function lockForSecondFactors(request: FastifyRequest, userId: string, cou
       .set({ lockedUntil: until, mfaFailedCount: config.login.mfaAccountMaxFailures - 1 })
       .where(and(eq(users.id, userId), openAt(now)))
       .returning({ id: users.id, email: users.email, firstName: users.firstName });
-    if (owner) await announceLock(request, tx, owner, { reason: 'second_factor', count, until });
-    return owner !== undefined;
+    if (!owner) return false;
+    // Like a password lock: every session and outstanding token of the account ends with it.
+    await endAllSessions(tx, owner.id, { reason: 'account_locked' });
+    await announceLock(request, tx, owner, { reason: 'second_factor', count, until });
+    return true;
   });
   if (locked) request.server.jobs.kick(OUTBOX_JOB);
 }
@@ -432,7 +435,7 @@ export async function verifyAccountPassword(
   }
   if (!passwordOk) {
     const locked = await recordPasswordFailure(request, user, action);
-    if (locked) await endAllSessions(db, user.id);
+    if (locked) await endAllSessions(db, user.id, { reason: 'account_locked' });
     return null;
   }
   // Still open after the hashing (a lock taken meanwhile wins); the count of failures is reset.

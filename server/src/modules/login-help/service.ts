@@ -17,7 +17,7 @@ import {
   peekOneTimeToken,
   type OneTimeTokenPurpose,
 } from '../../platform/one-time-tokens';
-import { newPasswordProblems } from '../../platform/password-change';
+import { newPasswordProblems, passkeyNames } from '../../platform/password-change';
 import { rememberPassword } from '../../platform/password-hashing';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt } from '../../platform/rate-limit';
@@ -332,11 +332,18 @@ async function setPassword(
       outcome: 'success',
       details: { sessionCount, field: 'password' },
     });
-    await loginHelpWork.enqueueEmail(tx, {
-      to: user.email,
-      template: step.notice,
-      data: { firstName: user.firstName },
-    });
+    if (step.notice === 'password-changed')
+      await loginHelpWork.enqueueEmail(tx, {
+        to: user.email,
+        template: step.notice,
+        data: { firstName: user.firstName, passkeys: await passkeyNames(tx, user.id) },
+      });
+    else
+      await loginHelpWork.enqueueEmail(tx, {
+        to: user.email,
+        template: step.notice,
+        data: { firstName: user.firstName },
+      });
     return true;
   });
   if (!done) {
@@ -390,7 +397,11 @@ export async function requestReactivationCode(
           firstName: matched?.firstName ?? '-',
           code,
           expiresAt: new Date(now.getTime() + REACTIVATION_CODE_TTL_MS).toISOString(),
-          status: matched && isReactivationStatus(matched.status) ? matched.status : 'disabled_inactive',
+          status: matched?.isInternal
+            ? 'internal'
+            : matched && isReactivationStatus(matched.status)
+              ? matched.status
+              : 'disabled_inactive',
         },
       });
     });
@@ -447,6 +458,16 @@ async function reactivationUser(
     throw codeInvalid();
   }
   // Only the account holder (who read the code in their mailbox) learns that the account cannot be reactivated here.
+  if (user.isInternal) {
+    // Contractor staff: the password belongs to the enterprise directory; the portal never sets one.
+    await audit(request, db, {
+      action: REACTIVATION_ACTION,
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: 'internal_account' },
+    });
+    throw new PortalError(403, 'Internal_User_Use_Enterprise_Directory');
+  }
   if (user.status === 'locked' || user.status === 'disabled_admin') {
     await audit(request, db, {
       action: REACTIVATION_ACTION,

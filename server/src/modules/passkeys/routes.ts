@@ -89,7 +89,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.passkeyRemove,
     { preValidation: recent, schema: { params: PasskeyParams, response: { 200: PasskeyRemoveResponse } } },
     async (request) => {
-      await removePasskey(request, request.portalSession!.userId, request.params.id);
+      await removePasskey(request, request.portalSession!, request.params.id);
       return { data: { removed: true as const } };
     },
   );

@@ -7,11 +7,12 @@ import {
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { passkeys, sessions } from '../../db/schema';
+import { passkeys, sessions, users } from '../../db/schema';
 import { recordAudit } from '../../platform/audit';
 import { rowsOf, type DbExecutor } from '../../platform/db-executor';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import type { LoadedSession } from '../../platform/session';
+import { endAllSessions, type LoadedSession } from '../../platform/session';
 
 /**
  * Passkeys (WebAuthn) with @simplewebauthn/server (docs/decisions/0023): registered on My account, used at login
@@ -92,6 +93,48 @@ async function takeChallenge(
     returning old.challenge`);
   return rowsOf<{ challenge: string }>(result)[0]?.challenge ?? null;
 }
+
+/**
+ * What adding or removing a passkey does besides (docs/requirements/session.md#passkeys), as for the authenticator
+ * app: every other session of the user ends (and with them every outstanding emailed link or code), the owner is
+ * emailed and the event audited. Takes plain values (no request), like the services. Answers how many
+ * sessions ended.
+ */
+async function passkeyChanged(
+  tx: DbExecutor,
+  ctx: { userId: string; sessionIdHash: string; ip?: string; requestId?: string },
+  change: { kind: 'added' | 'removed'; name: string },
+): Promise<number> {
+  const sessionCount = await endAllSessions(tx, ctx.userId, { exceptIdHash: ctx.sessionIdHash });
+  const [user] = await tx
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.id, ctx.userId));
+  if (user)
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'passkey-changed',
+      data: { firstName: user.firstName, change: change.kind, name: change.name },
+    });
+  await recordAudit(tx, {
+    actor: ctx.userId,
+    action: `passkey.${change.kind}`,
+    target: ctx.userId,
+    outcome: 'success',
+    ip: ctx.ip,
+    requestId: ctx.requestId,
+    details: { method: 'passkey', sessionCount },
+  });
+  return sessionCount;
+}
+
+/** The plain context of `passkeyChanged` for a request's session. */
+const changeContext = (request: FastifyRequest, session: LoadedSession) => ({
+  userId: session.userId,
+  sessionIdHash: session.idHash,
+  ip: request.ip,
+  requestId: request.id,
+});
 
 function toPasskey(row: typeof passkeys.$inferSelect): Passkey {
   return {
@@ -177,7 +220,7 @@ export async function registerPasskey(
   }
   if (!info) throw await fail('not_verified');
   const registered = info.credential;
-  return db.transaction(async (tx) => {
+  const passkey = await db.transaction(async (tx) => {
     // Counted again inside the transaction: two registrations at once cannot pass the limit together.
     const [{ n } = { n: 0 }] = await tx
       .select({ n: count() })
@@ -199,9 +242,11 @@ export async function registerPasskey(
       .onConflictDoNothing()
       .returning();
     if (!row) throw new PortalError(400, 'Passkey_Verification_Failed'); // already registered (to anyone)
-    await audit(request, tx, { userId: session.userId, action: 'passkey.added', outcome: 'success' });
+    await passkeyChanged(tx, changeContext(request, session), { kind: 'added', name: row.name });
     return toPasskey(row);
   });
+  request.server.jobs.kick(OUTBOX_JOB);
+  return passkey;
 }
 
 export async function renamePasskey(
@@ -221,15 +266,16 @@ export async function renamePasskey(
   return toPasskey(row);
 }
 
-export async function removePasskey(request: FastifyRequest, userId: string, id: string): Promise<void> {
+export async function removePasskey(request: FastifyRequest, session: LoadedSession, id: string): Promise<void> {
   await request.server.database.db.transaction(async (tx) => {
-    const removed = await tx
+    const [removed] = await tx
       .delete(passkeys)
-      .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
-      .returning({ id: passkeys.id });
-    if (!removed.length) throw new PortalError(404, 'Passkey_Not_Found');
-    await audit(request, tx, { userId, action: 'passkey.removed', outcome: 'success' });
+      .where(and(eq(passkeys.id, id), eq(passkeys.userId, session.userId)))
+      .returning({ name: passkeys.name });
+    if (!removed) throw new PortalError(404, 'Passkey_Not_Found');
+    await passkeyChanged(tx, changeContext(request, session), { kind: 'removed', name: removed.name });
   });
+  request.server.jobs.kick(OUTBOX_JOB);
 }
 
 /**

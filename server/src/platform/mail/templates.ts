@@ -44,6 +44,10 @@ function render(publicUrl: string, body: Body): RenderedEmail {
   return { subject: `${PRODUCT_NAME}: ${body.subject}`, text, html };
 }
 
+/** Every notice of a credential change says this (docs/requirements/session.md#credential-changes). */
+const TOKENS_CANCELLED =
+  'Links and codes we emailed you before this change no longer work, and an email address change that was not yet confirmed was cancelled: ask again if you still need one.';
+
 /** Each template: the data it needs (checked when the email is queued) and how it reads. */
 export const emailTemplates = {
   'account-locked': {
@@ -59,12 +63,42 @@ export const emailTemplates = {
     }),
   },
   'password-changed': {
-    data: z.strictObject({ firstName: z.string().max(100) }),
-    body: (d: { firstName: string }): Body => ({
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      /** The passkeys the account keeps (a password change does not remove them): the owner checks the list. */
+      passkeys: z.array(z.string().max(100)).max(20).optional(),
+    }),
+    body: (d: { firstName: string; passkeys?: string[] }): Body => ({
       subject: 'Your password was changed',
       paragraphs: [
         `Hello ${d.firstName},`,
         'The password of your account was just changed. If this was not you, contact the help desk at once.',
+        TOKENS_CANCELLED,
+        ...(d.passkeys?.length
+          ? [
+              `Your account keeps its passkeys: ${d.passkeys.map((name) => `"${name}"`).join(', ')}. A passkey never replaces the password, but if you do not recognise one, remove it on My account and contact the help desk.`,
+            ]
+          : []),
+      ],
+      link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  'passkey-changed': {
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      change: z.enum(['added', 'removed']),
+      name: z.string().max(100),
+    }),
+    body: (d: { firstName: string; change: 'added' | 'removed'; name: string }): Body => ({
+      subject: d.change === 'added' ? 'A passkey was added to your account' : 'A passkey was removed from your account',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        d.change === 'added'
+          ? `A passkey named "${d.name}" was just added to your account. It can be used instead of your authenticator app at login.`
+          : `The passkey named "${d.name}" was just removed from your account: it no longer works at login.`,
+        'Every other session of your account was logged out.',
+        TOKENS_CANCELLED,
+        'If this was not you, log in, change your password, replace your authenticator app (this also removes every passkey) and contact the help desk at once.',
       ],
       link: { label: 'Log in', path: '/login' },
     }),
@@ -104,8 +138,11 @@ export const emailTemplates = {
       firstName: z.string().max(100),
       code: z.string().max(32),
       expiresAt: z.iso.datetime({ offset: true }),
-      /** `disabled_inactive`: the code reactivates; otherwise the account cannot be reactivated online. */
-      status: z.enum(['disabled_inactive', 'locked', 'disabled_admin']),
+      /**
+       * `disabled_inactive`: the code reactivates; otherwise the account cannot be reactivated online (`internal`:
+       * contractor staff, whose password belongs to the enterprise directory).
+       */
+      status: z.enum(['disabled_inactive', 'locked', 'disabled_admin', 'internal']),
     }),
     body: (d: { firstName: string; code: string; expiresAt: string; status: string }): Body => ({
       subject: 'Your account reactivation code',
@@ -114,9 +151,11 @@ export const emailTemplates = {
         `Your reactivation code is ${d.code}. It works until ${new Date(d.expiresAt).toUTCString()}.`,
         d.status === 'disabled_inactive'
           ? 'Enter it on the reactivation page, then answer one of your security questions and choose a new password.'
-          : d.status === 'locked'
-            ? 'Your account is locked and cannot be reactivated online: contact the provider contact center (help desk).'
-            : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
+          : d.status === 'internal'
+            ? 'Your account is a contractor staff account: its password belongs to the enterprise directory, so it cannot be reactivated here. Reset your password through the enterprise directory, or contact your IT service desk.'
+            : d.status === 'locked'
+              ? 'Your account is locked and cannot be reactivated online: contact the provider contact center (help desk).'
+              : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
         'If this was not you, ignore this email: nothing was changed.',
       ],
       link: { label: 'Reactivate your account', path: '/reactivate' },
@@ -130,6 +169,7 @@ export const emailTemplates = {
         `Hello ${d.firstName},`,
         'Your account was reactivated and its password changed. Log in with the new password and your authenticator app.',
         'If this was not you, contact the help desk at once.',
+        TOKENS_CANCELLED,
       ],
       link: { label: 'Log in', path: '/login' },
     }),
@@ -161,12 +201,22 @@ export const emailTemplates = {
     }),
   },
   'mfa-changed': {
-    data: z.strictObject({ firstName: z.string().max(100) }),
-    body: (d: { firstName: string }): Body => ({
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      /** How many passkeys the replacement removed (docs/decisions/0030-passkeys-and-credential-changes.md). */
+      passkeysRemoved: z.number().int().min(0).optional(),
+    }),
+    body: (d: { firstName: string; passkeysRemoved?: number }): Body => ({
       subject: 'Your authenticator app was replaced',
       paragraphs: [
         `Hello ${d.firstName},`,
         'A new authenticator app was set up for your account and new recovery codes were issued; the old app and codes no longer work. If this was not you, contact the help desk at once.',
+        ...(d.passkeysRemoved
+          ? [
+              `Your ${d.passkeysRemoved === 1 ? 'passkey was' : `${d.passkeysRemoved} passkeys were`} removed with the old app: add your passkeys again on My account if you want to use them.`,
+            ]
+          : []),
+        TOKENS_CANCELLED,
       ],
       link: { label: 'Log in', path: '/login' },
     }),

@@ -19,7 +19,8 @@ export interface ApiFormSubmitOptions<T extends FieldValues, R = T> {
 
 /**
  * The form pattern's submit: valid values go to the API. A failure's `fieldErrors` (and codes named in
- * `fieldForCode`) go next to their fields; anything else is the summary's last item (the CMS text for its error
+ * `fieldForCode`) go next to their fields; anything else (unless the same code is already a field's error) is the
+ * summary's last item (the CMS text for its error
  * code, with the usual fallbacks). The summary lists the field errors first, in the order of `fieldIds` (dotted
  * paths for nested fields), each code turned into its CMS text.
  */
@@ -48,8 +49,12 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
       await options.submit(values);
     } catch (err) {
       const field = err instanceof ApiError ? options.fieldForCode?.[err.code] : undefined;
+      // A code the answer also gives as a field's error is shown once, as that field's (linked) summary item.
+      const shownAtField =
+        err instanceof ApiError &&
+        Object.entries(err.fieldErrors ?? {}).some(([path, messages]) => path in fieldIds && messages[0] === err.code);
       if (field) form.setError(field, { type: 'server', message: (err as ApiError).code });
-      else setApiError(err);
+      else if (!shownAtField) setApiError(err);
       if (err instanceof ApiError)
         for (const [path, messages] of Object.entries(err.fieldErrors ?? {}))
           if (messages[0] && path in fieldIds) form.setError(path as Path<T>, { type: 'server', message: messages[0] });

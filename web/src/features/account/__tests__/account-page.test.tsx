@@ -3,7 +3,7 @@ import { ACCOUNT_ROUTES } from '@portal/contracts';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountHandlers, demoAccount, demoSessions } from '../../../testing/account-handlers';
-import { defaultErrorMessages, SECURITY_QUESTIONS } from '../../../testing/content-handlers';
+import { defaultErrorMessages, errorMessagesRoute, SECURITY_QUESTIONS } from '../../../testing/content-handlers';
 import { server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
@@ -247,26 +247,30 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     expect(within(form).getByLabelText(/^current password/i, { selector: 'input' })).toHaveValue('');
   });
 
-  it('change password: a refused new password shows its CMS text next to the field, not its code', async () => {
-    server.use(...accountHandlers());
-    sequence(ACCOUNT_ROUTES.password, [
-      () =>
-        HttpResponse.json(
-          { errorMessage: 'Password_Reused', fieldErrors: { newPassword: ['Password_Reused'] } },
-          { status: 400 },
-        ),
-    ]);
-    const { user } = renderAccount();
-    const form = await section('Change password');
-    const newPassword = within(form).getByLabelText(/^new password/i, { selector: 'input' });
-    await user.type(within(form).getByLabelText(/^current password/i, { selector: 'input' }), DEMO_PASSWORD_TYPED);
-    await user.type(newPassword, 'an older password I used before');
-    await user.click(within(form).getByRole('button', { name: 'Change password' }));
-    const message = defaultErrorMessages.Password_Reused!;
-    await waitFor(() => expect(document.getElementById('new-password-helper-text')).toHaveTextContent(message));
-    expect(newPassword.getAttribute('aria-describedby')).toContain('new-password-helper-text');
-    expect(within(form).queryByText('Password_Reused')).not.toBeInTheDocument();
-  });
+  // Internal_User_Use_Enterprise_Directory: contractor staff's passwords belong to the enterprise directory.
+  it.each(['Password_Reused', 'Internal_User_Use_Enterprise_Directory'])(
+    'change password: a refused new password (%s) shows its CMS text next to the field and in the summary, not its code',
+    async (code) => {
+      const message = `The CMS text of ${code}.`;
+      server.use(...accountHandlers(), errorMessagesRoute({ [code]: message }));
+      sequence(ACCOUNT_ROUTES.password, [
+        () => HttpResponse.json({ errorMessage: code, fieldErrors: { newPassword: [code] } }, { status: 400 }),
+      ]);
+      const { user } = renderAccount();
+      const form = await section('Change password');
+      const newPassword = within(form).getByLabelText(/^new password/i, { selector: 'input' });
+      await user.type(within(form).getByLabelText(/^current password/i, { selector: 'input' }), DEMO_PASSWORD_TYPED);
+      await user.type(newPassword, 'an older password I used before');
+      await user.click(within(form).getByRole('button', { name: 'Change password' }));
+      await waitFor(() => expect(document.getElementById('new-password-helper-text')).toHaveTextContent(message));
+      expect(newPassword.getAttribute('aria-describedby')).toContain('new-password-helper-text');
+      const summary = await within(form).findByTestId('form-error-summary');
+      // Once, as the link to the field: not a second time as the answer's own message.
+      expect(within(summary).getAllByText(message)).toHaveLength(1);
+      expect(within(summary).getByRole('link', { name: message })).toBeInTheDocument();
+      expect(within(form).queryByText(code)).not.toBeInTheDocument();
+    },
+  );
 
   it('MFA reset: new QR code and key, confirm with a code, then 10 new recovery codes', async () => {
     server.use(...accountHandlers());

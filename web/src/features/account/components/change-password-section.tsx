@@ -61,7 +61,10 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
       <StatusMessage message={status} testId="password-status" />
       <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography>Changing your password logs you out everywhere else.</Typography>
+        <Typography>
+          Changing your password logs you out everywhere else. Links we emailed you before, and an email address change
+          you have not confirmed yet, stop working.
+        </Typography>
         <FormPasswordField
           id={fieldIds.currentPassword}
           label="Current password"

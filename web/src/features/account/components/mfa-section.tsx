@@ -14,7 +14,8 @@ type Stage = { name: 'summary' } | { name: 'setup'; enrolment: MfaEnrollStart } 
 
 /**
  * The authenticator app and recovery codes: MFA reset sets up a new app (new QR code and key, confirmed with a
- * code) and then shows 10 new recovery codes; the old app and codes stop working and other sessions end.
+ * code) and then shows 10 new recovery codes; the old app, codes and passkeys stop working and other sessions end
+ * (docs/decisions/0030-passkeys-and-credential-changes.md).
  */
 export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
   const { withReauth } = useReauth();
@@ -48,7 +49,9 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
 
   const finish = () => {
     setStage({ name: 'summary' });
-    setStatus('Your new authenticator app is set up, and your new recovery codes replace the old ones.');
+    setStatus(
+      'Your new authenticator app is set up, and your new recovery codes replace the old ones. Your passkeys were removed: add them again if you want to use them.',
+    );
     void queryClient.invalidateQueries({ queryKey: accountQueryKeys.account });
   };
 
@@ -84,8 +87,9 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
             </Typography>
             <Typography>Recovery codes left: {account.data.mfa.recoveryCodesLeft}</Typography>
             <Typography sx={{ mt: 1 }}>
-              Lost your phone or got a new one? Set up a new authenticator app. Your old app and your old recovery codes
-              stop working, and you are logged out everywhere else.
+              Lost your phone or got a new one? Set up a new authenticator app. Your old app, your old recovery codes
+              and your passkeys stop working, you are logged out everywhere else, and links we emailed you before no
+              longer work.
             </Typography>
             {startErrorText && (
               <Alert severity="error" role="alert" sx={{ mt: 2 }}>

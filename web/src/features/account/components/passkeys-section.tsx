@@ -63,8 +63,9 @@ export function PasskeysSection() {
   const changed = async (message: string) => {
     setStatus(message);
     await queryClient.invalidateQueries({ queryKey: accountQueryKeys.passkeys });
-    // The account's summary counts passkeys too.
+    // The account's summary counts passkeys too, and the other sessions have ended.
     await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true });
+    await queryClient.invalidateQueries({ queryKey: accountQueryKeys.sessions });
   };
 
   return (
@@ -73,6 +74,7 @@ export function PasskeysSection() {
         A passkey lets you confirm it&apos;s you with your device&apos;s fingerprint, face or screen lock instead of
         typing a code from your authenticator app. You still enter your password first. A passkey works only on this
         website, so it cannot be stolen by a look-alike site, and you can have several (for example one per device).
+        Adding or removing a passkey logs you out everywhere else, and we email you a notice.
       </Typography>
       <StatusMessage message={status} testId="passkeys-status" />
       {passkeys.isPending ? (

@@ -113,7 +113,8 @@ export function SessionsSection() {
         >
           {others === 1
             ? 'Your other session ends now. This one stays logged in.'
-            : `Your ${others} other sessions end now. This one stays logged in.`}
+            : `Your ${others} other sessions end now. This one stays logged in.`}{' '}
+          Links we emailed you before, and an email address change you have not confirmed yet, stop working too.
         </ConfirmDialog>
       )}
     </AccountSection>
