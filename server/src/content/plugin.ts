@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../db/client';
 import { LRUCache } from 'lru-cache';
 import { WEBHOOK_SECRET_HEADER } from '@portal/contracts/http';
 import { PortalError } from '../platform/portal-error';
+import { clientKey } from '../platform/rate-limit';
 import { parseContentRequest, parseUploadPath, QueryRejected, type ContentRequest } from './allow-list';
 import { ResponseCache, UpstreamUnavailable, type CacheLookup } from './cache';
 import { CmsClient } from './cms-client';
@@ -242,7 +243,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   // The routes live in their own scope with their own rate limiter (so another part of the app can register
   // @fastify/rate-limit too). Limits are per client address, in memory (per instance).
   await app.register(async (scope) => {
-    await scope.register(rateLimit, { global: false });
+    await scope.register(rateLimit, { global: false, keyGenerator: clientKey });
     const uncachedLimit = scope.createRateLimit({ max: limits.uncachedPerMinute, timeWindow: 60_000 });
     /** Requests that wait for the CMS count against the client's budget; cached answers (even stale) never do. */
     async function countUncached(request: FastifyRequest) {
