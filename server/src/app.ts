@@ -17,6 +17,7 @@ import { healthRoutes } from './modules/health/routes';
 import { siteConfigRoutes } from './modules/site-config/routes';
 import { sitemapRoutes } from './modules/web/sitemap';
 import { staticSitePlugin } from './modules/web/static-site';
+import { connectionsCheckingInterval, limitConnections } from './platform/connection-limits';
 import { cspReportRoutes } from './platform/csp-report';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin, sendError } from './platform/error-handler';
@@ -70,14 +71,6 @@ export interface AppDependencies {
   clock?: () => Date;
 }
 
-/**
- * Node checks request deadlines only every `connectionsCheckingInterval` (30 s by default), so a client sending
- * its headers slowly could hold a socket up to 30 s past the limit. Checking every second keeps the limit honest.
- */
-function connectionsCheckingInterval(requestTimeoutMs: number): number {
-  return Math.min(1_000, requestTimeoutMs);
-}
-
 /** Origins whose browser calls may change state (CSRF check). Locally both loopback names reach the same server. */
 function allowedOrigins(config: Config): string[] {
   const origins = [config.publicUrl];
@@ -125,7 +118,13 @@ export async function buildApp({
     trustProxy: config.trustProxy === false ? false : trust,
     bodyLimit: 100 * 1024,
     requestTimeout: config.requestTimeoutMs,
-    http: { connectionsCheckingInterval: connectionsCheckingInterval(config.requestTimeoutMs) },
+    // Headers and the whole request within REQUEST_TIMEOUT_MS, checked every quarter second (Node's default headers
+    // limit is 60 s and its check runs every 30 s); the body's deadline is limitConnections' (docs/decisions/0032).
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: connectionsCheckingInterval(config.requestTimeoutMs),
+    },
     connectionTimeout: 20_000,
     // On shutdown keep-alive connections are closed once idle so in-flight requests can finish.
     forceCloseConnections: 'idle',
@@ -133,6 +132,12 @@ export async function buildApp({
     frameworkErrors: frameworkErrorHandler(baselineHeaders),
   }).withTypeProvider<ZodTypeProvider>();
 
+  limitConnections(app.server, {
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxPerAddress: config.maxConnectionsPerAddress,
+    isTrustedProxy: (address) => trust(address, 0),
+    log: app.log,
+  });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

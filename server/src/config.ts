@@ -84,6 +84,8 @@ export const EnvSchema = z.object({
     .min(1_000)
     .max(300_000)
     .default(15_000),
+  // Open connections one client address (an IPv6 /64) may hold; trusted proxies are exempt. 0 = no cap.
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z
     .string()
@@ -214,6 +216,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS,
     sessionSecret: env.SESSION_SECRET,
     encryptionKey: env.ENCRYPTION_KEY,
     cookieDomain: env.COOKIE_DOMAIN,
