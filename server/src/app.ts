@@ -11,7 +11,7 @@ import fastifyCompress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from './config';
-import { contentPlugin } from './content/plugin';
+import { contentPlugin, type ContentLimits } from './content/plugin';
 import type { DatabaseHandle } from './db/client';
 import { healthRoutes } from './modules/health/routes';
 import { siteConfigRoutes } from './modules/site-config/routes';
@@ -69,6 +69,8 @@ export interface AppDependencies {
   onRoute?: (route: RouteOptions) => void;
   /** The current time (default: the system clock); tests move it through session and lockout limits. */
   clock?: () => Date;
+  /** The content proxy's cache sizes and limits (defaults: content/plugin.ts); tests shrink them. */
+  contentLimits?: Partial<ContentLimits>;
 }
 
 /** Origins whose browser calls may change state (CSRF check). Locally both loopback names reach the same server. */
@@ -99,6 +101,7 @@ export async function buildApp({
   logStream,
   onRoute,
   clock,
+  contentLimits,
 }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
   const baselineHeaders = {
@@ -188,7 +191,7 @@ export async function buildApp({
   await app.register(healthRoutes, { database });
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
-  await app.register(contentPlugin, { config, database });
+  await app.register(contentPlugin, { config, database, limits: contentLimits });
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   await app.register(authRoutes);

@@ -104,6 +104,8 @@ export const EnvSchema = z.object({
   CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   CONTENT_PREVIEW: booleanSetting.default(false),
   CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  // Requests per client and minute that wait for the CMS: uncached /api/content reads and page renders.
+  CONTENT_MISSES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   CONTENT_PREVIEW_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // The server's own upstream deadline, short on purpose; the browser's content time-out is separate.
   CMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -230,6 +232,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       preview: env.CONTENT_PREVIEW,
       previewSecret: env.CONTENT_PREVIEW_SECRET,
       cacheTtlMs: env.CONTENT_CACHE_TTL_MS,
+      missesPerMinute: env.CONTENT_MISSES_PER_MINUTE,
       timeoutMs: env.CMS_TIMEOUT_MS,
     },
     thirdParty: {
