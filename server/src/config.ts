@@ -86,6 +86,13 @@ export const EnvSchema = z.object({
     .default(15_000),
   // Open connections one client address (an IPv6 /64) may hold; trusted proxies are exempt. 0 = no cap.
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
+  // On SIGTERM/SIGINT: the longest wait for accepted requests (and their password hashes) to finish before exiting 1.
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(30_000),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z
     .string()
@@ -219,6 +226,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     trustProxy: env.TRUST_PROXY,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     sessionSecret: env.SESSION_SECRET,
     encryptionKey: env.ENCRYPTION_KEY,
     cookieDomain: env.COOKIE_DOMAIN,

@@ -236,7 +236,12 @@ describe('ResponseCache', () => {
 
   it('keeps misses apart: any number of them never pushes a real answer out', async () => {
     const cache = make(clock(), { maxEntries: 10, isMiss: (answer) => answer.status === 404 });
-    const notFound = (k: string): LoadResult => ({ ...ok(k), status: 404 });
+    const notFound = (k: string): LoadResult => ({
+      kind: 'ok',
+      body: Buffer.from(k),
+      contentType: 'text/html',
+      status: 404,
+    });
     for (const k of ['a', 'b', 'c']) await cache.get(k, async () => ok(k));
     for (let i = 0; i < 100; i++) await cache.get(`miss${i}`, async () => notFound(`miss${i}`));
     for (const k of ['a', 'b', 'c']) expect(cache.has(k)).toBe(true);
