@@ -40,6 +40,7 @@ import { registrationRoutes } from './modules/registration/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
+import { retentionJobs } from './platform/retention';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
 import {
@@ -160,7 +161,8 @@ export async function buildApp({
   app.addHook('onClose', async () => app.passwordHasher.close());
   const jobs: Job[] = [
     rateLimitCleanupJob(),
-    sessionCleanupJob(config.sessions),
+    sessionCleanupJob(config.sessions, undefined, { now: app.clock }),
+    ...retentionJobs({ ...config.retention, now: app.clock }),
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
     registrationExpiryJob(),
   ];

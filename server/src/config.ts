@@ -198,6 +198,10 @@ export const EnvSchema = z.object({
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   FIND_ADMIN_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  // Retention (docs/requirements/portal.md#rate-limits-and-audit): purged hourly, in batches.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  ONE_TIME_TOKEN_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+  SENT_MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
   // Administrator registration (docs/requirements/portal.md#authority-validation).
   AUTHORITY_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   AUTHORITY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
@@ -282,6 +286,11 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       resetEmailsPerHour: env.RESET_EMAILS_PER_HOUR,
       findAdminPerMinute: env.FIND_ADMIN_PER_MINUTE,
       findAdminPerDay: env.FIND_ADMIN_PER_DAY,
+    },
+    retention: {
+      auditDays: env.AUDIT_RETENTION_DAYS,
+      tokenDays: env.ONE_TIME_TOKEN_RETENTION_DAYS,
+      sentMailDays: env.SENT_MAIL_RETENTION_DAYS,
     },
     registration: {
       lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,
