@@ -74,7 +74,11 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
     const socket = request.socket as TrackedSocket;
     const started = socket[REQUEST_STARTED] ?? Date.now();
     response.once('finish', () => (socket[REQUEST_STARTED] = undefined));
-    if (request.complete) return;
+    // No body (no Content-Length nor Transfer-Encoding, RFC 9112 §6.3): the headers were the whole request, and
+    // the hot path of cached reads pays for no timer.
+    const hasBody =
+      request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+    if (!hasBody || request.complete) return;
     const timer = setTimeout(
       () => {
         if (request.complete || socket.destroyed) return;
