@@ -136,6 +136,27 @@ describe('slow clients', () => {
     await expect.poll(async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   }, 30_000);
 
+  it('a kept-alive connection answers many requests with a body, without collecting listeners', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      // Sequential requests from fetch reuse one kept-alive connection.
+      for (let i = 0; i < 15; i++) {
+        const res = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-portal-request': '1' },
+          body: JSON.stringify({ username: '' }),
+        });
+        expect(res.status).toBe(400);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('an ordinary request on the same server is answered', async () => {
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   });

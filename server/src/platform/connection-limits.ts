@@ -44,6 +44,9 @@ function requestTimeoutError(): Error {
  */
 export function limitConnections(server: Server, limits: ConnectionLimits): void {
   const open = new Map<string, number>();
+  // Refusals are logged at most every 10 s, with how many there were: a flood must not flood the log too.
+  let refusedSinceLog = 0;
+  let lastLogAt = 0;
 
   server.on('connection', (socket: TrackedSocket) => {
     // A request starts with its first byte (before Node's parser sees it); `finish` below clears the mark, so the
@@ -55,7 +58,15 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
     const key = clientKeyOfAddress(address);
     const count = open.get(key) ?? 0;
     if (count >= limits.maxPerAddress) {
-      limits.log.warn({ client: key, open: count }, 'connection refused: too many open connections from one client');
+      refusedSinceLog++;
+      if (Date.now() - lastLogAt >= 10_000) {
+        limits.log.warn(
+          { client: key, open: count, refused: refusedSinceLog },
+          'connections refused: too many open connections from one client (MAX_CONNECTIONS_PER_ADDRESS)',
+        );
+        refusedSinceLog = 0;
+        lastLogAt = Date.now();
+      }
       // Nothing of this connection is read: a request it already sent is never handled.
       socket.pause();
       socket.end(REFUSED);
@@ -88,7 +99,11 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
       Math.max(0, started + limits.requestTimeoutMs - Date.now()),
     );
     timer.unref();
-    const clear = () => clearTimeout(timer);
+    // Removed again, so a long-lived connection does not collect one listener per request.
+    const clear = () => {
+      clearTimeout(timer);
+      socket.removeListener('close', clear);
+    };
     request.once('end', clear);
     socket.once('close', clear);
   });
