@@ -161,3 +161,25 @@ describe('slow clients', () => {
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   });
 });
+
+describe('the connection cap behind a trusted proxy', () => {
+  it('does not cap the proxy itself: all its connections carry different clients', async () => {
+    const ctx = await buildTestApp({
+      config: testConfig({ TRUST_PROXY: '127.0.0.1', MAX_CONNECTIONS_PER_ADDRESS: '1' }),
+    });
+    try {
+      await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (ctx.app.server.address() as AddressInfo).port;
+      const held = await Promise.all([openConnection(port), openConnection(port), openConnection(port)]);
+      for (const { socket } of held)
+        socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      for (const { received } of held) expect(await received).toMatch(/^HTTP\/1\.1 200/);
+      // Another peer, not a proxy, is capped at one connection.
+      const [first, second] = [await openConnection(port, '127.0.0.3'), await openConnection(port, '127.0.0.3')];
+      expect(await second.received).toMatch(/^HTTP\/1\.1 429/);
+      first.socket.destroy();
+    } finally {
+      await ctx.app.close();
+    }
+  }, 30_000);
+});
