@@ -11,12 +11,13 @@ import fastifyCompress from '@fastify/compress';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from './config';
-import { contentPlugin } from './content/plugin';
+import { contentPlugin, type ContentLimits } from './content/plugin';
 import type { DatabaseHandle } from './db/client';
 import { healthRoutes } from './modules/health/routes';
 import { siteConfigRoutes } from './modules/site-config/routes';
 import { sitemapRoutes } from './modules/web/sitemap';
 import { staticSitePlugin } from './modules/web/static-site';
+import { connectionsCheckingInterval, limitConnections } from './platform/connection-limits';
 import { cspReportRoutes } from './platform/csp-report';
 import { csrfPlugin } from './platform/csrf';
 import { errorHandlerPlugin, sendError } from './platform/error-handler';
@@ -39,6 +40,7 @@ import { registrationRoutes } from './modules/registration/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
+import { retentionJobs } from './platform/retention';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
 import {
@@ -68,14 +70,8 @@ export interface AppDependencies {
   onRoute?: (route: RouteOptions) => void;
   /** The current time (default: the system clock); tests move it through session and lockout limits. */
   clock?: () => Date;
-}
-
-/**
- * Node checks request deadlines only every `connectionsCheckingInterval` (30 s by default), so a client sending
- * its headers slowly could hold a socket up to 30 s past the limit. Checking every second keeps the limit honest.
- */
-function connectionsCheckingInterval(requestTimeoutMs: number): number {
-  return Math.min(1_000, requestTimeoutMs);
+  /** The content proxy's cache sizes and limits (defaults: content/plugin.ts); tests shrink them. */
+  contentLimits?: Partial<ContentLimits>;
 }
 
 /** Origins whose browser calls may change state (CSRF check). Locally both loopback names reach the same server. */
@@ -106,6 +102,7 @@ export async function buildApp({
   logStream,
   onRoute,
   clock,
+  contentLimits,
 }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
   const baselineHeaders = {
@@ -125,7 +122,13 @@ export async function buildApp({
     trustProxy: config.trustProxy === false ? false : trust,
     bodyLimit: 100 * 1024,
     requestTimeout: config.requestTimeoutMs,
-    http: { connectionsCheckingInterval: connectionsCheckingInterval(config.requestTimeoutMs) },
+    // Headers and the whole request within REQUEST_TIMEOUT_MS, checked every quarter second (Node's default headers
+    // limit is 60 s and its check runs every 30 s); the body's deadline is limitConnections' (docs/decisions/0032).
+    http: {
+      headersTimeout: config.requestTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: connectionsCheckingInterval(config.requestTimeoutMs),
+    },
     connectionTimeout: 20_000,
     // On shutdown keep-alive connections are closed once idle so in-flight requests can finish.
     forceCloseConnections: 'idle',
@@ -133,6 +136,12 @@ export async function buildApp({
     frameworkErrors: frameworkErrorHandler(baselineHeaders),
   }).withTypeProvider<ZodTypeProvider>();
 
+  limitConnections(app.server, {
+    requestTimeoutMs: config.requestTimeoutMs,
+    maxPerAddress: config.maxConnectionsPerAddress,
+    isTrustedProxy: (address) => trust(address, 0),
+    log: app.log,
+  });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -152,7 +161,8 @@ export async function buildApp({
   app.addHook('onClose', async () => app.passwordHasher.close());
   const jobs: Job[] = [
     rateLimitCleanupJob(),
-    sessionCleanupJob(config.sessions),
+    sessionCleanupJob(config.sessions, undefined, { now: app.clock }),
+    ...retentionJobs({ ...config.retention, now: app.clock }),
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
     registrationExpiryJob(),
   ];
@@ -183,7 +193,7 @@ export async function buildApp({
   await app.register(healthRoutes, { database });
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
-  await app.register(contentPlugin, { config, database });
+  await app.register(contentPlugin, { config, database, limits: contentLimits });
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   await app.register(authRoutes);

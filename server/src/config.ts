@@ -84,6 +84,15 @@ export const EnvSchema = z.object({
     .min(1_000)
     .max(300_000)
     .default(15_000),
+  // Open connections one client address (an IPv6 /64) may hold; trusted proxies are exempt. 0 = no cap.
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
+  // On SIGTERM/SIGINT: the longest wait for accepted requests (and their password hashes) to finish before exiting 1.
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(1_000)
+    .max(600_000)
+    .default(30_000),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z
     .string()
@@ -102,6 +111,8 @@ export const EnvSchema = z.object({
   CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   CONTENT_PREVIEW: booleanSetting.default(false),
   CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  // Requests per client and minute that wait for the CMS: uncached /api/content reads and page renders.
+  CONTENT_MISSES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   CONTENT_PREVIEW_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // The server's own upstream deadline, short on purpose; the browser's content time-out is separate.
   CMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
@@ -190,6 +201,10 @@ export const EnvSchema = z.object({
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   FIND_ADMIN_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  // Retention (docs/requirements/portal.md#rate-limits-and-audit): purged hourly, in batches.
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  ONE_TIME_TOKEN_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+  SENT_MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
   // Administrator registration (docs/requirements/portal.md#authority-validation).
   AUTHORITY_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   AUTHORITY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
@@ -217,6 +232,8 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     logFormat: env.LOG_FORMAT,
     trustProxy: env.TRUST_PROXY,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     sessionSecret: env.SESSION_SECRET,
     encryptionKey: env.ENCRYPTION_KEY,
     cookieDomain: env.COOKIE_DOMAIN,
@@ -230,6 +247,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       preview: env.CONTENT_PREVIEW,
       previewSecret: env.CONTENT_PREVIEW_SECRET,
       cacheTtlMs: env.CONTENT_CACHE_TTL_MS,
+      missesPerMinute: env.CONTENT_MISSES_PER_MINUTE,
       timeoutMs: env.CMS_TIMEOUT_MS,
     },
     thirdParty: {
@@ -272,6 +290,11 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       resetEmailsPerHour: env.RESET_EMAILS_PER_HOUR,
       findAdminPerMinute: env.FIND_ADMIN_PER_MINUTE,
       findAdminPerDay: env.FIND_ADMIN_PER_DAY,
+    },
+    retention: {
+      auditDays: env.AUDIT_RETENTION_DAYS,
+      tokenDays: env.ONE_TIME_TOKEN_RETENTION_DAYS,
+      sentMailDays: env.SENT_MAIL_RETENTION_DAYS,
     },
     registration: {
       lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,

@@ -64,19 +64,31 @@ app.addHook('onClose', async () => {
   await database.close();
 });
 
-// SIGTERM/SIGINT: stop accepting, let in-flight requests finish (up to 10 s), then close the database.
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-  if (err) app.log.error({ err }, 'shutting down after an uncaught error');
-  else app.log.info({ signal }, 'shutting down');
-  // close() drops idle keep-alive connections once; a connection whose request was in flight becomes idle only
-  // later and would hold the shutdown until the grace delay. Drop those as soon as their answer is sent.
-  const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
-  try {
-    await app.close();
-  } finally {
-    clearInterval(reaper);
-  }
-});
+// SIGTERM/SIGINT: stop accepting (new connections are refused, requests on open ones answered 503), let every accepted
+// request finish, password hashes included (PasswordHasher.close waits for them), then close the database. Past
+// SHUTDOWN_TIMEOUT_MS the process exits 1 with an error line (docs/decisions/0032).
+closeWithGrace(
+  {
+    delay: config.shutdownTimeoutMs,
+    logger: { error: (message: unknown) => app.log.error(message) },
+    onTimeout: (delay) =>
+      app.log.error({ shutdownTimeoutMs: delay }, 'shutdown: requests still running at SHUTDOWN_TIMEOUT_MS; exiting'),
+  },
+  async ({ signal, err }) => {
+    const started = Date.now();
+    if (err) app.log.error({ err }, 'shutting down after an uncaught error');
+    else app.log.info({ signal }, 'shutting down');
+    // close() drops idle keep-alive connections once; a connection whose request was in flight becomes idle only
+    // later and would hold the shutdown until the grace delay. Drop those as soon as their answer is sent.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(reaper);
+    }
+    app.log.info({ ms: Date.now() - started }, 'shut down: every accepted request was answered');
+  },
+);
 
 try {
   await app.listen({ host: config.host, port: config.port });

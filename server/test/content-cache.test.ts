@@ -234,6 +234,29 @@ describe('ResponseCache', () => {
     expect(cache.breakerOpen).toBe(true);
   });
 
+  it('keeps misses apart: any number of them never pushes a real answer out', async () => {
+    const cache = make(clock(), { maxEntries: 10, isMiss: (answer) => answer.status === 404 });
+    const notFound = (k: string): LoadResult => ({
+      kind: 'ok',
+      body: Buffer.from(k),
+      contentType: 'text/html',
+      status: 404,
+    });
+    for (const k of ['a', 'b', 'c']) await cache.get(k, async () => ok(k));
+    for (let i = 0; i < 100; i++) await cache.get(`miss${i}`, async () => notFound(`miss${i}`));
+    for (const k of ['a', 'b', 'c']) expect(cache.has(k)).toBe(true);
+    // Misses get a tenth of the room: the most recent one is kept, the oldest are gone.
+    expect(cache.has('miss99')).toBe(true);
+    expect(cache.has('miss0')).toBe(false);
+    expect(cache.size).toBe(4);
+    // An answer that turns from a miss into a real one moves over.
+    await cache.get('miss99', async () => ok('found now'));
+    cache.invalidateAll();
+    await cache.get('miss99', async () => ok('found now'));
+    expect(cache.size).toBe(4);
+    expect(cache.has('miss99')).toBe(true);
+  });
+
   it('is bounded in entries and bytes, dropping the least recently used', async () => {
     const cache = make(clock(), { maxEntries: 3, maxBytes: 1_000_000 });
     for (const k of ['a', 'b', 'c']) await cache.get(k, async () => ok(k));

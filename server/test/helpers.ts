@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
+import type { ContentLimits } from '../src/content/plugin';
 import { openPglite, openPostgres, type DatabaseHandle } from '../src/db/client';
 
 /** A fresh, migrated database for one test file: a copy of the PGlite template, or a database cloned from the PostgreSQL template. */
@@ -65,6 +66,7 @@ export async function buildTestApp(
     extraRoutes?: (app: FastifyInstance) => void;
     onRoute?: (route: RouteOptions) => void;
     clock?: () => Date;
+    contentLimits?: Partial<ContentLimits>;
   } = {},
 ) {
   const database = options.database ?? (await createTestDatabase());
@@ -72,7 +74,14 @@ export async function buildTestApp(
   const logStream = new PassThrough();
   const logLines: string[] = [];
   logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const app = await buildApp({ config, database, logStream, onRoute: options.onRoute, clock: options.clock });
+  const app = await buildApp({
+    config,
+    database,
+    logStream,
+    onRoute: options.onRoute,
+    clock: options.clock,
+    contentLimits: options.contentLimits,
+  });
   app.addHook('onClose', async () => {
     await database.close();
     rmSync(config.dataDir, { recursive: true, force: true });

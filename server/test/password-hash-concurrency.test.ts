@@ -64,11 +64,11 @@ describe('password hashing threads (PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_NIC
   it('a failure of the hashing itself rejects instead of answering "wrong password" (no lockout from a shutdown)', async () => {
     const h = hasher({ maxConcurrent: 1 });
     const stored = await h.hash('a long enough password');
-    // One verification running, one waiting for the thread, when the hasher closes.
+    // One verification running, one waiting for the thread, when the hasher is destroyed (a forced stop).
     const outcomes = Promise.allSettled([1, 2].map(() => h.verify(stored, 'a long enough password')));
-    await h.close();
+    await h.destroy();
     expect((await outcomes).map((o) => o.status)).toEqual(['rejected', 'rejected']);
-    // A malformed stored hash is a mismatch, not a failure; a closed hasher starts new threads when used again.
+    // A malformed stored hash is a mismatch, not a failure; a destroyed hasher starts new threads when used again.
     expect(await h.verify('$argon2id$v=19$m=19456,t=2,p=1$bad', 'x')).toBe(false);
     expect(await h.verify(stored, 'a long enough password')).toBe(true);
   });
@@ -91,5 +91,18 @@ describe('password hashing threads (PASSWORD_HASH_CONCURRENCY, PASSWORD_HASH_NIC
     });
     expect(() => loadConfig({ ...env, PASSWORD_HASH_CONCURRENCY: '0' })).toThrow(/PASSWORD_HASH_CONCURRENCY/);
     expect(() => loadConfig({ ...env, PASSWORD_HASH_NICE: '20' })).toThrow(/PASSWORD_HASH_NICE/);
+  });
+});
+
+describe('closing the hasher (the server shutdown)', () => {
+  it('finishes every verification already queued before ending its threads', async () => {
+    const closing = new PasswordHasher({ ...settings, maxConcurrent: 1 });
+    const stored = await closing.hash('the right password');
+    // One thread: the first verification runs, the other five wait in the queue when close() is called.
+    const queued = ['the right password', 'wrong', 'wrong', 'the right password', 'wrong', 'wrong'].map((p) =>
+      closing.verify(stored, p),
+    );
+    await closing.close();
+    expect(await Promise.all(queued)).toEqual([true, false, false, true, false, false]);
   });
 });

@@ -159,6 +159,41 @@ describe('the server process', { timeout: 150_000 }, () => {
       await cms.close();
     }
   });
+  it('on SIGTERM answers every login already queued for hashing normally, logs no error, then exits 0', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
+    // One hashing thread at eight times the minimum memory: each verification takes a while (about a second on a busy
+    // 2-core machine), so the logins queue for longer than the 10 s grace the server used to allow itself.
+    const server = await startServer({
+      DATA_DIR: dataDir,
+      SEED_DEMO_DATA: 'false',
+      PASSWORD_HASH_CONCURRENCY: '1',
+      PASSWORD_HASH_MEMORY_KIB: String(8 * 19_456),
+      SHUTDOWN_TIMEOUT_MS: '120000',
+    });
+    const logins = 16;
+    try {
+      const login = (i: number) =>
+        fetch(`${server.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-portal-request': '1' },
+          body: JSON.stringify({ username: `nobody${i}`, password: 'not the password' }),
+        }).then(async (res) => ({ status: res.status, body: await res.text() }));
+      const answers = Array.from({ length: logins }, (_, i) => login(i));
+      // Every login is accepted once the first one is answered (they were sent together, one hash at a time).
+      await Promise.race(answers);
+      server.child.kill('SIGTERM');
+      const results = await Promise.all(answers);
+      expect(results).toEqual(
+        Array.from({ length: logins }, () => ({ status: 401, body: JSON.stringify({ errorMessage: 'Login_Failed' }) })),
+      );
+      expect(await server.exited).toBe(0);
+      const errors = server.output.filter((line) => /"level":(50|60)/.test(line));
+      expect(errors).toEqual([]);
+      expect(server.output.join('\n')).not.toContain('Terminating worker thread');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
 });
 
 describe.runIf(inject('postgresTemplate'))('the server process on PostgreSQL', () => {

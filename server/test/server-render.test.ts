@@ -167,4 +167,54 @@ describe('server-rendered pages', () => {
     expect(res.body).toContain('<div id="root"><!--app-root--></div>');
     expect((await get('/login')).body).toContain('<div id="root"><!--app-root--></div>');
   });
+
+  describe('unknown pages (issue 19, finding 9)', () => {
+    let small: Awaited<ReturnType<typeof buildTestApp>>;
+    beforeAll(async () => {
+      // 5 page renders or uncached reads per client and minute; room for 20 pages.
+      small = await buildTestApp({
+        config: testConfig({
+          CMS_URL: upstream.handle!.url,
+          CMS_TOKEN: 'fake-cms-token-5f2c9a7d1e3b',
+          WEB_DIST_DIR: join(webRoot, 'dist'),
+          CONTENT_MISSES_PER_MINUTE: '5',
+        }),
+        contentLimits: { contentCacheEntries: 20 },
+      });
+    });
+    afterAll(() => small.app.close());
+    const page = (url: string, remoteAddress: string) =>
+      small.app.inject({ url, remoteAddress, headers: { cookie: 'region=J5A; amaApproved=true' } });
+
+    it('limits the renders of one client: made-up topics past the budget get 429, cached pages and other clients do not', async () => {
+      expect((await page('/topics/contact', '192.0.2.1')).statusCode).toBe(200);
+      const statuses = [];
+      for (let i = 0; i < 8; i++) statuses.push((await page(`/topics/missing-${i}`, '192.0.2.1')).statusCode);
+      expect(statuses).toEqual([404, 404, 404, 404, 429, 429, 429, 429]);
+      const limited = await page('/topics/missing-x', '192.0.2.1');
+      expect(limited.json()).toEqual({ errorMessage: 'Too_Many_Requests' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // A page already rendered costs nothing and is still served to this client.
+      expect((await page('/topics/contact', '192.0.2.1')).statusCode).toBe(200);
+      // So is the last unknown page it rendered (kept among the misses).
+      expect((await page('/topics/missing-3', '192.0.2.1')).statusCode).toBe(404);
+      // Another client has its own budget.
+      expect((await page('/topics/missing-y', '192.0.2.2')).statusCode).toBe(404);
+    });
+
+    it('does not let unknown pages push real pages out of the page cache', async () => {
+      small.app.contentCache.pages.clear();
+      small.app.contentCache.content.clear();
+      const before = renders();
+      expect((await page('/topics/contact', '198.51.100.1')).statusCode).toBe(200);
+      // 60 made-up topics (three times the cache's room), from clients within their budgets.
+      for (let i = 0; i < 60; i++)
+        expect((await page(`/topics/missing-many-${i}`, `198.51.100.${10 + Math.floor(i / 4)}`)).statusCode).toBe(404);
+      const rendered = renders();
+      expect(rendered - before).toBe(61);
+      // The real page is still cached: served without a render.
+      expect((await page('/topics/contact', '198.51.100.2')).body).toContain('Contact us for J5A');
+      expect(renders()).toBe(rendered);
+    });
+  });
 });

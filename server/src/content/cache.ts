@@ -68,6 +68,11 @@ export interface ResponseCacheOptions {
   now?: () => number;
   /** Called when a background refresh fails (the request that triggered it has already been answered). */
   onBackgroundError?: (err: unknown) => void;
+  /**
+   * Answers that say "nothing here" (a rendered not-found page, an empty list): anyone can ask for endless such
+   * URLs, so they are kept apart, in a tenth of the room, and never push a real answer out (docs/decisions/0032).
+   */
+  isMiss?: (answer: CachedAnswer) => boolean;
 }
 
 export function strongEtag(body: Buffer): string {
@@ -104,6 +109,8 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string): bool
  */
 export class ResponseCache {
   private readonly entries: LRUCache<string, CachedAnswer>;
+  /** Answers `isMiss` picks out, in their own smaller LRU. */
+  private readonly misses: LRUCache<string, CachedAnswer>;
   private readonly inflight = new Map<string, Promise<Resolved>>();
   private generation = 0;
   /** Keys whose last upstream request failed, with when and how (bounded like the entries). */
@@ -116,26 +123,51 @@ export class ResponseCache {
 
   constructor(private readonly options: ResponseCacheOptions) {
     this.now = options.now ?? Date.now;
+    const sizeCalculation = (answer: CachedAnswer, key: string) =>
+      answer.body.length +
+      (answer.encoded.br?.body.length ?? 0) +
+      (answer.encoded.gzip?.body.length ?? 0) +
+      key.length +
+      300;
     this.entries = new LRUCache<string, CachedAnswer>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
-      sizeCalculation: (answer, key) =>
-        answer.body.length +
-        (answer.encoded.br?.body.length ?? 0) +
-        (answer.encoded.gzip?.body.length ?? 0) +
-        key.length +
-        300,
+      sizeCalculation,
+    });
+    this.misses = new LRUCache<string, CachedAnswer>({
+      max: Math.max(1, Math.ceil(options.maxEntries / 10)),
+      maxSize: Math.max(1, Math.ceil(options.maxBytes / 10)),
+      sizeCalculation,
     });
     this.failedKeys = new LRUCache({ max: options.maxEntries });
     this.knownGood = new LRUCache({ max: options.maxEntries * 2 });
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + this.misses.size;
   }
 
   get bytes(): number {
-    return this.entries.calculatedSize;
+    return this.entries.calculatedSize + this.misses.calculatedSize;
+  }
+
+  private entry(key: string): CachedAnswer | undefined {
+    return this.entries.get(key) ?? this.misses.get(key);
+  }
+
+  private peekEntry(key: string): CachedAnswer | undefined {
+    return this.entries.peek(key) ?? this.misses.peek(key);
+  }
+
+  private deleteEntry(key: string): void {
+    this.entries.delete(key);
+    this.misses.delete(key);
+  }
+
+  private setEntry(key: string, answer: CachedAnswer): void {
+    const miss = this.options.isMiss?.(answer) ?? false;
+    (miss ? this.entries : this.misses).delete(key);
+    (miss ? this.misses : this.entries).set(key, answer);
   }
 
   /** The CMS changed something: every cached answer must be fetched again before it is served as current. */
@@ -148,6 +180,7 @@ export class ResponseCache {
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.misses.clear();
     this.failedKeys.clear();
     this.knownGood.clear();
     this.healthFailures = 0;
@@ -195,13 +228,13 @@ export class ResponseCache {
    * route can answer a fresh hit without a promise; anything else goes through `get`.
    */
   fresh(key: string): CachedAnswer | undefined {
-    const cached = this.entries.get(key);
+    const cached = this.entry(key);
     return cached && cached.generation === this.generation && this.withinTtl(cached) ? cached : undefined;
   }
 
   /** True when a copy of this generation is cached (fresh or past its TTL): a read then never waits for the upstream. */
   has(key: string): boolean {
-    return this.entries.peek(key)?.generation === this.generation;
+    return this.peekEntry(key)?.generation === this.generation;
   }
 
   private withinTtl(answer: CachedAnswer): boolean {
@@ -209,7 +242,7 @@ export class ResponseCache {
   }
 
   async get(key: string, load: () => Promise<LoadResult>): Promise<CacheLookup> {
-    const cached = this.entries.get(key);
+    const cached = this.entry(key);
     if (cached && cached.generation === this.generation) {
       if (this.withinTtl(cached)) return { kind: 'ok', answer: cached, stale: false };
       if (!this.upstreamResting(key)) {
@@ -263,14 +296,14 @@ export class ResponseCache {
         else this.failedKeys.delete(key);
         if (result.kind !== 'ok') {
           // Unpublished or deleted: do not keep serving the old copy.
-          if (result.kind === 'not-found' && generation === this.generation) this.entries.delete(key);
+          if (result.kind === 'not-found' && generation === this.generation) this.deleteEntry(key);
           return result;
         }
         const answer = await this.toAnswer(result, generation);
         // An answer fetched before a newer webhook never replaces one fetched after it. (An answer larger
         // than the cache allows is not kept by the LRU but is still served to the callers waiting for it.)
-        const existing = this.entries.peek(key);
-        if (!existing || existing.generation <= generation) this.entries.set(key, answer);
+        const existing = this.peekEntry(key);
+        if (!existing || existing.generation <= generation) this.setEntry(key, answer);
         return { kind: 'ok', answer };
       } catch (err) {
         this.failed(key, err);

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../db/client';
 import { LRUCache } from 'lru-cache';
 import { WEBHOOK_SECRET_HEADER } from '@portal/contracts/http';
 import { PortalError } from '../platform/portal-error';
+import { clientKey } from '../platform/rate-limit';
 import { parseContentRequest, parseUploadPath, QueryRejected, type ContentRequest } from './allow-list';
 import { ResponseCache, UpstreamUnavailable, type CacheLookup } from './cache';
 import { CmsClient } from './cms-client';
@@ -60,10 +61,16 @@ export const defaultContentLimits: ContentLimits = {
 
 export interface ContentService {
   readPublished(url: string, log: FastifyBaseLogger): Promise<{ status: number; body: unknown }>;
+  /**
+   * Counts a request that waits for the CMS (a page to render) against its client's budget, shared with the
+   * proxy's uncached reads (CONTENT_MISSES_PER_MINUTE); over it, throws 429 Too_Many_Requests with Retry-After.
+   */
+  countUncached(request: FastifyRequest): Promise<void>;
   /** Server-rendered pages, invalidated with the content by the CMS webhook. */
   pages: ResponseCache;
 }
 
+const EMPTY_LIST = Buffer.from('{"data":[]');
 const CONTENT_CSP_FOR_UPLOADS = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const IMAGE_TYPES = new Set([
   'image/png',
@@ -122,7 +129,7 @@ function outageLog(log: FastifyInstance['log']) {
  */
 export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPluginOptions) => {
   const { config } = options;
-  const limits = { ...defaultContentLimits, ...options.limits };
+  const limits = { ...defaultContentLimits, uncachedPerMinute: config.cms.missesPerMinute, ...options.limits };
   const agents = createAgents();
   const client = new CmsClient({
     baseUrl: config.cms.url,
@@ -158,6 +165,8 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     ...common,
     maxEntries: limits.contentCacheEntries,
     maxBytes: limits.contentCacheBytes,
+    // A query that matched nothing (a made-up topic slug): Strapi answers an empty list.
+    isMiss: (answer) => answer.body.subarray(0, EMPTY_LIST.length).equals(EMPTY_LIST),
   });
   const uploads = new ResponseCache({
     ...common,
@@ -169,6 +178,8 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     ...common,
     maxEntries: limits.contentCacheEntries,
     maxBytes: limits.contentCacheBytes,
+    // Unknown pages (any made-up /topics/… renders one) never push a real page out (docs/decisions/0032).
+    isMiss: (answer) => answer.status === 404,
   });
   /**
    * Any failure to get content from the CMS answers 502 Content_Unavailable, never a 500. A 5xx on one query (the
@@ -232,7 +243,9 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     if (lookup.kind === 'bad-request') return failure(400, 'Validation_Failed');
     return { status: 200, body: JSON.parse(lookup.answer.body.toString('utf8')) as unknown };
   }
-  app.decorate('contentService', { readPublished, pages });
+  /** Set when the routes' scope (which owns the rate limiter) is registered, below. */
+  let countUncached: (request: FastifyRequest) => Promise<void> = async () => {};
+  app.decorate('contentService', { readPublished, pages, countUncached: (request) => countUncached(request) });
   app.addHook('onClose', async () => {
     agents.http.destroy();
     agents.https.destroy();
@@ -242,14 +255,17 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
   // The routes live in their own scope with their own rate limiter (so another part of the app can register
   // @fastify/rate-limit too). Limits are per client address, in memory (per instance).
   await app.register(async (scope) => {
-    await scope.register(rateLimit, { global: false });
+    await scope.register(rateLimit, { global: false, keyGenerator: clientKey });
     const uncachedLimit = scope.createRateLimit({ max: limits.uncachedPerMinute, timeWindow: 60_000 });
-    /** Requests that wait for the CMS count against the client's budget; cached answers (even stale) never do. */
-    async function countUncached(request: FastifyRequest) {
+    /**
+     * Requests that wait for the CMS count against the client's budget (page renders too, through contentService);
+     * cached answers (even stale) never do.
+     */
+    countUncached = async (request: FastifyRequest) => {
       const limit = await uncachedLimit(request);
       if (!limit.isAllowed && limit.isExceeded)
         throw new PortalError(429, 'Too_Many_Requests', undefined, { 'retry-after': String(limit.ttlInSeconds) });
-    }
+    };
     // Allowed requests, parsed once per distinct URL: the SPA asks for the same few URLs over and over.
     const parsedRequests = new LRUCache<string, ContentRequest>({ max: limits.parsedRequestEntries });
     function parseRequest(request: FastifyRequest): ContentRequest {

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { clientKey } from './rate-limit';
 
 export const CSP_REPORT_PATH = '/api/csp-report';
 /** The name the CSP's `report-to` directive and the Reporting-Endpoints header give the endpoint. */
@@ -102,7 +103,7 @@ function violationsOf(body: z.infer<typeof LegacyReport> | z.infer<typeof Report
  */
 export async function cspReportRoutes(app: FastifyInstance) {
   // In-memory counters (one instance's view); a shared store can be passed here once one exists.
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, { global: false, keyGenerator: clientKey });
   app.addContentTypeParser(
     ['application/csp-report', 'application/reports+json'],
     { parseAs: 'string', bodyLimit: REPORT_BODY_LIMIT },

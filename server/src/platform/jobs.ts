@@ -3,12 +3,20 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client';
 import { rowsOf, type DbExecutor } from './db-executor';
 
-/** A named periodic job (docs/decisions/0017): outbox delivery, rate-limit cleanup, later inactivity and retention. */
+/** What a run may answer: `more` = it stopped at its batch size with work left; the runner runs it again at once. */
+export interface JobResult {
+  more?: boolean;
+}
+
+/** A named periodic job (docs/decisions/0017): outbox delivery, rate-limit cleanup, inactivity, retention. */
 export interface Job {
   name: string;
   intervalMs: number;
-  /** Runs inside the transaction that holds the job's advisory lock. */
-  run(tx: DbExecutor): Promise<void>;
+  /**
+   * Runs inside the transaction that holds the job's advisory lock. A job with a large backlog does one batch and
+   * answers `{ more: true }`: each batch is then its own short transaction, so no lock is held for long.
+   */
+  run(tx: DbExecutor): Promise<void | JobResult>;
 }
 
 /** A stable 32-bit key per job name for pg_try_advisory_xact_lock (its two-integer form, first half "portal jobs"). */
@@ -54,12 +62,16 @@ export class JobRunner {
     this.track(this.runOnce(job.name, { force: true }));
   }
 
-  /** Answers whether this call ran the job (false: another instance holds it, or it already ran this interval). */
+  /**
+   * Answers whether this call ran the job (false: another instance holds it, or it already ran this interval). A run
+   * that answers `more` is followed by another at once (its own transaction), until the backlog is done.
+   */
   async runOnce(name: string, { force = false } = {}): Promise<boolean> {
     const job = this.jobs.find((j) => j.name === name);
     if (!job) throw new Error(`unknown job ${name}`);
+    let more = false;
     try {
-      return await this.db.transaction(async (tx) => {
+      const ran = await this.db.transaction(async (tx) => {
         const [lock] = rowsOf<{ locked: boolean }>(
           await tx.execute(sql`select pg_try_advisory_xact_lock(${JOB_LOCK_CLASS}, ${lockKey(name)}) as locked`),
         );
@@ -74,9 +86,11 @@ export class JobRunner {
             returning key`),
         );
         if (!claimed.length) return false;
-        await job.run(tx);
+        more = (await job.run(tx))?.more === true;
         return true;
       });
+      if (ran && more) this.kick(name);
+      return ran;
     } catch (err) {
       this.log.error({ err, job: name }, 'job failed');
       return false;

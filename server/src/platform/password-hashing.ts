@@ -50,6 +50,8 @@ export class PasswordHasher {
   private readonly options;
   private dummyHash: Promise<string> | undefined;
   private pool: Piscina | undefined;
+  /** Hashes and verifications asked for and not finished: shutdown waits for them (docs/decisions/0032). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(readonly settings: HashingSettings) {
     this.options = {
@@ -68,7 +70,11 @@ export class PasswordHasher {
       idleTimeout: 60_000,
       niceIncrement: this.settings.niceIncrement ?? PASSWORD_HASH_NICE_DEFAULT,
     });
-    return this.pool.run(task, { name }) as Promise<T>;
+    const running = this.pool.run(task, { name }) as Promise<T>;
+    this.pending.add(running);
+    const settled = () => void this.pending.delete(running);
+    running.then(settled, settled);
+    return running;
   }
 
   hash(password: string): Promise<string> {
@@ -103,8 +109,23 @@ export class PasswordHasher {
     return false;
   }
 
-  /** Ends the worker threads (the server's shutdown); a later hash starts new ones. */
+  /**
+   * The server's shutdown: finishes every hash and verification already asked for (those a finishing request asks
+   * for meanwhile too), then ends the worker threads; a later hash starts new ones. Destroying the pool at once
+   * would fail each queued login with a 500.
+   */
   async close(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.destroy();
+  }
+
+  /**
+   * A forced stop: ends the threads at once, and whatever was queued rejects (never "wrong password", so it cannot
+   * count towards a lockout). Shutdown uses `close()`.
+   */
+  async destroy(): Promise<void> {
     const pool = this.pool;
     this.pool = undefined;
     await pool?.destroy();

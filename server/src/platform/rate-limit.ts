@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import { lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -5,6 +6,47 @@ import type { Db } from '../db/client';
 import { rateLimits } from '../db/schema';
 import { rowsOf, type DbExecutor } from './db-executor';
 import type { Job } from './jobs';
+
+/** The groups of an IPv6 address as 8 numbers, or undefined when it is not one. Accepts `::`, a zone and a dotted tail. */
+function ipv6Groups(address: string): number[] | undefined {
+  const bare = address.split('%', 1)[0]!;
+  if (!isIPv6(bare)) return undefined;
+  let text = bare.toLowerCase();
+  // A dotted IPv4 tail (::ffff:192.0.2.1, 64:ff9b::192.0.2.1) becomes two groups.
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const front = part(head);
+  const back = part(tail);
+  return tail === undefined ? front : [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/**
+ * The client a per-client limit counts against, from its address (docs/decisions/0032): an IPv4 address as it is; an
+ * IPv6 address by its /64 (one subscriber's line or one host usually holds a whole /64, so counting single addresses
+ * would give an attacker 2^64 budgets); an IPv4-mapped IPv6 address (`::ffff:192.0.2.1`, what a dual-stack socket
+ * reports for an IPv4 peer) as the IPv4 address. Every per-client rate limit and the connection cap use this key.
+ */
+export function clientKeyOfAddress(address: string): string {
+  if (isIPv4(address)) return address;
+  const groups = ipv6Groups(address);
+  if (!groups || groups.length !== 8) return address;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The rate-limit key of a request's client (`request.ip`, which believes X-Forwarded-For from trusted proxies only). */
+export function clientKey(request: Pick<FastifyRequest, 'ip'>): string {
+  return clientKeyOfAddress(request.ip);
+}
 
 export interface AttemptCount {
   /** Attempts in the current window, this one included. */
@@ -89,12 +131,12 @@ export async function registerSharedRateLimit(scope: FastifyInstance): Promise<v
 export interface RouteRateLimit {
   max: number;
   timeWindow: number;
-  /** `ip`: per client address (trusted proxies only); or a function, e.g. per account. */
+  /** `ip`: per client (`clientKey`: an IPv4 address or an IPv6 /64; trusted proxies only); or a function, e.g. per account. */
   key: 'ip' | ((request: FastifyRequest) => string);
 }
 
 export function routeRateLimit({ max, timeWindow, key }: RouteRateLimit): RateLimitOptions {
-  return { max, timeWindow, keyGenerator: key === 'ip' ? (request) => request.ip : key };
+  return { max, timeWindow, keyGenerator: key === 'ip' ? clientKey : key };
 }
 
 /** Deletes counters whose window has ended (run by the job runner). */

@@ -9,6 +9,7 @@ import type { DbExecutor } from './db-executor';
 import type { Job } from './jobs';
 import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
 import { PortalError } from './portal-error';
+import { deleteBatch, RETENTION_BATCH_SIZE } from './retention';
 
 /**
  * Server-side sessions in PostgreSQL (docs/requirements/session.md#server-sessions, docs/decisions/0020): the browser
@@ -313,16 +314,27 @@ export async function rotateSession(
 }
 
 /** Deletes sessions past their absolute limit, or idle for longer than the idle limit (run by the job runner). */
-export function sessionCleanupJob(limits: SessionLimits, intervalMs = 10 * 60_000): Job {
+export function sessionCleanupJob(
+  limits: SessionLimits,
+  intervalMs = 10 * 60_000,
+  options: { now?: () => Date; batchSize?: number } = {},
+): Job {
   return {
     name: 'session-cleanup',
     intervalMs,
     async run(tx) {
-      await tx
-        .delete(sessions)
-        .where(
-          sql`${sessions.expiresAt} <= now() or ${sessions.lastSeenAt} <= now() - ${limits.idleMs} * interval '1 millisecond'`,
-        );
+      // In batches (platform/retention.ts), by the app's clock: ended by the absolute limit or idle past the limit.
+      const now = options.now?.() ?? new Date();
+      const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
+      const idleSince = new Date(now.getTime() - limits.idleMs).toISOString();
+      const deleted = await deleteBatch(
+        tx,
+        'sessions',
+        'id_hash',
+        sql`(expires_at <= ${now.toISOString()}::timestamptz or last_seen_at <= ${idleSince}::timestamptz)`,
+        batchSize,
+      );
+      return { more: deleted === batchSize };
     },
   };
 }

@@ -4,7 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import { recordAudit } from '../../platform/audit';
 import { PortalError } from '../../platform/portal-error';
-import { countAttempt, registerSharedRateLimit, retryAfterHeader, routeRateLimit } from '../../platform/rate-limit';
+import {
+  clientKey,
+  countAttempt,
+  registerSharedRateLimit,
+  retryAfterHeader,
+  routeRateLimit,
+} from '../../platform/rate-limit';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -33,7 +39,7 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { db } = app.database;
       reply.header('cache-control', 'no-store');
-      const daily = await countAttempt(db, `find-admin-day|${request.ip}`, DAY_MS);
+      const daily = await countAttempt(db, `find-admin-day|${clientKey(request)}`, DAY_MS);
       if (daily.count > findAdminPerDay)
         throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(daily.ttlMs));
       const { npi, ptan, tin } = request.body;

@@ -26,7 +26,7 @@ import {
 } from '../../platform/one-time-tokens';
 import { passwordProblems, rememberPassword } from '../../platform/password-hashing';
 import { PortalError } from '../../platform/portal-error';
-import { countAttempt, peekAttempts, resetAttempts, retryAfterHeader } from '../../platform/rate-limit';
+import { clientKey, countAttempt, peekAttempts, resetAttempts, retryAfterHeader } from '../../platform/rate-limit';
 import { hashSecurityAnswer } from '../../platform/security-answers';
 import { issueValidationToken, readValidationToken } from './validation-token';
 
@@ -148,7 +148,7 @@ export async function validateProvider(
 
 const locationFailuresKey = (locationId: string) => `authority-failures|location:${locationId}`;
 const locationLockKey = (locationId: string) => `authority-lock|location:${locationId}`;
-const clientFailuresKey = (ip: string) => `authority-failures|client:${ip}`;
+const clientFailuresKey = (request: Pick<FastifyRequest, 'ip'>) => `authority-failures|client:${clientKey(request)}`;
 
 /** The claim facts that prove authority, per `financialLookupSelector`. */
 function proofCondition(input: AuthorityInput) {
@@ -206,7 +206,7 @@ export async function validateAuthority(request: FastifyRequest, input: Authorit
         refusal: 'locked',
         error: new PortalError(429, 'Authority_Locked', undefined, retryAfterHeader(lock.ttlMs)),
       };
-    const client = await peekAttempts(tx, clientFailuresKey(request.ip));
+    const client = await peekAttempts(tx, clientFailuresKey(request));
     if (client.count >= settings.authorityClientMaxFailures)
       return {
         refusal: 'client_limit',
@@ -232,7 +232,7 @@ export async function validateAuthority(request: FastifyRequest, input: Authorit
 
     if (!proof) {
       const windowMs = settings.authorityLockMs;
-      await countAttempt(tx, clientFailuresKey(request.ip), 60 * 60_000);
+      await countAttempt(tx, clientFailuresKey(request), 60 * 60_000);
       const failures = await countAttempt(tx, locationFailuresKey(location.id), windowMs);
       const locking = failures.count >= settings.authorityMaxFailures;
       await audit(request, tx, {

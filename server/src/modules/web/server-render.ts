@@ -101,6 +101,9 @@ export async function createPageSender(
     if (key === undefined) return false;
     let answer = pages.fresh(key);
     if (!answer) {
+      // A render waits for the CMS and the renderer: counted per client like the proxy's uncached reads, so a run
+      // of made-up /topics/… URLs is limited (429) while cached pages stay free (docs/decisions/0032).
+      if (!pages.has(key)) await app.contentService.countUncached(request);
       let lookup: CacheLookup;
       try {
         lookup = await pages.get(key, () => render(key, pageRequest, request.log));
