@@ -40,6 +40,7 @@ import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logge
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
 import { loadSecrets, type Secrets } from './platform/secrets';
+import { cmsSecurityQuestionKeys, type SecurityQuestionKeys } from './platform/security-questions';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
 import {
   helmetOptions,
@@ -56,6 +57,8 @@ declare module 'fastify' {
     /** Periodic jobs, one instance at a time; `jobs.kick(OUTBOX_JOB)` after a transaction that queued email. */
     jobs: JobRunner;
     passwordHasher: PasswordHasher;
+    /** The keys of the CMS's security-question list (503 when the CMS cannot be reached). */
+    securityQuestionKeys: SecurityQuestionKeys;
   }
 }
 
@@ -68,6 +71,8 @@ export interface AppDependencies {
   onRoute?: (route: RouteOptions) => void;
   /** The current time (default: the system clock); tests move it through session and lockout limits. */
   clock?: () => Date;
+  /** The CMS's security-question keys (default: read through the content service); tests give a fixed list. */
+  securityQuestionKeys?: SecurityQuestionKeys;
 }
 
 /**
@@ -106,6 +111,7 @@ export async function buildApp({
   logStream,
   onRoute,
   clock,
+  securityQuestionKeys,
 }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
   const baselineHeaders = {
@@ -184,6 +190,10 @@ export async function buildApp({
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
   await app.register(contentPlugin, { config, database });
+  app.decorate(
+    'securityQuestionKeys',
+    securityQuestionKeys ?? cmsSecurityQuestionKeys((url) => app.contentService.readPublished(url, app.log)),
+  );
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   await app.register(authRoutes);

@@ -57,6 +57,17 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/** The security questions the test apps' CMS lists: the CMS seed's keys (cms/src/seed/content.js). */
+export const TEST_SECURITY_QUESTION_KEYS = [
+  'childhood-street',
+  'first-car',
+  'first-school',
+  'parents-met-city',
+  'first-employer',
+  'childhood-nickname',
+  'oldest-sibling-middle-name',
+];
+
 /** Builds the app on a fresh database and captures its log lines, so tests can assert what was (not) logged. */
 export async function buildTestApp(
   options: {
@@ -65,6 +76,8 @@ export async function buildTestApp(
     extraRoutes?: (app: FastifyInstance) => void;
     onRoute?: (route: RouteOptions) => void;
     clock?: () => Date;
+    /** The CMS's security-question keys (default: TEST_SECURITY_QUESTION_KEYS, no CMS needed). */
+    securityQuestionKeys?: () => Promise<readonly string[]>;
   } = {},
 ) {
   const database = options.database ?? (await createTestDatabase());
@@ -72,7 +85,14 @@ export async function buildTestApp(
   const logStream = new PassThrough();
   const logLines: string[] = [];
   logStream.on('data', (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const app = await buildApp({ config, database, logStream, onRoute: options.onRoute, clock: options.clock });
+  const app = await buildApp({
+    config,
+    database,
+    logStream,
+    onRoute: options.onRoute,
+    clock: options.clock,
+    securityQuestionKeys: options.securityQuestionKeys ?? (async () => TEST_SECURITY_QUESTION_KEYS),
+  });
   app.addHook('onClose', async () => {
     await database.close();
     rmSync(config.dataDir, { recursive: true, force: true });

@@ -53,7 +53,7 @@ function registrationAnswers(answers: Answers = {}) {
               legalName: 'Prairie Family Clinic',
               jurisdiction: 'J5',
               lineOfBusiness: 'B',
-              maskedTin: '**-***6789',
+              maskedTin: '*****6789',
             },
           },
         })
@@ -165,7 +165,7 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
     await user.click(screen.getByRole('button', { name: 'Find my provider location' }));
     const location = await screen.findByRole('region', { name: 'Matched provider location' });
     expect(location).toHaveTextContent('Prairie Family Clinic');
-    expect(location).toHaveTextContent('**-***6789');
+    expect(location).toHaveTextContent('*****6789');
     expect(location).toHaveTextContent('Part B');
     expect(bodies.provider).toEqual([
       {
