@@ -48,7 +48,7 @@ describe('login help and DDE access', () => {
     pageDefaults: { allowConsoleErrors, viewport: { width: 1440, height: 900 } },
   });
 
-  it('forgot username: from the login page; no date of birth, no request; the username arrives by email', async () => {
+  it('forgot username: from the login page; no or a future date of birth, no request; the username arrives by email', async () => {
     const { context, page } = await portal.newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot username?' }).click();
@@ -61,6 +61,14 @@ describe('login help and DDE access', () => {
     });
     await page.getByRole('button', { name: 'Email my username' }).click();
     await page.getByTestId('form-error-summary').getByRole('link', { name: 'Date of Birth is invalid' }).waitFor();
+    expect(sent).toEqual([]);
+
+    // A date of birth in the future is refused next to the field, and nothing is sent (issue 22 #6).
+    const future = 'Date of birth cannot be in the future. Enter the date you were born.';
+    await typeDate(page, /date of birth/i, '01012035');
+    await page.getByRole('button', { name: 'Email my username' }).click();
+    await expect.poll(() => page.locator('#forgot-username-dob-helper-text').textContent()).toBe(future);
+    await page.getByTestId('form-error-summary').getByRole('link', { name: future }).waitFor();
     expect(sent).toEqual([]);
 
     const since = new Date();

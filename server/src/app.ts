@@ -42,6 +42,7 @@ import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
 import { retentionJobs } from './platform/retention';
 import { loadSecrets, type Secrets } from './platform/secrets';
+import { cmsSecurityQuestionKeys, type SecurityQuestionKeys } from './platform/security-questions';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
 import {
   helmetOptions,
@@ -58,6 +59,8 @@ declare module 'fastify' {
     /** Periodic jobs, one instance at a time; `jobs.kick(OUTBOX_JOB)` after a transaction that queued email. */
     jobs: JobRunner;
     passwordHasher: PasswordHasher;
+    /** The keys of the CMS's security-question list (503 when the CMS cannot be reached). */
+    securityQuestionKeys: SecurityQuestionKeys;
   }
 }
 
@@ -72,6 +75,8 @@ export interface AppDependencies {
   clock?: () => Date;
   /** The content proxy's cache sizes and limits (defaults: content/plugin.ts); tests shrink them. */
   contentLimits?: Partial<ContentLimits>;
+  /** The CMS's security-question keys (default: read through the content service); tests give a fixed list. */
+  securityQuestionKeys?: SecurityQuestionKeys;
 }
 
 /** Origins whose browser calls may change state (CSRF check). Locally both loopback names reach the same server. */
@@ -103,6 +108,7 @@ export async function buildApp({
   onRoute,
   clock,
   contentLimits,
+  securityQuestionKeys,
 }: AppDependencies): Promise<FastifyInstance> {
   // helmet's header set depends on configuration only: worked out once (docs/decisions/0010).
   const baselineHeaders = {
@@ -194,6 +200,10 @@ export async function buildApp({
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
   await app.register(contentPlugin, { config, database, limits: contentLimits });
+  app.decorate(
+    'securityQuestionKeys',
+    securityQuestionKeys ?? cmsSecurityQuestionKeys((url) => app.contentService.readPublished(url, app.log)),
+  );
   await app.register(sitemapRoutes, { config });
   await app.register(passwordRoutes);
   await app.register(authRoutes);

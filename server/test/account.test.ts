@@ -674,6 +674,31 @@ describe('My account, passkeys and re-authentication', () => {
           'Validation_Failed',
           'securityQuestions.0.answer',
         ],
+        // Three identical 2-character answers (issue 19 #10); the same answer twice; a key the CMS does not list.
+        [
+          ACCOUNT_ROUTES.securityAnswers,
+          { securityQuestions: QUESTIONS.map((q) => ({ ...q, answer: 'ab' })) },
+          'Validation_Failed',
+          'securityQuestions.2.answer',
+        ],
+        [
+          ACCOUNT_ROUTES.securityAnswers,
+          {
+            securityQuestions: [
+              QUESTIONS[0],
+              { ...QUESTIONS[1], answer: QUESTIONS[0]!.answer.toUpperCase() },
+              QUESTIONS[2],
+            ],
+          },
+          'Validation_Failed',
+          'securityQuestions.1.answer',
+        ],
+        [
+          ACCOUNT_ROUTES.securityAnswers,
+          { securityQuestions: [{ ...QUESTIONS[0], questionId: 'favourite-colour' }, QUESTIONS[1], QUESTIONS[2]] },
+          'Validation_Failed',
+          'securityQuestions.0.questionId',
+        ],
         [ACCOUNT_ROUTES.emailConfirm, { token: 'short' }, 'Validation_Failed', 'token'],
       ];
       for (const [url, body, code, field] of expectations) {

@@ -58,6 +58,17 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/** The security questions the test apps' CMS lists: the CMS seed's keys (cms/src/seed/content.js). */
+export const TEST_SECURITY_QUESTION_KEYS = [
+  'childhood-street',
+  'first-car',
+  'first-school',
+  'parents-met-city',
+  'first-employer',
+  'childhood-nickname',
+  'oldest-sibling-middle-name',
+];
+
 /** Builds the app on a fresh database and captures its log lines, so tests can assert what was (not) logged. */
 export async function buildTestApp(
   options: {
@@ -67,6 +78,8 @@ export async function buildTestApp(
     onRoute?: (route: RouteOptions) => void;
     clock?: () => Date;
     contentLimits?: Partial<ContentLimits>;
+    /** The CMS's security-question keys (default: TEST_SECURITY_QUESTION_KEYS, no CMS needed). */
+    securityQuestionKeys?: () => Promise<readonly string[]>;
   } = {},
 ) {
   const database = options.database ?? (await createTestDatabase());
@@ -81,6 +94,7 @@ export async function buildTestApp(
     onRoute: options.onRoute,
     clock: options.clock,
     contentLimits: options.contentLimits,
+    securityQuestionKeys: options.securityQuestionKeys ?? (async () => TEST_SECURITY_QUESTION_KEYS),
   });
   app.addHook('onClose', async () => {
     await database.close();

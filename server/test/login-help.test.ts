@@ -90,7 +90,9 @@ describe('login help', () => {
       // Per call: the same argon2 work (none) and one outbox insert on both paths (the miss rolls its back).
       expect(hitWork).toEqual({ argon2: 0, enqueued: 1 });
       expect(missWork).toEqual({ argon2: 0, enqueued: 2 });
-      const email = await latestEmail(app, 'FU.Match@example.com', 'username-reminder');
+      // Sent to the address on file, not as typed.
+      expect(await latestEmail(app, 'FU.Match@example.com', 'username-reminder')).toBeUndefined();
+      const email = await latestEmail(app, user.email, 'username-reminder');
       expect(email!.data).toEqual({ usernames: ['fu.match'] });
     });
 
@@ -170,6 +172,48 @@ describe('login help', () => {
     });
     expect(res.json()).toEqual({ data: { next: 'enterprise-directory' } });
     expect(await outboxCount(app)).toBe(before);
+  });
+
+  it('forgot username mails the address on file; a look-alike of it is refused, nothing sent (issue 19 #6)', async () => {
+    const user = await createAccount(app, 'kelly.fu');
+    const before = await outboxCount(app);
+    // U+212A KELVIN SIGN lower-cases onto "k": it used to match kelly.fu@example.com and get the username.
+    const lookAlike = await post(app, FORGOT_USERNAME_PATH, { email: '\u212Aelly.fu@example.com', dob: '1980-01-01' });
+    expect(lookAlike.statusCode).toBe(400);
+    expect(lookAlike.json()).toEqual({ errorMessage: 'Validation_Failed', fieldErrors: { email: ['Email_Invalid'] } });
+    expect(await outboxCount(app)).toBe(before);
+
+    const typed = ' KELLY.FU@Example.com ';
+    expect((await post(app, FORGOT_USERNAME_PATH, { email: typed, dob: '1980-01-01' })).statusCode).toBe(200);
+    expect(await outboxCount(app)).toBe(before + 1);
+    expect((await latestEmail(app, user.email, 'username-reminder'))!.data).toEqual({ usernames: ['kelly.fu'] });
+    expect(await latestEmail(app, typed.trim(), 'username-reminder')).toBeUndefined();
+    // An address registration refuses is refused here too (one email rule).
+    const noDot = await post(app, FORGOT_USERNAME_PATH, { email: 'demo.user.j5@example', dob: '1980-01-01' });
+    expect(noDot.json()).toEqual({ errorMessage: 'Validation_Failed', fieldErrors: { email: ['Email_Invalid'] } });
+  });
+
+  it("a date of birth after today (the app's clock) is refused before any lookup or email", async () => {
+    await createAccount(app, 'dob.future', { dob: '1980-01-01' });
+    const today = clock.now().toISOString().slice(0, 10);
+    const tomorrow = new Date(clock.now().getTime() + 24 * 60 * MINUTE).toISOString().slice(0, 10);
+    const before = await outboxCount(app);
+    const future = { errorMessage: 'Validation_Failed', fieldErrors: { dob: ['Date_Of_Birth_In_Future'] } };
+    for (const dob of [tomorrow, '2035-01-01']) {
+      const username = await post(app, FORGOT_USERNAME_PATH, { email: 'dob.future@example.com', dob });
+      expect([username.statusCode, username.json()]).toEqual([400, future]);
+      const reactivation = await post(app, SELF_REACTIVATION_PATH, {
+        step: 'request-code',
+        username: 'dob.future',
+        dob,
+      });
+      expect([reactivation.statusCode, reactivation.json()]).toEqual([400, future]);
+    }
+    expect(await outboxCount(app)).toBe(before);
+    // Today itself is a date of birth like any other (the answer is the usual one).
+    expect((await post(app, FORGOT_USERNAME_PATH, { email: 'dob.future@example.com', dob: today })).statusCode).toBe(
+      200,
+    );
   });
 
   it('per account: over the hourly allowance the answer stays the same and no email is sent', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normaliseSecurityAnswer } from '@portal/contracts/fields';
 import { eq } from 'drizzle-orm';
 import type { DatabaseHandle } from '../src/db/client';
 import { oneTimeTokens, providerLocations, securityAnswers, users } from '../src/db/schema';
@@ -14,7 +15,6 @@ import {
 import { PasswordHasher } from '../src/platform/password-hashing';
 import {
   hashSecurityAnswer,
-  normaliseSecurityAnswer,
   pickSecurityQuestion,
   saveSecurityAnswers,
   verifySecurityAnswer,

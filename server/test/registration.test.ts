@@ -19,6 +19,7 @@ import {
 import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
 import { rowsOf } from '../src/platform/db-executor';
 import { hashOneTimeToken } from '../src/platform/one-time-tokens';
+import { PortalError } from '../src/platform/portal-error';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 
@@ -169,7 +170,7 @@ describe('administrator registration', () => {
           legalName: `Clinic ${npiSerial}`,
           jurisdiction: 'J5',
           lineOfBusiness: 'B',
-          maskedTin: `**-***${l.tin.slice(-4)}`,
+          maskedTin: `*****${l.tin.slice(-4)}`,
         },
       });
       expect(data.validationToken).toEqual(expect.any(String));
@@ -365,6 +366,26 @@ describe('administrator registration', () => {
       expect(issued).toEqual([]);
     });
 
+    it('refuses a date of service after today before counting an attempt (issue 22 #6)', async () => {
+      const l = await createLocation(app);
+      // START is 2026-11-23 12:00 UTC: no time zone has reached 2026-11-25 yet.
+      const future = {
+        financialLookupSelector: 'patient',
+        patientMbi: l.day90.patientMbi,
+        dateOfService: '2026-11-25',
+      };
+      for (let i = 0; i < 6; i++) {
+        const res = await authority(l, future);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().fieldErrors).toEqual({
+          dateOfService: ['The date of service cannot be in the future. Enter the date the patient was seen.'],
+        });
+      }
+      // Six refusals, none counted: the location is not locked and the right proof still passes.
+      const right = await authority(l, { financialLookupSelector: 'claim', claimNumber: l.day90.claimNumber });
+      expect(right.statusCode).toBe(200);
+    });
+
     it('limits failures per client across locations', async () => {
       const ip = newIp();
       const wrong = { financialLookupSelector: 'claim', claimNumber: '9999999999999' };
@@ -484,6 +505,9 @@ describe('administrator registration', () => {
         [{ dob: '1899-12-31' }, 'dob', 'Date_Of_Birth_Invalid'],
         [{ dob: '2100-01-01' }, 'dob', 'Date_Of_Birth_Invalid'],
         [{ dob: '2023-02-29' }, 'dob', 'Date_Of_Birth_Invalid'],
+        // After the latest day anywhere (START is 2026-11-23 12:00 UTC, so 2026-11-24 in UTC+14).
+        [{ dob: '2026-11-25' }, 'dob', 'Date_Of_Birth_In_Future'],
+        [{ dob: '2030-01-01' }, 'dob', 'Date_Of_Birth_In_Future'],
         [{ emailConfirmation: 'other@example.org' }, 'emailConfirmation', 'Email_Mismatch'],
         [{ email: 'not-an-email', emailConfirmation: 'not-an-email' }, 'email', 'Email_Invalid'],
         [{ phone: '123' }, 'phone', 'Phone_Invalid'],
@@ -507,6 +531,41 @@ describe('administrator registration', () => {
           'securityQuestions',
           'Security_Questions_Not_Distinct',
         ],
+        // Three identical 2-character answers (issue 19 #10): too short, and the same answer thrice.
+        [
+          {
+            securityQuestions: [
+              { questionId: 'first-car', answer: 'ab' },
+              { questionId: 'first-school', answer: 'ab' },
+              { questionId: 'childhood-nickname', answer: 'ab' },
+            ],
+          },
+          'securityQuestions.0.answer',
+          'Security_Answer_Invalid',
+        ],
+        [
+          {
+            securityQuestions: [
+              { questionId: 'first-car', answer: 'Blue Harbor' },
+              { questionId: 'first-school', answer: 'blue  harbor' },
+              { questionId: 'childhood-nickname', answer: 'Bee' },
+            ],
+          },
+          'securityQuestions.1.answer',
+          'Security_Answers_Not_Distinct',
+        ],
+        // A key of the right shape that the CMS does not list.
+        [
+          {
+            securityQuestions: [
+              { questionId: 'favourite-colour', answer: 'Blue Harbor' },
+              { questionId: 'first-school', answer: 'Lincoln' },
+              { questionId: 'childhood-nickname', answer: 'Bee' },
+            ],
+          },
+          'securityQuestions.0.questionId',
+          'Security_Question_Invalid',
+        ],
       ];
       for (const [overrides, field, code] of cases) {
         const res = await post(app, REGISTRATION_ROUTES.selfRegistration, registrationBody(token, overrides));
@@ -520,6 +579,13 @@ describe('administrator registration', () => {
         registrationBody(token, { password: 'baseball1234567!' }),
       );
       expect(common.json().fieldErrors.password).toContain('Password_Too_Common');
+      // The CMS's list cannot be read: 503, never answers under unchecked keys.
+      const cmsDown = vi
+        .spyOn(app, 'securityQuestionKeys')
+        .mockRejectedValue(new PortalError(503, 'Service_Unavailable'));
+      const down = await post(app, REGISTRATION_ROUTES.selfRegistration, registrationBody(token));
+      cmsDown.mockRestore();
+      expect([down.statusCode, down.json().errorMessage]).toEqual([503, 'Service_Unavailable']);
       // None of it spent the token.
       expect((await post(app, REGISTRATION_ROUTES.selfRegistration, registrationBody(token))).statusCode).toBe(201);
     });

@@ -1,13 +1,8 @@
 import { z } from 'zod/mini';
 import { LoginCompletion, MfaEnrollStart, RECOVERY_CODE_COUNT } from './auth';
 import { dataEnvelope } from './http';
-import {
-  EMAIL_VERIFY_TTL_MS,
-  EmailSchema,
-  oneTimeTokenSchema,
-  PhoneSchema,
-  SecurityQuestionsSchema,
-} from './registration';
+import { EmailSchema, PhoneSchema, SecurityQuestionsSchema } from './fields';
+import { EMAIL_VERIFY_TTL_MS, oneTimeTokenSchema } from './registration';
 
 /**
  * My account, passkeys and re-authentication (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -93,7 +88,7 @@ export const AccountLocation = z.object({
   legalName: z.string(),
   jurisdiction: z.string(),
   lineOfBusiness: z.string(),
-  /** e.g. `*****6789`: only the last four digits. */
+  /** e.g. `*****6789`: only the last four digits (`maskTin`). */
   tinMasked: z.string(),
   role: z.enum(['administrator', 'user']),
 });

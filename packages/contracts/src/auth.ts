@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { UsernameLookupSchema } from './fields';
 import { dataEnvelope } from './http';
 
 /**
@@ -18,11 +19,9 @@ export const SESSION_ABSOLUTE_MS_DEFAULT = 12 * 60 * 60 * 1000;
 export const TOTP_CODE_LENGTH = 6;
 export const RECOVERY_CODE_COUNT = 10;
 
-const Username = z.string().check(z.minLength(1), z.maxLength(100));
-
 /** `POST /api/auth/login` */
 export const LoginRequest = z.object({
-  username: Username,
+  username: UsernameLookupSchema,
   // The policy's length rules apply when a password is set, never at login: an old password still logs in.
   password: z.string().check(z.minLength(1), z.maxLength(1024)),
 });

@@ -55,6 +55,14 @@ export const TinSchema = typedIdentifier(
   z.refine((v: string) => v !== '000000000', 'This TIN is not valid. Check the 9 digits and try again.'),
 );
 
+/**
+ * The one TIN mask (docs/decisions/0031-field-rules.md): only the last four digits ever leave the server, as
+ * `*****6789`, whatever page shows it (registration's location summary, My account's locations).
+ */
+export function maskTin(tin: string): string {
+  return `*****${tin.slice(-4)}`;
+}
+
 /** PTAN: 6 to 10 letters or digits. */
 export const PtanSchema = typedIdentifier(
   upperCaseWithoutSeparators,

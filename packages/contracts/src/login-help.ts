@@ -1,5 +1,15 @@
 import { z } from 'zod/mini';
 import { dataEnvelope } from './http';
+import {
+  dateOfBirthSchema,
+  EmailSchema,
+  localToday,
+  noControlCharacters as noControlCharactersRule,
+  noControlCharactersExceptLines as noControlCharactersExceptLinesRule,
+  SecurityAnswerAttemptSchema,
+  UsernameLookupSchema,
+  type Today,
+} from './fields';
 import { NpiSchema, PtanSchema, TinSchema } from './identifiers';
 
 /**
@@ -23,64 +33,15 @@ export const REACTIVATION_CODE_TTL_MS = 15 * 60 * 1000;
 /** Wrong security answers (or codes) accepted per reset link or reactivation before it stops working. */
 export const LOGIN_HELP_MAX_WRONG_ANSWERS = 5;
 
-/** Earliest and latest dates the date pickers accept (docs/requirements/portal.md#forms). */
-const DATE_MIN = '1900-01-01';
-const DATE_MAX = '2099-12-31';
-
-/** A control character (C0 or DEL); `allowLines` lets tab, line feed and carriage return through. */
-function hasControlCharacter(value: string, allowLines = false): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (allowLines && (c === 9 || c === 10 || c === 13)) continue;
-    if (c < 32 || c === 127) return true;
-  }
-  return false;
-}
 /** Control characters (NUL among them, which PostgreSQL text refuses) never belong in a typed field. */
-const noControlCharacters = z.refine<string>((v) => !hasControlCharacter(v), 'Remove the control characters.');
+const noControlCharacters = noControlCharactersRule();
 /** Multi-line text: line breaks and tabs allowed, other control characters not. */
-const noControlCharactersExceptLines = z.refine<string>(
-  (v) => !hasControlCharacter(v, true),
-  'Remove the control characters.',
-);
+const noControlCharactersExceptLines = noControlCharactersExceptLinesRule();
 
-function isRealDate(value: string): boolean {
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
-
-/** A date of birth as `YYYY-MM-DD` (UTC), a real calendar day from 1900-01-01 to 2099-12-31. */
-export const LoginHelpDob = z.string().check(
-  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Date of Birth is invalid'),
-  z.refine((v) => isRealDate(v) && v >= DATE_MIN && v <= DATE_MAX, 'Date of Birth is invalid'),
-);
-
-/** An email as people type it: trimmed; the server compares it without regard to case. */
-export const LoginHelpEmail = z.pipe(
-  z.pipe(
-    z.string(),
-    z.transform((v) => v.trim()),
-  ),
-  z
-    .string()
-    .check(
-      z.minLength(3),
-      z.maxLength(254),
-      z.regex(/^[^\s@]+@[^\s@]+$/, 'Enter a valid email address.'),
-      noControlCharacters,
-    ),
-);
-
-const Username = z.pipe(
-  z.pipe(
-    z.string(),
-    z.transform((v) => v.trim()),
-  ),
-  z.string().check(z.minLength(1), z.maxLength(64), noControlCharacters),
-);
 /** A new password: the length rules here, the blocklist and personal words on the server (password-policy.ts). */
 const NewPassword = z.string().check(z.minLength(1), z.maxLength(1024));
-const SecurityAnswer = z.string().check(z.minLength(1), z.maxLength(200), noControlCharacters);
+const SecurityAnswer = SecurityAnswerAttemptSchema;
+const Username = UsernameLookupSchema;
 /** The `#token=…` of a reset link (base64url). */
 const ResetToken = z.string().check(z.minLength(16), z.maxLength(256), z.regex(/^[A-Za-z0-9_-]+$/));
 /** The emailed reactivation code as typed (spaces and dashes are ignored). */
@@ -88,8 +49,13 @@ const ReactivationCode = z.string().check(z.minLength(4), z.maxLength(32));
 
 // ——— Forgot username ———
 
-/** `POST /api/login-help/forgot-username`. The browser sends nothing when `dob` is missing. */
-export const ForgotUsernameRequest = z.strictObject({ email: LoginHelpEmail, dob: LoginHelpDob });
+/**
+ * `POST /api/login-help/forgot-username`. The browser sends nothing when `dob` is missing or in the future; the
+ * server passes its clock as `today`.
+ */
+export const forgotUsernameRequest = (today: Today = localToday) =>
+  z.strictObject({ email: EmailSchema, dob: dateOfBirthSchema(today) });
+export const ForgotUsernameRequest = forgotUsernameRequest();
 export type ForgotUsernameRequest = z.input<typeof ForgotUsernameRequest>;
 /** The same answer whether or not an account matched: "if an account matches, we emailed its username". */
 export const ForgotUsernameResponse = dataEnvelope(z.object({ received: z.literal(true) }));
@@ -100,7 +66,7 @@ export type ForgotUsernameResponse = z.infer<typeof ForgotUsernameResponse>;
 /** `POST /api/login-help/forgot-password`; `isInternal` comes from the "I am an internal user" choice. */
 export const ForgotPasswordRequest = z.strictObject({
   username: Username,
-  email: LoginHelpEmail,
+  email: EmailSchema,
   isInternal: z.boolean(),
 });
 export type ForgotPasswordRequest = z.input<typeof ForgotPasswordRequest>;
@@ -144,24 +110,27 @@ export type ResetPasswordResponse = z.infer<typeof ResetPasswordResponse>;
  * `verify-code` → `answer` with the question to ask; `verify-answer` → `new-password` (nothing consumed yet);
  * `set-password` → `done` (the account is active; the next login still needs the authenticator). A locked or
  * administratively disabled account answers 403 with a code saying whom to contact once the emailed code is given.
+ * The server passes its clock as `today` (the date of birth's check).
  */
-export const SelfReactivationRequest = z.discriminatedUnion('step', [
-  z.strictObject({ step: z.literal('request-code'), username: Username, dob: LoginHelpDob }),
-  z.strictObject({ step: z.literal('verify-code'), username: Username, code: ReactivationCode }),
-  z.strictObject({
-    step: z.literal('verify-answer'),
-    username: Username,
-    code: ReactivationCode,
-    answer: SecurityAnswer,
-  }),
-  z.strictObject({
-    step: z.literal('set-password'),
-    username: Username,
-    code: ReactivationCode,
-    answer: SecurityAnswer,
-    newPassword: NewPassword,
-  }),
-]);
+export const selfReactivationRequest = (today: Today = localToday) =>
+  z.discriminatedUnion('step', [
+    z.strictObject({ step: z.literal('request-code'), username: Username, dob: dateOfBirthSchema(today) }),
+    z.strictObject({ step: z.literal('verify-code'), username: Username, code: ReactivationCode }),
+    z.strictObject({
+      step: z.literal('verify-answer'),
+      username: Username,
+      code: ReactivationCode,
+      answer: SecurityAnswer,
+    }),
+    z.strictObject({
+      step: z.literal('set-password'),
+      username: Username,
+      code: ReactivationCode,
+      answer: SecurityAnswer,
+      newPassword: NewPassword,
+    }),
+  ]);
+export const SelfReactivationRequest = selfReactivationRequest();
 export type SelfReactivationRequest = z.input<typeof SelfReactivationRequest>;
 export const SelfReactivationNext = z.enum(['enter-code', 'answer', 'new-password', 'done']);
 export type SelfReactivationNext = z.infer<typeof SelfReactivationNext>;

@@ -37,9 +37,9 @@ describe('registration requests', () => {
     username: 'robin.q',
     password: 'violet tugboat ember prairie',
     securityQuestions: [
-      { questionId: 'first-car', answer: 'blue' },
-      { questionId: 'first-school', answer: 'blue' },
-      { questionId: 'childhood-nickname', answer: 'blue' },
+      { questionId: 'first-car', answer: 'blue honda' },
+      { questionId: 'first-school', answer: 'lincoln' },
+      { questionId: 'childhood-nickname', answer: 'bee' },
     ],
   };
 

@@ -2,7 +2,36 @@ import { z } from 'zod/mini';
 import { dataEnvelope } from './http';
 import { ClaimNumberSchema, MbiSchema, NpiSchema, PtanSchema, TinSchema } from './identifiers';
 import { LineOfBusinessSchema, MacJurisdictionSchema } from './jurisdictions';
+import {
+  dateOfBirthSchema,
+  EmailSchema,
+  emailKey,
+  localToday,
+  pastDateSchema,
+  PhoneSchema,
+  SecurityQuestionsSchema,
+  UsernameSchema,
+  type Today,
+} from './fields';
 import { PasswordSchema, personalWords } from './password-policy';
+
+// The shared field rules, re-exported for the importers of this file (docs/decisions/0031-field-rules.md).
+export {
+  DATE_MAX,
+  DATE_MIN,
+  DobSchema,
+  EmailSchema,
+  isIsoDateInRange,
+  isoDateSchema,
+  PhoneSchema,
+  SECURITY_QUESTION_COUNT,
+  SecurityAnswerSchema,
+  SecurityQuestionAnswer,
+  SecurityQuestionKey,
+  SecurityQuestionsSchema,
+  USERNAME_PATTERN,
+  UsernameSchema,
+} from './fields';
 
 /**
  * Administrator registration (docs/requirements/portal.md#provider-validation, #authority-validation,
@@ -18,27 +47,11 @@ export const REGISTRATION_ROUTES = {
   resendVerification: '/api/auth/verify-email/resend',
 } as const;
 
-/** Dates the pickers accept (docs/requirements/portal.md#forms). */
-export const DATE_MIN = '1900-01-01';
-export const DATE_MAX = '2099-12-31';
-
 /** Lifetimes of the tokens the steps hand on (server defaults). */
 export const VALIDATION_TOKEN_TTL_MS = 15 * 60 * 1000;
 export const REGISTRATION_TOKEN_TTL_MS = 30 * 60 * 1000;
 /** Unverified registrations are deleted after this long and free their location. */
 export const EMAIL_VERIFY_TTL_MS = 72 * 60 * 60 * 1000;
-
-/** A real calendar day `YYYY-MM-DD` from 1900-01-01 to 2099-12-31. */
-export function isIsoDateInRange(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value < DATE_MIN || value > DATE_MAX) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
-
-/** A date field: `message` is used for a missing, mistyped or out-of-range value alike. */
-export function isoDateSchema(message: string) {
-  return z.string({ error: message }).check(z.refine(isIsoDateInRange, { message }));
-}
 
 const MAX_TOKEN_LENGTH = 512;
 /** A one-time token as the emailed links and the steps hand it on; `message` is the code for a missing or bad one. */
@@ -64,7 +77,7 @@ export const LocationSummary = z.object({
   legalName: z.string(),
   jurisdiction: MacJurisdictionSchema,
   lineOfBusiness: LineOfBusinessSchema,
-  /** Only the last four digits, e.g. `**-***6789`. */
+  /** Only the last four digits, e.g. `*****6789` (`maskTin`). */
   maskedTin: z.string(),
 });
 export type LocationSummary = z.infer<typeof LocationSummary>;
@@ -98,6 +111,8 @@ export const CheckNumberSchema = z.pipe(
 );
 
 export const DATE_OF_SERVICE_MESSAGE = 'Enter the date of service as a date from 01/01/1900 to 12/31/2099.';
+export const DATE_OF_SERVICE_FUTURE_MESSAGE =
+  'The date of service cannot be in the future. Enter the date the patient was seen.';
 const VALIDATION_TOKEN_MESSAGE = 'Check your provider details again: go back to the first step.';
 
 const authorityCommon = {
@@ -106,17 +121,25 @@ const authorityCommon = {
   passthroughResponse: z.optional(z.boolean()),
 };
 
-/** `POST /api/locations/validate/authority`: the facts depend on `financialLookupSelector`. */
-export const ValidateAuthorityRequest = z.discriminatedUnion('financialLookupSelector', [
-  z.strictObject({
-    ...authorityCommon,
-    financialLookupSelector: z.literal('patient'),
-    patientMbi: MbiSchema,
-    dateOfService: isoDateSchema(DATE_OF_SERVICE_MESSAGE),
-  }),
-  z.strictObject({ ...authorityCommon, financialLookupSelector: z.literal('check'), checkNumber: CheckNumberSchema }),
-  z.strictObject({ ...authorityCommon, financialLookupSelector: z.literal('claim'), claimNumber: ClaimNumberSchema }),
-]);
+/**
+ * `POST /api/locations/validate/authority`: the facts depend on `financialLookupSelector`. A date of service after
+ * `today()` is refused by the schema, so it never costs one of the location's attempts (the server passes its clock).
+ */
+export const validateAuthorityRequest = (today: Today = localToday) =>
+  z.discriminatedUnion('financialLookupSelector', [
+    z.strictObject({
+      ...authorityCommon,
+      financialLookupSelector: z.literal('patient'),
+      patientMbi: MbiSchema,
+      dateOfService: pastDateSchema(
+        { invalid: DATE_OF_SERVICE_MESSAGE, future: DATE_OF_SERVICE_FUTURE_MESSAGE },
+        today,
+      ),
+    }),
+    z.strictObject({ ...authorityCommon, financialLookupSelector: z.literal('check'), checkNumber: CheckNumberSchema }),
+    z.strictObject({ ...authorityCommon, financialLookupSelector: z.literal('claim'), claimNumber: ClaimNumberSchema }),
+  ]);
+export const ValidateAuthorityRequest = validateAuthorityRequest();
 export type ValidateAuthorityRequest = z.input<typeof ValidateAuthorityRequest>;
 
 /**
@@ -135,16 +158,6 @@ export type ValidateAuthorityResponse = z.infer<typeof ValidateAuthorityResponse
 // ---------------------------------------------------------------------------------------------------------------
 // Step 3: administrator self-registration
 
-/** Username: 6 to 30 letters, digits, dots, dashes or underscores, starting with a letter; unique whatever its case. */
-export const USERNAME_PATTERN = /^[A-Za-z][A-Za-z0-9._-]{5,29}$/;
-export const UsernameSchema = z.pipe(
-  z.pipe(
-    z.string({ error: 'Username_Invalid' }),
-    z.transform((value: string) => value.trim()),
-  ),
-  z.string().check(z.regex(USERNAME_PATTERN, 'Username_Invalid')),
-);
-
 const trimmed = (code: string, max: number) =>
   z.pipe(
     z.pipe(
@@ -154,84 +167,36 @@ const trimmed = (code: string, max: number) =>
     z.string().check(z.minLength(1, code), z.maxLength(max, code)),
   );
 
-export const EmailSchema = z.pipe(
-  z.pipe(
-    z.string({ error: 'Email_Invalid' }),
-    z.transform((value: string) => value.trim()),
-  ),
-  z.string().check(z.maxLength(254, 'Email_Invalid'), z.email('Email_Invalid')),
-);
-
-/** US phone: 10 digits; spaces, dots, dashes, brackets and a leading +1 are ignored. Stored as the 10 digits. */
-export const PhoneSchema = z.pipe(
-  z.pipe(
-    z.string({ error: 'Phone_Invalid' }),
-    z.transform((value: string) => {
-      const digits = value.replace(/[\s().-]/g, '').replace(/^\+?1(?=\d{10}$)/, '');
-      return digits;
-    }),
-  ),
-  z.string().check(z.regex(/^[2-9]\d{9}$/, 'Phone_Invalid')),
-);
-
-/** `Date_Of_Birth_Invalid`, whose message is 'Date of Birth is invalid', for a missing or impossible date. */
-export const DobSchema = isoDateSchema('Date_Of_Birth_Invalid');
-
-/**
- * A security question is named by its CMS entry's stable `key` (a slug the CMS seed sets), not by its documentId,
- * so demo accounts seeded before the CMS exists can refer to the same questions.
- */
-export const SecurityQuestionKey = z
-  .string({ error: 'Security_Question_Invalid' })
-  .check(z.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'Security_Question_Invalid'));
-export const SECURITY_QUESTION_COUNT = 3;
-export const SecurityAnswerSchema = z.pipe(
-  z.pipe(
-    z.string({ error: 'Security_Answer_Invalid' }),
-    z.transform((value: string) => value.trim()),
-  ),
-  z.string().check(z.minLength(2, 'Security_Answer_Invalid'), z.maxLength(100, 'Security_Answer_Invalid')),
-);
-export const SecurityQuestionAnswer = z.strictObject({ questionId: SecurityQuestionKey, answer: SecurityAnswerSchema });
-export type SecurityQuestionAnswer = z.input<typeof SecurityQuestionAnswer>;
-/** Three different questions, each answered (registration and the change on My account). */
-export const SecurityQuestionsSchema = z
-  .array(SecurityQuestionAnswer, { error: 'Security_Questions_Not_Distinct' })
-  .check(
-    z.length(SECURITY_QUESTION_COUNT, { error: 'Security_Questions_Not_Distinct', abort: true }),
-    z.refine((rows) => new Set(rows.map((q) => q.questionId)).size === rows.length, {
-      message: 'Security_Questions_Not_Distinct',
-    }),
-  );
-
-/** `POST /api/admin-self-registration` */
-export const SelfRegistrationRequest = z
-  .strictObject({
-    registrationToken: oneTimeTokenSchema('Registration_Token_Invalid'),
-    firstName: trimmed('First_Name_Invalid', 50),
-    lastName: trimmed('Last_Name_Invalid', 50),
-    email: EmailSchema,
-    emailConfirmation: z.string({ error: 'Email_Mismatch' }),
-    phone: PhoneSchema,
-    dob: DobSchema,
-    username: UsernameSchema,
-    password: PasswordSchema,
-    securityQuestions: SecurityQuestionsSchema,
-  })
-  .check(
-    z.refine((r) => r.emailConfirmation.trim().toLowerCase() === r.email.toLowerCase(), {
-      message: 'Email_Mismatch',
-      path: ['emailConfirmation'],
-    }),
-    // The blocklist is checked by the server (and lazily by the form); the personal words need no list.
-    z.refine(
-      (r) => {
-        const normal = r.password.toLowerCase();
-        return !personalWords([r.firstName, r.lastName, r.username, r.email]).some((w) => normal.includes(w));
-      },
-      { message: 'Password_Contains_Personal_Info', path: ['password'] },
-    ),
-  );
+/** `POST /api/admin-self-registration`; the server passes its clock as `today` (the date of birth's check). */
+export const selfRegistrationRequest = (today: Today = localToday) =>
+  z
+    .strictObject({
+      registrationToken: oneTimeTokenSchema('Registration_Token_Invalid'),
+      firstName: trimmed('First_Name_Invalid', 50),
+      lastName: trimmed('Last_Name_Invalid', 50),
+      email: EmailSchema,
+      emailConfirmation: z.string({ error: 'Email_Mismatch' }),
+      phone: PhoneSchema,
+      dob: dateOfBirthSchema(today),
+      username: UsernameSchema,
+      password: PasswordSchema,
+      securityQuestions: SecurityQuestionsSchema,
+    })
+    .check(
+      z.refine((r) => emailKey(r.emailConfirmation) === emailKey(r.email), {
+        message: 'Email_Mismatch',
+        path: ['emailConfirmation'],
+      }),
+      // The blocklist is checked by the server (and lazily by the form); the personal words need no list.
+      z.refine(
+        (r) => {
+          const normal = r.password.toLowerCase();
+          return !personalWords([r.firstName, r.lastName, r.username, r.email]).some((w) => normal.includes(w));
+        },
+        { message: 'Password_Contains_Personal_Info', path: ['password'] },
+      ),
+    );
+export const SelfRegistrationRequest = selfRegistrationRequest();
 export type SelfRegistrationRequest = z.input<typeof SelfRegistrationRequest>;
 
 /** The same answer whether or not the email address was already in use (account existence is never revealed). */

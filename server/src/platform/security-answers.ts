@@ -1,3 +1,4 @@
+import { normaliseSecurityAnswer } from '@portal/contracts/fields';
 import { eq } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import { securityAnswers } from '../db/schema';
@@ -5,18 +6,14 @@ import type { DbExecutor } from './db-executor';
 import { PasswordHasher } from './password-hashing';
 
 /**
- * Security answers (docs/requirements/portal.md#validation-rules): normalised, then hashed with argon2id like a
+ * Security answers (docs/requirements/portal.md#validation-rules): normalised (`normaliseSecurityAnswer` in the
+ * contracts, the same the forms use to tell answers apart), then hashed with argon2id like a
  * password (off the event loop), never stored or logged in clear. They are one factor next to email possession,
  * never enough alone.
  */
 
 /** OWASP's minimum argon2id cost: answers are short, so the cost is what protects them; the app's hasher may be passed. */
 const defaultHasher = new PasswordHasher({ memoryKib: 19_456, iterations: 2 });
-
-/** NFKC, lower case, trimmed, inner runs of white space as one space: 'Blue  Honda ' and 'blue honda' are one answer. */
-export function normaliseSecurityAnswer(answer: string): string {
-  return answer.normalize('NFKC').toLowerCase().trim().replace(/\s+/gu, ' ');
-}
 
 export function hashSecurityAnswer(answer: string, hasher: PasswordHasher = defaultHasher): Promise<string> {
   return hasher.hash(normaliseSecurityAnswer(answer));

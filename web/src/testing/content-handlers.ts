@@ -48,6 +48,7 @@ export const defaultErrorMessages: Record<string, string> = {
   Location_Has_Administrator: 'This provider location already has an administrator.',
   Username_Taken: 'This username is already taken. Choose a different one.',
   Date_Of_Birth_Invalid: 'Date of Birth is invalid',
+  Date_Of_Birth_In_Future: 'Date of birth cannot be in the future. Enter the date you were born.',
   Email_Mismatch: 'The email addresses do not match.',
   Verification_Link_Invalid: 'This verification link is not valid, has expired or was already used.',
   Email_Invalid: 'Enter a valid email address, for example name@example.com.',
@@ -56,6 +57,7 @@ export const defaultErrorMessages: Record<string, string> = {
   Phone_Invalid: 'Enter a 10-digit US phone number, for example 410-555-0123.',
   Security_Question_Invalid: 'Choose a security question from the list.',
   Security_Questions_Not_Distinct: 'Choose three different security questions and answer each one.',
+  Security_Answers_Not_Distinct: 'Give each security question a different answer.',
 };
 
 /** The CMS's security questions (the seed's first few), in order. */

@@ -20,6 +20,7 @@ import {
 } from '@portal/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { requireListedSecurityQuestions } from '../../platform/security-questions';
 import { requireRecentAuthentication, requireSession } from '../../platform/session';
 import {
   accountActivity,
@@ -115,6 +116,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ChangeSecurityAnswersRequest, response: { 200: ChangeSecurityAnswersResponse } },
     },
     async (request) => {
+      // Answers only for questions of the CMS's current list (503 when it cannot be read).
+      await requireListedSecurityQuestions(app.securityQuestionKeys, request.body.securityQuestions);
       await changeSecurityAnswers(request, request.portalSession!, request.body.securityQuestions);
       return { data: { changed: true as const } };
     },

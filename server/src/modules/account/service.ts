@@ -6,6 +6,8 @@ import {
   type ActivityItem,
 } from '@portal/contracts/account';
 import type { MfaEnrollStart } from '@portal/contracts/auth';
+import { maskPhone, sameEmail, emailKey } from '@portal/contracts/fields';
+import { maskTin } from '@portal/contracts/identifiers';
 import Bowser from 'bowser';
 import { and, count, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -49,18 +51,6 @@ function audit(
   event: { action: string; outcome: 'success' | 'failure'; details?: AuditDetails },
 ) {
   return recordAudit(db, { actor: userId, target: userId, ip: request.ip, requestId: request.id, ...event });
-}
-
-/** Only the last four digits of a TIN. */
-export function maskTin(tin: string): string {
-  return `*****${tin.slice(-4)}`;
-}
-
-/** Only the last four digits of a phone number; null when there is none. */
-export function maskPhone(phone: string | null): string | null {
-  const digits = (phone ?? '').replace(/\D/g, '');
-  if (digits.length < 4) return null;
-  return `***-***-${digits.slice(-4)}`;
 }
 
 /** `GET /api/account` */
@@ -226,7 +216,7 @@ async function otherAccountWithEmail(db: DbExecutor, email: string, userId: stri
   const [other] = await db
     .select({ id: users.id, firstName: users.firstName })
     .from(users)
-    .where(and(eq(sql`lower(${users.email})`, email.toLowerCase()), ne(users.id, userId)))
+    .where(and(eq(sql`lower(${users.email})`, emailKey(email)), ne(users.id, userId)))
     .limit(1);
   return other;
 }
@@ -242,8 +232,7 @@ export async function requestEmailChange(request: FastifyRequest, session: Loade
   const now = request.server.clock();
   const [user] = await db.select().from(users).where(eq(users.id, session.userId));
   if (!user) throw new PortalError(401, 'Not_Logged_In');
-  if (email.toLowerCase() === user.email.toLowerCase())
-    throw new PortalError(400, 'Email_Unchanged', { email: ['Email_Unchanged'] });
+  if (sameEmail(email, user.email)) throw new PortalError(400, 'Email_Unchanged', { email: ['Email_Unchanged'] });
   const sent = await countAttempt(db, `email-change|user:${user.id}`, 60 * 60_000);
   if (sent.count > EMAIL_CHANGES_PER_HOUR) {
     await audit(request, db, user.id, {

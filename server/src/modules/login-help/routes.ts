@@ -3,15 +3,16 @@ import {
   FORGOT_USERNAME_PATH,
   ForgotPasswordRequest,
   ForgotPasswordResponse,
-  ForgotUsernameRequest,
+  forgotUsernameRequest,
   ForgotUsernameResponse,
   RESET_PASSWORD_PATH,
   ResetPasswordRequest,
   ResetPasswordResponse,
   SELF_REACTIVATION_PATH,
-  SelfReactivationRequest,
+  selfReactivationRequest,
   SelfReactivationResponse,
 } from '@portal/contracts/login-help';
+import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import {
@@ -37,6 +38,8 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
     timeWindow: 60_000,
     key: 'ip',
   });
+  // A date of birth after the latest day anywhere is refused by the schema (the app's clock, so tests can move it).
+  const today = () => latestDayOnEarth(app.clock());
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -45,7 +48,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
     FORGOT_USERNAME_PATH,
     {
       config: { rateLimit: perClient },
-      schema: { body: ForgotUsernameRequest, response: { 200: ForgotUsernameResponse } },
+      schema: { body: forgotUsernameRequest(today), response: { 200: ForgotUsernameResponse } },
     },
     async (request) => {
       await forgotUsername(request, request.body);
@@ -80,7 +83,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
     SELF_REACTIVATION_PATH,
     {
       config: { rateLimit: perClient },
-      schema: { body: SelfReactivationRequest, response: { 200: SelfReactivationResponse } },
+      schema: { body: selfReactivationRequest(today), response: { 200: SelfReactivationResponse } },
     },
     async (request) => {
       const body = request.body;

@@ -5,6 +5,7 @@ import {
   type ForgotPasswordNext,
   type SelfReactivationNext,
 } from '@portal/contracts/login-help';
+import { emailKey, sameEmail } from '@portal/contracts/fields';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { securityAnswers, users } from '../../db/schema';
@@ -58,11 +59,6 @@ async function userByUsername(db: DbExecutor, username: string): Promise<User | 
   return user;
 }
 
-/** The account's email on file and the typed one are the same address, case aside. */
-function sameEmail(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase();
-}
-
 /**
  * Counts one emailed message for the account named by `key` (known or not: the count is the same work) and answers
  * whether the hourly allowance still has room. Over it the answer stays the same; no email is sent.
@@ -74,12 +70,15 @@ async function emailAllowed(request: FastifyRequest, key: string): Promise<boole
 
 // ——— Forgot username ———
 
-/** Emails the usernames of the accounts with this email and date of birth; the caller answers the same either way. */
+/**
+ * Emails the usernames of the accounts with this email and date of birth to the address on file (never the address
+ * as typed: docs/requirements/portal.md#field-rules); the caller answers the same either way.
+ */
 export async function forgotUsername(request: FastifyRequest, input: { email: string; dob: string }): Promise<void> {
   const { db } = request.server.database;
-  const email = input.email.toLowerCase();
+  const email = emailKey(input.email);
   const accounts = await db
-    .select({ id: users.id, username: users.username, dob: users.dob })
+    .select({ id: users.id, username: users.username, dob: users.dob, email: users.email })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email));
   const matched = accounts.filter((a) => a.dob === input.dob);
@@ -88,7 +87,7 @@ export async function forgotUsername(request: FastifyRequest, input: { email: st
   await db.transaction(async (tx) => {
     await sameWork(tx, send, async (sp) => {
       await loginHelpWork.enqueueEmail(sp, {
-        to: input.email,
+        to: matched[0]?.email ?? email,
         template: 'username-reminder',
         data: { usernames: matched.length ? matched.map((a) => a.username) : ['-'] },
       });

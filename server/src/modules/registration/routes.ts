@@ -3,19 +3,21 @@ import {
   REGISTRATION_ROUTES,
   ResendVerificationRequest,
   ResendVerificationResponse,
-  SelfRegistrationRequest,
+  selfRegistrationRequest,
   SelfRegistrationResponse,
-  ValidateAuthorityRequest,
+  validateAuthorityRequest,
   ValidateAuthorityResponse,
   ValidateProviderRequest,
   ValidateProviderResponse,
   VerifyEmailRequest,
   VerifyEmailResponse,
 } from '@portal/contracts/registration';
+import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '../../platform/audit';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { requireListedSecurityQuestions } from '../../platform/security-questions';
 import {
   auditedRequests,
   registerAdministrator,
@@ -62,6 +64,9 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     timeWindow: 60_000,
     key: 'ip',
   });
+  // Dates of birth and of service after the latest day anywhere are refused by the schemas, before the service
+  // counts an attempt (the app's clock, so tests can move it).
+  const today = () => latestDayOnEarth(app.clock());
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -101,7 +106,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: perClient },
       onSend: errorCodeAsSentence,
-      schema: { body: ValidateAuthorityRequest, response: { 200: ValidateAuthorityResponse } },
+      schema: { body: validateAuthorityRequest(today), response: { 200: ValidateAuthorityResponse } },
     },
     async (request) => ({
       data: { success: true, registrationToken: await validateAuthority(request, request.body) },
@@ -112,9 +117,11 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     REGISTRATION_ROUTES.selfRegistration,
     {
       config: { rateLimit: perClient },
-      schema: { body: SelfRegistrationRequest, response: { 201: SelfRegistrationResponse } },
+      schema: { body: selfRegistrationRequest(today), response: { 201: SelfRegistrationResponse } },
     },
     async (request, reply) => {
+      // Answers only for questions of the CMS's current list (503 when it cannot be read), before the token is spent.
+      await requireListedSecurityQuestions(app.securityQuestionKeys, request.body.securityQuestions);
       await registerAdministrator(request, request.body);
       return reply.code(201).send({ data: { registered: true as const } });
     },

@@ -5,6 +5,8 @@ import {
   VALIDATION_TOKEN_TTL_MS,
   type LocationSummary,
 } from '@portal/contracts/registration';
+import { emailKey } from '@portal/contracts/fields';
+import { maskTin } from '@portal/contracts/identifiers';
 import type { z } from 'zod/mini';
 import type {
   SelfRegistrationRequest,
@@ -38,11 +40,6 @@ import { issueValidationToken, readValidationToken } from './validation-token';
 type ProviderInput = z.output<typeof ValidateProviderRequest>;
 type AuthorityInput = z.output<typeof ValidateAuthorityRequest>;
 type RegistrationInput = z.output<typeof SelfRegistrationRequest>;
-
-/** Only the last four digits of a TIN ever leave the server (docs/requirements/portal.md#rate-limits-and-audit). */
-export function maskTin(tin: string): string {
-  return `**-***${tin.slice(-4)}`;
-}
 
 function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -345,7 +342,7 @@ export async function registerAdministrator(request: FastifyRequest, input: Regi
       const [existing] = await tx
         .select({ firstName: users.firstName })
         .from(users)
-        .where(eq(sql`lower(${users.email})`, input.email.toLowerCase()))
+        .where(eq(sql`lower(${users.email})`, emailKey(input.email)))
         .limit(1);
 
       const [user] = await tx
@@ -460,7 +457,7 @@ export const RESENDS_PER_ADDRESS_PER_HOUR = 3;
 export async function resendVerification(request: FastifyRequest, email: string): Promise<void> {
   const { db } = request.server.database;
   const now = request.server.clock();
-  const address = email.toLowerCase();
+  const address = emailKey(email);
   // Keyed by a hash: the counter table holds no address, and a 254-character address fits its key.
   const sent = await countAttempt(
     db,

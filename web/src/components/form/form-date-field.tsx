@@ -1,4 +1,5 @@
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { DATE_MAX, DATE_MIN } from '@portal/contracts/fields';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -7,8 +8,8 @@ import { useController, type Control, type FieldPath, type FieldValues } from 'r
 import { useFieldErrorText } from './form-text-field';
 
 /** docs/requirements/portal.md#forms: date pickers accept 1900-01-01 to 2099-12-31 and show MM/DD/YYYY. */
-export const DATE_FIELD_MIN = '1900-01-01';
-export const DATE_FIELD_MAX = '2099-12-31';
+export const DATE_FIELD_MIN = DATE_MIN;
+export const DATE_FIELD_MAX = DATE_MAX;
 const DISPLAY_FORMAT = 'MM/DD/YYYY';
 const VALUE_FORMAT = 'YYYY-MM-DD';
 /** What the form holds for a date typed only in part or not a real date: the schema rejects it like a missing one. */
@@ -30,6 +31,8 @@ function fromFormValue(value: string | undefined): Dayjs | null {
  * the calendar, limited to 1900-01-01..2099-12-31. The form holds the date as `YYYY-MM-DD` ('' when empty), the
  * shape the contracts' schemas check, so the range and "missing" messages come from the same schema as the
  * server's. The error (an error code as its CMS text) is the helper text, tied to the field with aria-describedby.
+ * `past` (a date of birth, a date of service): the calendar offers no day after today; a later day typed in is
+ * refused by the form's schema next to the field (docs/requirements/portal.md#field-rules).
  */
 export function FormDateField<T extends FieldValues, R = T>({
   id,
@@ -38,6 +41,7 @@ export function FormDateField<T extends FieldValues, R = T>({
   control,
   helperText,
   required,
+  past,
 }: {
   id: string;
   label: string;
@@ -46,6 +50,8 @@ export function FormDateField<T extends FieldValues, R = T>({
   control: Control<T, unknown, R>;
   helperText?: string;
   required?: boolean;
+  /** A day that has already happened: the calendar stops at today. */
+  past?: boolean;
 }) {
   const { field, fieldState } = useController({ name, control });
   const errorText = useFieldErrorText(fieldState.error);
@@ -67,6 +73,7 @@ export function FormDateField<T extends FieldValues, R = T>({
         format={DISPLAY_FORMAT}
         minDate={dayjs(DATE_FIELD_MIN)}
         maxDate={dayjs(DATE_FIELD_MAX)}
+        disableFuture={past}
         onChange={(date) => {
           setPickerValue(date);
           field.onChange(toFormValue(date));

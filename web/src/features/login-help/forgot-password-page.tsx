@@ -20,7 +20,7 @@ const fieldIds = {
 };
 const fieldMessages: Record<string, string> = {
   username: 'Enter your username.',
-  email: 'Enter the email address on your account.',
+  // The email's message comes with the one email rule (`Email_Invalid`, docs/requirements/portal.md#field-rules).
 };
 
 function Outcome({ next }: { next: ForgotPasswordNext }) {

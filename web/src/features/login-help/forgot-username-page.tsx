@@ -13,11 +13,11 @@ import { forgotUsername } from './api/login-help-api';
 import { LoginHelpLayout } from './components/login-help-layout';
 
 const fieldIds = { email: 'forgot-username-email', dob: 'forgot-username-dob' };
-const fieldMessages: Record<string, string> = {
-  email: 'Enter the email address on your account.',
-  // docs/requirements/portal.md#validation-rules: the browser sends nothing without a date of birth, and says why.
-  dob: 'Date of Birth is invalid',
-};
+/**
+ * The email and date of birth carry their own codes (docs/requirements/portal.md#field-rules): `Email_Invalid`;
+ * `Date_Of_Birth_Invalid` ('Date of Birth is invalid': the browser sends nothing without a date of birth, and says
+ * why) and `Date_Of_Birth_In_Future`.
+ */
 
 /**
  * `/login-help/username` (docs/requirements/portal.md#forgot-username): email + date of birth. Whatever the server
@@ -26,7 +26,7 @@ const fieldMessages: Record<string, string> = {
 export function ForgotUsernamePage() {
   const [sent, setSent] = useState(false);
   const form = useForm<ForgotUsernameRequest>({
-    resolver: zodResolver(ForgotUsernameRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    resolver: zodResolver(ForgotUsernameRequest),
     defaultValues: { email: '', dob: '' },
     shouldFocusError: false,
   });
@@ -62,7 +62,7 @@ export function ForgotUsernamePage() {
             error={errors.email}
             required
           />
-          <FormDateField id={fieldIds.dob} label="Date of birth" name="dob" control={form.control} required />
+          <FormDateField id={fieldIds.dob} label="Date of birth" name="dob" control={form.control} required past />
           <FormSubmitButton submitting={isSubmitting}>Email my username</FormSubmitButton>
         </form>
       )}

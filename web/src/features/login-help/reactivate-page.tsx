@@ -76,7 +76,7 @@ function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
         error={errors.username}
         required
       />
-      <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required />
+      <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required past />
       <FormSubmitButton submitting={isSubmitting}>Email me a code</FormSubmitButton>
     </form>
   );

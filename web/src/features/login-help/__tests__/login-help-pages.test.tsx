@@ -54,6 +54,29 @@ describe('/login-help/username (docs/requirements/portal.md#forgot-username)', (
   });
 
   it(
+    'a date of birth in the future and an address registration refuses: refused next to the fields, nothing sent',
+    { timeout: 30_000 },
+    async () => {
+      const requests = recordRequests();
+      const { user } = renderApp({ path: '/login-help/username', cookies });
+      await user.type(await screen.findByRole('textbox', { name: /email address/i }), 'demo.user.j5@example');
+      await typeDate(user, '01012035');
+      await user.click(screen.getByRole('button', { name: 'Email my username' }));
+      const future = 'Date of birth cannot be in the future. Enter the date you were born.';
+      expect(await within(await summary()).findByRole('link', { name: future })).toHaveAttribute(
+        'href',
+        '#forgot-username-dob',
+      );
+      const dob = screen.getByRole('group', { name: /date of birth/i });
+      expect(document.getElementById(dob.getAttribute('aria-describedby')!)).toHaveTextContent(future);
+      expect(await screen.findByRole('textbox', { name: /email address/i })).toHaveAccessibleDescription(
+        'Enter a valid email address, for example name@example.com.',
+      );
+      expect(requests.some((url) => url.pathname.startsWith('/api/login-help'))).toBe(false);
+    },
+  );
+
+  it(
     'email + date of birth: the same confirmation whatever the server found, focused',
     { timeout: 30_000 },
     async () => {
@@ -117,11 +140,14 @@ describe('/login-help/password (docs/requirements/portal.md#forgot-password)', (
     const requests = recordRequests();
     const { user } = renderApp({ path: '/login-help/password', cookies });
     await user.click(await screen.findByRole('button', { name: 'Email me a reset link' }));
-    const items = within(await summary()).getAllByRole('link');
-    expect(items.map((a) => a.textContent)).toEqual([
-      'Enter your username.',
-      'Enter the email address on your account.',
-    ]);
+    // The email's message is the one email rule's (`Email_Invalid`, its CMS text).
+    await waitFor(async () =>
+      expect(
+        within(await summary())
+          .getAllByRole('link')
+          .map((a) => a.textContent),
+      ).toEqual(['Enter your username.', 'Enter a valid email address, for example name@example.com.']),
+    );
     expect(requests.some((url) => url.pathname.startsWith('/api/login-help'))).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
+import { DATE_OF_SERVICE_FUTURE_MESSAGE, REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { defaultErrorMessages, SECURITY_QUESTIONS } from '../../../testing/content-handlers';
 import { recordRequests, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
@@ -53,7 +53,7 @@ function registrationAnswers(answers: Answers = {}) {
               legalName: 'Prairie Family Clinic',
               jurisdiction: 'J5',
               lineOfBusiness: 'B',
-              maskedTin: '**-***6789',
+              maskedTin: '*****6789',
             },
           },
         })
@@ -165,7 +165,7 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
     await user.click(screen.getByRole('button', { name: 'Find my provider location' }));
     const location = await screen.findByRole('region', { name: 'Matched provider location' });
     expect(location).toHaveTextContent('Prairie Family Clinic');
-    expect(location).toHaveTextContent('**-***6789');
+    expect(location).toHaveTextContent('*****6789');
     expect(location).toHaveTextContent('Part B');
     expect(bodies.provider).toEqual([
       {
@@ -239,9 +239,18 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
         .map((link) => link.getAttribute('href')),
     ).toEqual(['#register-mbi', '#register-date-of-service']);
     await fill(user, /MBI/, '1EG4-TE5-MK73');
-    await user.click(
-      within(screen.getByRole('group', { name: /date of service/i })).getByRole('spinbutton', { name: 'Month' }),
+    // A date of service in the future is refused next to the field; nothing is sent (it would cost an attempt).
+    const dateOfService = screen.getByRole('group', { name: /date of service/i });
+    await user.click(within(dateOfService).getByRole('spinbutton', { name: 'Month' }));
+    await user.keyboard('12312099');
+    await user.click(screen.getByRole('button', { name: 'Verify and continue' }));
+    await waitFor(() =>
+      expect(document.getElementById(dateOfService.getAttribute('aria-describedby')!)).toHaveTextContent(
+        DATE_OF_SERVICE_FUTURE_MESSAGE,
+      ),
     );
+    expect(bodies.authority).toEqual([]);
+    await user.click(within(dateOfService).getByRole('spinbutton', { name: 'Month' }));
     await user.keyboard('11012026');
     await user.click(screen.getByRole('button', { name: 'Verify and continue' }));
     await screen.findByRole('heading', { name: /Step 3 of 4/ });

@@ -176,6 +176,7 @@ export function AdministratorStep({
         control={form.control}
         helperText="For example: 03/14/1975"
         required
+        past
       />
 
       <Typography component="h3" variant="h6" sx={{ mt: 3 }}>

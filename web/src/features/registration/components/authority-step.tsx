@@ -137,6 +137,7 @@ export function AuthorityStep({
             name="dateOfService"
             control={form.control}
             required
+            past
           />
         </>
       )}
