@@ -192,6 +192,9 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       return result;
     };
   app.decorate('contentCache', { content, uploads, pages });
+  app.metrics.trackCache('content', content.counts);
+  app.metrics.trackCache('uploads', uploads.counts);
+  app.metrics.trackCache('pages', pages.counts);
   const invalidateLocally = () => {
     content.invalidateAll();
     uploads.invalidateAll();

@@ -30,6 +30,8 @@ export class JobRunner {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<Promise<unknown>>();
   private stopped = false;
+  /** Told how each run ended (metrics): `ran` did the work, `skipped` found it locked or done, `failed` threw. */
+  onRunFinished: ((job: string, outcome: 'ran' | 'skipped' | 'failed', seconds: number) => void) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -58,8 +60,11 @@ export class JobRunner {
   async runOnce(name: string, { force = false } = {}): Promise<boolean> {
     const job = this.jobs.find((j) => j.name === name);
     if (!job) throw new Error(`unknown job ${name}`);
+    const start = performance.now();
+    const finished = (outcome: 'ran' | 'skipped' | 'failed') =>
+      this.onRunFinished?.(name, outcome, (performance.now() - start) / 1000);
     try {
-      return await this.db.transaction(async (tx) => {
+      const ran = await this.db.transaction(async (tx) => {
         const [lock] = rowsOf<{ locked: boolean }>(
           await tx.execute(sql`select pg_try_advisory_xact_lock(${JOB_LOCK_CLASS}, ${lockKey(name)}) as locked`),
         );
@@ -77,8 +82,11 @@ export class JobRunner {
         await job.run(tx);
         return true;
       });
+      finished(ran ? 'ran' : 'skipped');
+      return ran;
     } catch (err) {
       this.log.error({ err, job: name }, 'job failed');
+      finished('failed');
       return false;
     }
   }
