@@ -25,6 +25,7 @@ import { JobRunner, type Job } from './platform/jobs';
 import { outboxSenderJob } from './platform/mail/outbox';
 import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
 import { metricsPlugin } from './platform/metrics';
+import { registerOpenApi } from './platform/openapi';
 import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
@@ -184,6 +185,8 @@ export async function buildApp({
   await app.register(jsonBodyPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(sessionPlugin);
+  // The API reference collects routes as they are declared: before them (docs/decisions/0033-openapi-metrics-deployment.md).
+  if (config.apiDocs) await registerOpenApi(app, { publicUrl: config.publicUrl, ui: true });
   await app.register(healthRoutes, { database });
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });
