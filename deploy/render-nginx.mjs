@@ -81,7 +81,15 @@ if (values.standalone) {
   for (const sub of ['', 'client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'])
     mkdirSync(join(dir, sub), { recursive: true });
   writeFileSync(join(dir, 'portal.conf'), portalConf);
-  writeFileSync(join(dir, 'nginx.conf'), render('nginx-standalone.conf.template', { RUNTIME_DIR: dir }));
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    render('nginx-standalone.conf.template', {
+      RUNTIME_DIR: dir,
+      // Started by root, nginx would run its workers as `nobody`, which cannot read a private build folder or write
+      // these temp folders: a standalone run keeps them as the starting user (a trial or a gate, never a server).
+      USER_LINE: process.getuid?.() === 0 ? 'user root;\n' : '',
+    }),
+  );
   console.log(join(dir, 'nginx.conf'));
 } else {
   process.stdout.write(portalConf);
