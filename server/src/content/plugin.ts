@@ -192,9 +192,12 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       return result;
     };
   app.decorate('contentCache', { content, uploads, pages });
-  app.metrics.trackCache('content', content.counts);
-  app.metrics.trackCache('uploads', uploads.counts);
-  app.metrics.trackCache('pages', pages.counts);
+  // Counted in the metrics (platform/metrics.ts) when the app has them; a test may register this plugin alone.
+  if (app.hasDecorator('metrics')) {
+    app.metrics.trackCache('content', content.counts);
+    app.metrics.trackCache('uploads', uploads.counts);
+    app.metrics.trackCache('pages', pages.counts);
+  }
   const invalidateLocally = () => {
     content.invalidateAll();
     uploads.invalidateAll();
