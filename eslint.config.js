@@ -177,6 +177,11 @@ export function createConfig(root) {
       rules: { 'import-x/no-extraneous-dependencies': ['error', { devDependencies: true, packageDir: root }] },
     },
     {
+      // Run on servers from the built tree: Node's own modules only.
+      files: ['deploy/**'],
+      rules: { 'import-x/no-extraneous-dependencies': ['error', { devDependencies: false, packageDir: root }] },
+    },
+    {
       files: [
         'server/**',
         'packages/**',
@@ -185,6 +190,7 @@ export function createConfig(root) {
         'e2e/**',
         'cms/**',
         'tooling/**',
+        'deploy/**',
         '*.config.*',
         '.ci/**',
       ],

@@ -69,6 +69,8 @@ export async function startPortal(
       DATA_DIR: dataDir,
       SEED_LOCATIONS: '30',
       LOG_LEVEL: 'info',
+      // Any free port: several portals run at once in the e2e suite.
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,6 +25,8 @@ import { jsonBodyPlugin } from './platform/json-body';
 import { JobRunner, type Job } from './platform/jobs';
 import { outboxSenderJob } from './platform/mail/outbox';
 import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
+import { metricsPlugin } from './platform/metrics';
+import { registerOpenApi } from './platform/openapi';
 import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
@@ -177,6 +179,9 @@ export async function buildApp({
     jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
   const jobRunner = new JobRunner(database.db, jobs, app.log);
   app.decorate('jobs', jobRunner);
+  // Before every route: its onResponse hook times them all (docs/decisions/0033-openapi-metrics-deployment.md).
+  await app.register(metricsPlugin, { database });
+  jobRunner.onRunFinished = (job, outcome, seconds) => app.metrics.jobFinished(job, outcome, seconds);
   // Jobs run on a listening server only (tests drive them with runOnce); they stop before the database closes.
   app.addHook('onListen', async () => jobRunner.start());
   app.addHook('onClose', async () => jobRunner.stop());
@@ -196,6 +201,8 @@ export async function buildApp({
   await app.register(jsonBodyPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
   await app.register(sessionPlugin);
+  // The API reference collects routes as they are declared: before them (docs/decisions/0033-openapi-metrics-deployment.md).
+  if (config.apiDocs) await registerOpenApi(app, { publicUrl: config.publicUrl, ui: true });
   await app.register(healthRoutes, { database });
   await app.register(cspReportRoutes);
   await app.register(siteConfigRoutes, { config });

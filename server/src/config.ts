@@ -46,6 +46,18 @@ const trustProxySetting = z.string().transform((value, ctx): boolean | string[] 
   return entries.length ? entries : false;
 });
 
+/** A port number, or `off`. */
+const optionalPortSetting = z.string().transform((value, ctx): number | null => {
+  const trimmed = value.trim().toLowerCase();
+  if (trimmed === 'off') return null;
+  const port = Number(trimmed);
+  if (!/^\d+$/.test(trimmed) || port > 65535) {
+    ctx.addIssue({ code: 'custom', message: 'must be a port number from 0 to 65535, or off' });
+    return z.NEVER;
+  }
+  return port;
+});
+
 /** A Subresource Integrity value as vendors publish it: one or more `sha256-`/`sha384-`/`sha512-` base64 hashes. */
 const integritySetting = z
   .string()
@@ -215,6 +227,12 @@ export const EnvSchema = z.object({
     .default(30 * 60_000),
   AUTHORITY_CLIENT_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
   REGISTRATION_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  // Operations (docs/decisions/0033-openapi-metrics-deployment.md): Prometheus metrics on their own port, loopback
+  // only by default; `off` serves none. Several instances on one host each need their own port.
+  METRICS_PORT: optionalPortSetting.default(9464),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // The API reference at /api/docs and /api/openapi.json. Unset: on outside production, off in production.
+  API_DOCS: booleanSetting.optional(),
 });
 
 export const ConfigSchema = EnvSchema.transform((env) => {
@@ -303,6 +321,9 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       authorityClientMaxFailures: env.AUTHORITY_CLIENT_MAX_FAILURES,
       attemptsPerMinute: env.REGISTRATION_ATTEMPTS_PER_MINUTE,
     },
+    /** `port: null`: no metrics port. */
+    metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST },
+    apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
   };
 }).superRefine((config, ctx) => {
   // The prompt point (idle limit minus the prompt time) must come before the timeout, after the start.

@@ -7,6 +7,7 @@ import { seedDemoData } from './db/demo-data';
 import { seedDemoAccounts } from './modules/auth/demo-accounts';
 import { preparePrivateDataDir, restrictNewFilesToOwner } from './platform/data-dir';
 import { logDestination, loggerOptions } from './platform/logger';
+import { startMetricsServer } from './platform/metrics';
 import { loadSecrets } from './platform/secrets';
 
 function readConfig(): Config {
@@ -92,6 +93,8 @@ closeWithGrace(
 
 try {
   await app.listen({ host: config.host, port: config.port });
+  // Prometheus metrics on their own port, loopback by default (docs/decisions/0033-openapi-metrics-deployment.md).
+  await startMetricsServer(app);
 } catch (err) {
   app.log.error({ err }, 'could not start listening');
   await database.close();

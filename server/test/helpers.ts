@@ -54,6 +54,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     WEB_DIST_DIR: join(dataDir, 'no-web-build'),
     SEED_DEMO_DATA: 'false',
     PUBLIC_URL: 'http://localhost:3000',
+    // A listening test app takes any free metrics port: test files run in parallel.
+    METRICS_PORT: '0',
     ...overrides,
   });
 }

@@ -30,6 +30,7 @@ function startServer(env: Record<string, string>): Promise<Running> {
       PORT: '0',
       LOG_LEVEL: 'info',
       SEED_LOCATIONS: '30',
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -118,6 +118,8 @@ export class ResponseCache {
   /** Keys the upstream answered 200 for at least once. */
   private readonly knownGood: LRUCache<string, true>;
   private healthFailures = 0;
+  /** Reads answered fresh, stale, or after waiting for the upstream (metrics read these; plain numbers, cheap). */
+  readonly counts = { hits: 0, stale: 0, misses: 0 };
   private openedAt: number | undefined;
   private readonly now: () => number;
 
@@ -229,7 +231,9 @@ export class ResponseCache {
    */
   fresh(key: string): CachedAnswer | undefined {
     const cached = this.entry(key);
-    return cached && cached.generation === this.generation && this.withinTtl(cached) ? cached : undefined;
+    if (!cached || cached.generation !== this.generation || !this.withinTtl(cached)) return undefined;
+    this.counts.hits++;
+    return cached;
   }
 
   /** True when a copy of this generation is cached (fresh or past its TTL): a read then never waits for the upstream. */
@@ -244,14 +248,21 @@ export class ResponseCache {
   async get(key: string, load: () => Promise<LoadResult>): Promise<CacheLookup> {
     const cached = this.entry(key);
     if (cached && cached.generation === this.generation) {
-      if (this.withinTtl(cached)) return { kind: 'ok', answer: cached, stale: false };
+      if (this.withinTtl(cached)) {
+        this.counts.hits++;
+        return { kind: 'ok', answer: cached, stale: false };
+      }
+      this.counts.stale++;
       if (!this.upstreamResting(key)) {
         this.refresh(key, load).catch((err: unknown) => this.options.onBackgroundError?.(err));
       }
       return { kind: 'ok', answer: cached, stale: true };
     }
     if (this.upstreamResting(key)) {
-      if (cached) return { kind: 'ok', answer: cached, stale: true };
+      if (cached) {
+        this.counts.stale++;
+        return { kind: 'ok', answer: cached, stale: true };
+      }
       if (this.recentFailure(key)?.result === 'bad-request') return { kind: 'bad-request' };
       throw new UpstreamUnavailable(
         this.breakerOpen
@@ -260,6 +271,7 @@ export class ResponseCache {
         { failure: 'resting' },
       );
     }
+    this.counts.misses++;
     try {
       const result = await this.refresh(key, load);
       return result.kind === 'ok' ? { kind: 'ok', answer: result.answer, stale: false } : result;

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTENT_PATH } from '@portal/contracts/content';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
@@ -203,6 +203,12 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       return result;
     };
   app.decorate('contentCache', { content, uploads, pages });
+  // Counted in the metrics (platform/metrics.ts) when the app has them; a test may register this plugin alone.
+  if (app.hasDecorator('metrics')) {
+    app.metrics.trackCache('content', content.counts);
+    app.metrics.trackCache('uploads', uploads.counts);
+    app.metrics.trackCache('pages', pages.counts);
+  }
   const invalidateLocally = () => {
     content.invalidateAll();
     uploads.invalidateAll();
@@ -252,6 +258,24 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     await broadcast?.close().catch(() => {});
   });
 
+  // The API reference of the content read (docs only: the path and query are checked by the allow-list, by hand).
+  const contentReadSchema = {
+    summary: 'Published CMS content through the allow-list and cache (Strapi 5 REST paths and query)',
+    description:
+      "The path after /api/content is a Strapi REST path on the allow-list (docs/decisions/0007-content-proxy.md); the query is Strapi's (filters, populate, fields, sort, pagination, locale), allow-listed too. Answers carry a strong ETag; `If-None-Match` gets 304.",
+  };
+  const contentReadConfig = {
+    answers: {
+      200: { description: "The CMS's JSON answer, as the CMS sent it.", contentType: 'application/json' },
+      304: { description: 'Not modified (If-None-Match matched the ETag).' },
+    },
+    errors: {
+      400: ['Validation_Failed'],
+      404: ['Not_Found'],
+      429: ['Too_Many_Requests'],
+      502: ['Content_Unavailable'],
+    },
+  } satisfies FastifyContextConfig;
   // The routes live in their own scope with their own rate limiter (so another part of the app can register
   // @fastify/rate-limit too). Limits are per client address, in memory (per instance).
   await app.register(async (scope) => {
@@ -329,39 +353,58 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
     // Public, cached reads: no per-request access lines (platform/logger.ts isQuietRequest); failures are logged.
     // A fresh cached answer is sent synchronously, without a promise; the rest asks the cache or the CMS.
     // Answers leave in the compressed form stored with the cache entry: @fastify/compress stays out (`compress: false`).
-    scope.get('/api/content/*', { compress: false }, (request, reply) => {
-      const parsed = parseRequest(request);
-      // Drafts leave the server only on a preview instance, to an editor with the preview credential; for anyone
-      // else publicationState=preview is ignored (published content is served).
-      if (parsed.preview && previewAllowed(request)) return answerDraft(request, reply, parsed);
-      const answer = content.fresh(parsed.cacheKey);
-      if (answer) {
-        sendCachedAnswer(request, reply, answer, { cacheControl: 'no-cache' });
-        // Not `return reply`: Fastify would try to send it a second time.
-        return;
-      }
-      return answerPublished(request, reply, parsed);
-    });
+    scope.get(
+      '/api/content/*',
+      { compress: false, schema: contentReadSchema, config: contentReadConfig },
+      (request, reply) => {
+        const parsed = parseRequest(request);
+        // Drafts leave the server only on a preview instance, to an editor with the preview credential; for anyone
+        // else publicationState=preview is ignored (published content is served).
+        if (parsed.preview && previewAllowed(request)) return answerDraft(request, reply, parsed);
+        const answer = content.fresh(parsed.cacheKey);
+        if (answer) {
+          sendCachedAnswer(request, reply, answer, { cacheControl: 'no-cache' });
+          // Not `return reply`: Fastify would try to send it a second time.
+          return;
+        }
+        return answerPublished(request, reply, parsed);
+      },
+    );
 
     // An editor's signed preview link: sets the preview cookie and lands on the page to preview.
-    scope.get(PREVIEW_PATH, { config: { rateLimit: { max: 30, timeWindow: 60_000 } } }, async (request, reply) => {
-      if (!config.cms.preview || !previewSecret) throw new PortalError(404, 'Not_Found');
-      const { token, to } = request.query as Record<string, unknown>;
-      const expires = verifyPreviewToken(previewSecret, token);
-      if (expires === undefined) throw new PortalError(401, 'Unauthorized');
-      const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
-      const maxAge = Math.max(1, Math.floor((expires - Date.now()) / 1000));
-      reply.header(
-        'set-cookie',
-        `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`,
-      );
-      return reply.code(303).header('cache-control', 'no-store').header('location', safeLandingPath(to)).send();
-    });
+    scope.get(
+      PREVIEW_PATH,
+      {
+        schema: {
+          summary: "An editor's signed preview link (`?token=…&to=/path`): sets the preview cookie, then redirects",
+        },
+        config: {
+          rateLimit: { max: 30, timeWindow: 60_000 },
+          answers: { 303: { description: 'Preview cookie set; Location is the page to preview.' } },
+          errors: { 401: ['Unauthorized'], 404: ['Not_Found'] },
+        },
+      },
+      async (request, reply) => {
+        if (!config.cms.preview || !previewSecret) throw new PortalError(404, 'Not_Found');
+        const { token, to } = request.query as Record<string, unknown>;
+        const expires = verifyPreviewToken(previewSecret, token);
+        if (expires === undefined) throw new PortalError(401, 'Unauthorized');
+        const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
+        const maxAge = Math.max(1, Math.floor((expires - Date.now()) / 1000));
+        reply.header(
+          'set-cookie',
+          `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`,
+        );
+        return reply.code(303).header('cache-control', 'no-store').header('location', safeLandingPath(to)).send();
+      },
+    );
 
     // Only GET/HEAD reach the CMS; other methods on content paths are refused outright.
     scope.route({
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url: '/api/content/*',
+      schema: { summary: 'Content is read-only: every other method is refused' },
+      config: { errors: { 405: ['Method_Not_Allowed'] } },
       handler: async () => {
         throw new PortalError(405, 'Method_Not_Allowed', undefined, { allow: 'GET, HEAD' });
       },
@@ -371,7 +414,13 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       '/api/content/webhook',
       {
         // Server-to-server: authenticated by the shared secret instead of the browser CSRF check.
-        config: { csrf: false, rateLimit: { max: limits.webhookPerMinute, timeWindow: 60_000 } },
+        config: {
+          csrf: false,
+          rateLimit: { max: limits.webhookPerMinute, timeWindow: 60_000 },
+          answers: { 204: { description: 'Every instance dropped its cached content.' } },
+          errors: { 401: ['Unauthorized'] },
+        },
+        schema: { summary: "The CMS's publish webhook (server to server, authenticated by X-Webhook-Secret)" },
         bodyLimit: limits.webhookBodyBytes,
         // Checked before the body is read, and the cache is invalidated here so an oversized or odd body
         // from an authenticated CMS still takes effect.

@@ -30,6 +30,17 @@ export interface DatabaseHandle {
    */
   listen(channel: string, onMessage: (payload: string) => void, events?: ListenEvents): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** PostgreSQL only (PGlite has one connection, no pool): the pool's connections and queued queries now. */
+  poolStats?(): PoolStats;
+  /** PostgreSQL only: calls `listener` with the seconds each checkout waited for a connection; answers an unsubscribe. */
+  onPoolAcquire?(listener: (seconds: number) => void): () => void;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface ListenEvents {
@@ -78,12 +89,14 @@ function handle(
   migrate: () => Promise<number>,
   close: () => Promise<void>,
   messaging: Messaging,
+  pool: Pick<DatabaseHandle, 'poolStats' | 'onPoolAcquire'> = {},
 ): DatabaseHandle {
   return {
     db,
     kind,
     migrate,
     ...messaging,
+    ...pool,
     async ping() {
       await db.execute(sql`select 1`);
     },
@@ -125,6 +138,10 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const acquireListeners = new Set<(seconds: number) => void>();
+  timePoolCheckouts(pool, (seconds) => {
+    for (const listener of acquireListeners) listener(seconds);
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const listeners = new Set<() => Promise<void>>();
   return handle(
@@ -163,7 +180,36 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
         return stopOnce;
       },
     },
+    {
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolMax }),
+      onPoolAcquire(listener) {
+        acquireListeners.add(listener);
+        return () => acquireListeners.delete(listener);
+      },
+    },
   );
+}
+
+/**
+ * Measures how long each checkout waits for a connection (metrics: pool wait). pg-pool's `query` checks out through
+ * `this.connect(callback)` and transactions through `connect()`, so wrapping `connect` sees both.
+ */
+function timePoolCheckouts(pool: pg.Pool, observe: (seconds: number) => void): void {
+  type Callback = (err: Error | undefined, client: pg.PoolClient | undefined, release: () => void) => void;
+  const connect = pool.connect.bind(pool) as (callback?: Callback) => Promise<pg.PoolClient> | undefined;
+  const since = (start: number) => observe((performance.now() - start) / 1000);
+  (pool as { connect: unknown }).connect = (callback?: Callback) => {
+    const start = performance.now();
+    if (callback)
+      return connect((err, client, release) => {
+        since(start);
+        callback(err, client, release);
+      });
+    return connect()!.then((client) => {
+      since(start);
+      return client;
+    });
+  };
 }
 
 const RECONNECT_FIRST_MS = 100;

@@ -60,6 +60,18 @@ export function maskTinLike(value: string): string {
   );
 }
 
+const auditListeners = new Set<(event: AuditEvent) => void>();
+
+/**
+ * Calls `listener` after each audit event is written (metrics count login failures and lockouts here, the one place
+ * they happen). In a transaction the call comes before the commit, so a rolled-back event is still counted.
+ * Answers a function that stops listening.
+ */
+export function onAuditRecorded(listener: (event: AuditEvent) => void): () => void {
+  auditListeners.add(listener);
+  return () => auditListeners.delete(listener);
+}
+
 /** Writes one audit event, in the caller's transaction when given one (the event exists only if the change commits). */
 export async function recordAudit(db: DbExecutor, event: AuditEvent): Promise<void> {
   const details = event.details === undefined ? null : AuditDetails.parse(event.details);
@@ -74,4 +86,5 @@ export async function recordAudit(db: DbExecutor, event: AuditEvent): Promise<vo
     requestId: event.requestId ?? null,
     details,
   });
+  for (const listener of auditListeners) listener(event);
 }

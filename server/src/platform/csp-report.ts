@@ -113,8 +113,15 @@ export async function cspReportRoutes(app: FastifyInstance) {
     CSP_REPORT_PATH,
     {
       bodyLimit: REPORT_BODY_LIMIT,
-      config: { csrf: false, rateLimit: { max: REPORTS_PER_MINUTE, timeWindow: 60_000 } },
-      schema: { body: z.union([LegacyReport, ReportingApiReports]) },
+      config: {
+        csrf: false,
+        rateLimit: { max: REPORTS_PER_MINUTE, timeWindow: 60_000 },
+        answers: { 204: { description: 'The report was logged.' } },
+      },
+      schema: {
+        summary: 'Content-Security-Policy violation reports (report-uri and Reporting API forms), sent by browsers',
+        body: z.union([LegacyReport, ReportingApiReports]),
+      },
     },
     async (request, reply) => {
       for (const violation of violationsOf(request.body))

@@ -58,6 +58,9 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
     request.log.debug({ errorCode: body.errorMessage, status }, 'request answered with an error');
   else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ errorCode: body.errorMessage, status }, 'request rejected');
+  // Every rate limit (@fastify/rate-limit's, the content proxy's, the daily counters) ends here as this answer.
+  if (status === 429 && body.errorMessage === 'Too_Many_Requests')
+    request.server.metrics?.rateLimitRejected(request.routeOptions.url ?? '(unmatched)');
   return reply.code(status).header('cache-control', 'no-store').send(body);
 }
 

@@ -38,6 +38,8 @@ export class JobRunner {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<Promise<unknown>>();
   private stopped = false;
+  /** Told how each run ended (metrics): `ran` did the work, `skipped` found it locked or done, `failed` threw. */
+  onRunFinished: ((job: string, outcome: 'ran' | 'skipped' | 'failed', seconds: number) => void) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -70,6 +72,9 @@ export class JobRunner {
     const job = this.jobs.find((j) => j.name === name);
     if (!job) throw new Error(`unknown job ${name}`);
     let more = false;
+    const start = performance.now();
+    const finished = (outcome: 'ran' | 'skipped' | 'failed') =>
+      this.onRunFinished?.(name, outcome, (performance.now() - start) / 1000);
     try {
       const ran = await this.db.transaction(async (tx) => {
         const [lock] = rowsOf<{ locked: boolean }>(
@@ -90,9 +95,11 @@ export class JobRunner {
         return true;
       });
       if (ran && more) this.kick(name);
+      finished(ran ? 'ran' : 'skipped');
       return ran;
     } catch (err) {
       this.log.error({ err, job: name }, 'job failed');
+      finished('failed');
       return false;
     }
   }

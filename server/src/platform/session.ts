@@ -10,6 +10,7 @@ import type { Job } from './jobs';
 import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
 import { PortalError } from './portal-error';
 import { deleteBatch, RETENTION_BATCH_SIZE } from './retention';
+import { guardErrors } from './route-errors';
 
 /**
  * Server-side sessions in PostgreSQL (docs/requirements/session.md#server-sessions, docs/decisions/0020): the browser
@@ -217,17 +218,20 @@ export function sessionState(session: LoadedSession | undefined, now: Date, limi
  * waiting for its second factor), 401 `Session_Expired` past the idle or absolute limit. A served request is
  * activity: it restarts the idle timer.
  */
-export const requireSession: preHandlerAsyncHookHandler = async function (request, reply) {
-  const lookup = await lookupSession(request);
-  if (lookup.status === 'expired') {
-    clearSessionCookie(reply);
-    throw new PortalError(401, 'Session_Expired');
-  }
-  if (lookup.status === 'none' || lookup.session.stage !== 'active') throw new PortalError(401, 'Not_Logged_In');
-  const now = request.server.clock();
-  await touchSession(request.server.database.db, lookup.session.idHash, now);
-  request.portalSession = { ...lookup.session, lastSeenAt: now };
-};
+export const requireSession: preHandlerAsyncHookHandler = guardErrors(
+  async function (request, reply) {
+    const lookup = await lookupSession(request);
+    if (lookup.status === 'expired') {
+      clearSessionCookie(reply);
+      throw new PortalError(401, 'Session_Expired');
+    }
+    if (lookup.status === 'none' || lookup.session.stage !== 'active') throw new PortalError(401, 'Not_Logged_In');
+    const now = request.server.clock();
+    await touchSession(request.server.database.db, lookup.session.idHash, now);
+    request.portalSession = { ...lookup.session, lastSeenAt: now };
+  } as preHandlerAsyncHookHandler,
+  { 401: ['Not_Logged_In', 'Session_Expired'] },
+);
 
 /**
  * The session waiting for its second factor (`stage`): the MFA steps of a login. 401 `Session_Expired` past a limit,
@@ -252,9 +256,12 @@ export async function requirePendingSession(
  * input is checked): sets `request.portalSession` to the pending session.
  */
 export function requirePendingStage(stage: Exclude<SessionStage, 'active'>): preHandlerAsyncHookHandler {
-  return async function (request, reply) {
-    request.portalSession = await requirePendingSession(request, reply, stage);
-  };
+  return guardErrors(
+    async function (request, reply) {
+      request.portalSession = await requirePendingSession(request, reply, stage);
+    } as preHandlerAsyncHookHandler,
+    { 401: ['Mfa_Not_Pending', 'Session_Expired'] },
+  );
 }
 
 /** Seconds left in the re-authentication window of a logged-in session (0 = the password must be given again). */
@@ -273,13 +280,18 @@ export function recentAuthenticationSecondsLeft(
  * re-authentication window, else 403 `Reauthentication_Required` (docs/requirements/session.md#re-authentication).
  * 403, not 401: the session is still valid, and the browser asks for the password instead of ending it.
  */
-export const requireRecentAuthentication: preHandlerAsyncHookHandler = async function (request) {
-  const session = request.portalSession;
-  if (!session) throw new PortalError(401, 'Not_Logged_In');
-  const windowMs = request.server.config.login.reauthenticationWindowMs;
-  const age = session.authenticatedAt ? request.server.clock().getTime() - session.authenticatedAt.getTime() : Infinity;
-  if (!(age < windowMs)) throw new PortalError(403, 'Reauthentication_Required');
-};
+export const requireRecentAuthentication: preHandlerAsyncHookHandler = guardErrors(
+  async function (request) {
+    const session = request.portalSession;
+    if (!session) throw new PortalError(401, 'Not_Logged_In');
+    const windowMs = request.server.config.login.reauthenticationWindowMs;
+    const age = session.authenticatedAt
+      ? request.server.clock().getTime() - session.authenticatedAt.getTime()
+      : Infinity;
+    if (!(age < windowMs)) throw new PortalError(403, 'Reauthentication_Required');
+  } as preHandlerAsyncHookHandler,
+  { 401: ['Not_Logged_In'], 403: ['Reauthentication_Required'] },
+);
 
 /**
  * Replaces the request's session (if any) with a new one and sets its cookie: a new id at every change of privilege

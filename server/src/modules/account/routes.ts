@@ -61,7 +61,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.password,
     {
       preValidation: recent,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Current_Password_Invalid'] } },
       schema: { body: ChangePasswordRequest, response: { 200: ChangePasswordResponse } },
     },
     async (request, reply) => {
@@ -74,7 +74,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.email,
     {
       preValidation: recent,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Email_Unchanged'] } },
       schema: { body: ChangeEmailRequest, response: { 200: ChangeEmailResponse } },
     },
     async (request) => {
@@ -87,7 +87,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     ACCOUNT_ROUTES.emailConfirm,
     {
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Email_Change_Link_Invalid'] } },
       schema: { body: ConfirmEmailChangeRequest, response: { 200: ConfirmEmailChangeResponse } },
     },
     async (request) => {
@@ -127,7 +127,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.mfaReset,
     {
       preValidation: recent,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Mfa_Code_Invalid', 'Mfa_Reset_Not_Started'] } },
       schema: { body: MfaResetRequest, response: { 200: MfaResetResponse } },
     },
     async (request, reply) => {

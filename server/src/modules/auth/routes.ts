@@ -49,13 +49,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/auth/login',
-    { config: { rateLimit: perClient }, schema: { body: LoginRequest, response: { 200: LoginResponse } } },
+    {
+      config: { rateLimit: perClient, errors: { 401: ['Login_Failed'] } },
+      schema: { body: LoginRequest, response: { 200: LoginResponse } },
+    },
     async (request, reply) => ({ data: { next: await loginWithPassword(request, reply, request.body) } }),
   );
 
   app.post(
     '/api/auth/mfa',
-    { config: { rateLimit: perClient }, schema: { body: MfaRequest, response: { 200: MfaResponse } } },
+    {
+      config: { rateLimit: perClient, errors: { 401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Code_Invalid'] } },
+      schema: { body: MfaRequest, response: { 200: MfaResponse } },
+    },
     async (request, reply) => {
       const session = await requirePendingSession(request, reply, 'mfa');
       return { data: await completeMfa(request, reply, session, request.body.code) };
@@ -80,7 +86,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/mfa/enroll',
     {
-      config: { rateLimit: perClient },
+      config: {
+        rateLimit: perClient,
+        errors: { 400: ['Mfa_Enroll_Not_Started'], 401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Code_Invalid'] },
+      },
       schema: { body: MfaEnrollRequest, response: { 200: MfaEnrollResponse } },
     },
     async (request, reply) => {
@@ -100,7 +109,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // Before validation: without a session the answer is 401 whatever the body.
       preValidation: requireSession,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Login_Failed'] } },
       schema: { body: ReauthenticateRequest, response: { 200: ReauthenticateResponse } },
     },
     async (request) => {

@@ -66,7 +66,11 @@ export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     GET_EASI_PATH,
-    { preHandler: requireSession, schema: { body: GetEasiRequest, response: { 200: GetEasiResponse } } },
+    {
+      config: { errors: { 403: ['Dde_Location_Not_Linked'] } },
+      preHandler: requireSession,
+      schema: { body: GetEasiRequest, response: { 200: GetEasiResponse } },
+    },
     async (request) => {
       const { db } = app.database;
       const session = request.portalSession!;
@@ -101,7 +105,10 @@ export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
     DDE_SUBMIT_PATH,
     {
       preHandler: requireSession,
-      config: { rateLimit: routeRateLimit({ max: DDE_SUBMITS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }) },
+      config: {
+        rateLimit: routeRateLimit({ max: DDE_SUBMITS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
+        errors: { 403: ['Dde_Location_Not_Linked'], 409: ['Dde_Idempotency_Conflict'] },
+      },
       schema: { body: DdeSubmitRequest, response: { 200: DdeSubmitResponse } },
     },
     async (request) => {

@@ -33,7 +33,10 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     FIND_ADMIN_PATH,
     {
-      config: { rateLimit: routeRateLimit({ max: findAdminPerMinute, timeWindow: 60_000, key: 'ip' }) },
+      config: {
+        rateLimit: routeRateLimit({ max: findAdminPerMinute, timeWindow: 60_000, key: 'ip' }),
+        errors: { 404: ['Find_Admin_No_Match'] },
+      },
       schema: { body: FindAdminRequest, response: { 200: FindAdminResponse } },
     },
     async (request, reply) => {

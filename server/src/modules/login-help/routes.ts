@@ -68,7 +68,10 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     RESET_PASSWORD_PATH,
     {
-      config: { rateLimit: perClient },
+      config: {
+        rateLimit: perClient,
+        errors: { 400: ['Reset_Token_Invalid', 'Security_Answer_Incorrect', 'Security_Answer_Attempts_Exceeded'] },
+      },
       schema: { body: ResetPasswordRequest, response: { 200: ResetPasswordResponse } },
     },
     async (request) => {
@@ -82,7 +85,17 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     SELF_REACTIVATION_PATH,
     {
-      config: { rateLimit: perClient },
+      config: {
+        rateLimit: perClient,
+        errors: {
+          400: ['Reactivation_Code_Invalid', 'Security_Answer_Incorrect', 'Security_Answer_Attempts_Exceeded'],
+          403: [
+            'Reactivation_Locked_Contact_Help_Desk',
+            'Reactivation_Disabled_Contact_Administrator',
+            'Internal_User_Use_Enterprise_Directory',
+          ],
+        },
+      },
       schema: { body: selfReactivationRequest(today), response: { 200: SelfReactivationResponse } },
     },
     async (request) => {

@@ -54,7 +54,11 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     ACCOUNT_ROUTES.passkeyRegistrationOptions,
-    { preValidation: recent, schema: { response: { 200: PasskeyRegistrationOptionsResponse } } },
+    {
+      config: { errors: { 400: ['Passkey_Limit_Reached'] } },
+      preValidation: recent,
+      schema: { response: { 200: PasskeyRegistrationOptionsResponse } },
+    },
     async (request) => ({ data: await registrationOptions(request, request.portalSession!) }),
   );
 
@@ -62,7 +66,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.passkeyRegistration,
     {
       preValidation: recent,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Passkey_Limit_Reached', 'Passkey_Verification_Failed'] } },
       schema: { body: PasskeyRegistrationRequest, response: { 200: PasskeyRegistrationResponse } },
     },
     async (request) => ({
@@ -75,6 +79,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     ACCOUNT_ROUTES.passkeyRename,
     {
+      config: { errors: { 404: ['Passkey_Not_Found'] } },
       preValidation: requireSession,
       schema: { params: PasskeyParams, body: PasskeyRenameRequest, response: { 200: PasskeyRenameResponse } },
     },
@@ -87,7 +92,11 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     ACCOUNT_ROUTES.passkeyRemove,
-    { preValidation: recent, schema: { params: PasskeyParams, response: { 200: PasskeyRemoveResponse } } },
+    {
+      config: { errors: { 404: ['Passkey_Not_Found'] } },
+      preValidation: recent,
+      schema: { params: PasskeyParams, response: { 200: PasskeyRemoveResponse } },
+    },
     async (request) => {
       await removePasskey(request, request.portalSession!, request.params.id);
       return { data: { removed: true as const } };
@@ -98,7 +107,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.passkeyLoginOptions,
     {
       preValidation: pendingMfa,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Passkey_None_Registered'] } },
       schema: { response: { 200: PasskeyLoginOptionsResponse } },
     },
     async (request) => ({ data: await loginOptions(request, request.portalSession!) }),
@@ -108,7 +117,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.passkeyLogin,
     {
       preValidation: pendingMfa,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 401: ['Passkey_Verification_Failed'] } },
       schema: { body: PasskeyLoginRequest, response: { 200: PasskeyLoginResponse } },
     },
     async (request, reply) => {

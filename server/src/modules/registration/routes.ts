@@ -92,7 +92,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.validateProvider,
     {
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Provider_Not_Found'], 409: ['Location_Has_Administrator'] } },
       schema: { body: ValidateProviderRequest, response: { 200: ValidateProviderResponse } },
     },
     async (request) => {
@@ -104,7 +104,14 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.validateAuthority,
     {
-      config: { rateLimit: perClient },
+      config: {
+        rateLimit: perClient,
+        errors: {
+          400: ['Authority_Not_Verified', 'Validation_Token_Invalid'],
+          409: ['Location_Has_Administrator'],
+          429: ['Authority_Locked'],
+        },
+      },
       onSend: errorCodeAsSentence,
       schema: { body: validateAuthorityRequest(today), response: { 200: ValidateAuthorityResponse } },
     },
@@ -116,7 +123,10 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.selfRegistration,
     {
-      config: { rateLimit: perClient },
+      config: {
+        rateLimit: perClient,
+        errors: { 400: ['Registration_Token_Invalid'], 409: ['Location_Has_Administrator', 'Username_Taken'] },
+      },
       schema: { body: selfRegistrationRequest(today), response: { 201: SelfRegistrationResponse } },
     },
     async (request, reply) => {
@@ -129,7 +139,10 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     REGISTRATION_ROUTES.verifyEmail,
-    { config: { rateLimit: perClient }, schema: { body: VerifyEmailRequest, response: { 200: VerifyEmailResponse } } },
+    {
+      config: { rateLimit: perClient, errors: { 400: ['Verification_Link_Invalid'] } },
+      schema: { body: VerifyEmailRequest, response: { 200: VerifyEmailResponse } },
+    },
     async (request) => {
       await verifyEmail(request, request.body.token);
       return { data: { verified: true as const } };

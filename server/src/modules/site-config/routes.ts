@@ -40,7 +40,15 @@ export const siteConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async
     .replace(/\u2029/g, '\\u2029');
   const body = `window.${SITE_CONFIG_GLOBAL} = ${json};\n`;
   // A script, not JSON, so no JSON response schema: its shape is SiteConfig, checked by the compiler.
-  app.get(SITE_CONFIG_PATH, async (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(body),
+  app.get(
+    SITE_CONFIG_PATH,
+    {
+      schema: { summary: 'The browser-visible settings (SiteConfig) as a classic script index.html loads' },
+      config: {
+        answers: { 200: { description: `window.${SITE_CONFIG_GLOBAL} = {…};`, contentType: 'text/javascript' } },
+      },
+    },
+    async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(body),
   );
 };
