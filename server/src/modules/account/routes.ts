@@ -112,7 +112,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.securityAnswers,
     {
       preValidation: recent,
-      config: { rateLimit: perClient },
+      config: { rateLimit: perClient, errors: { 400: ['Security_Question_Invalid'] } },
       schema: { body: ChangeSecurityAnswersRequest, response: { 200: ChangeSecurityAnswersResponse } },
     },
     async (request) => {

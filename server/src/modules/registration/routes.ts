@@ -125,7 +125,10 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: {
         rateLimit: perClient,
-        errors: { 400: ['Registration_Token_Invalid'], 409: ['Location_Has_Administrator', 'Username_Taken'] },
+        errors: {
+          400: ['Registration_Token_Invalid', 'Security_Question_Invalid'],
+          409: ['Location_Has_Administrator', 'Username_Taken'],
+        },
       },
       schema: { body: selfRegistrationRequest(today), response: { 201: SelfRegistrationResponse } },
     },
