@@ -180,6 +180,7 @@ describe('every page server-rendered, steady and hydrated; the login form first'
       const form = (await page.getByRole('form', { name: 'Log in' }).boundingBox())!;
       const short = (await notice.boundingBox())!;
       expect(short.y + short.height).toBeLessThanOrEqual(form.y);
+      await screenshot(page, `login-${name}`);
       const more = notice.getByRole('button', { name: 'Read the full notice' });
       expect(await more.getAttribute('aria-expanded')).toBe('false');
       await more.click();
@@ -187,7 +188,6 @@ describe('every page server-rendered, steady and hydrated; the login form first'
       expect(await notice.innerText()).toContain('Government-authorized use only');
       await notice.getByRole('button', { name: 'Show less of the notice' }).waitFor();
       await expectNoAxeViolations(page, `login at ${name} px`);
-      await screenshot(page, `login-${name}`);
       await context.close();
     });
   }
