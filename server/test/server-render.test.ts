@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '@portal/contracts/auth';
+import { createSession } from '../src/platform/session';
 import { buildTestApp, sendContentWebhook, testConfig } from './helpers';
+import { createAccount } from './support/accounts';
 import { json, startFakeUpstream } from './support/fake-upstream';
 
 /**
@@ -17,12 +20,20 @@ const FAKE_ENTRY = `
 let content;
 globalThis.__renders = 0;
 export function configureServerRendering(options) { content = options.content; }
+export function pageRequiresLogin(path) { return path === '/account'; }
 export function pageVariant(request) {
   if (!request.path.startsWith('/topics/')) return undefined;
   return [request.path, request.cookies.region ?? '', request.cookies.license ?? '', /veracode/i.test(request.userAgent) ? '' : 'dialogs', request.sessionCookie ? 'session' : ''].join('|');
 }
 export async function renderPage(request) {
   globalThis.__renders++;
+  if (request.path === '/account')
+    return {
+      status: 200,
+      head: '<title>My account</title>',
+      root: request.session?.loggedIn ? '<h1>My account, personal data</h1>' : '<h1>logged out</h1>',
+      state: '<script type="application/json" id="portal-server-state">{}</script>',
+    };
   const slug = request.path.slice('/topics/'.length);
   const answer = await content('/api/content/topics?filters[slug][$eq]=' + slug + '&populate=*');
   if (answer.status !== 200) return undefined;
@@ -215,6 +226,48 @@ describe('server-rendered pages', () => {
       // The real page is still cached: served without a render.
       expect((await page('/topics/contact', '198.51.100.2')).body).toContain('Contact us for J5A');
       expect(renders()).toBe(rendered);
+    });
+  });
+
+  describe('a page for logged-in users (docs/decisions/0034-server-rendered-portal-pages.md)', () => {
+    const session = async (stage: 'active' | 'mfa') => {
+      const user = await createAccount(ctx.app, `render.${stage}.${Math.random().toString(36).slice(2, 8)}`);
+      const now = ctx.app.clock();
+      return createSession(ctx.app.database.db, { userId: user.id, stage, now, limits: ctx.app.config.sessions });
+    };
+    const account = (cookie?: string) =>
+      ctx.app.inject({
+        url: '/account?tab=passkeys',
+        headers: cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {},
+      });
+
+    it('redirects a visitor without an active session to the login page, which comes back here', async () => {
+      const before = renders();
+      for (const cookie of [undefined, 'ended-session-id', await session('mfa')]) {
+        const res = await account(cookie);
+        expect(res.statusCode).toBe(302);
+        expect(res.headers.location).toBe('/login?next=%2Faccount%3Ftab%3Dpasskeys');
+        expect(res.headers['cache-control']).toBe('private, no-store');
+        expect(res.body).toBe('');
+      }
+      expect(renders() - before).toBe(0);
+    });
+
+    it('renders it for the session alone: private, no-store, never from or into the page cache', async () => {
+      const cookie = await session('active');
+      const before = renders();
+      for (let i = 0; i < 2; i++) {
+        const res = await account(cookie);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['cache-control']).toBe('private, no-store');
+        expect(res.headers.etag).toBeUndefined();
+        expect(res.body).toContain('<h1>My account, personal data</h1>');
+      }
+      // Rendered for each request: nothing was kept.
+      expect(renders() - before).toBe(2);
+      const next = await account();
+      expect(next.statusCode).toBe(302);
+      expect(next.body).not.toContain('personal data');
     });
   });
 });

@@ -1,26 +1,25 @@
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
-import { dehydrate, type QueryClient } from '@tanstack/react-query';
+import { dehydrate, type FetchQueryOptions, type QueryClient } from '@tanstack/react-query';
 import { renderToReadableStream } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, matchRoutes, StaticRouterProvider } from 'react-router';
 import { AppProviders } from './app/app-providers';
 import { dialogsAllowedFor } from './app/dialogs/global-dialogs';
+import { pageHandleOf } from './app/page-handle';
 import { createQueryClient } from './app/query-client';
 import { routes } from './app/router';
 import { SERVER_STATE_ELEMENT_ID, serializeServerState } from './app/server-state';
 import { recordMarkdownTrees } from './components/content-markdown/markdown-trees';
-import { paths } from './config/paths';
-import { getHomePageQueryOptions } from './features/content/api/get-home-page';
-import { getTopicQueryOptions } from './features/content/api/get-topic';
-import { getTopicsQueryOptions } from './features/content/api/get-topics';
 import { setServerContentTransport, type ContentTransport } from './lib/content-request';
 import { jurisdictionFrom } from './lib/region/region-context';
+import type { KnownSession } from './lib/session/session-context';
 import { PageHeadRecorder, PageHeadRecorderContext, type PageHead } from './lib/use-document-title';
 
 /**
- * The portal server's entry (docs/decisions/0018-server-rendering.md): built with `vite build --ssr`, it renders the
- * public pages with the same components as the browser, after reading their content in-process.
+ * The portal server's entry (docs/decisions/0018-server-rendering.md, docs/decisions/0034-server-rendered-portal-pages.md):
+ * built with `vite build --ssr`, it renders every page with the same components as the browser, after reading the
+ * content of its first screen in-process.
  */
 
 export interface PageRequest {
@@ -35,6 +34,11 @@ export interface PageRequest {
    * visitors, logged in or not.
    */
   sessionCookie: boolean;
+  /**
+   * Only for a page that requires a login, after the server has checked the session: the page is rendered logged
+   * in, for this session alone (never cached).
+   */
+  session?: KnownSession;
 }
 
 export interface RenderedPage {
@@ -56,35 +60,41 @@ export function configureServerRendering(options: { publicUrl: string; content: 
   setServerContentTransport(options.content);
 }
 
-// The public pages; anything else (portal pages that need a session) is left to the browser.
-const SERVER_RENDERED_ROUTES = new Set<string>([paths.home.path, paths.topic.path, '*']);
-
 // matchRoutes flattens and ranks the route table on every call: a cached page must cost no more than a lookup, so
-// each path's match is remembered (bounded; the table never changes while the server runs).
+// each path's match is remembered (bounded; the table never changes while the server runs). Every path matches:
+// the table ends with the catch-all not-found route.
 const MATCH_MEMO_ENTRIES = 1000;
-const matchMemo = new Map<string, ReturnType<typeof matchLeaf>>();
+const matchMemo = new Map<string, ReturnType<typeof matchPath>>();
 
-function matchLeaf(path: string) {
-  const matches = matchRoutes(routes, path);
-  const leaf = matches?.[matches.length - 1];
-  return leaf && SERVER_RENDERED_ROUTES.has(leaf.route.path ?? '') ? leaf : undefined;
+function matchPath(path: string) {
+  return matchRoutes(routes, path) ?? undefined;
 }
 
-function leafMatch(path: string) {
+function routeMatches(path: string) {
   if (matchMemo.has(path)) return matchMemo.get(path);
-  const leaf = matchLeaf(path);
+  const matches = matchPath(path);
   if (matchMemo.size >= MATCH_MEMO_ENTRIES) matchMemo.clear();
-  matchMemo.set(path, leaf);
-  return leaf;
+  matchMemo.set(path, matches);
+  return matches;
 }
 
 /**
- * Everything a rendered page depends on besides content: the page (every unknown path renders the same not-found
- * page), the jurisdiction, the license state and whether dialogs may show at all. Undefined: not server-rendered.
+ * Whether the page at `path` is for logged-in users only (its route's handle says `requiresLogin`): the server then
+ * checks the session before rendering it, renders it for that session alone and never caches it.
+ */
+export function pageRequiresLogin(path: string): boolean {
+  return (routeMatches(path) ?? []).some(({ route }) => pageHandleOf(route).requiresLogin);
+}
+
+/**
+ * Everything a shared page depends on besides content: the page (every unknown path renders the same not-found
+ * page), the jurisdiction, the license state, whether dialogs may show at all and whether a session cookie was sent.
+ * Undefined: not a shared page (a page for logged-in users, see `pageRequiresLogin`).
  */
 export function pageVariant(request: PageRequest): string | undefined {
-  const leaf = leafMatch(request.path);
-  if (!leaf) return undefined;
+  const matches = routeMatches(request.path);
+  const leaf = matches?.[matches.length - 1];
+  if (!leaf || pageRequiresLogin(request.path)) return undefined;
   const page = leaf.route.path === '*' ? '*' : request.path;
   const license = request.cookies.license === 'true' ? 'license' : '';
   const dialogs = dialogsAllowedFor(request.userAgent) ? 'dialogs' : '';
@@ -104,34 +114,27 @@ function headTags(head: PageHead): string {
   );
 }
 
-/** Reads the route's content into the query cache: whether all of it was read. */
-async function prefetch(queryClient: QueryClient, leaf: NonNullable<ReturnType<typeof leafMatch>>): Promise<boolean> {
-  const succeeded = (queryKey: readonly unknown[]) => queryClient.getQueryState(queryKey)?.status === 'success';
-  if (leaf.route.path === paths.home.path) {
-    const home = getHomePageQueryOptions();
-    const topics = getTopicsQueryOptions();
-    await Promise.all([queryClient.prefetchQuery(home), queryClient.prefetchQuery(topics)]);
-    return succeeded(home.queryKey) && succeeded(topics.queryKey);
-  }
-  if (leaf.route.path === paths.topic.path) {
-    const topic = getTopicQueryOptions(leaf.params.id ?? '');
-    await queryClient.prefetchQuery(topic);
-    return succeeded(topic.queryKey);
-  }
-  return true;
+/** Reads the content the matched routes' first screen shows into the query cache: whether all of it was read. */
+async function prefetch(queryClient: QueryClient, matches: NonNullable<ReturnType<typeof routeMatches>>) {
+  const queries = (
+    await Promise.all(matches.map(({ route, params }) => pageHandleOf(route).serverQueries?.(params) ?? []))
+  ).flat();
+  // Each is a `queryOptions(…)` value; its data type is erased in the route table.
+  await Promise.all(queries.map((query) => queryClient.prefetchQuery(query as FetchQueryOptions)));
+  return queries.every((query) => queryClient.getQueryState(query.queryKey)?.status === 'success');
 }
 
 /**
- * Renders a public page, or answers undefined when the browser should render it (not a public page, or its
- * content could not be read: the browser then shows its own loading and error states).
+ * Renders a page, or answers undefined when the browser should render it (its content could not be read: the
+ * browser then shows its own loading and error states).
  */
 export async function renderPage(request: PageRequest): Promise<RenderedPage | undefined> {
-  const leaf = leafMatch(request.path);
-  if (!leaf) return undefined;
+  const matches = routeMatches(request.path);
+  if (!matches) return undefined;
   const queryClient = createQueryClient();
   // One attempt: a page that cannot get its content is left to the browser, which retries.
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
-  if (!(await prefetch(queryClient, leaf))) return undefined;
+  if (!(await prefetch(queryClient, matches))) return undefined;
 
   const handler = createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(request.path, origin)));
@@ -152,6 +155,7 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
           queryClient={queryClient}
           server={{ cookies: request.cookies, environment }}
           mayHaveSession={request.sessionCookie}
+          session={request.session}
           markdownTrees={markdownTrees}
         >
           {/* No inline hydration script (CSP, docs/decisions/0006-csp.md): the routes have no loaders to hand over. */}
@@ -174,6 +178,6 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   // hydrating unless the page's style tags list it (61 rules on `/`, insertRule calls in hydration's long task).
   const inserted = Object.keys(emotionCache.inserted).map((id) => `${emotionCache.key}-${id}`);
   const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(inserted.join(' ')));
-  const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient), mayHaveSession: request.sessionCookie, markdown: markdownTrees.serialize() })}</script>`;
+  const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient), mayHaveSession: request.sessionCookie, session: request.session, markdown: markdownTrees.serialize() })}</script>`;
   return { status: pageHead.head.notFound ? 404 : 200, head: headTags(pageHead.head) + styles, root, state };
 }

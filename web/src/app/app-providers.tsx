@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { MarkdownTreesProvider, type MarkdownTrees } from '../components/content-markdown/markdown-trees';
 import { RegionProvider, type RegionCookies } from '../lib/region/region-context';
 import { RenderEnvironmentProvider, type RenderEnvironment } from '../lib/render-environment';
-import { SessionProvider } from '../lib/session/session-context';
+import { SessionProvider, type KnownSession } from '../lib/session/session-context';
 import { printStyles } from './print-styles';
 import { portalTheme } from './theme';
 
@@ -15,19 +15,28 @@ export interface AppProvidersProps {
   server?: { cookies: RegionCookies; environment: RenderEnvironment };
   /** Whether the request for a server-rendered page carried a session cookie (the same on the server and while hydrating). */
   mayHaveSession?: boolean;
+  /** A page for logged-in users: the session the server checked before rendering it (the same while hydrating). */
+  session?: KnownSession;
   /** Parsed markdown: recorded by a server render, received by the browser with a server-rendered page. */
   markdownTrees?: MarkdownTrees;
 }
 
 /** Theme, query client, session and region state around the router: the app, the server render and the unit-test harness share it. */
-export function AppProviders({ queryClient, children, server, mayHaveSession, markdownTrees }: AppProvidersProps) {
+export function AppProviders({
+  queryClient,
+  children,
+  server,
+  mayHaveSession,
+  session,
+  markdownTrees,
+}: AppProvidersProps) {
   return (
     <ThemeProvider theme={portalTheme()}>
       <CssBaseline />
       <GlobalStyles styles={printStyles} />
       <RenderEnvironmentProvider value={server?.environment}>
         <QueryClientProvider client={queryClient}>
-          <SessionProvider mayHaveSession={mayHaveSession}>
+          <SessionProvider mayHaveSession={mayHaveSession} session={session}>
             <RegionProvider cookies={server?.cookies}>
               <MarkdownTreesProvider value={markdownTrees}>{children}</MarkdownTreesProvider>
             </RegionProvider>

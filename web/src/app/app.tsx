@@ -20,7 +20,12 @@ export function App({ router, serverState }: { router: DataRouter; serverState?:
   });
   const [markdownTrees] = useState(() => receivedMarkdownTrees(serverState?.markdown));
   return (
-    <AppProviders queryClient={queryClient} mayHaveSession={serverState?.mayHaveSession} markdownTrees={markdownTrees}>
+    <AppProviders
+      queryClient={queryClient}
+      mayHaveSession={serverState?.mayHaveSession}
+      session={serverState?.session}
+      markdownTrees={markdownTrees}
+    >
       <RouterProvider router={router} />
     </AppProviders>
   );

@@ -1,18 +1,55 @@
 import type { RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/errors/route-error-fallback';
 import { paths } from '../config/paths';
+import { pageHandle } from './page-handle';
 import { RootLayout } from './root-layout';
 
-/** Pages load on demand so the home page's first download stays small (bench/web-size). */
+/**
+ * Pages load on demand so each page's first download stays small (bench/web-size). Every route is server-rendered
+ * (docs/decisions/0034-server-rendered-portal-pages.md): its `handle` says what the server needs beyond the route
+ * itself — the content its first screen shows, or that it is for logged-in users only.
+ */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorFallback />,
     children: [
-      { path: paths.home.path, lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }) },
-      { path: paths.topic.path, lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }) },
-      { path: paths.login.path, lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
-      { path: paths.account.path, lazy: async () => ({ Component: (await import('./routes/account')).AccountRoute }) },
+      {
+        path: paths.home.path,
+        lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }),
+        handle: pageHandle({
+          serverQueries: async () => {
+            const [home, topics] = await Promise.all([
+              import('../features/content/api/get-home-page'),
+              import('../features/content/api/get-topics'),
+            ]);
+            return [home.getHomePageQueryOptions(), topics.getTopicsQueryOptions()];
+          },
+        }),
+      },
+      {
+        path: paths.topic.path,
+        lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }),
+        handle: pageHandle({
+          serverQueries: async ({ id }) => [
+            (await import('../features/content/api/get-topic')).getTopicQueryOptions(id ?? ''),
+          ],
+        }),
+      },
+      {
+        path: paths.login.path,
+        lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }),
+        handle: pageHandle({
+          serverQueries: async () => [
+            (await import('../features/auth/api/system-use-notice')).getSystemUseNoticeQueryOptions(),
+          ],
+        }),
+      },
+      {
+        path: paths.account.path,
+        lazy: async () => ({ Component: (await import('./routes/account')).AccountRoute }),
+        handle: pageHandle({ requiresLogin: true }),
+      },
       {
         path: paths.forgotUsername.path,
         lazy: async () => ({ Component: (await import('./routes/login-help')).ForgotUsernameRoute }),
@@ -36,6 +73,7 @@ export const routes: RouteObject[] = [
       {
         path: paths.ddeAccess.path,
         lazy: async () => ({ Component: (await import('./routes/dde-access')).DdeAccessRoute }),
+        handle: pageHandle({ requiresLogin: true }),
       },
       {
         path: paths.register.path,

@@ -1,6 +1,7 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import { matchRoutes, type RouteObject } from 'react-router';
 import type { SerializedMarkdownTrees } from '../components/content-markdown/markdown-trees';
+import type { KnownSession } from '../lib/session/session-context';
 
 /** Id of the non-executable JSON script that carries a server-rendered page's query cache to the browser. */
 export const SERVER_STATE_ELEMENT_ID = 'portal-server-state';
@@ -9,6 +10,8 @@ export interface ServerState {
   queries: DehydratedState;
   /** Whether the request carried a session cookie: the header's account control waits for the session check if so. */
   mayHaveSession: boolean;
+  /** A page for logged-in users: rendered for this checked session (never in the shared page cache). */
+  session?: KnownSession;
   /** The markdown the page rendered, parsed, so hydration does not parse it again. */
   markdown: SerializedMarkdownTrees;
 }

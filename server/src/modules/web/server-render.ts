@@ -6,7 +6,7 @@ import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { cookieValue } from '../../content/preview';
 import { UpstreamUnavailable, type CacheLookup } from '../../content/cache';
 import { sendCachedAnswer } from '../../content/send-answer';
-import { sessionCookieOf } from '../../platform/session';
+import { clearSessionCookie, lookupSession, sessionCookieOf } from '../../platform/session';
 
 /** The part of web/src/entry-server.tsx the server calls (the bundle is loaded at run time from web/dist-ssr). */
 interface ServerEntry {
@@ -15,6 +15,8 @@ interface ServerEntry {
     content: (url: string) => Promise<{ status: number; payload: unknown }>;
   }): void;
   pageVariant(request: PageRequest): string | undefined;
+  /** Whether the page is for logged-in users only (docs/decisions/0034-server-rendered-portal-pages.md). */
+  pageRequiresLogin?(path: string): boolean;
   renderPage(request: PageRequest): Promise<{ status: number; head: string; root: string; state: string } | undefined>;
 }
 
@@ -23,11 +25,15 @@ interface PageRequest {
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
   sessionCookie: boolean;
+  /** Only for a page that requires a login, once the server has checked the session. */
+  session?: { loggedIn: true };
 }
 
 const HTML = 'text/html; charset=utf-8';
 // Pages depend on cookies: a shared cache must not keep them, the browser revalidates with the ETag.
 const PAGE_CACHE_CONTROL = 'private, no-cache';
+// A page rendered for one session (docs/decisions/0034): no cache anywhere may keep it, not even the browser's.
+const PERSONAL_PAGE_CACHE_CONTROL = 'private, no-store';
 
 /** The fonts the first screen uses (the theme's Lato, regular and bold), preloaded so the text does not wait for the CSS. */
 function fontPreloads(webDistDir: string): string {
@@ -73,17 +79,60 @@ export async function createPageSender(
   });
   const template = pageTemplate(readFileSync(templateFile, 'utf8'), fontPreloads(options.webDistDir));
   const pages = app.contentService.pages;
-  async function render(key: string, request: PageRequest, log: FastifyBaseLogger) {
-    const started = performance.now();
+  async function renderHtml(request: PageRequest) {
     const page = await entry.renderPage(request);
-    if (!page) throw new UpstreamUnavailable('the page content could not be read');
+    if (!page) return undefined;
     const html = template
       .replace('<!--app-head-->', page.head)
       .replace('<!--app-root-->', page.root)
       .replace('<!--app-state-->', page.state);
+    return { status: page.status, html };
+  }
+  async function render(key: string, request: PageRequest, log: FastifyBaseLogger) {
+    const started = performance.now();
+    const page = await renderHtml(request);
+    if (!page) throw new UpstreamUnavailable('the page content could not be read');
     // Page requests are not access-logged (platform/logger.ts isQuietRequest): a render is worth a line.
     log.info({ page: key, status: page.status, ms: Math.round(performance.now() - started) }, 'page rendered');
-    return { kind: 'ok' as const, body: Buffer.from(html), contentType: HTML, status: page.status };
+    return { kind: 'ok' as const, body: Buffer.from(page.html), contentType: HTML, status: page.status };
+  }
+
+  /**
+   * A page for logged-in users (docs/decisions/0034): without an active session, a redirect to the login page that
+   * comes back here; with one, the page rendered for this session alone, never stored in the page cache.
+   */
+  async function sendPersonalPage(request: FastifyRequest, reply: FastifyReply, pageRequest: PageRequest) {
+    const lookup = await lookupSession(request);
+    if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
+      if (lookup.status === 'expired') clearSessionCookie(reply);
+      const next = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
+      await reply
+        .code(302)
+        .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
+        .header('location', `/login?next=${encodeURIComponent(next)}`)
+        .send();
+      return true;
+    }
+    const started = performance.now();
+    let page: Awaited<ReturnType<typeof renderHtml>>;
+    try {
+      page = await renderHtml({ ...pageRequest, session: { loggedIn: true } });
+    } catch (err) {
+      request.log.error({ err }, 'server rendering failed; the browser renders the page');
+      return false;
+    }
+    if (!page) return false;
+    request.log.info(
+      { page: pageRequest.path, status: page.status, ms: Math.round(performance.now() - started) },
+      'personal page rendered',
+    );
+    await reply
+      .code(page.status)
+      .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
+      .header('vary', 'cookie')
+      .type(HTML)
+      .send(page.html);
+    return true;
   }
 
   return async (request, reply) => {
@@ -97,6 +146,7 @@ export async function createPageSender(
       // Only whether one was sent: the page is shared by every visitor who sent one (docs/decisions/0018).
       sessionCookie: sessionCookieOf(request) !== undefined,
     };
+    if (entry.pageRequiresLogin?.(pageRequest.path)) return sendPersonalPage(request, reply, pageRequest);
     const key = entry.pageVariant(pageRequest);
     if (key === undefined) return false;
     let answer = pages.fresh(key);

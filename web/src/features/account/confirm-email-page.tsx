@@ -16,14 +16,15 @@ export function ConfirmEmailPage() {
   const confirmation = useMutation({ mutationFn: confirmEmailChange });
   const token = useEmailedLinkToken(confirmation.mutate);
   const errorText = useApiErrorText(confirmation.error ?? undefined);
-  const missing = !token;
+  const missing = token === '';
 
   return (
     <Box sx={{ maxWidth: 640, mx: 'auto' }}>
       <Typography component="h1" variant="h4" gutterBottom>
         Confirm your new email address
       </Typography>
-      {confirmation.isPending && (
+      {/* Until the answer is here (also while the token is read): one steady status line, no flash of nothing. */}
+      {!missing && !confirmation.isSuccess && !confirmation.isError && (
         <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
           <CircularProgress size={24} aria-hidden="true" />
           Checking your link…

@@ -1,24 +1,39 @@
-import { Alert, Box, Link, List, ListItem, Paper, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Link, List, ListItem, Paper, Skeleton, Typography } from '@mui/material';
 import type { LoginCompletion, PendingLoginStep } from '@portal/contracts';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ContentMarkdown } from '../../components/content-markdown/content-markdown';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSystemUseNotice } from './api/auth-api';
-import { MfaEnrolStep } from './components/mfa-enrol-step';
-import { MfaStep } from './components/mfa-step';
-import { PasswordChangeStep } from './components/password-change-step';
 import { PasswordStep } from './components/password-step';
 import { safeNextPath } from './safe-next-path';
 
 type Step = 'password' | PendingLoginStep;
 
-/** The system-use notice (CMS ARS AC-8), from the CMS; without it the form still works. */
+// The steps after the password load when they are reached: the page's first download is the password form alone,
+// without the passkey (WebAuthn) code, the authenticator setup, the recovery codes or the password checklist.
+const MfaStep = lazy(() => import('./components/mfa-step').then((m) => ({ default: m.MfaStep })));
+const MfaEnrolStep = lazy(() => import('./components/mfa-enrol-step').then((m) => ({ default: m.MfaEnrolStep })));
+const PasswordChangeStep = lazy(() =>
+  import('./components/password-change-step').then((m) => ({ default: m.PasswordChangeStep })),
+);
+
+const NOTICE_TEXT_ID = 'system-use-notice-text';
+
+/**
+ * The system-use notice (CMS ARS AC-8) above the form, shown short — its first lines, in a box of fixed height —
+ * with the full text one click away, so the form is on the first screen of a phone and of a 1440 × 900 desktop
+ * (docs/decisions/0034-server-rendered-portal-pages.md). It is in the server's first HTML (the route's
+ * `serverQueries`); reached by a link in the app, it fills the same box when it arrives, so nothing moves. Without
+ * it the form still works.
+ */
 function SystemUseNotice() {
   const notice = useSystemUseNotice();
   const text = notice.data?.attributes.NoticeText;
+  const [expanded, setExpanded] = useState(false);
+  const short = !expanded && !notice.isError;
   return (
     <Paper
       component="section"
@@ -30,12 +45,64 @@ function SystemUseNotice() {
       <Typography component="h2" variant="h6" id="system-use-notice-title">
         System use notice
       </Typography>
-      {text ? (
-        <ContentMarkdown>{text}</ContentMarkdown>
-      ) : notice.isError ? (
-        <Alert severity="warning">The system use notice could not be loaded.</Alert>
-      ) : null}
+      <Box
+        id={NOTICE_TEXT_ID}
+        sx={
+          short
+            ? {
+                height: '7.5em',
+                overflow: 'hidden',
+                maskImage: 'linear-gradient(to bottom, black 55%, transparent)',
+                '& > :first-of-type': { mt: 0 },
+              }
+            : { '& > :first-of-type': { mt: 0 } }
+        }
+      >
+        {text ? (
+          <ContentMarkdown>{text}</ContentMarkdown>
+        ) : notice.isError ? (
+          <Alert severity="warning">The system use notice could not be loaded.</Alert>
+        ) : (
+          <Skeleton variant="rectangular" height="100%" aria-hidden="true" />
+        )}
+      </Box>
+      {!notice.isError && (
+        <Button
+          size="small"
+          disabled={!text}
+          aria-expanded={expanded}
+          aria-controls={NOTICE_TEXT_ID}
+          onClick={() => setExpanded((value) => !value)}
+          sx={{ mt: 1, px: 0 }}
+        >
+          {expanded ? 'Show less of the notice' : 'Read the full notice'}
+        </Button>
+      )}
     </Paper>
+  );
+}
+
+const stepHeadings: Partial<Record<Step, string>> = {
+  mfa: 'Enter your verification code',
+  'mfa-enroll': 'Set up two-step verification',
+};
+
+/**
+ * The heading of a login step after the first: it takes the focus when the step appears, so a keyboard or screen
+ * reader user starts at the new step instead of the page's top (the password-change step has a heading of its own
+ * that does the same).
+ */
+function StepHeading({ step }: { step: Step }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  const text = stepHeadings[step];
+  useEffect(() => {
+    if (text) ref.current?.focus();
+  }, [text]);
+  if (!text) return null;
+  return (
+    <Typography component="h2" variant="h5" ref={ref} tabIndex={-1} sx={{ outline: 'none', mb: 2 }}>
+      {text}
+    </Typography>
   );
 }
 
@@ -67,9 +134,9 @@ function LoginHelpLinks() {
 }
 
 /**
- * `/login` (docs/requirements/session.md#login): the system-use notice, username and password, then the second
- * factor (or, on the first login, the authenticator setup), then a new password if the old one has expired.
- * Afterwards back to `next` (same-site paths only).
+ * `/login` (docs/requirements/session.md#login): username and password, then the second factor (or, on the first
+ * login, the authenticator setup), then a new password if the old one has expired. Afterwards back to `next`
+ * (same-site paths only). The system-use notice stays above the form at every step, shown short.
  */
 export function LoginPage() {
   useDocumentTitle('Log in');
@@ -110,6 +177,7 @@ export function LoginPage() {
         Log in
       </Typography>
       <SystemUseNotice />
+      <StepHeading step={step} />
       {step === 'password' && (
         <>
           <PasswordStep onNext={setStep} />
@@ -122,24 +190,26 @@ export function LoginPage() {
           <LoginHelpLinks />
         </>
       )}
-      {step === 'mfa' && (
-        <MfaStep onDone={(completion) => (secondFactorDone(completion) ? finish() : setStep('password-change'))} />
-      )}
-      {step === 'mfa-enroll' && (
-        <MfaEnrolStep
-          onConfirmed={secondFactorDone}
-          onDone={() => (expiredAfterDays === undefined ? finish() : setStep('password-change'))}
-        />
-      )}
-      {step === 'password-change' && (
-        <PasswordChangeStep
-          maxAgeDays={expiredAfterDays}
-          onDone={() => {
-            loggedInNow();
-            finish();
-          }}
-        />
-      )}
+      <Suspense fallback={<CircularProgress aria-label="Loading the next step" />}>
+        {step === 'mfa' && (
+          <MfaStep onDone={(completion) => (secondFactorDone(completion) ? finish() : setStep('password-change'))} />
+        )}
+        {step === 'mfa-enroll' && (
+          <MfaEnrolStep
+            onConfirmed={secondFactorDone}
+            onDone={() => (expiredAfterDays === undefined ? finish() : setStep('password-change'))}
+          />
+        )}
+        {step === 'password-change' && (
+          <PasswordChangeStep
+            maxAgeDays={expiredAfterDays}
+            onDone={() => {
+              loggedInNow();
+              finish();
+            }}
+          />
+        )}
+      </Suspense>
     </Box>
   );
 }

@@ -221,7 +221,14 @@ export function DdeAccessPage() {
         </Button>
       </FormOutcome>
     );
-  else if (easi.isPending) body = <CircularProgress aria-label="Loading your provider locations" />;
+  else if (easi.isPending)
+    // The form's room is kept while the locations load (the page is server-rendered without them), so the footer
+    // does not jump when the form arrives (docs/decisions/0034-server-rendered-portal-pages.md).
+    body = (
+      <Box sx={{ minHeight: '60vh' }}>
+        <CircularProgress aria-label="Loading your provider locations" />
+      </Box>
+    );
   else if (easi.isError) body = <Alert severity="error">{errorText}</Alert>;
   else if (easi.data.locations.length === 0)
     body = (

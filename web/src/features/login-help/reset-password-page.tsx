@@ -15,6 +15,7 @@ import { FormTextField } from '../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
+import { useHydrated } from '../../lib/use-hydrated';
 import { getResetQuestion, resetPassword } from './api/login-help-api';
 import { isDeadEnd } from './components/login-help-errors';
 import { LoginHelpLayout } from './components/login-help-layout';
@@ -140,8 +141,12 @@ export function ResetPasswordPage() {
   const questionErrorText = useApiErrorText(question.error && !isDeadEnd(question.error) ? question.error : undefined);
   const deadEndText = useApiErrorText(finished?.error ?? (isDeadEnd(question.error) ? question.error : undefined));
 
+  // The token is in the fragment, which never reaches the server: the server's page and its hydration show the
+  // loading state, then the browser goes on with what the link holds.
+  const hydrated = useHydrated();
   let body: ReactNode;
-  if (finished && !finished.error)
+  if (!hydrated) body = <CircularProgress aria-label="Loading your security question" />;
+  else if (finished && !finished.error)
     body = (
       <FormOutcome title="Your password has been changed">
         <Typography gutterBottom>

@@ -68,14 +68,15 @@ export function VerifyEmailPage() {
   const verification = useMutation({ mutationFn: verifyEmail });
   const token = useEmailedLinkToken(verification.mutate);
   const errorText = useApiErrorText(verification.error ?? undefined);
-  const missing = !token;
+  const missing = token === '';
 
   return (
     <Box sx={{ maxWidth: 640, mx: 'auto' }}>
       <Typography component="h1" variant="h4" gutterBottom>
         Verify your email
       </Typography>
-      {verification.isPending && (
+      {/* Until the answer is here (also while the token is read): one steady status line, no flash of nothing. */}
+      {!missing && !verification.isSuccess && !verification.isError && (
         <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
           <CircularProgress size={24} aria-hidden="true" />
           Checking your link…

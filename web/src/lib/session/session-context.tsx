@@ -14,6 +14,7 @@ import {
 import type { IIdleTimer } from 'react-idle-timer';
 import type { SessionTimerConfig } from '@portal/contracts';
 import { onSessionLost } from '../api-client';
+import { useHydrated } from '../use-hydrated';
 import type { InactivityTimerEvents } from './inactivity-timer';
 import { extendServerSession, fetchSessionState, logoutServerSession } from './session-api';
 import { readSessionTimerConfig } from './session-timer-config';
@@ -64,6 +65,16 @@ export interface SessionProviderProps {
   timerConfig?: SessionTimerConfig;
   /** False when the page was rendered for a request without a session cookie: surely logged out at first. */
   mayHaveSession?: boolean;
+  /**
+   * The session the server checked before rendering a page for logged-in users (and the same page while it
+   * hydrates): logged in from the first render, no waiting for `GET /api/session`.
+   */
+  session?: KnownSession;
+}
+
+/** A session the server has checked: what a page rendered for logged-in users starts from. */
+export interface KnownSession {
+  loggedIn: true;
 }
 
 /**
@@ -72,15 +83,20 @@ export interface SessionProviderProps {
  * started when the user logs in and stopped at logout, shared by all tabs. active → prompted at the prompt point,
  * → idle at the timeout (server logout, timer stopped, session-ended dialog); activity or I'm still here → active.
  */
-export function SessionProvider({ children, timerConfig: givenConfig, mayHaveSession = true }: SessionProviderProps) {
+export function SessionProvider({
+  children,
+  timerConfig: givenConfig,
+  mayHaveSession = true,
+  session,
+}: SessionProviderProps) {
   const [timerConfig] = useState(() => readSessionTimerConfig(givenConfig));
-  const [loggedIn, setLoggedIn] = useState(false);
-  const [sessionChecked, setSessionChecked] = useState(false);
+  const [loggedIn, setLoggedIn] = useState(session?.loggedIn ?? false);
+  const [sessionChecked, setSessionChecked] = useState(session !== undefined);
   const [activityStatus, setActivityStatus] = useState<ActivityStatus>('active');
   const [showAlerts, setShowAlerts] = useState(true);
   const loginRef = useRef<HTMLElement | null>(null);
   // The timer's callbacks read the latest login state without being re-created.
-  const loggedInRef = useRef(false);
+  const loggedInRef = useRef(session?.loggedIn ?? false);
   useEffect(() => {
     loggedInRef.current = loggedIn;
   }, [loggedIn]);
@@ -127,8 +143,10 @@ export function SessionProvider({ children, timerConfig: givenConfig, mayHaveSes
   });
   // Mounted at the first login and kept: it then runs exactly while logged in. A tab that never logged in does not
   // load it, so it does not hear another tab's login until it checks its session again.
+  // Not on the server nor while hydrating: a page rendered logged in (docs/decisions/0034) has no timer in its markup.
+  const hydrated = useHydrated();
   const [timerMounted, setTimerMounted] = useState(false);
-  if (loggedIn && !timerMounted) setTimerMounted(true);
+  if (hydrated && loggedIn && !timerMounted) setTimerMounted(true);
 
   // A session that survives a reload (or was started in another tab) is picked up once at start.
   useEffect(() => {

@@ -24,6 +24,7 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { createPasskey, passkeyCeremonyErrorText, passkeysSupported } from '../../../lib/passkey-ceremony';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import {
   accountQueryKeys,
@@ -57,7 +58,10 @@ export function PasskeysSection() {
   const [status, setStatus] = useState<string>();
   const [renaming, setRenaming] = useState<Passkey>();
   const [removing, setRemoving] = useState<Passkey>();
-  const supported = passkeysSupported();
+  // The server cannot know the browser: it (and hydration) renders as if supported, with nothing to add until the
+  // passkeys have loaded in the browser anyway.
+  const hydrated = useHydrated();
+  const supported = !hydrated || passkeysSupported();
   const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('passkeys');
 
   const changed = async (message: string) => {

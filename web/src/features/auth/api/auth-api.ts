@@ -1,4 +1,3 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   ACCOUNT_ROUTES,
   LoginResponse,
@@ -8,12 +7,10 @@ import {
   PasskeyLoginOptionsResponse,
   PasskeyLoginResponse,
   PasswordChangeResponse,
-  SystemUseNoticeEntrySchema,
   type LoginRequest,
   type PasskeyLoginRequest,
 } from '@portal/contracts';
 import { apiRequest } from '../../../lib/api-client';
-import { contentRequest } from '../../../lib/content-request';
 
 /** The login calls (docs/requirements/api.md, docs/requirements/session.md#login). */
 export const submitPassword = (body: LoginRequest) =>
@@ -32,17 +29,7 @@ export const submitExpiredPasswordChange = (newPassword: string) =>
     schema: PasswordChangeResponse.shape.data,
   });
 
-/** The CMS-managed system-use notice above the login form (CMS ARS AC-8). */
-export const getSystemUseNoticeQueryOptions = () =>
-  queryOptions({
-    queryKey: ['content', 'system-use-notice'],
-    queryFn: ({ signal }) => contentRequest('system-use-notice', {}, SystemUseNoticeEntrySchema, signal),
-    staleTime: 180_000,
-  });
-
-export function useSystemUseNotice() {
-  return useQuery(getSystemUseNoticeQueryOptions());
-}
+export { getSystemUseNoticeQueryOptions, useSystemUseNotice } from './system-use-notice';
 
 /** The passkey instead of the code: options for the browser (the user's own passkeys only), then the assertion. */
 export const getPasskeyLoginOptions = () =>

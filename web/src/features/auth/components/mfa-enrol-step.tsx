@@ -38,6 +38,7 @@ export function MfaEnrolStep({
     <AuthenticatorSetupForm
       enrolment={enrolment.data}
       idPrefix="enrol"
+      headingLevel="h3"
       confirm={async (code) => {
         const { recoveryCodes: codes, ...completion } = await confirmMfaEnrolment(code);
         onConfirmed(completion);

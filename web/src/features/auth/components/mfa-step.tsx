@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Typography } from '@mui/material';
 import { MfaRequest, type LoginCompletion } from '@portal/contracts';
-import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormTextField } from '../../../components/form/form-text-field';
@@ -20,9 +19,7 @@ export function MfaStep({ onDone }: { onDone: (completion: LoginCompletion) => v
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
-  // The password step is gone: the code field takes its place for keyboard and screen-reader users.
-  const { setFocus } = form;
-  useEffect(() => setFocus('code'), [setFocus]);
+  // The login page moves the focus to this step's heading (login-page.tsx StepHeading).
 
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ code }) => {
