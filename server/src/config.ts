@@ -187,6 +187,9 @@ export const EnvSchema = z.object({
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   FIND_ADMIN_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  // "Ask this administrator to contact me": requests per client address and per location, per day.
+  FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(5),
+  FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(10),
   // Administrator registration (docs/requirements/portal.md#authority-validation).
   AUTHORITY_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   AUTHORITY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
@@ -268,6 +271,8 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       resetEmailsPerHour: env.RESET_EMAILS_PER_HOUR,
       findAdminPerMinute: env.FIND_ADMIN_PER_MINUTE,
       findAdminPerDay: env.FIND_ADMIN_PER_DAY,
+      findAdminContactPerClientPerDay: env.FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY,
+      findAdminContactPerLocationPerDay: env.FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY,
     },
     registration: {
       lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,

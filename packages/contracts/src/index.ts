@@ -3,6 +3,7 @@ export * from './account';
 export * from './content';
 export * from './content-types';
 export * from './errors';
+export * from './find-admin';
 export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';

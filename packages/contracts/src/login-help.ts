@@ -186,8 +186,13 @@ export const LocationAdministrator = z.object({
   maskedEmail: z.string(),
 });
 export type LocationAdministrator = z.infer<typeof LocationAdministrator>;
-/** An empty list: the location exists but nobody has registered as its administrator yet. */
-export const FindAdminResponse = dataEnvelope(z.object({ administrators: z.array(LocationAdministrator) }));
+/**
+ * An empty list: the location exists but nobody has registered as its administrator yet. `contactToken` (only with
+ * administrators): the opaque, short-lived handle for "Ask this administrator to contact me" (find-admin.ts).
+ */
+export const FindAdminResponse = dataEnvelope(
+  z.object({ administrators: z.array(LocationAdministrator), contactToken: z.optional(z.string()) }),
+);
 export type FindAdminResponse = z.infer<typeof FindAdminResponse>;
 
 // ——— DDE access ———
