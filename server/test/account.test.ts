@@ -875,8 +875,14 @@ describe('My account, passkeys and re-authentication', () => {
         .values([{ userId: user.id, questionId: 'favourite-teacher', answerHash: 'old-hash' }]);
       const client: Client = { ip: newIp() };
       await login(client, user.username);
+      const before = await call(client, 'GET', ACCOUNT_ROUTES.account);
+      expect(before.json().data.securityQuestionIds).toEqual(['favourite-teacher']);
       const res = await call(client, 'POST', ACCOUNT_ROUTES.securityAnswers, { securityQuestions: QUESTIONS });
       expect(res.statusCode).toBe(200);
+      // My account shows the new questions (their keys), never an answer or its hash.
+      const after = await call(client, 'GET', ACCOUNT_ROUTES.account);
+      expect(after.json().data.securityQuestionIds).toEqual(['childhood-nickname', 'first-car', 'first-school']);
+      expect(after.body).not.toMatch(/honda|argon2|sparky|lincoln/i);
       expect(res.json()).toEqual({ data: { changed: true } });
       const rows = await app.database.db.select().from(securityAnswers).where(eq(securityAnswers.userId, user.id));
       expect(rows.map((r) => r.questionId).sort()).toEqual(['childhood-nickname', 'first-car', 'first-school']);

@@ -14,6 +14,7 @@ import {
   mfaRecoveryCodes,
   passkeys,
   providerLocations,
+  securityAnswers,
   sessions,
   userLocations,
   users,
@@ -68,7 +69,7 @@ export async function accountProfile(request: FastifyRequest, session: LoadedSes
   const { db } = request.server.database;
   const [user] = await db.select().from(users).where(eq(users.id, session.userId));
   if (!user) throw new PortalError(401, 'Not_Logged_In');
-  const [locations, [codes], [keys]] = await Promise.all([
+  const [locations, [codes], [keys], questions] = await Promise.all([
     db
       .select({
         legalName: providerLocations.legalName,
@@ -86,6 +87,12 @@ export async function accountProfile(request: FastifyRequest, session: LoadedSes
       .from(mfaRecoveryCodes)
       .where(and(eq(mfaRecoveryCodes.userId, user.id), isNull(mfaRecoveryCodes.usedAt))),
     db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, user.id)),
+    // The questions' keys only: an answer (even its hash) never leaves the server.
+    db
+      .select({ questionId: securityAnswers.questionId })
+      .from(securityAnswers)
+      .where(eq(securityAnswers.userId, user.id))
+      .orderBy(securityAnswers.questionId),
   ]);
   return {
     username: user.username,
@@ -102,6 +109,7 @@ export async function accountProfile(request: FastifyRequest, session: LoadedSes
       recoveryCodesLeft: codes?.n ?? 0,
     },
     locations: locations.map(({ tin, ...location }) => ({ ...location, tinMasked: maskTin(tin) })),
+    securityQuestionIds: questions.map((q) => q.questionId),
     recentAuthenticationSecondsLeft: recentAuthenticationSecondsLeft(
       session,
       request.server.clock(),
