@@ -197,6 +197,9 @@ export type FindAdminResponse = z.infer<typeof FindAdminResponse>;
 
 // ——— DDE access ———
 
+/** The longest comment a DDE access request may carry (the form counts down to it). */
+export const DDE_COMMENTS_MAX = 500;
+
 export const ddeAccessTypes = ['inquiry', 'inquiry-and-claims'] as const;
 export const DdeAccessType = z.enum(ddeAccessTypes);
 export type DdeAccessType = z.infer<typeof DdeAccessType>;
@@ -280,7 +283,7 @@ export const DdeSubmitRequest = z.strictObject({
         z.string(),
         z.transform((v) => v.trim()),
       ),
-      z.string().check(z.maxLength(500), noControlCharactersExceptLines),
+      z.string().check(z.maxLength(DDE_COMMENTS_MAX), noControlCharactersExceptLines),
     ),
   ),
 });

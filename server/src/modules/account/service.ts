@@ -392,8 +392,21 @@ export async function listSessions(request: FastifyRequest, session: LoadedSessi
 
 /** `POST /api/account/sessions/end-others`: sign out everywhere else. */
 export async function endOtherSessions(request: FastifyRequest, session: LoadedSession): Promise<number> {
+  const { clock, config } = request.server;
   return request.server.database.db.transaction(async (tx) => {
-    const ended = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+    // The count the user is told is of the sessions the list showed them (logged in, not expired), so the dialog's
+    // "your other session" is never followed by "2 other sessions"; half-finished logins and expired rows go too.
+    const now = clock();
+    const shown = (
+      await tx
+        .select({ idHash: sessions.idHash, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+        .from(sessions)
+        .where(
+          and(eq(sessions.userId, session.userId), eq(sessions.stage, 'active'), ne(sessions.idHash, session.idHash)),
+        )
+    ).filter((row) => !isExpired(row, now, config.sessions)).length;
+    await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+    const ended = shown;
     await audit(request, tx, session.userId, {
       action: 'sessions.ended_others',
       outcome: 'success',
@@ -426,6 +439,17 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'email.changed': ['Email address changed', 'Email address change link refused'],
   'phone.changed': ['Phone number changed', 'Phone number change failed'],
   'security_answers.changed': ['Security questions changed', 'Security questions change failed'],
+  // Every other action a user's events can carry is named too: "Account activity" said nothing (issue 22).
+  'account.disabled-inactive': ['Account disabled after a long time without a login', 'Account disabling failed'],
+  'account.reactivation': ['Account reactivation step completed', 'Account reactivation step refused'],
+  'login-help.forgot-username': ['Username reminder emailed', 'Username reminder not sent'],
+  'login-help.forgot-password': ['Password reset link emailed', 'Password reset link not sent'],
+  'login-help.reset-password': ['Password reset from the emailed link', 'Password reset refused'],
+  'registration.submit': ['Registered as a location administrator', 'Registration refused'],
+  'registration.verify-email': ['Email address confirmed', 'Email confirmation link refused'],
+  'registration.verify-email.resend': ['Email confirmation link sent again', 'Email confirmation link not sent'],
+  'dde.submit': ['DDE access request sent', 'DDE access request refused'],
+  'dde.easi': ['DDE enrollment details viewed', 'DDE enrollment details refused'],
 };
 
 const METHOD_TEXT: Record<string, string> = {

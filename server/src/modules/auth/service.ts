@@ -83,7 +83,11 @@ async function recordPasswordFailure(
     await enqueueEmail(tx, {
       to: user.email,
       template: 'account-locked',
-      data: { firstName: user.firstName, unlockAt: until.toISOString() },
+      data: {
+        firstName: user.firstName,
+        unlockAt: until.toISOString(),
+        lockMinutes: Math.round(lockoutDurationMs / 60_000),
+      },
     });
     locked = true;
   });
