@@ -561,9 +561,11 @@ describe(
       // The form closes; the section lists the questions on file (never an answer).
       expect(within(form).queryByRole('group', { name: 'Security question 1' })).not.toBeInTheDocument();
       const current = within(form).getByTestId('security-questions-current');
-      expect(within(current).getAllByRole('listitem').map((item) => item.textContent)).toEqual(
-        demoAccount.securityQuestionIds.map((key) => SECURITY_QUESTIONS.find((q) => q.key === key)!.question),
-      );
+      expect(
+        within(current)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(demoAccount.securityQuestionIds.map((key) => SECURITY_QUESTIONS.find((q) => q.key === key)!.question));
       expect(form).not.toHaveTextContent('Elm Street');
     });
   },
