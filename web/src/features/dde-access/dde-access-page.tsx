@@ -214,8 +214,11 @@ export function DdeAccessPage() {
     body = (
       <FormOutcome title="Request sent">
         <Typography gutterBottom>
-          Your reference number is <strong data-testid="dde-reference">{referenceNumber}</strong>. We emailed a
-          confirmation to the address on your account.
+          Your reference number is{' '}
+          <Box component="strong" data-testid="dde-reference" sx={{ whiteSpace: 'nowrap' }}>
+            {referenceNumber}
+          </Box>
+          . We emailed a confirmation to the address on your account.
         </Typography>
         <Typography component="h3" sx={{ fontWeight: 700, mt: 2 }}>
           What happens next
