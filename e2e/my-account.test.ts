@@ -111,7 +111,8 @@ describe('My account', () => {
     const { context, page } = await newPage();
     await loginEnrolling(page, 'demo.admin.j8');
     await openAccount(page);
-    const form = section(page, 'Change password');
+    const form = section(page, 'Password');
+    await form.getByRole('button', { name: 'Change password' }).click();
     await form.getByLabel(/^current password/i).fill(DEMO_PASSWORD);
     await form.getByLabel(/^new password/i).fill(NEW_PASSWORD);
     await expect.poll(() => form.locator('[data-rule][data-met="false"]').count()).toBe(0);
@@ -225,13 +226,48 @@ async function changeContactDetails(
   const { context, page } = await newPage();
   await loginEnrolling(page, 'demo.user.j8');
   await openAccount(page);
-  const emailForm = section(page, 'Change email');
-  const oldEmail = /Your email address is (\S+)\. /.exec(await emailForm.innerText())![1]!;
+
+  // The sections are reached from a list (beside them at 1440 px, above them at 390 px); every form is closed until
+  // its "Change" action is chosen, and the section shows what is on file.
+  const nav = page.getByRole('navigation', { name: 'My account sections' });
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await nav.getByRole('link', { name: 'Security questions' }).click();
+    const heading = page.getByRole('heading', { level: 2, name: 'Security questions', exact: true });
+    await expect.poll(() => heading.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => heading.evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBeLessThan(200);
+  }
+  const navBox = (await nav.boundingBox())!;
+  const profileBox = (await section(page, 'Profile').boundingBox())!;
+  expect(navBox.y + navBox.height).toBeLessThanOrEqual(profileBox.y); // above the sections on a phone
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect
+    .poll(async () => (await nav.boundingBox())!.x)
+    .toBeLessThan((await section(page, 'Profile').boundingBox())!.x);
+  expect(await page.getByRole('textbox', { name: /^new email address/i }).count()).toBe(0);
+  expect(await page.getByLabel(/^current password/i).count()).toBe(0);
+  const questions = section(page, 'Security questions');
+  await expect.poll(() => questions.getByTestId('security-questions-current').getByRole('listitem').count()).toBe(3);
+  const questionsBefore = await questions.getByTestId('security-questions-current').innerText();
+
+  const emailForm = section(page, 'Email address');
+  const oldEmail = /Your email address is (\S+)\./.exec(await emailForm.innerText())![1]!;
+  await emailForm.getByRole('button', { name: 'Change email address' }).click();
+  await expect
+    .poll(() =>
+      emailForm.getByRole('textbox', { name: /^new email address/i }).evaluate((el) => el === document.activeElement),
+    )
+    .toBe(true);
+  const phone = section(page, 'Phone number');
+  await phone.getByRole('button', { name: 'Change phone number' }).click();
+  await questions.getByRole('button', { name: 'Change security questions' }).click();
 
   // Each form showing its errors passes axe, at both widths.
   await emailForm.getByRole('button', { name: 'Send the confirmation link' }).click();
-  await section(page, 'Change phone').getByRole('button', { name: 'Change phone' }).click();
-  const questions = section(page, 'Security questions');
+  await phone.getByRole('button', { name: 'Change phone' }).click();
   await questions.getByRole('button', { name: 'Change security questions' }).click();
   await expect.poll(() => page.getByTestId('form-error-summary').count()).toBe(3);
   await waitForSettled(page);
@@ -241,24 +277,32 @@ async function changeContactDetails(
   await expectNoAxeViolations(page, 'email, phone and security question forms with errors at 390 px');
   await page.setViewportSize({ width: 1440, height: 900 });
 
-  // Phone: the profile shows the new number, masked.
-  const phone = section(page, 'Change phone');
+  // Phone: the form closes and the section and the profile show the new number, masked.
   await phone.getByLabel(/^new phone number/i).fill('(410) 555-0199');
   await phone.getByRole('button', { name: 'Change phone' }).click();
   await page.getByTestId('phone-status').getByText('Your phone number was changed to ***-***-0199.').waitFor();
+  await phone.getByTestId('phone-current').getByText('***-***-0199').waitFor();
   await section(page, 'Profile').getByText('***-***-0199').waitFor();
+  expect(await phone.getByLabel(/^new phone number/i).count()).toBe(0);
 
-  // Security questions: three different ones from the CMS list.
+  // Security questions: three different ones from the CMS list; afterwards the section lists them (never answers).
+  const chosen: string[] = [];
   for (const index of [0, 1, 2]) {
     const row = questions.getByRole('group', { name: `Security question ${index + 1}` });
-    await row.getByRole('combobox', { name: /question/i }).selectOption({ index: index + 1 });
+    const select = row.getByRole('combobox', { name: /question/i });
+    await select.selectOption({ index: index + 4 });
+    chosen.push(await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]!.text));
     await row.getByRole('textbox', { name: /answer/i }).fill(`Answer number ${index + 1}`);
   }
   await questions.getByRole('button', { name: 'Change security questions' }).click();
   await page
     .getByTestId('security-questions-status')
-    .getByText('Your security questions and answers were changed.')
+    .getByText(/Your security questions and answers were changed/)
     .waitFor();
+  const current = questions.getByTestId('security-questions-current');
+  await expect.poll(() => current.innerText()).not.toBe(questionsBefore);
+  expect((await current.getByRole('listitem').allInnerTexts()).sort()).toEqual([...chosen].sort());
+  expect(await questions.innerText()).not.toContain('Answer number');
 
   // Email: a link to the new address, a notice to the old one; the address changes when the link is opened.
   const newEmail = 'dana.j8.new@clinic.example';

@@ -217,6 +217,9 @@ export const EnvSchema = z.object({
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   ONE_TIME_TOKEN_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
   SENT_MAIL_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(7),
+  // "Ask this administrator to contact me": requests per client address and per location, per day.
+  FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(5),
+  FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(10),
   // Administrator registration (docs/requirements/portal.md#authority-validation).
   AUTHORITY_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   AUTHORITY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
@@ -308,6 +311,8 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       resetEmailsPerHour: env.RESET_EMAILS_PER_HOUR,
       findAdminPerMinute: env.FIND_ADMIN_PER_MINUTE,
       findAdminPerDay: env.FIND_ADMIN_PER_DAY,
+      findAdminContactPerClientPerDay: env.FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY,
+      findAdminContactPerLocationPerDay: env.FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY,
     },
     retention: {
       auditDays: env.AUDIT_RETENTION_DAYS,

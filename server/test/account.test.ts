@@ -15,7 +15,7 @@ import {
   userLocations,
   users,
 } from '../src/db/schema';
-import { describeBrowser } from '../src/modules/account/service';
+import { describeActivity, describeBrowser } from '../src/modules/account/service';
 import { currentTotp } from '../src/platform/mfa/totp';
 import { encryptSecret } from '../src/platform/encryption';
 import { rememberPassword } from '../src/platform/password-hashing';
@@ -520,7 +520,9 @@ describe('My account, passkeys and re-authentication', () => {
     expect(JSON.stringify(listed)).not.toMatch(/id_?hash/i);
 
     const ended = await call(client, 'POST', ACCOUNT_ROUTES.endOtherSessions);
-    expect(ended.json()).toEqual({ data: { ended: 2 } });
+    // The count is of the sessions the list showed (one other); the pending login ends too, uncounted, so the
+    // page never says "your other session" and then "2 other sessions" (issue 22, item 10).
+    expect(ended.json()).toEqual({ data: { ended: 1 } });
     expect(await sessionOk(client)).toBe(true);
     expect(await sessionOk(elsewhere)).toBe(false);
     expect((await call(pending, 'GET', '/api/session')).json().data.mfaPending).toBeUndefined();
@@ -900,8 +902,14 @@ describe('My account, passkeys and re-authentication', () => {
         .values([{ userId: user.id, questionId: 'favourite-teacher', answerHash: 'old-hash' }]);
       const client: Client = { ip: newIp() };
       await login(client, user.username);
+      const before = await call(client, 'GET', ACCOUNT_ROUTES.account);
+      expect(before.json().data.securityQuestionIds).toEqual(['favourite-teacher']);
       const res = await call(client, 'POST', ACCOUNT_ROUTES.securityAnswers, { securityQuestions: QUESTIONS });
       expect(res.statusCode).toBe(200);
+      // My account shows the new questions (their keys), never an answer or its hash.
+      const after = await call(client, 'GET', ACCOUNT_ROUTES.account);
+      expect(after.json().data.securityQuestionIds).toEqual(['childhood-nickname', 'first-car', 'first-school']);
+      expect(after.body).not.toMatch(/honda|argon2|sparky|lincoln/i);
       expect(res.json()).toEqual({ data: { changed: true } });
       const rows = await app.database.db.select().from(securityAnswers).where(eq(securityAnswers.userId, user.id));
       expect(rows.map((r) => r.questionId).sort()).toEqual(['childhood-nickname', 'first-car', 'first-school']);
@@ -917,6 +925,27 @@ describe('My account, passkeys and re-authentication', () => {
       expect(JSON.stringify(event).toLowerCase()).not.toContain('honda');
       expect(await templatesTo(user.email)).toEqual(['account-details-changed']);
     });
+  });
+
+  it('names every event a user\'s activity can hold: none reads "Account activity" (issue 22, item 10)', () => {
+    const actions = [
+      'account.disabled-inactive',
+      'account.reactivation',
+      'login-help.forgot-username',
+      'login-help.forgot-password',
+      'login-help.reset-password',
+      'registration.submit',
+      'registration.verify-email',
+      'registration.verify-email.resend',
+      'dde.submit',
+      'dde.easi',
+      'password.changed',
+      'sessions.ended_others',
+    ];
+    for (const action of actions)
+      for (const outcome of ['success', 'failure'] as const)
+        expect(describeActivity(action, outcome), `${action} ${outcome}`).not.toMatch(/^Account activity/);
+    expect(describeActivity('dde.submit', 'success')).toBe('DDE access request sent');
   });
 
   it('describes browsers from their User-Agent', () => {

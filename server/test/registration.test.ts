@@ -727,10 +727,13 @@ describe('administrator registration', () => {
       expect(res.json()).toEqual({ data: { verified: true } });
       const [user] = await app.database.db.select().from(users).where(eq(users.username, body.username));
       expect(user!.status).toBe('active');
+      // The same link again, on the now active account: it says so (and the page offers the login), not "invalid".
       const again = await post(app, REGISTRATION_ROUTES.verifyEmail, { token });
       expect(again.statusCode).toBe(400);
-      expect(again.json().errorMessage).toBe('Verification_Link_Invalid');
-      expect((await post(app, REGISTRATION_ROUTES.verifyEmail, { token: 'z'.repeat(43) })).statusCode).toBe(400);
+      expect(again.json()).toEqual({ errorMessage: 'Email_Already_Verified' });
+      const unknown = await post(app, REGISTRATION_ROUTES.verifyEmail, { token: 'z'.repeat(43) });
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json().errorMessage).toBe('Verification_Link_Invalid');
     });
 
     it('refuses the link once it is 72 hours old', async () => {

@@ -40,9 +40,14 @@ if (serverState) {
       }),
     );
 } else {
-  createRoot(root).render(
-    <StrictMode>
-      <App router={createBrowserRouter(routes)} />
-    </StrictMode>,
+  // A page the server did not render (the portal's forms): its route module is loaded before the router starts, so
+  // the router's first render has the page to show (no empty first render, no "No `HydrateFallback` element" warning
+  // in the console, issue 22).
+  void loadMatchedRoutes(routes, window.location.pathname).then(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <App router={createBrowserRouter(routes)} />
+      </StrictMode>,
+    ),
   );
 }

@@ -115,6 +115,8 @@ export const Account = z.object({
   passwordChangedAt: IsoDateTime,
   mfa: AccountMfa,
   locations: z.array(AccountLocation),
+  /** The keys of the user's three security questions (their text comes from the CMS); never an answer. */
+  securityQuestionIds: z.array(z.string()),
   recentAuthenticationSecondsLeft: z.number(),
 });
 export type Account = z.infer<typeof Account>;

@@ -4,6 +4,7 @@ export * from './content';
 export * from './content-types';
 export * from './errors';
 export * from './fields';
+export * from './find-admin';
 export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';

@@ -155,11 +155,19 @@ export const LocationAdministrator = z.object({
   maskedEmail: z.string(),
 });
 export type LocationAdministrator = z.infer<typeof LocationAdministrator>;
-/** An empty list: the location exists but nobody has registered as its administrator yet. */
-export const FindAdminResponse = dataEnvelope(z.object({ administrators: z.array(LocationAdministrator) }));
+/**
+ * An empty list: the location exists but nobody has registered as its administrator yet. `contactToken` (only with
+ * administrators): the opaque, short-lived handle for "Ask this administrator to contact me" (find-admin.ts).
+ */
+export const FindAdminResponse = dataEnvelope(
+  z.object({ administrators: z.array(LocationAdministrator), contactToken: z.optional(z.string()) }),
+);
 export type FindAdminResponse = z.infer<typeof FindAdminResponse>;
 
 // ——— DDE access ———
+
+/** The longest comment a DDE access request may carry (the form counts down to it). */
+export const DDE_COMMENTS_MAX = 500;
 
 export const ddeAccessTypes = ['inquiry', 'inquiry-and-claims'] as const;
 export const DdeAccessType = z.enum(ddeAccessTypes);
@@ -244,7 +252,7 @@ export const DdeSubmitRequest = z.strictObject({
         z.string(),
         z.transform((v) => v.trim()),
       ),
-      z.string().check(z.maxLength(500), noControlCharactersExceptLines),
+      z.string().check(z.maxLength(DDE_COMMENTS_MAX), noControlCharactersExceptLines),
     ),
   ),
 });

@@ -216,3 +216,25 @@ export async function peekLocationToken(
   const row = await peek(tx, options);
   return row?.locationId ? { locationId: row.locationId, expiresAt: row.expiresAt } : null;
 }
+
+/**
+ * The user of a token of `purpose` that was already used (not one that merely expired or was replaced unused), or
+ * null. Lets a page tell the holder of an old link that what it did is done (e.g. "already verified") instead of
+ * calling it invalid; only whoever holds the link learns it.
+ */
+export async function usedOneTimeTokenUser(
+  tx: DbExecutor,
+  { token, purpose }: { token: string; purpose: OneTimeTokenPurpose },
+): Promise<string | null> {
+  const [row] = await tx
+    .select({ userId: oneTimeTokens.userId })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, hashOneTimeToken(token)),
+        eq(oneTimeTokens.purpose, purpose),
+        isNotNull(oneTimeTokens.usedAt),
+      ),
+    );
+  return row?.userId ?? null;
+}

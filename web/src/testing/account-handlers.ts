@@ -28,6 +28,7 @@ export const demoAccount: Account = {
       role: 'user',
     },
   ],
+  securityQuestionIds: ['childhood-street', 'first-car', 'first-school'],
   recentAuthenticationSecondsLeft: 600,
 };
 

@@ -16,6 +16,7 @@ import {
   mfaRecoveryCodes,
   passkeys,
   providerLocations,
+  securityAnswers,
   sessions,
   userLocations,
   users,
@@ -58,7 +59,7 @@ export async function accountProfile(request: FastifyRequest, session: LoadedSes
   const { db } = request.server.database;
   const [user] = await db.select().from(users).where(eq(users.id, session.userId));
   if (!user) throw new PortalError(401, 'Not_Logged_In');
-  const [locations, [codes], [keys]] = await Promise.all([
+  const [locations, [codes], [keys], questions] = await Promise.all([
     db
       .select({
         legalName: providerLocations.legalName,
@@ -76,6 +77,12 @@ export async function accountProfile(request: FastifyRequest, session: LoadedSes
       .from(mfaRecoveryCodes)
       .where(and(eq(mfaRecoveryCodes.userId, user.id), isNull(mfaRecoveryCodes.usedAt))),
     db.select({ n: count() }).from(passkeys).where(eq(passkeys.userId, user.id)),
+    // The questions' keys only: an answer (even its hash) never leaves the server.
+    db
+      .select({ questionId: securityAnswers.questionId })
+      .from(securityAnswers)
+      .where(eq(securityAnswers.userId, user.id))
+      .orderBy(securityAnswers.questionId),
   ]);
   return {
     username: user.username,
@@ -92,6 +99,7 @@ export async function accountProfile(request: FastifyRequest, session: LoadedSes
       recoveryCodesLeft: codes?.n ?? 0,
     },
     locations: locations.map(({ tin, ...location }) => ({ ...location, tinMasked: maskTin(tin) })),
+    securityQuestionIds: questions.map((q) => q.questionId),
     recentAuthenticationSecondsLeft: recentAuthenticationSecondsLeft(
       session,
       request.server.clock(),
@@ -400,11 +408,21 @@ export async function listSessions(request: FastifyRequest, session: LoadedSessi
 
 /** `POST /api/account/sessions/end-others`: sign out everywhere else. */
 export async function endOtherSessions(request: FastifyRequest, session: LoadedSession): Promise<number> {
+  const { clock, config } = request.server;
   return request.server.database.db.transaction(async (tx) => {
-    const ended = await endAllSessions(tx, session.userId, {
-      exceptIdHash: session.idHash,
-      reason: 'sign_out_everywhere',
-    });
+    // The count the user is told is of the sessions the list showed them (logged in, not expired), so the dialog's
+    // "your other session" is never followed by "2 other sessions"; half-finished logins and expired rows go too.
+    const now = clock();
+    const shown = (
+      await tx
+        .select({ idHash: sessions.idHash, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt })
+        .from(sessions)
+        .where(
+          and(eq(sessions.userId, session.userId), eq(sessions.stage, 'active'), ne(sessions.idHash, session.idHash)),
+        )
+    ).filter((row) => !isExpired(row, now, config.sessions)).length;
+    await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash, reason: 'sign_out_everywhere' });
+    const ended = shown;
     await audit(request, tx, session.userId, {
       action: 'sessions.ended_others',
       outcome: 'success',
@@ -444,6 +462,17 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'email.changed': ['Email address changed', 'Email address change link refused'],
   'phone.changed': ['Phone number changed', 'Phone number change failed'],
   'security_answers.changed': ['Security questions changed', 'Security questions change failed'],
+  // Every other action a user's events can carry is named too: "Account activity" said nothing (issue 22).
+  'account.disabled-inactive': ['Account disabled after a long time without a login', 'Account disabling failed'],
+  'account.reactivation': ['Account reactivation step completed', 'Account reactivation step refused'],
+  'login-help.forgot-username': ['Username reminder emailed', 'Username reminder not sent'],
+  'login-help.forgot-password': ['Password reset link emailed', 'Password reset link not sent'],
+  'login-help.reset-password': ['Password reset from the emailed link', 'Password reset refused'],
+  'registration.submit': ['Registered as a location administrator', 'Registration refused'],
+  'registration.verify-email': ['Email address confirmed', 'Email confirmation link refused'],
+  'registration.verify-email.resend': ['Email confirmation link sent again', 'Email confirmation link not sent'],
+  'dde.submit': ['DDE access request sent', 'DDE access request refused'],
+  'dde.easi': ['DDE enrollment details viewed', 'DDE enrollment details refused'],
 };
 
 const METHOD_TEXT: Record<string, string> = {

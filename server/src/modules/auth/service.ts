@@ -61,7 +61,11 @@ async function announceLock(
   await enqueueEmail(tx, {
     to: owner.email,
     template: 'account-locked',
-    data: { firstName: owner.firstName, unlockAt: details.until.toISOString() },
+    data: {
+      firstName: owner.firstName,
+      unlockAt: details.until.toISOString(),
+      lockMinutes: Math.round(request.server.config.login.lockoutDurationMs / 60_000),
+    },
   });
 }
 

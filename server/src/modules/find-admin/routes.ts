@@ -1,34 +1,43 @@
-import { FIND_ADMIN_PATH, FindAdminRequest, FindAdminResponse } from '@portal/contracts/login-help';
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { providerLocations, userLocations, users } from '../../db/schema';
-import { recordAudit } from '../../platform/audit';
-import { PortalError } from '../../platform/portal-error';
 import {
-  clientKey,
-  countAttempt,
-  registerSharedRateLimit,
-  retryAfterHeader,
-  routeRateLimit,
-} from '../../platform/rate-limit';
+  FIND_ADMIN_CONTACT_PATH,
+  FindAdminContactRequest,
+  FindAdminContactResponse,
+} from '@portal/contracts/find-admin';
+import { FIND_ADMIN_PATH, FindAdminRequest, FindAdminResponse } from '@portal/contracts/login-help';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { findAdministrators, relayContactRequest, type FindAdminContext } from './service';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export { maskEmail } from './service';
 
-/** `jane@example.com` → `j••••@example.com`: the first character, four dots whatever the length, the domain. */
-export function maskEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  if (at < 1) return '••••';
-  return `${[...email.slice(0, at)][0]}••••${email.slice(at)}`;
+function contextOf(app: FastifyInstance, request: FastifyRequest): FindAdminContext {
+  const { findAdminPerDay, findAdminContactPerClientPerDay, findAdminContactPerLocationPerDay } = app.config.loginHelp;
+  return {
+    db: app.database.db,
+    now: app.clock,
+    secret: app.secrets.sessionSecret,
+    limits: {
+      perDay: findAdminPerDay,
+      contactPerClientPerDay: findAdminContactPerClientPerDay,
+      contactPerLocationPerDay: findAdminContactPerLocationPerDay,
+    },
+    ip: request.ip,
+    requestId: request.id,
+  };
 }
 
 /**
  * `POST /api/locations/public-find-admin` (docs/requirements/portal.md#find-my-administrator): anyone may ask who
- * administers a location they can name by NPI + PTAN + TIN. Answers names and masked emails only; no match is one
- * code whichever identifier was wrong. Throttled per client per minute (the route) and per day (a counter).
+ * administers a location they can name by NPI + PTAN + TIN. Answers names and masked emails only, and an opaque
+ * handle for `POST …/contact` ("Ask this administrator to contact me"), which emails the administrators the
+ * visitor's request without ever showing their addresses. Both are throttled per client (per minute here, per day in
+ * the service); the relay also per location per day.
  */
 export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
-  const { findAdminPerMinute, findAdminPerDay } = app.config.loginHelp;
+  const { findAdminPerMinute } = app.config.loginHelp;
 
   app.post(
     FIND_ADMIN_PATH,
@@ -40,61 +49,25 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: FindAdminRequest, response: { 200: FindAdminResponse } },
     },
     async (request, reply) => {
-      const { db } = app.database;
       reply.header('cache-control', 'no-store');
-      const daily = await countAttempt(db, `find-admin-day|${clientKey(request)}`, DAY_MS);
-      if (daily.count > findAdminPerDay)
-        throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(daily.ttlMs));
-      const { npi, ptan, tin } = request.body;
-      const locations = await db
-        .select({ id: providerLocations.id })
-        .from(providerLocations)
-        .where(
-          and(
-            eq(providerLocations.npi, npi),
-            eq(providerLocations.ptan, ptan),
-            eq(providerLocations.tin, tin),
-            eq(providerLocations.status, 'active'),
-          ),
-        );
-      const audit = { actor: null, action: 'location.find-admin', ip: request.ip, requestId: request.id } as const;
-      if (!locations.length) {
-        // The TIN never goes in: the NPI and PTAN are enough to see what was asked.
-        await recordAudit(db, { ...audit, outcome: 'failure', details: { reason: 'no_match', npi, ptan } });
-        throw new PortalError(404, 'Find_Admin_No_Match');
-      }
-      const administrators = await db
-        .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
-        .from(userLocations)
-        .innerJoin(users, eq(users.id, userLocations.userId))
-        .where(
-          and(
-            eq(userLocations.role, 'administrator'),
-            eq(userLocations.status, 'active'),
-            eq(users.status, 'active'),
-            // One NPI + PTAN may be enrolled for Part A and Part B: both locations' administrators.
-            inArray(
-              userLocations.locationId,
-              locations.map((l) => l.id),
-            ),
-          ),
-        )
-        .orderBy(asc(users.lastName), asc(users.firstName));
-      await recordAudit(db, {
-        ...audit,
-        target: locations[0]!.id,
-        outcome: 'success',
-        details: { npi, ptan, count: administrators.length },
-      });
-      return {
-        data: {
-          administrators: administrators.map((a) => ({
-            firstName: a.firstName,
-            lastName: a.lastName,
-            maskedEmail: maskEmail(a.email),
-          })),
-        },
-      };
+      return { data: await findAdministrators(contextOf(app, request), request.body) };
+    },
+  );
+
+  app.post(
+    FIND_ADMIN_CONTACT_PATH,
+    {
+      config: {
+        rateLimit: routeRateLimit({ max: findAdminPerMinute, timeWindow: 60_000, key: 'ip' }),
+        errors: { 400: ['Find_Admin_Contact_Expired'] },
+      },
+      schema: { body: FindAdminContactRequest, response: { 200: FindAdminContactResponse } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { queued } = await relayContactRequest(contextOf(app, request), request.body);
+      if (queued) app.jobs.kick(OUTBOX_JOB);
+      return { data: { sent: true as const } };
     },
   );
 };

@@ -25,6 +25,7 @@ import {
   consumeOneTimeToken,
   issueLocationToken,
   issueOneTimeToken,
+  usedOneTimeTokenUser,
 } from '../../platform/one-time-tokens';
 import { passwordProblems, rememberPassword } from '../../platform/password-hashing';
 import { PortalError } from '../../platform/portal-error';
@@ -442,6 +443,19 @@ export async function verifyEmail(request: FastifyRequest, token: string): Promi
     return used.userId;
   });
   if (!userId) {
+    // A link already used on an account that is now active: say it is verified (and offer the login), not "invalid".
+    const usedBy = await usedOneTimeTokenUser(db, { token, purpose: 'email-verify' });
+    const [owner] = usedBy ? await db.select({ status: users.status }).from(users).where(eq(users.id, usedBy)) : [];
+    if (owner && owner.status !== 'pending') {
+      await audit(request, db, {
+        actor: usedBy,
+        action: 'registration.verify-email',
+        target: usedBy,
+        outcome: 'failure',
+        details: { reason: 'already_verified' },
+      });
+      throw new PortalError(400, 'Email_Already_Verified');
+    }
     await audit(request, db, {
       action: 'registration.verify-email',
       outcome: 'failure',

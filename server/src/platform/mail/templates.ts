@@ -1,3 +1,4 @@
+import { REACTIVATION_CODE_TTL_MS, RESET_TOKEN_TTL_MS } from '@portal/contracts/login-help';
 import { z } from 'zod';
 
 /** The product's name as emails show it. */
@@ -20,6 +21,17 @@ export function escapeHtml(value: string): string {
 /** A link into the portal, always built from PUBLIC_URL (never the request's Host header). */
 export function portalLink(publicUrl: string, path: string): string {
   return new URL(path.startsWith('/') ? path : `/${path}`, `${publicUrl}/`).toString();
+}
+
+/**
+ * A time span as people read it in an email ("30 minutes", "1 hour", "2 hours"): never a clock time, whose time zone
+ * (the server's GMT) would not be the reader's.
+ */
+export function durationText(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 60 || minutes % 60 !== 0) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  const hours = minutes / 60;
+  return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
 }
 
 interface Body {
@@ -51,12 +63,17 @@ const TOKENS_CANCELLED =
 /** Each template: the data it needs (checked when the email is queued) and how it reads. */
 export const emailTemplates = {
   'account-locked': {
-    data: z.strictObject({ firstName: z.string().max(100), unlockAt: z.iso.datetime({ offset: true }) }),
-    body: (d: { firstName: string; unlockAt: string }): Body => ({
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      unlockAt: z.iso.datetime({ offset: true }),
+      /** How long the lock lasts (emails queued before this field existed say "later"). */
+      lockMinutes: z.number().int().positive().optional(),
+    }),
+    body: (d: { firstName: string; unlockAt: string; lockMinutes?: number }): Body => ({
       subject: 'Your account is locked',
       paragraphs: [
         `Hello ${d.firstName},`,
-        `Your account was locked after several failed login attempts. You can try again after ${new Date(d.unlockAt).toUTCString()}.`,
+        `Your account was locked after several failed login attempts. ${d.lockMinutes ? `You can try again in ${durationText(d.lockMinutes * 60_000)}.` : 'You can try again later.'}`,
         'If this was not you, reset your password and contact the help desk.',
       ],
       link: { label: 'Log in', path: '/login' },
@@ -126,7 +143,7 @@ export const emailTemplates = {
       subject: 'Reset your password',
       paragraphs: [
         `Hello ${d.firstName},`,
-        `Someone asked to reset the password of your account. The link below works once, until ${new Date(d.expiresAt).toUTCString()}. You will be asked one of your security questions.`,
+        `Someone asked to reset the password of your account. The link below works once, within ${durationText(RESET_TOKEN_TTL_MS)} of this email. You will be asked one of your security questions.`,
         'If this was not you, ignore this email: your password stays as it is.',
       ],
       // The token travels in the fragment, so it never reaches server logs or Referer headers.
@@ -148,7 +165,7 @@ export const emailTemplates = {
       subject: 'Your account reactivation code',
       paragraphs: [
         `Hello ${d.firstName},`,
-        `Your reactivation code is ${d.code}. It works until ${new Date(d.expiresAt).toUTCString()}.`,
+        `Your reactivation code is ${d.code}. Enter it within ${durationText(REACTIVATION_CODE_TTL_MS)} of this email.`,
         d.status === 'disabled_inactive'
           ? 'Enter it on the reactivation page, then answer one of your security questions and choose a new password.'
           : d.status === 'internal'
@@ -246,6 +263,40 @@ export const emailTemplates = {
         'If it was not you, you can ignore this email.',
       ],
       link: { label: 'Log in', path: '/login' },
+    }),
+  },
+  // Find my administrator (docs/requirements/portal.md#find-my-administrator): a visitor's request, relayed.
+  'find-admin-contact-request': {
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      legalName: z.string().max(200),
+      npi: z.string().max(10),
+      ptan: z.string().max(10),
+      name: z.string().max(100),
+      email: z.string().max(254),
+      phone: z.string().max(10),
+      message: z.string().max(500),
+    }),
+    body: (d: {
+      firstName: string;
+      legalName: string;
+      npi: string;
+      ptan: string;
+      name: string;
+      email: string;
+      phone: string;
+      message: string;
+    }): Body => ({
+      subject: 'Someone asks you to contact them',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        `Someone looked up the administrator of ${d.legalName} (NPI ${d.npi}, PTAN ${d.ptan}) on the portal's "Find my administrator" page and asks you to contact them. Your email address was not shown to them.`,
+        `Name: ${d.name}`,
+        `Email: ${d.email}`,
+        `Phone: ${d.phone.slice(0, 3)}-${d.phone.slice(3, 6)}-${d.phone.slice(6)}`,
+        `Their message: ${d.message}`,
+        'The portal did not check who they are: confirm it before you give anyone access to your location. If the request looks unwanted, ignore this email.',
+      ],
     }),
   },
   // My account (docs/requirements/session.md#my-account).

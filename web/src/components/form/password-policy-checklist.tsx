@@ -37,8 +37,13 @@ function usePasswordBlocklist(): ReadonlySet<string> | undefined {
 export function usePasswordRules(password: string, personal: readonly (string | undefined)[] = []) {
   const blocklist = usePasswordBlocklist();
   const broken = passwordRuleResults(password, { personal, blocklist });
-  // An empty field meets nothing yet: "not common" and "not personal" would read as met before typing.
-  return ruleOrder.map((code) => ({ code, text: ruleTexts[code], met: password !== '' && !broken[code] }));
+  // An empty field meets nothing yet ("not common" and "not personal" would read as met before typing), except the
+  // maximum length: "no more than 128 characters" holds, and "not met yet" beside it would only puzzle.
+  return ruleOrder.map((code) => ({
+    code,
+    text: ruleTexts[code],
+    met: password === '' ? code === 'Password_Too_Long' : !broken[code],
+  }));
 }
 
 /**

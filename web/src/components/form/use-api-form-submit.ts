@@ -39,10 +39,12 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
   const [apiError, setApiError] = useState<unknown>();
   const apiErrorText = useApiErrorText(apiError, { sentences: options.sentences });
   const { text } = useErrorCodeText(form.formState.errors);
-  const summary = [
-    ...fieldErrorItems(form.formState.errors, fieldIds, text),
-    ...(apiErrorText ? [{ message: apiErrorText }] : []),
-  ];
+  const fieldItems = fieldErrorItems(form.formState.errors, fieldIds, text);
+  // A refusal whose code is also a field's error (`Password_Reused` with `fieldErrors.newPassword`) is listed once,
+  // as the field's item: the summary never says the same thing twice.
+  const apiItems =
+    apiErrorText && !fieldItems.some((item) => item.message === apiErrorText) ? [{ message: apiErrorText }] : [];
+  const summary = [...fieldItems, ...apiItems];
   const onSubmit = form.handleSubmit(async (values) => {
     setApiError(undefined);
     try {

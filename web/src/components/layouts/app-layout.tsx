@@ -46,7 +46,15 @@ export function AppLayout({
       </Link>
       <AppBar position="static" component="header" elevation={0}>
         <Toolbar sx={{ gap: 2, flexWrap: 'wrap', py: 1 }}>
-          <Link component={RouterLink} to={paths.home.href()} color="inherit" underline="none" sx={{ flexGrow: 1 }}>
+          {/* On a phone: the name on its row, the jurisdiction on the next, the account's links together on a third
+              (they never break apart mid-row); from `sm` up, all on one line. */}
+          <Link
+            component={RouterLink}
+            to={paths.home.href()}
+            color="inherit"
+            underline="none"
+            sx={{ flexGrow: 1, flexBasis: { xs: '100%', sm: 'auto' } }}
+          >
             <Typography component="span" variant="h6" sx={{ fontWeight: 700, display: 'block', lineHeight: 1.2 }}>
               Medicare Provider Portal
             </Typography>
@@ -54,8 +62,15 @@ export function AppLayout({
               {servedLine}
             </Typography>
           </Link>
-          <Box data-testid="jurisdiction-slot">{jurisdictionSlot}</Box>
-          {accountSlot}
+          <Box data-testid="jurisdiction-slot" sx={{ flexBasis: { xs: '100%', sm: 'auto' } }}>
+            {jurisdictionSlot}
+          </Box>
+          <Box
+            data-testid="account-slot"
+            sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'nowrap', whiteSpace: 'nowrap' }}
+          >
+            {accountSlot}
+          </Box>
         </Toolbar>
       </AppBar>
       <Container

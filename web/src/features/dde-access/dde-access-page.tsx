@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, CircularProgress, Link, Typography } from '@mui/material';
 import {
+  DDE_COMMENTS_MAX,
   ddeAccessTypes,
   ddeRequestTypes,
   DdeSubmitRequest,
@@ -13,6 +14,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod/mini';
+import { FormCountedTextField } from '../../components/form/form-counted-text-field';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormRadioGroup } from '../../components/form/form-radio-group';
@@ -67,17 +69,21 @@ const fieldMessages: Record<string, string> = {
   ddeAccessType: 'Choose the DDE access type.',
   submitterId: 'Enter the submitter ID: 1 to 15 letters or numbers.',
   networkServiceVendor: 'Enter the network service vendor (up to 100 characters).',
-  comments: 'Comments can be at most 500 characters.',
+  comments: `Comments can be at most ${DDE_COMMENTS_MAX} characters.`,
 };
 
 const locationLabel = (l: EasiLocation) =>
   `${l.legalName} — NPI ${l.npi}, PTAN ${l.ptan} (${l.jurisdiction} Part ${l.lineOfBusiness})`;
 
-/** The form values a location's enrollment facts pre-fill (empty when it has none on file). */
+/**
+ * The form values a location's enrollment facts pre-fill (empty when it has none on file). What is asked for is
+ * preselected only when it is clear: "new" without an enrollment, "change" for an active or inactive one; a pending
+ * enrollment is not yet access to change, so the user chooses.
+ */
 function prefill(location: EasiLocation | undefined): Partial<DdeFormValues> {
   const enrollment = location?.enrollment;
   return {
-    requestType: enrollment ? 'change' : 'new',
+    requestType: !enrollment ? 'new' : enrollment.status === 'pending' ? ('' as DdeRequestType) : 'change',
     ddeAccessType: enrollment?.ddeAccessType ?? ('' as DdeAccessType),
     submitterId: enrollment?.submitterId ?? '',
     networkServiceVendor: enrollment?.networkServiceVendor ?? '',
@@ -136,7 +142,7 @@ function DdeRequestForm({
       {chosen && (
         <Alert severity="info" sx={{ my: 1 }} data-testid="dde-enrollment">
           {chosen.enrollment
-            ? `Enrollment on file: submitter ID ${chosen.enrollment.submitterId}, status ${statusLabels[chosen.enrollment.status]}. The form starts from it; change what is out of date.`
+            ? `Enrollment on file: submitter ID ${chosen.enrollment.submitterId}, status ${statusLabels[chosen.enrollment.status]}. The form starts from it; change what is out of date.${chosen.enrollment.status === 'pending' ? ' The enrollment is still pending: choose what you need.' : ''}`
             : 'No EDI enrollment is on file for this location: fill in the details below.'}
         </Alert>
       )}
@@ -178,11 +184,12 @@ function DdeRequestForm({
         registration={form.register('contactPhone')}
         error={errors.contactPhone}
       />
-      <FormTextField
+      <FormCountedTextField
         id={fieldIds.comments}
         label="Comments (optional)"
-        multiline
-        minRows={3}
+        control={form.control}
+        name="comments"
+        max={DDE_COMMENTS_MAX}
         registration={form.register('comments')}
         error={errors.comments}
       />
@@ -207,9 +214,20 @@ export function DdeAccessPage() {
     body = (
       <FormOutcome title="Request sent">
         <Typography gutterBottom>
-          Your reference number is <strong data-testid="dde-reference">{referenceNumber}</strong>. We emailed a
-          confirmation to the address on your account.
+          Your reference number is{' '}
+          <Box component="strong" data-testid="dde-reference" sx={{ whiteSpace: 'nowrap' }}>
+            {referenceNumber}
+          </Box>
+          . We emailed a confirmation to the address on your account.
         </Typography>
+        <Typography component="h3" sx={{ fontWeight: 700, mt: 2 }}>
+          What happens next
+        </Typography>
+        <Box component="ul" sx={{ mt: 0.5, pl: 3 }} data-testid="dde-next-steps">
+          <li>Our EDI team reviews the request and checks it against the location&apos;s enrollment.</li>
+          <li>We email you when access is granted, changed or removed, or if we need more from you.</li>
+          <li>Quote the reference number if you contact the provider contact center about it.</li>
+        </Box>
         <Button
           variant="outlined"
           onClick={() => {

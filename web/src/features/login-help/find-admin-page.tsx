@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, List, ListItem, ListItemText, Typography } from '@mui/material';
-import { FindAdminRequest, type LocationAdministrator } from '@portal/contracts';
+import { Button, Link, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { FindAdminRequest, type FindAdminResponse } from '@portal/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
@@ -12,10 +12,14 @@ import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { findAdministrators } from './api/login-help-api';
 import { LoginHelpLayout } from './components/login-help-layout';
+import { FindAdminContactForm } from './find-admin-contact-form';
+
+type Lookup = FindAdminResponse['data'];
 
 const fieldIds = { npi: 'find-admin-npi', ptan: 'find-admin-ptan', tin: 'find-admin-tin' };
 
-function Administrators({ administrators }: { administrators: LocationAdministrator[] }) {
+function Administrators({ lookup: { administrators, contactToken } }: { lookup: Lookup }) {
+  const [asking, setAsking] = useState(false);
   if (administrators.length === 0)
     return (
       <FormOutcome title="This location has no administrator yet" severity="info">
@@ -25,29 +29,38 @@ function Administrators({ administrators }: { administrators: LocationAdministra
         </Link>
       </FormOutcome>
     );
+  const plural = administrators.length > 1;
   return (
-    <FormOutcome
-      title={administrators.length === 1 ? "This location's administrator" : "This location's administrators"}
-      severity="info"
-    >
-      <Typography>Contact them to be added to the location, or to have your account unlocked.</Typography>
-      <List dense data-testid="administrators">
-        {administrators.map((admin) => (
-          <ListItem key={`${admin.firstName} ${admin.lastName} ${admin.maskedEmail}`} disableGutters>
-            <ListItemText primary={`${admin.firstName} ${admin.lastName}`} secondary={admin.maskedEmail} />
-          </ListItem>
-        ))}
-      </List>
-    </FormOutcome>
+    <>
+      <FormOutcome title={plural ? "This location's administrators" : "This location's administrator"} severity="info">
+        <Typography>
+          Administrators add people to the location and unlock their accounts. Ask to be contacted: we email your
+          request on, and their address stays private.
+        </Typography>
+        <List dense data-testid="administrators">
+          {administrators.map((admin) => (
+            <ListItem key={`${admin.firstName} ${admin.lastName} ${admin.maskedEmail}`} disableGutters>
+              <ListItemText primary={`${admin.firstName} ${admin.lastName}`} secondary={admin.maskedEmail} />
+            </ListItem>
+          ))}
+        </List>
+        {contactToken && !asking && (
+          <Button variant="contained" onClick={() => setAsking(true)}>
+            {plural ? 'Ask these administrators to contact me' : 'Ask this administrator to contact me'}
+          </Button>
+        )}
+      </FormOutcome>
+      {contactToken && asking && <FindAdminContactForm contactToken={contactToken} plural={plural} />}
+    </>
   );
 }
 
 /**
  * `/find-admin` (docs/requirements/portal.md#find-my-administrator): NPI, PTAN and TIN → the location's
- * administrators' names and masked emails. No match gets the CMS text of one code, whichever identifier was wrong.
+ * administrators' names and masked emails, and a way to ask them to contact the visitor (find-admin-contact-form). No match gets the CMS text of one code, whichever identifier was wrong.
  */
 export function FindAdminPage() {
-  const [administrators, setAdministrators] = useState<LocationAdministrator[]>();
+  const [lookup, setLookup] = useState<Lookup>();
   const form = useForm<FindAdminRequest>({
     resolver: zodResolver(FindAdminRequest),
     defaultValues: { npi: '', ptan: '', tin: '' },
@@ -56,8 +69,8 @@ export function FindAdminPage() {
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
-      setAdministrators(undefined);
-      setAdministrators((await findAdministrators(values)).administrators);
+      setLookup(undefined);
+      setLookup(await findAdministrators(values));
     },
   });
 
@@ -73,7 +86,7 @@ export function FindAdminPage() {
           Find administrator
         </FormSubmitButton>
       </form>
-      {administrators && <Administrators administrators={administrators} />}
+      {lookup && <Administrators key={lookup.contactToken ?? 'none'} lookup={lookup} />}
     </LoginHelpLayout>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, CircularProgress, Link, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
 import { ResendVerificationRequest } from '@portal/contracts/registration';
 import { useMutation } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -9,6 +9,7 @@ import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormTextField } from '../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
+import { ApiError } from '../../lib/api-client';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useEmailedLinkToken } from '../../lib/use-emailed-link-token';
@@ -69,6 +70,9 @@ export function VerifyEmailPage() {
   const token = useEmailedLinkToken(verification.mutate);
   const errorText = useApiErrorText(verification.error ?? undefined);
   const missing = token === '';
+  // A link already used on an account that is active: nothing to resend, the way on is the login.
+  const alreadyVerified =
+    verification.error instanceof ApiError && verification.error.code === 'Email_Already_Verified';
 
   return (
     <Box sx={{ maxWidth: 640, mx: 'auto' }}>
@@ -84,14 +88,23 @@ export function VerifyEmailPage() {
       )}
       {verification.isSuccess && (
         <Alert severity="success" role="status" data-testid="verify-email-success">
-          Your email address is verified and your account is active.{' '}
-          <Link component={RouterLink} to={paths.login.href()}>
+          <Typography gutterBottom>
+            Your email address is verified and your account is active. Log in to set up your authenticator app.
+          </Typography>
+          <Button component={RouterLink} to={paths.login.href()} variant="contained">
             Log in
-          </Link>{' '}
-          to set up your authenticator app.
+          </Button>
         </Alert>
       )}
-      {(verification.isError || missing) && (
+      {alreadyVerified && (
+        <Alert severity="info" role="status" data-testid="verify-email-already">
+          <Typography gutterBottom>{errorText}</Typography>
+          <Button component={RouterLink} to={paths.login.href()} variant="contained">
+            Log in
+          </Button>
+        </Alert>
+      )}
+      {((verification.isError && !alreadyVerified) || missing) && (
         <>
           <Alert severity="error" role="alert" data-testid="verify-email-error">
             {missing

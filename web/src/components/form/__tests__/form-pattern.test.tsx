@@ -170,6 +170,9 @@ describe('form pattern (components/form)', () => {
       const { user } = renderDemo();
       const rule = (code: string) => document.querySelector(`[data-rule="${code}"]`)!;
       expect(rule('Password_Too_Short')).toHaveTextContent('(not met yet)');
+      // An empty field has no more than 128 characters: that rule is never "not met yet" (issue 22, item 10).
+      expect(rule('Password_Too_Long')).toHaveAttribute('data-met', 'true');
+      expect(rule('Password_Too_Long')).not.toHaveTextContent('not met yet');
       await user.type(screen.getByLabelText(/^password/i), 'jane');
       expect(rule('Password_Too_Short')).toHaveAttribute('data-met', 'false');
       expect(rule('Password_Too_Long')).toHaveAttribute('data-met', 'true');

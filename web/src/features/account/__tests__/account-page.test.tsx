@@ -10,6 +10,12 @@ import { renderApp } from '../../../testing/render-app';
 // Region and license accepted, so the dialog flow leaves the page alone.
 const cookies = { region: 'J5B', amaApproved: 'true' };
 const section = async (name: string) => screen.findByRole('region', { name });
+/** A section whose form opens from its "Change" action: the action chosen, the section answered. */
+async function openForm(user: ReturnType<typeof renderApp>['user'], name: string) {
+  const region = await section(name);
+  await user.click(await within(region).findByRole('button', { name: /^Change / }));
+  return region;
+}
 const RECOVERY_CODES = Array.from({ length: 10 }, (_, i) => `new-code-${i}`);
 
 function renderAccount() {
@@ -166,7 +172,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
   });
 
   async function fillPasswordChange(user: ReturnType<typeof renderApp>['user']) {
-    const form = await section('Change password');
+    const form = await openForm(user, 'Password');
     await user.type(
       within(form).getByLabelText(/^current password/i, { selector: 'input' }),
       'Harbor lantern quartz meadow',
@@ -228,7 +234,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     server.use(...accountHandlers());
     sequence(ACCOUNT_ROUTES.password, [fail(400, 'Current_Password_Invalid')]);
     const { user } = renderAccount();
-    const form = await section('Change password');
+    const form = await openForm(user, 'Password');
     await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'short');
     expect(
       within(form)
@@ -257,7 +263,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
         () => HttpResponse.json({ errorMessage: code, fieldErrors: { newPassword: [code] } }, { status: 400 }),
       ]);
       const { user } = renderAccount();
-      const form = await section('Change password');
+      const form = await openForm(user, 'Password');
       const newPassword = within(form).getByLabelText(/^new password/i, { selector: 'input' });
       await user.type(within(form).getByLabelText(/^current password/i, { selector: 'input' }), DEMO_PASSWORD_TYPED);
       await user.type(newPassword, 'an older password I used before');
@@ -385,7 +391,7 @@ describe('the re-authentication retry', { timeout: 30_000 }, () => {
     const changes = sequence(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
     sequence(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
     const { user } = renderAccount();
-    const form = await section('Change password');
+    const form = await openForm(user, 'Password');
     await user.type(
       within(form).getByLabelText(/^current password/i, { selector: 'input' }),
       'Harbor lantern quartz meadow',
@@ -406,7 +412,7 @@ describe('several forms on one page', { timeout: 30_000 }, () => {
     (window as { PublicKeyCredential?: unknown }).PublicKeyCredential = function PublicKeyCredential() {};
     server.use(...accountHandlers());
     const { user } = renderAccount();
-    const password = await section('Change password');
+    const password = await openForm(user, 'Password');
     await user.click(within(password).getByRole('button', { name: 'Change password' }));
     const passkeys = await section('Passkeys');
     await user.click(await within(passkeys).findByRole('button', { name: 'Add a passkey' }));
@@ -436,8 +442,10 @@ describe(
       const changes = sequence(ACCOUNT_ROUTES.email, [fail(403, 'Reauthentication_Required'), ok({ requested: true })]);
       sequence(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
       const { user } = renderAccount();
-      const form = await section('Change email');
-      expect(await within(form).findByText(/Your email address is demo.admin.j5@example.com/)).toBeInTheDocument();
+      const form = await openForm(user, 'Email address');
+      expect(await within(form).findByTestId('email-current')).toHaveTextContent(
+        'Your email address is demo.admin.j5@example.com.',
+      );
       const input = within(form).getByLabelText(/^new email address/i);
       await user.type(input, 'not an address');
       await user.click(within(form).getByRole('button', { name: 'Send the confirmation link' }));
@@ -453,7 +461,9 @@ describe(
         await within(screen.getByTestId('email-status')).findByText(/We sent a link to dana.new@clinic.example/),
       ).toBeInTheDocument();
       expect(changes).toEqual([{ email: 'dana.new@clinic.example' }, { email: 'dana.new@clinic.example' }]);
-      expect(input).toHaveValue('');
+      // The form closes; focus goes back to its "Change" action.
+      expect(input).not.toBeInTheDocument();
+      await waitFor(() => expect(within(form).getByRole('button', { name: 'Change email address' })).toHaveFocus());
       // The profile keeps the current address until the link is opened.
       expect(within(await section('Profile')).getByText('demo.admin.j5@example.com')).toBeInTheDocument();
     });
@@ -469,7 +479,7 @@ describe(
         ),
       );
       const { user } = renderAccount();
-      const form = await section('Change email');
+      const form = await openForm(user, 'Email address');
       const input = within(form).getByLabelText(/^new email address/i);
       await user.type(input, 'demo.admin.j5@example.com');
       await user.click(within(form).getByRole('button', { name: 'Send the confirmation link' }));
@@ -492,7 +502,7 @@ describe(
         },
       ]);
       const { user } = renderAccount();
-      const form = await section('Change phone');
+      const form = await openForm(user, 'Phone number');
       const input = within(form).getByLabelText(/^new phone number/i);
       await user.type(input, '123-456-7890');
       await user.click(within(form).getByRole('button', { name: 'Change phone' }));
@@ -515,7 +525,7 @@ describe(
       server.use(...accountHandlers());
       const changes = sequence(ACCOUNT_ROUTES.securityAnswers, [ok({ changed: true })]);
       const { user } = renderAccount();
-      const form = await section('Security questions');
+      const form = await openForm(user, 'Security questions');
       const row = (index: number) => within(form).getByRole('group', { name: `Security question ${index + 1}` });
       expect(await within(row(0)).findByRole('option', { name: SECURITY_QUESTIONS[0]!.question })).toBeInTheDocument();
       await user.click(within(form).getByRole('button', { name: 'Change security questions' }));
@@ -541,7 +551,7 @@ describe(
       await user.click(within(form).getByRole('button', { name: 'Change security questions' }));
       expect(
         await within(screen.getByTestId('security-questions-status')).findByText(
-          'Your security questions and answers were changed.',
+          'Your security questions and answers were changed. The new questions are listed below.',
         ),
       ).toBeInTheDocument();
       expect(changes).toEqual([
@@ -552,7 +562,15 @@ describe(
           })),
         },
       ]);
-      expect(within(row(0)).getByLabelText(/^answer/i)).toHaveValue('');
+      // The form closes; the section lists the questions on file (never an answer).
+      expect(within(form).queryByRole('group', { name: 'Security question 1' })).not.toBeInTheDocument();
+      const current = within(form).getByTestId('security-questions-current');
+      expect(
+        within(current)
+          .getAllByRole('listitem')
+          .map((item) => item.textContent),
+      ).toEqual(demoAccount.securityQuestionIds.map((key) => SECURITY_QUESTIONS.find((q) => q.key === key)!.question));
+      expect(form).not.toHaveTextContent('Elm Street');
     });
   },
 );

@@ -12,16 +12,19 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { changeEmail } from '../api/account-api';
 import { AccountSection } from './account-section';
+import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 
 const fieldIds = { email: 'account-new-email' };
 const resolver = requestResolver(ChangeEmailRequest, (values: ChangeEmailRequest) => values);
 
 /**
- * Change email: the new address is used only once the link sent to it is opened; the current address is told that
- * a change was asked for. The answer is the same whether or not another account uses the new address.
+ * Email: the current address, and its form behind "Change". The new address is used only once the link sent to it
+ * is opened; the current address is told that a change was asked for. The answer is the same whether or not another
+ * account uses the new address.
  */
 export function ChangeEmailSection({ account }: { account: UseQueryResult<Account> }) {
   const { withReauth } = useReauth();
+  const { open, openForm, closeForm } = useChangeToggle('email', fieldIds.email);
   const [status, setStatus] = useState<string>();
   const form = useForm<ChangeEmailRequest, unknown, z.output<typeof ChangeEmailRequest>>({
     resolver,
@@ -35,34 +38,52 @@ export function ChangeEmailSection({ account }: { account: UseQueryResult<Accoun
       setStatus(undefined);
       await withReauth(() => changeEmail(values));
       form.reset();
+      closeForm();
       setStatus(
         `We sent a link to ${values.email}. Open it within 72 hours to start using that address; until then your account keeps its current address, which we told about this request.`,
       );
     },
   });
+  const cancel = () => {
+    form.reset();
+    closeForm();
+  };
 
   return (
-    <AccountSection id="email" title="Change email">
+    <AccountSection id="email" title="Email address">
       <StatusMessage message={status} testId="email-status" />
-      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="email-title" sx={{ maxWidth: 560 }}>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography>
-          {account.data ? `Your email address is ${account.data.email}. ` : ''}We send a link to the new address to
-          confirm it: the change happens when you open it.
-        </Typography>
-        <FormTextField
-          id={fieldIds.email}
-          label="New email address"
-          type="email"
-          autoComplete="email"
-          registration={form.register('email')}
-          error={errors.email}
-          required
-        />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-          Send the confirmation link
-        </Button>
-      </Box>
+      <Typography data-testid="email-current">
+        {account.data ? (
+          <>
+            Your email address is <strong>{account.data.email}</strong>.
+          </>
+        ) : (
+          'Your email address'
+        )}
+      </Typography>
+      {open ? (
+        <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="email-title" sx={{ maxWidth: 560 }}>
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <Typography sx={{ mt: 1 }}>
+            We send a link to the new address to confirm it: the change happens when you open it.
+          </Typography>
+          <FormTextField
+            id={fieldIds.email}
+            label="New email address"
+            type="email"
+            autoComplete="email"
+            registration={form.register('email')}
+            error={errors.email}
+            required
+          />
+          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+            Send the confirmation link
+          </Button>
+          <CancelButton onClick={cancel} />
+        </Box>
+      ) : (
+        <ChangeButton id="email" what="email address" onClick={openForm} />
+      )}
     </AccountSection>
   );
 }

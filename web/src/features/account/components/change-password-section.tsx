@@ -12,7 +12,8 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, changePassword } from '../api/account-api';
-import { AccountSection } from './account-section';
+import { AccountSection, formatDate } from './account-section';
+import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 
 const fieldIds = { currentPassword: 'current-password', newPassword: 'new-password' };
 const fieldMessages: Record<string, string> = {
@@ -23,13 +24,14 @@ const fieldMessages: Record<string, string> = {
 const ChangePasswordForm = z.extend(ChangePasswordRequest, { newPassword: PasswordSchema });
 
 /**
- * Change password: the current one and a new one under the shared policy, with its live checklist. The other
- * sessions end; this one stays.
+ * Password: when it was last changed, and its form behind "Change": the current one and a new one under the shared
+ * policy, with its live checklist. The other sessions end; this one stays.
  */
 export function ChangePasswordSection({ account }: { account: UseQueryResult<Account> }) {
   const { withReauth } = useReauth();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<string>();
+  const { open, openForm, closeForm } = useChangeToggle('password', fieldIds.currentPassword);
   const form = useForm<ChangePasswordRequest>({
     resolver: zodResolver(ChangePasswordForm, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
     defaultValues: { currentPassword: '', newPassword: '' },
@@ -46,46 +48,64 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
       setStatus(undefined);
       const { otherSessionsEnded } = await withReauth(() => changePassword(values));
       form.reset();
+      closeForm();
       setStatus(
         otherSessionsEnded > 0
           ? `Your password was changed. You were logged out of ${otherSessionsEnded} other session${otherSessionsEnded === 1 ? '' : 's'}.`
           : 'Your password was changed.',
       );
-      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.sessions });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: accountQueryKeys.sessions }),
+        queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true }),
+      ]);
     },
     clearOnError: 'currentPassword',
   });
+  const cancel = () => {
+    form.reset();
+    closeForm();
+  };
 
   return (
-    <AccountSection id="password" title="Change password">
+    <AccountSection id="password" title="Password">
       <StatusMessage message={status} testId="password-status" />
-      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography>
-          Changing your password logs you out everywhere else. Links we emailed you before, and an email address change
-          you have not confirmed yet, stop working.
-        </Typography>
-        <FormPasswordField
-          id={fieldIds.currentPassword}
-          label="Current password"
-          autoComplete="current-password"
-          registration={form.register('currentPassword')}
-          error={errors.currentPassword}
-          required
-        />
-        <FormPasswordField
-          id={fieldIds.newPassword}
-          label="New password"
-          autoComplete="new-password"
-          registration={form.register('newPassword')}
-          error={errors.newPassword}
-          checklist={{ password: newPassword, personal }}
-          required
-        />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-          Change password
-        </Button>
-      </Box>
+      <Typography data-testid="password-current">
+        {account.data
+          ? `Your password was last changed on ${formatDate(account.data.passwordChangedAt)}.`
+          : 'Your password'}
+      </Typography>
+      {open ? (
+        <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <Typography sx={{ mt: 1 }}>
+            Changing your password logs you out everywhere else. Links we emailed you before, and an email address
+            change you have not confirmed yet, stop working.
+          </Typography>
+          <FormPasswordField
+            id={fieldIds.currentPassword}
+            label="Current password"
+            autoComplete="current-password"
+            registration={form.register('currentPassword')}
+            error={errors.currentPassword}
+            required
+          />
+          <FormPasswordField
+            id={fieldIds.newPassword}
+            label="New password"
+            autoComplete="new-password"
+            registration={form.register('newPassword')}
+            error={errors.newPassword}
+            checklist={{ password: newPassword, personal }}
+            required
+          />
+          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+            Change password
+          </Button>
+          <CancelButton onClick={cancel} />
+        </Box>
+      ) : (
+        <ChangeButton id="password" what="password" onClick={openForm} />
+      )}
     </AccountSection>
   );
 }

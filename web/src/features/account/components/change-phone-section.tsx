@@ -1,6 +1,6 @@
 import { Box, Button, Typography } from '@mui/material';
-import { ChangePhoneRequest } from '@portal/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import { ChangePhoneRequest, type Account } from '@portal/contracts';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
@@ -12,15 +12,17 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, changePhone } from '../api/account-api';
 import { AccountSection } from './account-section';
+import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 import { MaskedPhone } from './masked-phone';
 
 const fieldIds = { phone: 'account-phone' };
 const resolver = requestResolver(ChangePhoneRequest, (values: ChangePhoneRequest) => values);
 
-/** Change phone: the registration's rule (10 US digits); the profile shows the new number masked. */
-export function ChangePhoneSection() {
+/** Phone: the number on file (masked by the server), and its form behind "Change" (10 US digits). */
+export function ChangePhoneSection({ account }: { account: UseQueryResult<Account> }) {
   const { withReauth } = useReauth();
   const queryClient = useQueryClient();
+  const { open, openForm, closeForm } = useChangeToggle('phone', fieldIds.phone);
   /** The new number, masked, once a change has gone through. */
   const [changedTo, setChangedTo] = useState<string>();
   const form = useForm<ChangePhoneRequest, unknown, z.output<typeof ChangePhoneRequest>>({
@@ -34,13 +36,19 @@ export function ChangePhoneSection() {
       setChangedTo(undefined);
       const { phoneMasked } = await withReauth(() => changePhone(values));
       form.reset();
+      closeForm();
       setChangedTo(phoneMasked);
       await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true });
     },
   });
+  const cancel = () => {
+    form.reset();
+    closeForm();
+  };
+  const current = changedTo ?? account.data?.phoneMasked;
 
   return (
-    <AccountSection id="phone" title="Change phone">
+    <AccountSection id="phone" title="Phone number">
       <StatusMessage
         message={
           changedTo && (
@@ -51,23 +59,38 @@ export function ChangePhoneSection() {
         }
         testId="phone-status"
       />
-      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography>The number we can call you on about your account.</Typography>
-        <FormTextField
-          id={fieldIds.phone}
-          label="New phone number"
-          type="tel"
-          autoComplete="tel-national"
-          registration={form.register('phone')}
-          error={errors.phone}
-          helperText="10 digits, for example 410-555-0123"
-          required
-        />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-          Change phone
-        </Button>
-      </Box>
+      <Typography data-testid="phone-current">
+        {current ? (
+          <>
+            The number we can call you on about your account: <MaskedPhone phone={current} />.
+          </>
+        ) : account.data ? (
+          'No phone number is on file.'
+        ) : (
+          'The number we can call you on about your account.'
+        )}
+      </Typography>
+      {open ? (
+        <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <FormTextField
+            id={fieldIds.phone}
+            label="New phone number"
+            type="tel"
+            autoComplete="tel-national"
+            registration={form.register('phone')}
+            error={errors.phone}
+            helperText="10 digits, for example 410-555-0123"
+            required
+          />
+          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+            Change phone
+          </Button>
+          <CancelButton onClick={cancel} />
+        </Box>
+      ) : (
+        <ChangeButton id="phone" what="phone number" onClick={openForm} />
+      )}
     </AccountSection>
   );
 }

@@ -1,5 +1,6 @@
-import { Box, Button, Typography } from '@mui/material';
-import { ChangeSecurityAnswersRequest } from '@portal/contracts';
+import { Box, Button, List, ListItem, Skeleton, Typography } from '@mui/material';
+import { ChangeSecurityAnswersRequest, type Account } from '@portal/contracts';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod/mini';
@@ -15,8 +16,10 @@ import {
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
-import { changeSecurityAnswers } from '../api/account-api';
+import { findSecurityQuestion, useSecurityQuestions } from '../../../lib/security-questions';
+import { accountQueryKeys, changeSecurityAnswers } from '../api/account-api';
 import { AccountSection } from './account-section';
+import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 
 type Output = z.output<typeof ChangeSecurityAnswersRequest>;
 const fieldIds = securityQuestionFieldIds('account');
@@ -28,9 +31,33 @@ const resolver: Resolver<SecurityQuestionsValues, unknown, Output> = async (valu
   return { values: {}, errors } as Awaited<ReturnType<typeof requestResolve>>;
 };
 
-/** Change security questions: three different CMS questions and their answers replace the old ones. */
-export function SecurityAnswersSection() {
+/** The user's questions as the CMS words them (the server names them by key; answers never leave it). */
+function CurrentQuestions({ ids }: { ids: readonly string[] | undefined }) {
+  const questions = useSecurityQuestions();
+  if (!ids || questions.isPending) return <Skeleton width="60%" aria-hidden />;
+  if (ids.length === 0) return <Typography>You have no security questions yet.</Typography>;
+  return (
+    <>
+      <Typography>Your security questions (the answers are never shown):</Typography>
+      <List dense sx={{ listStyleType: 'disc', pl: 3 }} data-testid="security-questions-current">
+        {ids.map((id) => (
+          <ListItem key={id} sx={{ display: 'list-item', pl: 0 }}>
+            {(questions.data && findSecurityQuestion(questions.data, id)?.attributes.question) ?? id}
+          </ListItem>
+        ))}
+      </List>
+    </>
+  );
+}
+
+/**
+ * Security questions: the current three (questions only), and the form behind "Change": three different CMS
+ * questions and their answers replace the old ones.
+ */
+export function SecurityAnswersSection({ account }: { account: UseQueryResult<Account> }) {
   const { withReauth } = useReauth();
+  const queryClient = useQueryClient();
+  const { open, openForm, closeForm } = useChangeToggle('security-questions', 'account-question-0');
   const [status, setStatus] = useState<string>();
   const form = useForm<SecurityQuestionsValues, unknown, Output>({
     resolver,
@@ -43,30 +70,42 @@ export function SecurityAnswersSection() {
       setStatus(undefined);
       await withReauth(() => changeSecurityAnswers(values));
       form.reset({ securityQuestions: emptySecurityQuestions() });
-      setStatus('Your security questions and answers were changed.');
+      closeForm();
+      setStatus('Your security questions and answers were changed. The new questions are listed below.');
+      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true });
     },
   });
+  const cancel = () => {
+    form.reset({ securityQuestions: emptySecurityQuestions() });
+    closeForm();
+  };
 
   return (
     <AccountSection id="security-questions" title="Security questions">
       <StatusMessage message={status} testId="security-questions-status" />
-      <Box
-        component="form"
-        onSubmit={onSubmit}
-        noValidate
-        aria-labelledby="security-questions-title"
-        sx={{ maxWidth: 560 }}
-      >
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography sx={{ mb: 1 }}>
-          One of these is asked, next to a link or code sent to your email, when you reset your password or reactivate
-          your account. New answers replace all three old ones.
-        </Typography>
-        <SecurityQuestionsFields form={form} prefix="account" text={text} />
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          Change security questions
-        </Button>
-      </Box>
+      <CurrentQuestions ids={account.data?.securityQuestionIds} />
+      {open ? (
+        <Box
+          component="form"
+          onSubmit={onSubmit}
+          noValidate
+          aria-labelledby="security-questions-title"
+          sx={{ maxWidth: 560 }}
+        >
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <Typography sx={{ mb: 1 }}>
+            One of these is asked, next to a link or code sent to your email, when you reset your password or reactivate
+            your account. New answers replace all three old ones.
+          </Typography>
+          <SecurityQuestionsFields form={form} prefix="account" text={text} />
+          <Button type="submit" variant="contained" disabled={isSubmitting}>
+            Change security questions
+          </Button>
+          <CancelButton onClick={cancel} />
+        </Box>
+      ) : (
+        <ChangeButton id="security-questions" what="security questions" onClick={openForm} />
+      )}
     </AccountSection>
   );
 }

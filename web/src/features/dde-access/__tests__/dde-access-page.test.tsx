@@ -126,6 +126,37 @@ describe('/dde-access (docs/requirements/portal.md#dde-access-request)', () => {
     },
   );
 
+  it(
+    'a pending enrollment preselects nothing; comments count down; the answer says what happens next (issue 22)',
+    { timeout: 30_000 },
+    async () => {
+      const pending: EasiLocation = {
+        ...locations[0]!,
+        enrollment: { ...locations[0]!.enrollment!, status: 'pending' },
+      };
+      loggedInWith([pending]);
+      const bodies = submitAnswers(sent);
+      const { user } = renderApp({ path: '/dde-access', cookies });
+      expect(await screen.findByRole('radio', { name: /Prairie Clinic/ })).toBeChecked();
+      expect(screen.getByTestId('dde-enrollment')).toHaveTextContent('still pending: choose what you need');
+      for (const name of ['New DDE access', 'Change my DDE access', 'Remove my DDE access'])
+        expect(screen.getByRole('radio', { name })).not.toBeChecked();
+
+      const comments = screen.getByRole('textbox', { name: /comments/i });
+      expect(screen.getByTestId('dde-comments-counter')).toHaveTextContent('500 characters left (up to 500)');
+      await user.type(comments, 'Billing starts on Monday.');
+      expect(screen.getByTestId('dde-comments-counter')).toHaveTextContent('475 characters left (up to 500)');
+      expect(comments).toHaveAccessibleDescription('475 characters left (up to 500)');
+
+      await user.click(screen.getByRole('radio', { name: 'New DDE access' }));
+      await user.click(screen.getByRole('button', { name: 'Send request' }));
+      await screen.findByRole('heading', { name: 'Request sent' });
+      expect(screen.getByRole('heading', { name: 'What happens next' })).toBeInTheDocument();
+      expect(screen.getByTestId('dde-next-steps')).toHaveTextContent(/We email you when access is granted/);
+      expect(bodies[0]).toMatchObject({ requestType: 'new', comments: 'Billing starts on Monday.' });
+    },
+  );
+
   it('missing details: the summary lists them and nothing is sent', async () => {
     loggedInWith([locations[1]!]);
     const bodies = submitAnswers(sent);

@@ -212,6 +212,29 @@ describe('/reset-password (docs/requirements/portal.md#forgot-password)', () => 
     },
   );
 
+  it(
+    "a refused new password is listed once in the error box, as the field's error (issue 22, item 10)",
+    { timeout: 30_000 },
+    async () => {
+      useQuestions();
+      const reused = errorMessage('Password_Reused', 'You used this password recently.');
+      resetAnswers({
+        finalAnswer: () =>
+          HttpResponse.json(
+            { errorMessage: 'Password_Reused', fieldErrors: { newPassword: ['Password_Reused'] } },
+            { status: 400 },
+          ),
+      });
+      const { user } = renderApp({ path: '/reset-password#token=good-token-1234567890', cookies });
+      await user.type(await screen.findByRole('textbox', { name: /your answer/i }), 'Elm Street');
+      await user.type(screen.getByLabelText(/^new password/i), NEW_PASSWORD);
+      await user.click(screen.getByRole('button', { name: 'Set new password' }));
+      const box = await summary();
+      await waitFor(() => expect(within(box).getAllByText(reused)).toHaveLength(1));
+      expect(within(box).getByRole('link', { name: reused })).toHaveAttribute('href', '#reset-new-password');
+    },
+  );
+
   it('an expired or used link says so, with a link to request a new one', async () => {
     useQuestions();
     const text = errorMessage('Reset_Token_Invalid', 'This link does not work any more.');

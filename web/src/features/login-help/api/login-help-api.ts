@@ -1,5 +1,7 @@
 import {
+  FIND_ADMIN_CONTACT_PATH,
   FIND_ADMIN_PATH,
+  FindAdminContactResponse,
   FindAdminResponse,
   FORGOT_PASSWORD_PATH,
   FORGOT_USERNAME_PATH,
@@ -10,6 +12,7 @@ import {
   ResetPasswordQuestion,
   SELF_REACTIVATION_PATH,
   SelfReactivationResponse,
+  type FindAdminContactRequest,
   type FindAdminRequest,
   type ForgotPasswordRequest,
   type ForgotUsernameRequest,
@@ -44,3 +47,6 @@ export const selfReactivation = (body: SelfReactivationRequest) =>
 
 export const findAdministrators = (body: FindAdminRequest) =>
   apiRequest(FIND_ADMIN_PATH, { method: 'POST', body, schema: FindAdminResponse.shape.data });
+
+export const contactAdministrators = (body: FindAdminContactRequest) =>
+  apiRequest(FIND_ADMIN_CONTACT_PATH, { method: 'POST', body, schema: FindAdminContactResponse.shape.data });

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
-import { defaultErrorMessages } from '../../../testing/content-handlers';
+import { defaultErrorMessages, errorMessagesRoute } from '../../../testing/content-handlers';
 import { server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
@@ -37,7 +37,10 @@ describe('/verify-email (docs/requirements/portal.md#email-verification)', () =>
     renderApp({ path: `/verify-email#token=${TOKEN}`, cookies });
     const success = await screen.findByTestId('verify-email-success');
     expect(success).toHaveTextContent('your account is active');
-    expect(within(success).getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+    // A button, not an inline link in the sentence (issue 22, item 10).
+    const logIn = within(success).getByRole('link', { name: 'Log in' });
+    expect(logIn).toHaveAttribute('href', '/login');
+    expect(logIn).toHaveClass('MuiButton-contained');
     expect(tokens).toEqual([{ token: TOKEN }]);
     expect(window.location.hash).toBe('');
   });
@@ -58,6 +61,25 @@ describe('/verify-email (docs/requirements/portal.md#email-verification)', () =>
     await user.click(screen.getByRole('button', { name: 'Send a new link' }));
     expect(await screen.findByText(/we sent a new verification link/)).toBeInTheDocument();
     await waitFor(() => expect(resends).toEqual([{ email: 'pat.rivera@clinic.example' }]));
+  });
+
+  it('a link already used on a verified account says so and offers the login, not a resend', async () => {
+    const { resends } = verifyAnswers(() =>
+      HttpResponse.json({ errorMessage: 'Email_Already_Verified' }, { status: 400 }),
+    );
+    server.use(
+      errorMessagesRoute({
+        Email_Already_Verified: 'This link was already used: your email address is verified. Log in to continue.',
+      }),
+    );
+    openLink(`#token=${TOKEN}`);
+    renderApp({ path: '/verify-email', cookies });
+    const already = await screen.findByTestId('verify-email-already');
+    await waitFor(() => expect(already).toHaveTextContent(/already used: your email address is verified/));
+    expect(within(already).getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login');
+    expect(screen.queryByTestId('verify-email-error')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send a new link' })).not.toBeInTheDocument();
+    expect(resends).toEqual([]);
   });
 
   it('without a token it says to open the link from the email and posts nothing', async () => {

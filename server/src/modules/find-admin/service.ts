@@ -1,0 +1,181 @@
+import { FIND_ADMIN_CONTACT_TOKEN_TTL_MS, type FindAdminContactRequest } from '@portal/contracts/find-admin';
+import type { FindAdminRequest, LocationAdministrator } from '@portal/contracts/login-help';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod/mini';
+import type { Db } from '../../db/client';
+import { providerLocations, userLocations, users } from '../../db/schema';
+import { recordAudit } from '../../platform/audit';
+import type { DbExecutor } from '../../platform/db-executor';
+import { enqueueEmail } from '../../platform/mail/outbox';
+import { PortalError } from '../../platform/portal-error';
+import { clientKeyOfAddress, countAttempt, retryAfterHeader } from '../../platform/rate-limit';
+import { issueSignedLocationToken, readSignedLocationToken } from '../../platform/signed-location-token';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The key purpose of the contact relay's handle: a registration token is refused here, and the other way round. */
+const CONTACT_TOKEN_PURPOSE = 'find-admin-contact-token';
+
+/** What the find-admin flows need, without Fastify (tests call them directly). */
+export interface FindAdminContext {
+  db: Db;
+  now: () => Date;
+  /** Signs the contact relay's handle (the session secret). */
+  secret: string;
+  limits: { perDay: number; contactPerClientPerDay: number; contactPerLocationPerDay: number };
+  /** Who asked: the client address (rate limits, audit) and the request id (audit). */
+  ip: string;
+  requestId: string;
+}
+
+/** `jane@example.com` → `j••••@example.com`: the first character, four dots whatever the length, the domain. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '••••';
+  return `${[...email.slice(0, at)][0]}••••${email.slice(at)}`;
+}
+
+/** The active locations named by one NPI + PTAN + TIN (Part A and Part B may both be enrolled). */
+function matchingLocations(db: DbExecutor, { npi, ptan, tin }: { npi: string; ptan: string; tin: string }) {
+  return db
+    .select({ id: providerLocations.id })
+    .from(providerLocations)
+    .where(
+      and(
+        eq(providerLocations.npi, npi),
+        eq(providerLocations.ptan, ptan),
+        eq(providerLocations.tin, tin),
+        eq(providerLocations.status, 'active'),
+      ),
+    );
+}
+
+/** The active administrators of the locations, by name. */
+function administratorsOf(db: DbExecutor, locationIds: string[]) {
+  return db
+    .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(userLocations)
+    .innerJoin(users, eq(users.id, userLocations.userId))
+    .where(
+      and(
+        eq(userLocations.role, 'administrator'),
+        eq(userLocations.status, 'active'),
+        eq(users.status, 'active'),
+        inArray(userLocations.locationId, locationIds),
+      ),
+    )
+    .orderBy(asc(users.lastName), asc(users.firstName));
+}
+
+/**
+ * The lookup (docs/requirements/portal.md#find-my-administrator): names and masked emails of the location's
+ * administrators, and, when there are any, the contact relay's handle. No match is one code whichever identifier was
+ * wrong. Throttled per client per day here (per minute by the route).
+ */
+export async function findAdministrators(
+  ctx: FindAdminContext,
+  input: z.output<typeof FindAdminRequest>,
+): Promise<{ administrators: LocationAdministrator[]; contactToken?: string }> {
+  const { db } = ctx;
+  const daily = await countAttempt(db, `find-admin-day|${clientKeyOfAddress(ctx.ip)}`, DAY_MS);
+  if (daily.count > ctx.limits.perDay)
+    throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(daily.ttlMs));
+  const { npi, ptan } = input;
+  const locations = await matchingLocations(db, input);
+  const audit = { actor: null, action: 'location.find-admin', ip: ctx.ip, requestId: ctx.requestId } as const;
+  if (!locations.length) {
+    // The TIN never goes in: the NPI and PTAN are enough to see what was asked.
+    await recordAudit(db, { ...audit, outcome: 'failure', details: { reason: 'no_match', npi, ptan } });
+    throw new PortalError(404, 'Find_Admin_No_Match');
+  }
+  const administrators = await administratorsOf(
+    db,
+    locations.map((l) => l.id),
+  );
+  await recordAudit(db, {
+    ...audit,
+    target: locations[0]!.id,
+    outcome: 'success',
+    details: { npi, ptan, count: administrators.length },
+  });
+  const expiresAt = new Date(ctx.now().getTime() + FIND_ADMIN_CONTACT_TOKEN_TTL_MS);
+  return {
+    administrators: administrators.map((a) => ({
+      firstName: a.firstName,
+      lastName: a.lastName,
+      maskedEmail: maskEmail(a.email),
+    })),
+    ...(administrators.length
+      ? { contactToken: issueSignedLocationToken(ctx.secret, CONTACT_TOKEN_PURPOSE, locations[0]!.id, expiresAt) }
+      : {}),
+  };
+}
+
+/**
+ * "Ask this administrator to contact me": the visitor's name, email, phone and message go by email (the outbox) to
+ * every active administrator of the location the handle names (and of its sibling enrolment under the same NPI,
+ * PTAN and TIN, as the lookup showed). The visitor learns nothing about them: the answer is the same however many
+ * were emailed. Limited per client and per location per day; audited without the visitor's words.
+ * Answers whether an email was queued (the caller wakes the outbox sender).
+ */
+export async function relayContactRequest(
+  ctx: FindAdminContext,
+  input: z.output<typeof FindAdminContactRequest>,
+): Promise<{ queued: number }> {
+  const { db } = ctx;
+  const audit = { actor: null, action: 'location.find-admin-contact', ip: ctx.ip, requestId: ctx.requestId } as const;
+  const locationId = readSignedLocationToken(ctx.secret, CONTACT_TOKEN_PURPOSE, input.contactToken, ctx.now());
+  if (!locationId) {
+    await recordAudit(db, { ...audit, outcome: 'failure', details: { reason: 'token_invalid' } });
+    throw new PortalError(400, 'Find_Admin_Contact_Expired');
+  }
+  const perClient = await countAttempt(db, `find-admin-contact-client|${clientKeyOfAddress(ctx.ip)}`, DAY_MS);
+  if (perClient.count > ctx.limits.contactPerClientPerDay) {
+    await recordAudit(db, { ...audit, target: locationId, outcome: 'failure', details: { reason: 'client_limit' } });
+    throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(perClient.ttlMs));
+  }
+  const perLocation = await countAttempt(db, `find-admin-contact-location|${locationId}`, DAY_MS);
+  if (perLocation.count > ctx.limits.contactPerLocationPerDay) {
+    await recordAudit(db, { ...audit, target: locationId, outcome: 'failure', details: { reason: 'location_limit' } });
+    throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(perLocation.ttlMs));
+  }
+  return db.transaction(async (tx) => {
+    const [location] = await tx
+      .select({
+        npi: providerLocations.npi,
+        ptan: providerLocations.ptan,
+        tin: providerLocations.tin,
+        legalName: providerLocations.legalName,
+      })
+      .from(providerLocations)
+      .where(and(eq(providerLocations.id, locationId), eq(providerLocations.status, 'active')));
+    const siblings = location ? await matchingLocations(tx, location) : [];
+    const administrators = siblings.length
+      ? await administratorsOf(
+          tx,
+          siblings.map((l) => l.id),
+        )
+      : [];
+    for (const admin of administrators)
+      await enqueueEmail(tx, {
+        to: admin.email,
+        template: 'find-admin-contact-request',
+        data: {
+          firstName: admin.firstName,
+          legalName: location!.legalName,
+          npi: location!.npi,
+          ptan: location!.ptan,
+          name: input.name,
+          email: input.email,
+          phone: input.phone,
+          message: input.message,
+        },
+      });
+    await recordAudit(tx, {
+      ...audit,
+      target: locationId,
+      outcome: 'success',
+      details: { count: administrators.length, ...(location ? { npi: location.npi, ptan: location.ptan } : {}) },
+    });
+    return { queued: administrators.length };
+  });
+}

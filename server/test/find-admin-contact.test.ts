@@ -1,0 +1,206 @@
+import { FIND_ADMIN_CONTACT_PATH } from '@portal/contracts/find-admin';
+import { FIND_ADMIN_PATH } from '@portal/contracts/login-help';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoData } from '../src/db/demo-data';
+import { auditEvents, outbox, providerLocations, userLocations } from '../src/db/schema';
+import { renderEmail } from '../src/platform/mail/templates';
+import { issueValidationToken } from '../src/modules/registration/validation-token';
+import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { createAccount } from './support/accounts';
+
+let ipCounter = 0;
+const newIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const HOUR = 60 * 60 * 1000;
+
+const visitor = {
+  name: '  Sam   Office ',
+  email: 'sam.office@clinic.example.com',
+  phone: '(410) 555-0199',
+  message: 'Please add me to the location: I joined the billing team on Monday.',
+};
+
+/** "Ask this administrator to contact me" (docs/requirements/portal.md#find-my-administrator). */
+describe('find my administrator: the contact relay', () => {
+  let now = Date.parse('2026-11-23T09:00:00Z');
+  let app: FastifyInstance;
+  let locations: (typeof providerLocations.$inferSelect)[];
+  const adminEmails: string[] = [];
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({
+      clock: () => new Date(now),
+      config: testConfig({
+        FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY: '3',
+        FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY: '4',
+      }),
+    }));
+    await seedDemoData(app.database.db, { locations: 8, today: '2026-11-23' });
+    locations = await app.database.db.select().from(providerLocations).orderBy(providerLocations.npi);
+    // Locations 0 to 3 get two administrators each (and a plain user who must never be emailed).
+    for (const [i, location] of locations.slice(0, 4).entries()) {
+      for (const n of [1, 2]) {
+        const admin = await createAccount(app, `relay.admin${i}${n}`, {
+          firstName: `Ada${n}`,
+          lastName: `Lovelace${i}`,
+        });
+        adminEmails.push(admin.email);
+        await app.database.db
+          .insert(userLocations)
+          .values({ userId: admin.id, locationId: location.id, role: 'administrator' });
+      }
+      const user = await createAccount(app, `relay.user${i}`);
+      await app.database.db.insert(userLocations).values({ userId: user.id, locationId: location.id, role: 'user' });
+    }
+  });
+  afterAll(() => app.close());
+
+  function post(url: string, payload: object, { ip = newIp(), headers = portalHeaders } = {}) {
+    return app.inject({ method: 'POST', url, payload, remoteAddress: ip, headers });
+  }
+
+  async function lookUp(location: typeof providerLocations.$inferSelect, ip?: string) {
+    const res = await post(FIND_ADMIN_PATH, { npi: location.npi, ptan: location.ptan, tin: location.tin }, { ip });
+    expect(res.statusCode).toBe(200);
+    return res;
+  }
+
+  const relayed = (locationAdmins: string[]) =>
+    app.database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.template, 'find-admin-contact-request'))
+      .then((rows) => rows.filter((r) => locationAdmins.includes(r.recipient)));
+
+  it("emails the location's administrators the visitor's request; no address appears in any answer", async () => {
+    const ip = newIp();
+    const lookup = await lookUp(locations[0]!, ip);
+    const { contactToken, administrators } = lookup.json().data;
+    expect(administrators).toHaveLength(2);
+    expect(contactToken).toEqual(expect.any(String));
+    const res = await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor }, { ip });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { sent: true } });
+    for (const body of [lookup.body, res.body, contactToken as string]) {
+      for (const email of adminEmails) expect(body).not.toContain(email);
+      expect(body).not.toMatch(/relay\.admin/);
+    }
+    const mails = await relayed(adminEmails.slice(0, 2));
+    expect(mails.map((m) => m.recipient).sort()).toEqual(adminEmails.slice(0, 2).sort());
+    const email = renderEmail('http://localhost:3000', mails[0]!.template, mails[0]!.data);
+    expect(email.text).toContain('Name: Sam Office');
+    expect(email.text).toContain('Email: sam.office@clinic.example.com');
+    expect(email.text).toContain('Phone: 410-555-0199');
+    expect(email.text).toContain(visitor.message);
+    expect(email.text).toContain(locations[0]!.legalName);
+  });
+
+  it("is audited with the location and the count, never the visitor's words", async () => {
+    const [event] = await app.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'location.find-admin-contact'), eq(auditEvents.outcome, 'success')));
+    expect(event).toMatchObject({ target: locations[0]!.id, details: expect.objectContaining({ count: 2 }) });
+    const all = JSON.stringify(
+      await app.database.db.select().from(auditEvents).where(eq(auditEvents.action, 'location.find-admin-contact')),
+    );
+    expect(all).not.toContain('sam.office');
+    expect(all).not.toContain('billing team');
+    expect(all).not.toContain('5550199');
+  });
+
+  it('keeps the non-revealing answers: no match is still the one 404, a location without administrators no handle', async () => {
+    const noMatch = await post(FIND_ADMIN_PATH, { npi: locations[5]!.npi, ptan: 'ZZ99999', tin: locations[5]!.tin });
+    expect(noMatch.statusCode).toBe(404);
+    expect(noMatch.json()).toEqual({ errorMessage: 'Find_Admin_No_Match' });
+    const empty = await lookUp(locations[6]!);
+    expect(empty.json()).toEqual({ data: { administrators: [] } });
+  });
+
+  it('refuses an altered, expired or registration token with 400 Find_Admin_Contact_Expired', async () => {
+    const { contactToken } = (await lookUp(locations[1]!)).json().data as { contactToken: string };
+    const otherLocation = contactToken.replace(locations[1]!.id, locations[2]!.id);
+    const registrationToken = issueValidationToken(app.secrets.sessionSecret, locations[1]!.id, new Date(now + HOUR));
+    for (const token of [otherLocation, registrationToken, `${contactToken}x`]) {
+      const res = await post(FIND_ADMIN_CONTACT_PATH, { ...visitor, contactToken: token });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errorMessage: 'Find_Admin_Contact_Expired' });
+    }
+    now += 31 * 60 * 1000;
+    const expired = await post(FIND_ADMIN_CONTACT_PATH, { ...visitor, contactToken });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toEqual({ errorMessage: 'Find_Admin_Contact_Expired' });
+    expect(await relayed(adminEmails.slice(2, 4))).toHaveLength(0);
+  });
+
+  it('answers 400 with a code per field for bad input, and sends nothing', async () => {
+    const { contactToken } = (await lookUp(locations[1]!)).json().data as { contactToken: string };
+    const res = await post(FIND_ADMIN_CONTACT_PATH, {
+      contactToken,
+      name: ' ',
+      email: 'sam@',
+      phone: '12345',
+      message: 'x'.repeat(501),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      errorMessage: 'Validation_Failed',
+      fieldErrors: {
+        name: ['Contact_Name_Invalid'],
+        email: ['Email_Invalid'],
+        phone: ['Phone_Invalid'],
+        message: ['Contact_Message_Invalid'],
+      },
+    });
+    for (const payload of [
+      { contactToken, ...visitor, message: 'nul \u0000 inside' },
+      { contactToken, ...visitor, extra: 'field' },
+      { ...visitor },
+    ])
+      expect((await post(FIND_ADMIN_CONTACT_PATH, payload)).statusCode).toBe(400);
+    expect(await relayed(adminEmails.slice(2, 4))).toHaveLength(0);
+  });
+
+  it('refuses a call without the CSRF header', async () => {
+    const { contactToken } = (await lookUp(locations[1]!)).json().data as { contactToken: string };
+    const res = await post(
+      FIND_ADMIN_CONTACT_PATH,
+      { contactToken, ...visitor },
+      { headers: {} as typeof portalHeaders },
+    );
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ errorMessage: 'Csrf_Rejected' });
+    expect(await relayed(adminEmails.slice(2, 4))).toHaveLength(0);
+  });
+
+  it('is limited per client per day: the 4th request from one address gets 429 with Retry-After', async () => {
+    const ip = newIp();
+    const { contactToken } = (await lookUp(locations[2]!, ip)).json().data as { contactToken: string };
+    for (let i = 0; i < 3; i++)
+      expect((await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor }, { ip })).statusCode).toBe(200);
+    const over = await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor }, { ip });
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toEqual({ errorMessage: 'Too_Many_Requests' });
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(20 * 3600);
+    expect(await relayed(adminEmails.slice(4, 6))).toHaveLength(6);
+    // Another address may still ask.
+    expect((await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor })).statusCode).toBe(200);
+  });
+
+  it('is limited per location per day, whichever addresses ask; audited as refused', async () => {
+    const { contactToken } = (await lookUp(locations[3]!)).json().data as { contactToken: string };
+    for (let i = 0; i < 4; i++)
+      expect((await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor })).statusCode).toBe(200);
+    const over = await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor });
+    expect(over.statusCode).toBe(429);
+    expect(await relayed(adminEmails.slice(6, 8))).toHaveLength(8);
+    const refused = await app.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'location.find-admin-contact'), eq(auditEvents.target, locations[3]!.id)));
+    expect(refused.filter((e) => e.outcome === 'failure').map((e) => e.details)).toEqual([
+      expect.objectContaining({ reason: 'location_limit' }),
+    ]);
+  });
+});

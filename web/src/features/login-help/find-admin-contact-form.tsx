@@ -1,0 +1,117 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Box, Typography } from '@mui/material';
+import { FIND_ADMIN_CONTACT_MESSAGE_MAX, FindAdminContactRequest } from '@portal/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod/mini';
+import { FormCountedTextField } from '../../components/form/form-counted-text-field';
+import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { FormOutcome } from '../../components/form/form-outcome';
+import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { FormTextField } from '../../components/form/form-text-field';
+import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
+import { contactAdministrators } from './api/login-help-api';
+
+const ContactForm = z.omit(FindAdminContactRequest, { contactToken: true });
+type ContactFormValues = z.input<typeof ContactForm>;
+
+const fieldIds = {
+  name: 'find-admin-contact-name',
+  email: 'find-admin-contact-email',
+  phone: 'find-admin-contact-phone',
+  message: 'find-admin-contact-message',
+};
+
+/**
+ * "Ask this administrator to contact me" (docs/requirements/portal.md#find-my-administrator): the visitor's name,
+ * email, phone and a short message go, with the lookup's opaque `contactToken`, to the server, which emails the
+ * location's administrators. Nothing about them comes back: the confirmation names no address.
+ */
+export function FindAdminContactForm({ contactToken, plural }: { contactToken: string; plural: boolean }) {
+  const [sent, setSent] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  const form = useForm<ContactFormValues>({
+    resolver: zodResolver(ContactForm),
+    defaultValues: { name: '', email: '', phone: '', message: '' },
+    shouldFocusError: false,
+  });
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => {
+      await contactAdministrators({ ...values, contactToken });
+      setSent(true);
+    },
+  });
+
+  if (sent)
+    return (
+      <FormOutcome title="Your request was sent" testId="find-admin-contact-sent">
+        <Typography>
+          We emailed your request to {plural ? "the location's administrators" : "the location's administrator"}.{' '}
+          {plural ? 'One of them' : 'They'} will contact you by email or phone. Their email address is not shown here;
+          yours goes only to them.
+        </Typography>
+      </FormOutcome>
+    );
+  return (
+    <Box component="section" aria-labelledby="find-admin-contact-title" sx={{ mb: 3 }}>
+      <Typography
+        component="h2"
+        variant="h5"
+        id="find-admin-contact-title"
+        ref={headingRef}
+        tabIndex={-1}
+        sx={{ outline: 'none' }}
+        gutterBottom
+      >
+        {plural ? 'Ask these administrators to contact me' : 'Ask this administrator to contact me'}
+      </Typography>
+      <Typography>
+        Leave your details and a short message: we email them to{' '}
+        {plural ? "the location's administrators" : "the location's administrator"}, who can then contact you. You will
+        not see their email address.
+      </Typography>
+      <form onSubmit={onSubmit} noValidate aria-label="Ask to be contacted">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <FormTextField
+          id={fieldIds.name}
+          label="Your name"
+          autoComplete="name"
+          registration={form.register('name')}
+          error={errors.name}
+          required
+        />
+        <FormTextField
+          id={fieldIds.email}
+          label="Your email address"
+          type="email"
+          autoComplete="email"
+          registration={form.register('email')}
+          error={errors.email}
+          required
+        />
+        <FormTextField
+          id={fieldIds.phone}
+          label="Your phone number"
+          type="tel"
+          autoComplete="tel"
+          registration={form.register('phone')}
+          error={errors.phone}
+          required
+        />
+        <FormCountedTextField
+          id={fieldIds.message}
+          label="Message"
+          control={form.control}
+          name="message"
+          max={FIND_ADMIN_CONTACT_MESSAGE_MAX}
+          registration={form.register('message')}
+          error={errors.message}
+          required
+        />
+        <FormSubmitButton submitting={isSubmitting}>Send my request</FormSubmitButton>
+      </form>
+    </Box>
+  );
+}
