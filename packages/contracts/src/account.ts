@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { LoginCompletion, MfaEnrollStart, RECOVERY_CODE_COUNT } from './auth';
 import { dataEnvelope } from './http';
+import { TotpCodeSchema } from './one-time-code';
 import {
   EMAIL_VERIFY_TTL_MS,
   EmailSchema,
@@ -144,7 +145,7 @@ export type ChangePasswordResponse = z.infer<typeof ChangePasswordResponse>;
  * `POST /api/account/mfa/reset`: without `code` it starts (a new secret, answered like the first enrolment); with
  * `code` it confirms it, replaces the old authenticator and answers 10 new recovery codes (shown once).
  */
-export const MfaResetRequest = z.object({ code: z.optional(z.string().check(z.regex(/^\d{6}$/))) });
+export const MfaResetRequest = z.object({ code: z.optional(TotpCodeSchema) });
 export type MfaResetRequest = z.infer<typeof MfaResetRequest>;
 export const MfaResetConfirm = z.object({
   recoveryCodes: z.array(z.string()).check(z.length(RECOVERY_CODE_COUNT)),
