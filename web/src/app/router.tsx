@@ -12,6 +12,14 @@ export const routes: RouteObject[] = [
       { path: paths.home.path, lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }) },
       { path: paths.topic.path, lazy: async () => ({ Component: (await import('./routes/topic')).TopicRoute }) },
       { path: paths.login.path, lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }) },
+      {
+        path: paths.portalHome.path,
+        lazy: async () => ({ Component: (await import('./routes/portal-home')).PortalHomeRoute }),
+      },
+      {
+        path: paths.loggedOut.path,
+        lazy: async () => ({ Component: (await import('./routes/logged-out')).LoggedOutRoute }),
+      },
       { path: paths.account.path, lazy: async () => ({ Component: (await import('./routes/account')).AccountRoute }) },
       {
         path: paths.forgotUsername.path,

@@ -42,8 +42,7 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
     ...fieldErrorItems(form.formState.errors, fieldIds, text),
     ...(apiErrorText ? [{ message: apiErrorText }] : []),
   ];
-  const onSubmit = form.handleSubmit(async (values) => {
-    setApiError(undefined);
+  const handleSubmit = form.handleSubmit(async (values) => {
     try {
       await options.submit(values);
     } catch (err) {
@@ -56,5 +55,11 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
       if (options.clearOnError) form.setValue(options.clearOnError, '' as PathValue<T, Path<T>>);
     }
   });
+  // The summary holds only this submit's errors: the last server message goes at every submit, also one the form's
+  // own checks stop before anything is sent (a wrong code, then a code typed short, shows one message, not both).
+  const onSubmit: typeof handleSubmit = (event) => {
+    setApiError(undefined);
+    return handleSubmit(event);
+  };
   return { onSubmit, summary, apiError, text };
 }

@@ -69,7 +69,7 @@ function LoginHelpLinks() {
 /**
  * `/login` (docs/requirements/session.md#login): the system-use notice, username and password, then the second
  * factor (or, on the first login, the authenticator setup), then a new password if the old one has expired.
- * Afterwards back to `next` (same-site paths only).
+ * Afterwards back to `next` (same-site paths only), else to the portal home.
  */
 export function LoginPage() {
   useDocumentTitle('Log in');
@@ -80,7 +80,8 @@ export function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const { loggedIn, loggedInNow, loginRef } = useSession();
-  const next = safeNextPath(searchParams.get('next'));
+  // Without a `next` (or with one that leaves the site) the login lands on the portal home.
+  const next = safeNextPath(searchParams.get('next'), paths.portalHome.href());
 
   // The session-ended dialog's Login brings the user here to its login element.
   const focusLogin = (location.state as { focusLogin?: boolean } | null)?.focusLogin;
