@@ -38,9 +38,9 @@ export function LoginHeaderControl() {
           color="inherit"
           variant="outlined"
           onClick={() => {
-            // The confirmation page first: a protected page left behind must not send the user to the login.
-            void navigate(paths.loggedOut.href());
-            void logout();
+            // The confirmation page first (its code may still have to load): a protected page left behind must not
+            // see the logout and send the user to the login.
+            void Promise.resolve(navigate(paths.loggedOut.href())).then(logout);
           }}
         >
           Log out

@@ -98,4 +98,14 @@ describe('/portal, the portal home (docs/requirements/portal.md#portal-home)', (
     expect(within(nav).getByRole('button', { name: 'Log out' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Help' })).toBeNull();
   });
+
+  it('Log out from this protected page ends on /logged-out, not on the login it would send a visitor to', async () => {
+    loggedIn();
+    const { user, router } = renderApp({ path: '/portal', cookies });
+    await screen.findByRole('heading', { level: 1, name: 'Portal home' });
+    await user.click(screen.getByRole('button', { name: 'Log out' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'You have logged out' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('navigation', { name: 'Portal' })).toBeNull());
+    expect(router.state.location.pathname).toBe('/logged-out');
+  });
 });
