@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
-import { endedDialog, enterPassword, loginEnrolling, loginWithTotp, sessionWith } from './support/login';
+import { enterPassword, logOut, loginEnrolling, loginWithTotp, sessionWith } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite, type PortalSuite } from './support/portal-suite';
 
@@ -18,12 +18,6 @@ const ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
 const allowConsoleErrors = [/status of 40[0-3]/];
 
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-
-async function logOut(page: Page) {
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await endedDialog(page).getByRole('button', { name: 'Stay logged out' }).click();
-  await endedDialog(page).waitFor({ state: 'detached' });
-}
 
 /** Chromium's virtual platform authenticator on this page (CDP WebAuthn domain): it holds the passkeys created here. */
 async function addVirtualAuthenticator(context: BrowserContext, page: Page) {

@@ -30,6 +30,12 @@ export async function sessionWith(portal: { url: string }, cookies: { name: stri
   return ((await res.json()) as { data: { loggedIn: boolean } }).data.loggedIn;
 }
 
+/** A chosen Log out from the header: it ends on "You have logged out" (no session-ended dialog). */
+export async function logOut(page: Page) {
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { level: 1, name: 'You have logged out' }).waitFor();
+}
+
 /** Username and password on the login form (already open, or opened with `open`). */
 export async function submitPassword(page: Page, username: string, password = DEMO_PASSWORD) {
   await page.getByRole('textbox', { name: 'Username' }).fill(username);

@@ -476,7 +476,7 @@ describe('My account, passkeys and re-authentication', () => {
     // A code from the old app does not confirm the new one.
     const wrong = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, { code: await currentTotp(SECRET, clock.now()) });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().errorMessage).toBe('Mfa_Code_Invalid');
+    expect(wrong.json().errorMessage).toBe('Mfa_Setup_Code_Invalid');
     expect(await sessionOk(elsewhere)).toBe(true);
 
     const before = client.cookie;

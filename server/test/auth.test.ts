@@ -130,11 +130,14 @@ describe('login, MFA and sessions', () => {
     expect(plainSecret).toMatch(/^[A-Z2-7]{32}$/);
     expect(otpauthUrl).toContain(`secret=${plainSecret}`);
 
+    // The first setup's refusal does not mention the recovery codes the user does not have yet.
     expect((await call(app, client, 'POST', '/api/auth/mfa/enroll', { code: '000000' })).json()).toEqual({
-      errorMessage: 'Mfa_Code_Invalid',
+      errorMessage: 'Mfa_Setup_Code_Invalid',
     });
+    // Typed as authenticator apps show it: "123 456".
+    const shown = await currentTotp(plainSecret, clock.now());
     const confirm = await call(app, client, 'POST', '/api/auth/mfa/enroll', {
-      code: await currentTotp(plainSecret, clock.now()),
+      code: `${shown.slice(0, 3)} ${shown.slice(3)}`,
     });
     expect(confirm.statusCode).toBe(200);
     const { recoveryCodes } = confirm.json().data;
@@ -174,10 +177,11 @@ describe('login, MFA and sessions', () => {
     expect((await call(app, other, 'POST', '/api/auth/mfa', { code })).json()).toEqual({
       errorMessage: 'Mfa_Code_Invalid',
     });
-    // The next step's code works.
+    // The next step's code works, typed with a hyphen ("123-456").
     clock.advance(30_000);
+    const next = await currentTotp(secret, clock.now());
     expect(
-      (await call(app, other, 'POST', '/api/auth/mfa', { code: await currentTotp(secret, clock.now()) })).json(),
+      (await call(app, other, 'POST', '/api/auth/mfa', { code: `${next.slice(0, 3)}-${next.slice(3)}` })).json(),
     ).toEqual({ data: { loggedIn: true } });
 
     const logout = await call(app, client, 'POST', '/api/auth/logout');
@@ -266,6 +270,31 @@ describe('login, MFA and sessions', () => {
       cookie: undefined,
     });
     for (const answer of answers) expect(answer).toEqual(answers[0]);
+  });
+
+  it('an account whose email is not verified yet is told so after the right password, and only then', async () => {
+    const user = await createUser(app, 'not.verified', { status: 'pending' });
+    const verify = vi.spyOn(app.passwordHasher, 'verify');
+    const right = await call(app, { ip: newIp() }, 'POST', '/api/auth/login', {
+      username: 'not.verified',
+      password: PASSWORD,
+    });
+    expect(verify).toHaveBeenCalledTimes(1);
+    verify.mockRestore();
+    expect(right.statusCode).toBe(403);
+    expect(right.json()).toEqual({ errorMessage: 'Email_Not_Verified' });
+    expect(sessionCookie(right)).toBeUndefined();
+    // A wrong password learns nothing about the account's state.
+    const wrong = await call(app, { ip: newIp() }, 'POST', '/api/auth/login', {
+      username: 'not.verified',
+      password: 'wrong password entirely here',
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ errorMessage: 'Login_Failed' });
+    const audit = await app.database.db.select().from(auditEvents).where(eq(auditEvents.target, user.id));
+    expect(audit.map((e) => [e.action, e.details?.reason])).toEqual(
+      expect.arrayContaining([['login.failed', 'email_not_verified']]),
+    );
   });
 
   it('5 failures within 120 minutes lock the account for 60 minutes, with an audit event and an email; earlier failures outside the window do not count', async () => {

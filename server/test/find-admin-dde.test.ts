@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DDE_SUBMIT_PATH, FIND_ADMIN_PATH, GET_EASI_PATH } from '@portal/contracts/login-help';
+import { DDE_REQUESTS_PATH, DDE_SUBMIT_PATH, FIND_ADMIN_PATH, GET_EASI_PATH } from '@portal/contracts/login-help';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -226,6 +226,68 @@ describe('find my administrator, DDE access and the inactivity job', () => {
       expect(denied.json()).toEqual({ errorMessage: 'Dde_Location_Not_Linked' });
       expect((await post(DDE_SUBMIT_PATH, form)).statusCode).toBe(401);
       expect(await app.database.db.select().from(ddeRequests).where(eq(ddeRequests.requesterId, user.id))).toEqual([]);
+    });
+
+    it("requests: the user's own requests, newest first, with reference, date and location; 401 without a session", async () => {
+      const { user, cookie } = await loggedIn('dde.lister');
+      const other = await loggedIn('dde.colleague');
+      const location = locations[8]!;
+      await link(user.id, location.id, 'administrator');
+      await link(other.user.id, location.id, 'user');
+      const list = () =>
+        app.inject({
+          method: 'GET',
+          url: DDE_REQUESTS_PATH,
+          remoteAddress: newIp(),
+          headers: { ...portalHeaders, cookie: `${SESSION_COOKIE}=${cookie}` },
+        });
+      expect((await list()).json()).toEqual({ data: { requests: [] } });
+
+      const form = {
+        locationId: location.id,
+        ddeAccessType: 'inquiry',
+        submitterId: 'LIST1',
+        networkServiceVendor: 'Vendor',
+      };
+      const first = await post(
+        DDE_SUBMIT_PATH,
+        { ...form, idempotencyKey: randomUUID(), requestType: 'new' },
+        { cookie },
+      );
+      clock.set(clock.now().getTime() + 60_000);
+      const second = await post(
+        DDE_SUBMIT_PATH,
+        { ...form, idempotencyKey: randomUUID(), requestType: 'change' },
+        { cookie },
+      );
+      // A colleague's request for the same location is theirs, not this user's.
+      await post(
+        DDE_SUBMIT_PATH,
+        { ...form, idempotencyKey: randomUUID(), requestType: 'new' },
+        { cookie: other.cookie },
+      );
+
+      const res = await list();
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.json().data.requests).toEqual([
+        {
+          referenceNumber: second.json().data.referenceNumber,
+          submittedAt: second.json().data.submittedAt,
+          requestType: 'change',
+          legalName: location.legalName,
+          status: 'received',
+        },
+        {
+          referenceNumber: first.json().data.referenceNumber,
+          submittedAt: first.json().data.submittedAt,
+          requestType: 'new',
+          legalName: location.legalName,
+          status: 'received',
+        },
+      ]);
+      const anonymous = await app.inject({ method: 'GET', url: DDE_REQUESTS_PATH, headers: portalHeaders });
+      expect(anonymous.statusCode).toBe(401);
     });
   });
 

@@ -3,6 +3,7 @@ import { LoginCompletion, MfaEnrollStart, RECOVERY_CODE_COUNT } from './auth';
 import { dataEnvelope } from './http';
 import { EmailSchema, PhoneSchema, SecurityQuestionsSchema } from './fields';
 import { EMAIL_VERIFY_TTL_MS, oneTimeTokenSchema } from './registration';
+import { TotpCodeSchema } from './one-time-code';
 
 /**
  * My account, passkeys and re-authentication (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -141,7 +142,7 @@ export type ChangePasswordResponse = z.infer<typeof ChangePasswordResponse>;
  * `POST /api/account/mfa/reset`: without `code` it starts (a new secret, answered like the first enrolment); with
  * `code` it confirms it, replaces the old authenticator and answers 10 new recovery codes (shown once).
  */
-export const MfaResetRequest = z.object({ code: z.optional(z.string().check(z.regex(/^\d{6}$/))) });
+export const MfaResetRequest = z.object({ code: z.optional(TotpCodeSchema) });
 export type MfaResetRequest = z.infer<typeof MfaResetRequest>;
 export const MfaResetConfirm = z.object({
   recoveryCodes: z.array(z.string()).check(z.length(RECOVERY_CODE_COUNT)),

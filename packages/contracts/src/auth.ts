@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { UsernameLookupSchema } from './fields';
 import { dataEnvelope } from './http';
+import { oneTimeCodeSchema, TotpCodeSchema } from './one-time-code';
 
 /**
  * Login, second factor and session calls (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -35,8 +36,8 @@ export type PendingLoginStep = z.infer<typeof PendingLoginStep>;
 export const LoginResponse = dataEnvelope(z.object({ next: LoginNextStep }));
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
-/** A 6-digit TOTP code, or a recovery code (letters/digits, dashes and spaces ignored by the server). */
-export const MfaCode = z.string().check(z.minLength(6), z.maxLength(64));
+/** A 6-digit TOTP code, or a recovery code; spaces and hyphens are dropped first (one-time-code.ts). */
+export const MfaCode = oneTimeCodeSchema(z.minLength(6), z.maxLength(64));
 
 /** `POST /api/auth/mfa` */
 export const MfaRequest = z.object({ code: MfaCode });
@@ -63,7 +64,7 @@ export type MfaResponse = z.infer<typeof MfaResponse>;
  * `POST /api/auth/mfa/enroll`: without `code` it starts enrolment (a new secret, shown as a QR code and as a manual
  * key); with `code` it confirms the secret, completes the login and returns the recovery codes (shown once).
  */
-export const MfaEnrollRequest = z.object({ code: z.optional(z.string().check(z.regex(/^\d{6}$/))) });
+export const MfaEnrollRequest = z.object({ code: z.optional(TotpCodeSchema) });
 export type MfaEnrollRequest = z.infer<typeof MfaEnrollRequest>;
 export const MfaEnrollStart = z.object({
   /** `otpauth://totp/...` for authenticator apps. */

@@ -9,4 +9,5 @@ export * from './http';
 export * from './identifiers';
 export * from './jurisdictions';
 export * from './login-help';
+export * from './one-time-code';
 export * from './site-config';

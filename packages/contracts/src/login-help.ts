@@ -11,6 +11,7 @@ import {
   type Today,
 } from './fields';
 import { NpiSchema, PtanSchema, TinSchema } from './identifiers';
+import { oneTimeCodeSchema } from './one-time-code';
 
 /**
  * Login help, find my administrator and DDE access requests (docs/requirements/portal.md#login-help). Requests are
@@ -25,6 +26,7 @@ export const SELF_REACTIVATION_PATH = '/api/users/self-reactivation';
 export const FIND_ADMIN_PATH = '/api/locations/public-find-admin';
 export const GET_EASI_PATH = '/api/providers/get-easi';
 export const DDE_SUBMIT_PATH = '/api/dde-access/submit';
+export const DDE_REQUESTS_PATH = '/api/dde-access/requests';
 
 /** The reset link's token lives this long (docs/requirements/portal.md#forgot-password). */
 export const RESET_TOKEN_TTL_MS = 30 * 60 * 1000;
@@ -44,8 +46,8 @@ const SecurityAnswer = SecurityAnswerAttemptSchema;
 const Username = UsernameLookupSchema;
 /** The `#token=…` of a reset link (base64url). */
 const ResetToken = z.string().check(z.minLength(16), z.maxLength(256), z.regex(/^[A-Za-z0-9_-]+$/));
-/** The emailed reactivation code as typed (spaces and dashes are ignored). */
-const ReactivationCode = z.string().check(z.minLength(4), z.maxLength(32));
+/** The emailed reactivation code as typed: spaces and hyphens are dropped first (one-time-code.ts). */
+const ReactivationCode = oneTimeCodeSchema(z.minLength(4), z.maxLength(32));
 
 // ——— Forgot username ———
 
@@ -265,3 +267,22 @@ export const DdeSubmitResponse = dataEnvelope(
   }),
 );
 export type DdeSubmitResponse = z.infer<typeof DdeSubmitResponse>;
+
+/** How many of the user's DDE requests the list answers, newest first (the portal home shows them). */
+export const DDE_REQUEST_LIST_LIMIT = 20;
+/** One of the user's own DDE access requests, as the portal home lists it. */
+export const DdeRequestSummary = z.object({
+  /** e.g. `DDE-2026-000123`. */
+  referenceNumber: z.string(),
+  /** ISO date-time of the submission. */
+  submittedAt: z.string(),
+  requestType: DdeRequestType,
+  /** The provider location the request is for. */
+  legalName: z.string(),
+  /** `received` until the EDI team works on it. */
+  status: z.string(),
+});
+export type DdeRequestSummary = z.infer<typeof DdeRequestSummary>;
+/** `GET /api/dde-access/requests` (logged in): the user's own requests, newest first, at most `DDE_REQUEST_LIST_LIMIT`. */
+export const DdeRequestListResponse = dataEnvelope(z.object({ requests: z.array(DdeRequestSummary) }));
+export type DdeRequestListResponse = z.infer<typeof DdeRequestListResponse>;

@@ -46,6 +46,15 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: paths.portalHome.path,
+        lazy: async () => ({ Component: (await import('./routes/portal-home')).PortalHomeRoute }),
+        handle: pageHandle({ requiresLogin: true }),
+      },
+      {
+        path: paths.loggedOut.path,
+        lazy: async () => ({ Component: (await import('./routes/logged-out')).LoggedOutRoute }),
+      },
+      {
         path: paths.account.path,
         lazy: async () => ({ Component: (await import('./routes/account')).AccountRoute }),
         handle: pageHandle({ requiresLogin: true }),

@@ -4,6 +4,10 @@ export const paths = {
   topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
   /** `next`: a same-site path to return to after the login (docs/requirements/session.md#login). */
   login: { path: '/login', href: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login') },
+  /** The portal home (docs/requirements/portal.md#portal-home): where a login lands without a `next`; logged in only. */
+  portalHome: { path: '/portal', href: () => '/portal' },
+  /** After a chosen logout (docs/requirements/session.md#logout): "You have logged out". */
+  loggedOut: { path: '/logged-out', href: () => '/logged-out' },
   /** My account (docs/requirements/session.md#my-account): logged-in users only. */
   account: { path: '/account', href: () => '/account' },
   register: { path: '/register', href: () => '/register' },

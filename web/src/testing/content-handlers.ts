@@ -40,6 +40,8 @@ export const defaultErrorMessages: Record<string, string> = {
   Content_Unavailable: 'Content is not available right now.',
   Login_Failed: 'The username or password is not correct.',
   Mfa_Code_Invalid: 'That code is not correct or has already been used.',
+  Mfa_Setup_Code_Invalid: 'That code is not correct. Enter the 6-digit code your authenticator app shows now.',
+  Email_Not_Verified: 'Your email address needs verifying before you can log in.',
   Reauthentication_Required: 'For your security, enter your password again to make this change.',
   Current_Password_Invalid: 'Your current password is not correct. Try again.',
   Password_Reused: 'You used this password recently. Choose one you have not used before.',

@@ -1,5 +1,6 @@
-import type { SessionState } from '@portal/contracts';
+import { ACCOUNT_ROUTES, DDE_REQUESTS_PATH, type SessionState } from '@portal/contracts';
 import { http, HttpResponse } from 'msw';
+import { demoAccount } from './account-handlers';
 
 /** `GET /api/session` answering `state` (default: nobody logged in, as on a first visit). */
 export const sessionRoute = (state: SessionState = { loggedIn: false }) =>
@@ -9,4 +10,7 @@ export const sessionRoute = (state: SessionState = { loggedIn: false }) =>
 export const sessionHandlers = [
   sessionRoute(),
   http.post('/api/auth/logout', () => HttpResponse.json({ data: { loggedIn: false } })),
+  // The portal home, where a login lands: no DDE requests yet unless a test says otherwise.
+  http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: demoAccount })),
+  http.get(DDE_REQUESTS_PATH, () => HttpResponse.json({ data: { requests: [] } })),
 ];

@@ -177,7 +177,7 @@ export async function confirmMfaReset(
       outcome: 'failure',
       details: { method: 'totp', reason: 'wrong_code' },
     });
-    throw new PortalError(400, 'Mfa_Code_Invalid', { code: ['Mfa_Code_Invalid'] });
+    throw new PortalError(400, 'Mfa_Setup_Code_Invalid', { code: ['Mfa_Setup_Code_Invalid'] });
   }
   const result = await database.db.transaction(async (tx) => {
     const [user] = await tx

@@ -15,7 +15,8 @@ import { newTotpSecret, verifyTotp } from '../../platform/mfa/totp';
 
 /**
  * Login and second factor (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
- * answers the same 401 `Login_Failed`, after the same single password-hash verification, whatever the reason.
+ * answers the same 401 `Login_Failed`, after the same single password-hash verification, whatever the reason; only
+ * the right password of an account whose email is not verified yet answers 403 `Email_Not_Verified`.
  */
 
 const loginFailed = () => new PortalError(401, 'Login_Failed');
@@ -174,6 +175,18 @@ export async function loginWithPassword(
       details: { reason: 'locked' },
     });
     throw loginFailed();
+  }
+  // A registration whose email link has not been used yet: once the password proved who is asking, say so (it
+  // reveals nothing the password did not), so the user knows to verify rather than to try other passwords.
+  if (user.status === 'pending' && passwordOk) {
+    await audit(request, db, {
+      actor: null,
+      action: 'login.failed',
+      target: user.id,
+      outcome: 'failure',
+      details: { reason: 'email_not_verified' },
+    });
+    throw new PortalError(403, 'Email_Not_Verified');
   }
   if (user.status !== 'active') {
     await audit(request, db, {
@@ -505,7 +518,8 @@ export async function confirmEnrolment(
   const { step, now, secretEncrypted } = await verifyPendingTotp(request, session, code, 'Mfa_Enroll_Not_Started');
   if (step === null) {
     await recordSecondFactorFailure(request, session, 'totp');
-    throw codeInvalid();
+    // The first setup: the user has no recovery codes yet, so the message does not mention them.
+    throw new PortalError(401, 'Mfa_Setup_Code_Invalid');
   }
   return database.db.transaction(async (tx) => {
     await tx

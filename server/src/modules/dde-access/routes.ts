@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import {
+  DDE_REQUESTS_PATH,
   DDE_SUBMIT_PATH,
+  DdeRequestListResponse,
   DdeSubmitRequest,
   DdeSubmitResponse,
   GET_EASI_PATH,
@@ -16,6 +18,7 @@ import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { requireSession } from '../../platform/session';
+import { listOwnDdeRequests } from './service';
 
 /** Submissions per client address and minute: a person retrying, not a script. */
 export const DDE_SUBMITS_PER_MINUTE = 20;
@@ -56,13 +59,23 @@ function requestDigest(body: Record<string, unknown>): string {
 
 /**
  * DDE access (docs/requirements/portal.md#dde-access-request): the enrollment facts that pre-fill the form, and the
- * request itself, for logged-in users linked to the location. A submission is idempotent on the form's key.
+ * request itself, for logged-in users linked to the location. A submission is idempotent on the form's key. The
+ * user's own requests are listed for the portal home.
  */
 export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
+
+  // Reading is not a change: no audit; only the caller's own requests.
+  app.get(
+    DDE_REQUESTS_PATH,
+    { preHandler: requireSession, schema: { response: { 200: DdeRequestListResponse } } },
+    async (request) => ({
+      data: { requests: await listOwnDdeRequests({ db: app.database.db }, request.portalSession!.userId) },
+    }),
+  );
 
   app.post(
     GET_EASI_PATH,

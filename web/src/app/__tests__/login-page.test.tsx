@@ -35,6 +35,7 @@ function loginAnswers(next: 'mfa' | 'mfa-enroll') {
             qrSvg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
           },
         });
+      if (code !== '123456') return HttpResponse.json({ errorMessage: 'Mfa_Setup_Code_Invalid' }, { status: 401 });
       return HttpResponse.json({ data: { recoveryCodes: RECOVERY_CODES, loggedIn: true } });
     }),
   );
@@ -102,7 +103,71 @@ describe('/login (docs/requirements/session.md#login)', () => {
     await enterPassword(user, 'right password');
     await user.type(await screen.findByRole('textbox', { name: /verification code or recovery code/i }), '123456');
     await user.click(screen.getByRole('button', { name: 'Verify' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/portal'));
+  });
+
+  it('without a next, the login lands on the portal home', async () => {
+    loginAnswers('mfa');
+    const { user, router } = renderApp({ path: '/login', cookies });
+    await enterPassword(user, 'right password');
+    await user.type(await screen.findByRole('textbox', { name: /verification code or recovery code/i }), '123456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/portal'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Portal home' })).toBeInTheDocument();
+  });
+
+  it('codes typed as the app shows them ("123 456", "123-456") are sent as 123456; the summary holds only the current error', async () => {
+    const codes: string[] = [];
+    loginAnswers('mfa');
+    server.use(
+      http.post('/api/auth/mfa', async ({ request }) => {
+        const { code } = (await request.json()) as { code: string };
+        codes.push(code);
+        return code === '123456'
+          ? HttpResponse.json({ data: { loggedIn: true } })
+          : HttpResponse.json({ errorMessage: 'Mfa_Code_Invalid' }, { status: 401 });
+      }),
+    );
+    const { user, router } = renderApp({ path: '/login', cookies });
+    await enterPassword(user, 'right password');
+    const field = () => screen.getByRole('textbox', { name: /verification code or recovery code/i });
+    await user.type(await screen.findByRole('textbox', { name: /verification code or recovery code/i }), '000 000');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    const summary = await screen.findByTestId('form-error-summary');
+    await within(summary).findByText(defaultErrorMessages.Mfa_Code_Invalid!);
+    // Then a code too short to send: the form's own message replaces the server's, not beside it.
+    await user.type(field(), '12');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('form-error-summary')).not.toHaveTextContent(defaultErrorMessages.Mfa_Code_Invalid!),
+    );
+    expect(screen.getByTestId('form-error-summary')).toHaveTextContent(/Enter the 6-digit code/);
+    await user.clear(field());
+    await user.type(field(), '123-456');
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/portal'));
+    expect(codes).toEqual(['000000', '123456']);
+  });
+
+  it('the right password of an unverified account: the summary says to verify the email and offers a new link', async () => {
+    const resent: unknown[] = [];
+    server.use(
+      http.post('/api/auth/login', () => HttpResponse.json({ errorMessage: 'Email_Not_Verified' }, { status: 403 })),
+      http.post('/api/auth/verify-email/resend', async ({ request }) => {
+        resent.push(await request.json());
+        return HttpResponse.json({ data: { accepted: true } });
+      }),
+    );
+    const { user } = renderApp({ path: '/login', cookies });
+    await enterPassword(user, 'right password');
+    const summary = await screen.findByTestId('form-error-summary');
+    await within(summary).findByText(defaultErrorMessages.Email_Not_Verified!);
+    expect(summary).not.toHaveTextContent(defaultErrorMessages.Login_Failed!);
+    const resend = screen.getByRole('form', { name: 'Send a new link' });
+    await user.type(within(resend).getByLabelText(/email you registered with/i), 'pat@clinic.example');
+    await user.click(within(resend).getByRole('button', { name: 'Send a new link' }));
+    expect(await screen.findByText(/we sent a new verification link/)).toBeInTheDocument();
+    expect(resent).toEqual([{ email: 'pat@clinic.example' }]);
   });
 
   it('first login: QR code and manual key, confirm with a code, then the 10 recovery codes until "I saved them"', async () => {
@@ -116,7 +181,8 @@ describe('/login (docs/requirements/session.md#login)', () => {
     expect(await screen.findByTestId('form-error-summary')).toHaveTextContent(
       'Enter the 6-digit code your authenticator app shows.',
     );
-    await user.type(screen.getByLabelText(/6-digit code/i), '6');
+    // Finished as the app shows it, "12345 6": sent as 123456.
+    await user.type(screen.getByLabelText(/6-digit code/i), ' 6');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     const list = await screen.findByTestId('recovery-codes');
     expect(
@@ -128,20 +194,21 @@ describe('/login (docs/requirements/session.md#login)', () => {
     expect(continueButton).toBeDisabled();
     await user.click(screen.getByLabelText('I saved my recovery codes'));
     await user.click(continueButton);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/portal'));
   });
 
-  it('Log out: server logout, then "Your session has been terminated"; Login goes back to the login field', async () => {
+  it('Log out: server logout, then "You have logged out" (no session-ended dialog); its Log in opens the login', async () => {
     server.use(
       http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, username: 'demo.user.j5' } })),
     );
     const requests = recordRequests();
     const { user, router } = renderApp({ path: '/topics/appeals', cookies });
     await user.click(await screen.findByRole('button', { name: 'Log out' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Your session has been terminated' });
-    expect(requests.filter((url) => url.pathname === '/api/auth/logout')).toHaveLength(1);
-    await user.click(within(dialog).getByRole('button', { name: 'Login' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'You have logged out' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/logged-out');
+    await waitFor(() => expect(requests.filter((url) => url.pathname === '/api/auth/logout')).toHaveLength(1));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(within(screen.getByRole('main')).getByRole('link', { name: 'Log in' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    await waitFor(() => expect(screen.getByLabelText(/username/i)).toHaveFocus());
   });
 });

@@ -45,23 +45,24 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
   const apiItems =
     apiErrorText && !fieldItems.some((item) => item.message === apiErrorText) ? [{ message: apiErrorText }] : [];
   const summary = [...fieldItems, ...apiItems];
-  const onSubmit = form.handleSubmit(async (values) => {
-    setApiError(undefined);
+  const handleSubmit = form.handleSubmit(async (values) => {
     try {
       await options.submit(values);
     } catch (err) {
       const field = err instanceof ApiError ? options.fieldForCode?.[err.code] : undefined;
-      // A code the answer also gives as a field's error is shown once, as that field's (linked) summary item.
-      const shownAtField =
-        err instanceof ApiError &&
-        Object.entries(err.fieldErrors ?? {}).some(([path, messages]) => path in fieldIds && messages[0] === err.code);
       if (field) form.setError(field, { type: 'server', message: (err as ApiError).code });
-      else if (!shownAtField) setApiError(err);
+      else setApiError(err);
       if (err instanceof ApiError)
         for (const [path, messages] of Object.entries(err.fieldErrors ?? {}))
           if (messages[0] && path in fieldIds) form.setError(path as Path<T>, { type: 'server', message: messages[0] });
       if (options.clearOnError) form.setValue(options.clearOnError, '' as PathValue<T, Path<T>>);
     }
   });
+  // The summary holds only this submit's errors: the last server message goes at every submit, also one the form's
+  // own checks stop before anything is sent (a wrong code, then a code typed short, shows one message, not both).
+  const onSubmit: typeof handleSubmit = (event) => {
+    setApiError(undefined);
+    return handleSubmit(event);
+  };
   return { onSubmit, summary, apiError, text };
 }

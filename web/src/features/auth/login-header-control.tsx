@@ -1,28 +1,48 @@
 import { Button, Stack } from '@mui/material';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 
+/** The portal's own menu, logged in (docs/requirements/portal.md#portal-home). */
+const portalLinks = [
+  { label: 'Portal home', path: paths.portalHome.path, href: paths.portalHome.href() },
+  { label: 'DDE access', path: paths.ddeAccess.path, href: paths.ddeAccess.href() },
+  { label: 'My account', path: paths.account.path, href: paths.account.href() },
+];
+
 /**
- * Register and Log in (back to this page afterwards), or My account and Log out (server logout, then the
- * session-ended dialog). While the browser may have a session the server has not confirmed yet, the same place
- * stays empty (Register and Log in, invisible): a logged-in visitor never sees Log in flash.
+ * Logged out: Register and Log in (back to this page afterwards). Logged in: the portal's menu (Portal home, DDE
+ * access, My account) and Log out (server logout, then "You have logged out" at `/logged-out`). While the browser may
+ * have a session the server has not confirmed yet, the same place stays empty (Register and Log in, invisible): a
+ * logged-in visitor never sees Log in flash.
  */
 export function LoginHeaderControl() {
   const { loggedIn, sessionPending, logout } = useSession();
   const { pathname, search } = useLocation();
+  const navigate = useNavigate();
   if (loggedIn) {
     return (
-      <Stack direction="row" spacing={1}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} component="nav" aria-label="Portal">
+        {portalLinks.map((link) => (
+          <Button
+            key={link.href}
+            color="inherit"
+            component={RouterLink}
+            to={link.href}
+            aria-current={pathname === link.path ? 'page' : undefined}
+          >
+            {link.label}
+          </Button>
+        ))}
         <Button
           color="inherit"
-          component={RouterLink}
-          to={paths.account.href()}
-          aria-current={pathname === paths.account.path ? 'page' : undefined}
+          variant="outlined"
+          onClick={() => {
+            // The confirmation page first (its code may still have to load): a protected page left behind must not
+            // see the logout and send the user to the login.
+            void Promise.resolve(navigate(paths.loggedOut.href())).then(logout);
+          }}
         >
-          My account
-        </Button>
-        <Button color="inherit" variant="outlined" onClick={() => void logout()}>
           Log out
         </Button>
       </Stack>
@@ -45,7 +65,9 @@ export function LoginHeaderControl() {
           color="inherit"
           variant="outlined"
           component={RouterLink}
-          to={paths.login.href(pathname === paths.home.path ? undefined : `${pathname}${search}`)}
+          to={paths.login.href(
+            pathname === paths.home.path || pathname === paths.loggedOut.path ? undefined : `${pathname}${search}`,
+          )}
         >
           Log in
         </Button>

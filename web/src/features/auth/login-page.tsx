@@ -136,7 +136,8 @@ function LoginHelpLinks() {
 /**
  * `/login` (docs/requirements/session.md#login): username and password, then the second factor (or, on the first
  * login, the authenticator setup), then a new password if the old one has expired. Afterwards back to `next`
- * (same-site paths only). The system-use notice stays above the form at every step, shown short.
+ * (same-site paths only), else to the portal home. The system-use notice stays above the form at every step, shown
+ * short.
  */
 export function LoginPage() {
   useDocumentTitle('Log in');
@@ -147,7 +148,8 @@ export function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const { loggedIn, loggedInNow, loginRef } = useSession();
-  const next = safeNextPath(searchParams.get('next'));
+  // Without a `next` (or with one that leaves the site) the login lands on the portal home.
+  const next = safeNextPath(searchParams.get('next'), paths.portalHome.href());
 
   // The session-ended dialog's Login brings the user here to its login element.
   const focusLogin = (location.state as { focusLogin?: boolean } | null)?.focusLogin;

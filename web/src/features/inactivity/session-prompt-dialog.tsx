@@ -20,7 +20,7 @@ function minutesText(ms: number): string {
  * I'm still here → active (and the server session extended), Logout now → server logout and the ended dialog.
  */
 export function SessionPromptDialog() {
-  const { getRemainingTime, stayLoggedIn, logout, timerConfig } = useSession();
+  const { getRemainingTime, stayLoggedIn, logoutNow, timerConfig } = useSession();
   const [remaining, setRemaining] = useState(getRemainingTime);
   useEffect(() => {
     const id = setInterval(() => setRemaining(getRemainingTime()), 1000);
@@ -41,7 +41,7 @@ export function SessionPromptDialog() {
         </DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={() => void logout()}>Logout now</Button>
+        <Button onClick={() => void logoutNow()}>Logout now</Button>
         <Button variant="contained" onClick={() => void stayLoggedIn()}>
           I&apos;m still here
         </Button>

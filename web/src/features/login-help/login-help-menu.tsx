@@ -1,4 +1,4 @@
-import { Button } from '@mui/material';
+import { Box, Button } from '@mui/material';
 import { lazy, Suspense, useState } from 'react';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
@@ -9,20 +9,24 @@ const LoginHelpMenuList = lazy(() => import('./components/login-help-menu-list')
 const MENU_ID = 'login-help-menu';
 const BUTTON_ID = 'login-help-menu-button';
 
-/** The header's Help menu: every login-help page, and the DDE access request once logged in. */
+const links = [
+  { label: 'Forgot username', href: paths.forgotUsername.href() },
+  { label: 'Forgot password', href: paths.forgotPassword.href() },
+  { label: 'Reactivate my account', href: paths.reactivate.href() },
+  { label: 'Find my administrator', href: paths.findAdmin.href() },
+];
+
+/**
+ * The header's Help menu of the login-help pages, for logged-out visitors only (logged in, the header shows the
+ * portal's own menu). While the session is not known yet it keeps its place, invisible, like Log in beside it.
+ */
 export function LoginHelpMenu() {
-  const { loggedIn } = useSession();
+  const { loggedIn, sessionPending } = useSession();
   const [anchorEl, setAnchorEl] = useState<HTMLElement | null>(null);
   const open = !!anchorEl;
-  const links = [
-    { label: 'Forgot username', href: paths.forgotUsername.href() },
-    { label: 'Forgot password', href: paths.forgotPassword.href() },
-    { label: 'Reactivate my account', href: paths.reactivate.href() },
-    { label: 'Find my administrator', href: paths.findAdmin.href() },
-    ...(loggedIn ? [{ label: 'Request DDE access', href: paths.ddeAccess.href() }] : []),
-  ];
+  if (loggedIn) return null;
   return (
-    <>
+    <Box sx={sessionPending ? { visibility: 'hidden' } : undefined}>
       <Button
         id={BUTTON_ID}
         color="inherit"
@@ -44,6 +48,6 @@ export function LoginHelpMenu() {
           />
         </Suspense>
       )}
-    </>
+    </Box>
   );
 }

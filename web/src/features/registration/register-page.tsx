@@ -1,7 +1,8 @@
-import { Box, Button, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
+import { Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { ResendVerificationForm } from '../../components/verification/resend-verification-form';
 import { paths } from '../../config/paths';
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -14,7 +15,7 @@ import { AuthorityStep, emptyAuthorityValues, type AuthorityFormValues } from '.
 import { ProviderStep, type ProviderFormValues, type ValidatedLocation } from './components/provider-step';
 import { StepHeading } from './components/step-heading';
 
-const stepTitles = ['Provider location', 'Authority', 'Administrator', 'Done'] as const;
+const stepTitles = ['Provider location', 'Authority', 'Administrator', 'Check your email'] as const;
 
 interface WizardState {
   step: number;
@@ -108,7 +109,7 @@ export function RegisterPage() {
   );
 }
 
-/** Step 4: what happens next. */
+/** Step 4: what happens next. The email comes first: nothing else works until its link is used. */
 function DoneStep({ email }: { email: string }) {
   return (
     <Box data-testid="registration-done">
@@ -117,18 +118,20 @@ function DoneStep({ email }: { email: string }) {
       </Typography>
       <Box component="ol" sx={{ pl: 3, '& li': { mb: 1 } }}>
         <li>Open the email and select the link within 72 hours. Without it the registration is removed.</li>
-        <li>Log in with your username and password.</li>
+        <li>Then log in with your username and password.</li>
         <li>
           At your first login you set up an authenticator app (multi-factor authentication) and save your recovery
           codes.
         </li>
       </Box>
-      <Typography sx={{ mb: 2 }}>
-        No email? Check your spam folder; the verification page can send a new link.
+      <Typography sx={{ mb: 1 }}>No email after a few minutes? Check your spam folder, or send a new link.</Typography>
+      <ResendVerificationForm id="register-resend-email" />
+      <Typography sx={{ mt: 3 }}>
+        Already used the link?{' '}
+        <Link component={RouterLink} to={paths.login.href()}>
+          Log in
+        </Link>
       </Typography>
-      <Button variant="contained" component={RouterLink} to={paths.login.href()}>
-        Go to log in
-      </Button>
     </Box>
   );
 }

@@ -1,67 +1,13 @@
 import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
-import { ResendVerificationRequest } from '@portal/contracts/registration';
 import { useMutation } from '@tanstack/react-query';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
-import { FormTextField } from '../../components/form/form-text-field';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
+import { ResendVerificationForm } from '../../components/verification/resend-verification-form';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useEmailedLinkToken } from '../../lib/use-emailed-link-token';
-import { resendVerification, verifyEmail } from './api/registration-api';
-
-/** "Send a new link": the answer is the same whether or not a registration waits for that address. */
-function ResendForm() {
-  const form = useForm<ResendVerificationRequest>({
-    resolver: zodResolver(ResendVerificationRequest),
-    defaultValues: { email: '' },
-    shouldFocusError: false,
-  });
-  const [sent, setSent] = useState(false);
-  const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(
-    form,
-    { email: 'verify-resend-email' },
-    {
-      submit: async (values) => {
-        await resendVerification(values);
-        setSent(true);
-      },
-    },
-  );
-  if (sent)
-    return (
-      <Alert severity="success" role="status">
-        If a registration is waiting for that address, we sent a new verification link to it. The link works for 72
-        hours.
-      </Alert>
-    );
-  return (
-    <form onSubmit={onSubmit} noValidate aria-label="Send a new link">
-      <Typography component="h2" variant="h6" sx={{ mt: 2 }}>
-        Send a new link
-      </Typography>
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <FormTextField
-        id="verify-resend-email"
-        label="Email you registered with"
-        type="email"
-        autoComplete="email"
-        registration={form.register('email')}
-        error={errors.email}
-        required
-      />
-      <Button type="submit" variant="outlined" disabled={isSubmitting} sx={{ mt: 1 }}>
-        Send a new link
-      </Button>
-    </form>
-  );
-}
+import { verifyEmail } from './api/registration-api';
 
 /** `/verify-email` (docs/requirements/portal.md#email-verification): activates the account of the emailed link. */
 export function VerifyEmailPage() {
@@ -111,7 +57,7 @@ export function VerifyEmailPage() {
               ? 'This page needs the link from your verification email. Open the link from the email.'
               : errorText}
           </Alert>
-          <ResendForm />
+          <ResendVerificationForm />
         </>
       )}
     </Box>

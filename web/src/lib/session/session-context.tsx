@@ -46,8 +46,13 @@ export interface SessionContextValue {
   loginRef: RefObject<HTMLElement | null>;
   /** The login completed (after the second factor): starts the inactivity timer in every tab. */
   loggedInNow: () => void;
-  /** Log out on the server, then the session-ended state in every tab (Log out, Logout now). */
+  /**
+   * A chosen Log out (the header's): server logout, logged out here without the session-ended dialog (the caller
+   * shows "You have logged out"); the other tabs end their session with the dialog.
+   */
   logout: () => Promise<void>;
+  /** The inactivity prompt's Logout now: server logout, then the session-ended state in every tab. */
+  logoutNow: () => Promise<void>;
   /** I'm still here: back to active in every tab and the server's idle limit restarts. */
   stayLoggedIn: () => Promise<void>;
   /** Leave the session-ended state (its Login and Stay logged out buttons). */
@@ -198,7 +203,7 @@ export function SessionProvider({
     messageOtherTabs({ type: 'logged-in' });
   }, [messageOtherTabs]);
 
-  const logout = useCallback(async () => {
+  const logoutNow = useCallback(async () => {
     try {
       await logoutServerSession();
     } finally {
@@ -206,6 +211,17 @@ export function SessionProvider({
       messageOtherTabs({ type: 'session-ended' });
     }
   }, [endLocally, messageOtherTabs]);
+
+  const logout = useCallback(async () => {
+    try {
+      await logoutServerSession();
+    } finally {
+      loggedInRef.current = false;
+      setLoggedIn(false);
+      setActivityStatus('active');
+      messageOtherTabs({ type: 'session-ended' });
+    }
+  }, [messageOtherTabs]);
 
   const stayLoggedIn = useCallback(async () => {
     timerRef.current?.activate();
@@ -233,6 +249,7 @@ export function SessionProvider({
       loginRef,
       loggedInNow,
       logout,
+      logoutNow,
       stayLoggedIn,
       dismissEnded,
       getRemainingTime,
@@ -246,6 +263,7 @@ export function SessionProvider({
       showAlerts,
       loggedInNow,
       logout,
+      logoutNow,
       stayLoggedIn,
       dismissEnded,
       getRemainingTime,

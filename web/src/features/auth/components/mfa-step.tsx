@@ -13,6 +13,7 @@ const fieldIds = { code: 'mfa-code' };
 
 /** The second factor: a 6-digit TOTP code, one of the recovery codes or a passkey (docs/requirements/session.md#mfa). */
 export function MfaStep({ onDone }: { onDone: (completion: LoginCompletion) => void }) {
+  // The resolver gives the code without spaces or hyphens ("110 761" → 110761), as the server reads it too.
   const form = useForm<MfaRequest>({
     resolver: zodResolver(MfaRequest, { error: () => CODE_MESSAGE }),
     defaultValues: { code: '' },
@@ -23,7 +24,7 @@ export function MfaStep({ onDone }: { onDone: (completion: LoginCompletion) => v
 
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ code }) => {
-      onDone(await submitMfaCode(code.trim()));
+      onDone(await submitMfaCode(code));
     },
     clearOnError: 'code',
   });

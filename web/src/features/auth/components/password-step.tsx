@@ -1,17 +1,23 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@mui/material';
-import { LoginRequest, type LoginNextStep } from '@portal/contracts';
+import { LoginRequest, type ErrorCode, type LoginNextStep } from '@portal/contracts';
 import { useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { ResendVerificationForm } from '../../../components/verification/resend-verification-form';
+import { ApiError } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session/session-context';
 import { submitPassword } from '../api/auth-api';
 
 const fieldMessages: Record<string, string> = { username: 'Enter your username.', password: 'Enter your password.' };
 const fieldIds = { username: 'login-username', password: 'login-password' };
+const EMAIL_NOT_VERIFIED = 'Email_Not_Verified' satisfies ErrorCode;
 
-/** Username and password (docs/requirements/session.md#login); the server answers which second-factor step follows. */
+/**
+ * Username and password (docs/requirements/session.md#login); the server answers which second-factor step follows,
+ * or that the account's email address still needs verifying (with a form to send a new link).
+ */
 export function PasswordStep({ onNext }: { onNext: (next: LoginNextStep) => void }) {
   const { loginRef } = useSession();
   const form = useForm<LoginRequest>({
@@ -21,35 +27,41 @@ export function PasswordStep({ onNext }: { onNext: (next: LoginNextStep) => void
   });
   const { errors, submitCount, isSubmitting } = form.formState;
 
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+  const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => onNext((await submitPassword(values)).next),
     clearOnError: 'password',
   });
 
+  // The right password of an account whose email is not verified yet: the summary says so; a new link is one step away.
+  const emailNotVerified = apiError instanceof ApiError && apiError.code === EMAIL_NOT_VERIFIED;
+
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Log in">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <FormTextField
-        id={fieldIds.username}
-        label="Username"
-        autoComplete="username"
-        registration={form.register('username')}
-        error={errors.username}
-        extraInputRef={loginRef}
-        required
-      />
-      <FormTextField
-        id={fieldIds.password}
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        registration={form.register('password')}
-        error={errors.password}
-        required
-      />
-      <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-        Log in
-      </Button>
-    </form>
+    <>
+      <form onSubmit={onSubmit} noValidate aria-label="Log in">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <FormTextField
+          id={fieldIds.username}
+          label="Username"
+          autoComplete="username"
+          registration={form.register('username')}
+          error={errors.username}
+          extraInputRef={loginRef}
+          required
+        />
+        <FormTextField
+          id={fieldIds.password}
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          registration={form.register('password')}
+          error={errors.password}
+          required
+        />
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+          Log in
+        </Button>
+      </form>
+      {emailNotVerified && <ResendVerificationForm id="login-resend-email" />}
+    </>
   );
 }

@@ -1,11 +1,9 @@
 import {
   REGISTRATION_ROUTES,
-  ResendVerificationResponse,
   SelfRegistrationResponse,
   ValidateAuthorityResponse,
   ValidateProviderResponse,
   VerifyEmailResponse,
-  type ResendVerificationRequest,
   type SelfRegistrationRequest,
   type ValidateAuthorityRequest,
   type ValidateProviderRequest,
@@ -39,11 +37,4 @@ export const verifyEmail = (token: string) =>
     method: 'POST',
     body: { token },
     schema: VerifyEmailResponse.shape.data,
-  });
-
-export const resendVerification = (body: ResendVerificationRequest) =>
-  apiRequest(REGISTRATION_ROUTES.resendVerification, {
-    method: 'POST',
-    body,
-    schema: ResendVerificationResponse.shape.data,
   });

@@ -19,6 +19,7 @@ function Probe() {
       <output data-testid="logged-in">{String(session.loggedIn)}</output>
       <button onClick={session.loggedInNow}>login</button>
       <button onClick={() => void session.logout()}>logout</button>
+      <button onClick={() => void session.logoutNow()}>logout now</button>
       <button onClick={() => void session.stayLoggedIn()}>still here</button>
       <button onClick={session.dismissEnded}>dismiss</button>
     </div>
@@ -135,9 +136,21 @@ describe('activity status (docs/requirements/session.md#activity-status)', () =>
     expect(loggedIn()).toBe('false');
   });
 
-  it('Log out / Logout now: server logout, then the session-ended state, and no prompt afterwards', async () => {
+  it('Log out (chosen): server logout, logged out without the session-ended state, and no prompt afterwards', async () => {
     await renderLoggedIn();
     fireEvent.click(screen.getByText('logout'));
+    await advance(0);
+    expect(posts(requests, '/api/auth/logout')).toBe(1);
+    expect(loggedIn()).toBe('false');
+    expect(status()).toBe('active');
+    await advance(timerConfig.timeoutMs * 2);
+    expect(status()).toBe('active');
+    expect(posts(requests, '/api/auth/logout')).toBe(1);
+  });
+
+  it('Logout now (the prompt): server logout, then the session-ended state, and no prompt afterwards', async () => {
+    await renderLoggedIn();
+    fireEvent.click(screen.getByText('logout now'));
     await advance(0);
     expect(posts(requests, '/api/auth/logout')).toBe(1);
     expect(status()).toBe('idle');

@@ -1,0 +1,5 @@
+import { LoggedOutPage } from '../../features/auth/logged-out-page';
+
+export function LoggedOutRoute() {
+  return <LoggedOutPage />;
+}

@@ -1,0 +1,73 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Typography } from '@mui/material';
+import {
+  REGISTRATION_ROUTES,
+  ResendVerificationRequest,
+  ResendVerificationResponse,
+} from '@portal/contracts/registration';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { apiRequest } from '../../lib/api-client';
+import { FormErrorSummary } from '../form/form-error-summary';
+import { FormTextField } from '../form/form-text-field';
+import { useApiFormSubmit } from '../form/use-api-form-submit';
+
+/** `POST /api/auth/verify-email/resend`: answers the same whether or not an email was sent. */
+const resendVerification = (body: ResendVerificationRequest) =>
+  apiRequest(REGISTRATION_ROUTES.resendVerification, {
+    method: 'POST',
+    body,
+    schema: ResendVerificationResponse.shape.data,
+  });
+
+/**
+ * "Send a new link" for the registration's email verification (docs/requirements/portal.md#email-verification): on
+ * the verification page when a link does not work, and on the login page when the account still waits for it. The
+ * answer is the same whether or not a registration waits for that address.
+ */
+export function ResendVerificationForm({ id = 'verify-resend-email' }: { id?: string }) {
+  const form = useForm<ResendVerificationRequest>({
+    resolver: zodResolver(ResendVerificationRequest),
+    defaultValues: { email: '' },
+    shouldFocusError: false,
+  });
+  const [sent, setSent] = useState(false);
+  const { errors, submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(
+    form,
+    { email: id },
+    {
+      submit: async (values) => {
+        await resendVerification(values);
+        setSent(true);
+      },
+    },
+  );
+  if (sent)
+    return (
+      <Alert severity="success" role="status">
+        If a registration is waiting for that address, we sent a new verification link to it. The link works for 72
+        hours.
+      </Alert>
+    );
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Send a new link">
+      <Typography component="h2" variant="h6" sx={{ mt: 2 }}>
+        Send a new link
+      </Typography>
+      <FormErrorSummary errors={summary} submitCount={submitCount} />
+      <FormTextField
+        id={id}
+        label="Email you registered with"
+        type="email"
+        autoComplete="email"
+        registration={form.register('email')}
+        error={errors.email}
+        required
+      />
+      <Button type="submit" variant="outlined" disabled={isSubmitting} sx={{ mt: 1 }}>
+        Send a new link
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,189 @@
+import { Alert, Box, Button, CircularProgress, Link, List, ListItem, Paper, Stack, Typography } from '@mui/material';
+import type { Account, DdeRequestType } from '@portal/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { paths } from '../../config/paths';
+import { useApiErrorText } from '../../lib/use-api-error-text';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { useOwnDdeRequests, usePortalAccount } from './api/portal-home-api';
+
+/** One thing the home offers, shown when `visible` says the user may do it. */
+interface PortalAction {
+  label: string;
+  description: string;
+  href: string;
+  visible?: (account: Account) => boolean;
+}
+
+/** Whether the user administers at least one provider location. */
+export const administersALocation = (account: Account) =>
+  account.locations.some((location) => location.role === 'administrator');
+
+/**
+ * What the user can do from here (docs/requirements/portal.md#portal-home). The administrator's console of the staff
+ * accounts joins this list when its page exists, shown to administrators only:
+ * `{ label: 'Staff accounts', description: …, href: paths.staffAccounts.href(), visible: administersALocation }`.
+ */
+const portalActions: PortalAction[] = [
+  {
+    label: 'Request DDE access',
+    description: 'Ask for new, changed or removed Direct Data Entry access for one of your provider locations.',
+    href: paths.ddeAccess.href(),
+    visible: (account) => account.locations.length > 0,
+  },
+  {
+    label: 'My account',
+    description: 'Your details, password, authenticator app, passkeys, where you are logged in and recent activity.',
+    href: paths.account.href(),
+  },
+];
+
+const roleText = { administrator: 'Administrator', user: 'User' } as const;
+const requestTypeText: Record<DdeRequestType, string> = {
+  new: 'New DDE access',
+  change: 'Change DDE access',
+  remove: 'Remove DDE access',
+};
+const statusText: Record<string, string> = { received: 'Received' };
+const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Box component="section" aria-labelledby={id} sx={{ mb: 4 }}>
+      <Typography component="h2" variant="h5" id={id} gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function Loading({ label }: { label: string }) {
+  return (
+    <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 1 }}>
+      <CircularProgress size={24} aria-hidden="true" />
+      {label}
+    </Box>
+  );
+}
+
+function LoadError({ query }: { query: UseQueryResult<unknown> }) {
+  const text = useApiErrorText(query.error ?? undefined);
+  return (
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" size="small" onClick={() => void query.refetch()}>
+          Try again
+        </Button>
+      }
+    >
+      {text ?? 'This could not be loaded.'}
+    </Alert>
+  );
+}
+
+function Actions({ account }: { account: Account }) {
+  return (
+    <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {portalActions
+        .filter((action) => action.visible?.(account) ?? true)
+        .map((action) => (
+          <Paper component="li" variant="outlined" key={action.href} sx={{ p: 2, flex: 1 }}>
+            <Link component={RouterLink} to={action.href} sx={{ typography: 'h6', display: 'inline-block' }}>
+              {action.label}
+            </Link>
+            <Typography sx={{ mt: 1 }}>{action.description}</Typography>
+          </Paper>
+        ))}
+    </Stack>
+  );
+}
+
+function Locations({ account }: { account: Account }) {
+  if (account.locations.length === 0)
+    return (
+      <Typography>
+        No provider locations are linked to your account yet. Ask your location&apos;s administrator to add you, or{' '}
+        <Link component={RouterLink} to={paths.findAdmin.href()}>
+          find your administrator
+        </Link>
+        .
+      </Typography>
+    );
+  return (
+    <List disablePadding>
+      {account.locations.map((location, index) => (
+        <ListItem key={`${index}:${location.legalName}`} disableGutters divider sx={{ display: 'block' }}>
+          <Typography sx={{ fontWeight: 700 }}>{location.legalName}</Typography>
+          <Typography variant="body2">
+            {location.jurisdiction} · Part {location.lineOfBusiness} · TIN {location.tinMasked} · Your role:{' '}
+            {roleText[location.role]}
+          </Typography>
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+function DdeRequests() {
+  const requests = useOwnDdeRequests();
+  if (requests.isPending) return <Loading label="Loading your DDE access requests…" />;
+  if (requests.isError) return <LoadError query={requests} />;
+  if (requests.data.length === 0)
+    return <Typography data-testid="dde-requests-empty">You have not sent a DDE access request yet.</Typography>;
+  return (
+    <List disablePadding data-testid="dde-requests">
+      {requests.data.map((request) => (
+        <ListItem key={request.referenceNumber} disableGutters divider sx={{ display: 'block' }}>
+          <Typography sx={{ fontWeight: 700 }}>
+            {requestTypeText[request.requestType]}: {request.legalName}
+          </Typography>
+          <Typography variant="body2">
+            Reference {request.referenceNumber} · Submitted {dateOnly.format(new Date(request.submittedAt))} · Status:{' '}
+            {statusText[request.status] ?? request.status}
+          </Typography>
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+/**
+ * `/portal` (docs/requirements/portal.md#portal-home): where a login lands. The user's provider locations and roles,
+ * what they can do, and the status of their DDE access requests.
+ */
+export function PortalHomePage() {
+  useDocumentTitle('Portal home');
+  const account = usePortalAccount();
+  return (
+    <Box sx={{ maxWidth: 960, mx: 'auto' }}>
+      <Typography component="h1" variant="h4" gutterBottom>
+        Portal home
+      </Typography>
+      {account.data && <Typography sx={{ mb: 3 }}>Welcome, {account.data.firstName}.</Typography>}
+      <Section id="portal-actions-title" title="What you can do">
+        {account.isPending ? (
+          <Loading label="Loading what you can do…" />
+        ) : account.isError ? (
+          <LoadError query={account} />
+        ) : (
+          <Actions account={account.data} />
+        )}
+      </Section>
+      <Section id="portal-locations-title" title="Your provider locations and roles">
+        {account.isPending ? (
+          <Loading label="Loading your provider locations…" />
+        ) : account.isError ? (
+          <Typography>Your provider locations could not be loaded.</Typography>
+        ) : (
+          <Locations account={account.data} />
+        )}
+      </Section>
+      <Section id="portal-dde-title" title="Your DDE access requests">
+        <DdeRequests />
+      </Section>
+    </Box>
+  );
+}
