@@ -120,7 +120,7 @@ describe('OpenAPI document', () => {
       expect(byStatus).toMatchObject({
         '400': expect.arrayContaining(['Validation_Failed', 'Invalid_Json']),
         '401': expect.arrayContaining(['Login_Failed']),
-        '403': ['Csrf_Rejected'],
+        '403': ['Csrf_Rejected', 'Email_Not_Verified'],
         '429': ['Too_Many_Requests'],
         '500': ['Generic_Error_For_Services'],
       });

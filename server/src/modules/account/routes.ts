@@ -127,7 +127,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.mfaReset,
     {
       preValidation: recent,
-      config: { rateLimit: perClient, errors: { 400: ['Mfa_Code_Invalid', 'Mfa_Reset_Not_Started'] } },
+      config: { rateLimit: perClient, errors: { 400: ['Mfa_Setup_Code_Invalid', 'Mfa_Reset_Not_Started'] } },
       schema: { body: MfaResetRequest, response: { 200: MfaResetResponse } },
     },
     async (request, reply) => {

@@ -50,7 +50,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/login',
     {
-      config: { rateLimit: perClient, errors: { 401: ['Login_Failed'] } },
+      config: { rateLimit: perClient, errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] } },
       schema: { body: LoginRequest, response: { 200: LoginResponse } },
     },
     async (request, reply) => ({ data: { next: await loginWithPassword(request, reply, request.body) } }),
@@ -88,7 +88,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: {
         rateLimit: perClient,
-        errors: { 400: ['Mfa_Enroll_Not_Started'], 401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Code_Invalid'] },
+        errors: {
+          400: ['Mfa_Enroll_Not_Started'],
+          401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Setup_Code_Invalid'],
+        },
       },
       schema: { body: MfaEnrollRequest, response: { 200: MfaEnrollResponse } },
     },

@@ -143,7 +143,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.verifyEmail,
     {
-      config: { rateLimit: perClient, errors: { 400: ['Verification_Link_Invalid'] } },
+      config: { rateLimit: perClient, errors: { 400: ['Verification_Link_Invalid', 'Email_Already_Verified'] } },
       schema: { body: VerifyEmailRequest, response: { 200: VerifyEmailResponse } },
     },
     async (request) => {
