@@ -1,6 +1,7 @@
 import {
   createContext,
   lazy,
+  startTransition,
   Suspense,
   useCallback,
   useContext,
@@ -217,8 +218,12 @@ export function SessionProvider({
       await logoutServerSession();
     } finally {
       loggedInRef.current = false;
-      setLoggedIn(false);
-      setActivityStatus('active');
+      // A transition, like the router's own updates: it renders with the navigation to the logged-out page, so the
+      // protected page being left never renders logged out (its RequireLogin would send the user to the login).
+      startTransition(() => {
+        setLoggedIn(false);
+        setActivityStatus('active');
+      });
       messageOtherTabs({ type: 'session-ended' });
     }
   }, [messageOtherTabs]);
