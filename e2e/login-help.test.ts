@@ -234,6 +234,12 @@ describe('login help and DDE access', () => {
     await expect.poll(() => locationRadio.isChecked()).toBe(true);
     await page.getByTestId('dde-enrollment').waitFor();
     await waitForSettled(page);
+    // A pending enrollment preselects no request type: the user chooses one.
+    const requestTypes = ['New DDE access', 'Change my DDE access', 'Remove my DDE access'].map((name) =>
+      page.getByRole('radio', { name }),
+    );
+    if (!(await Promise.all(requestTypes.map((radio) => radio.isChecked()))).some(Boolean))
+      await requestTypes[1]!.check();
     const submitterId = page.getByRole('textbox', { name: /submitter id/i });
     if (!(await submitterId.inputValue())) {
       // The demo location has no enrollment on file: fill in what get-easi could not.

@@ -2,6 +2,7 @@ import { TextField, type TextFieldProps } from '@mui/material';
 import { useForkRef } from '@mui/material/utils';
 import type { Ref } from 'react';
 import { useErrorMessage } from '../../lib/error-messages';
+import { useHydrated } from '../../lib/use-hydrated';
 import type { FormErrorItem } from './form-error-summary';
 import { isErrorCode } from './use-error-code-text';
 import {
@@ -40,10 +41,15 @@ export function FormTextField({ id, registration, error, helperText, extraInputR
   const { ref, ...field } = registration;
   const inputRef = useForkRef<HTMLElement | null>(ref, extraInputRef);
   const message = useFieldErrorText(error);
+  // Read-only until the page has hydrated: text typed into a server-rendered field before then would never reach the
+  // form's state (and the form could submit natively before its handler exists).
+  const hydrated = useHydrated();
+  const htmlInput = (props.slotProps?.htmlInput ?? {}) as Record<string, unknown>;
   return (
     <TextField
       {...props}
       {...field}
+      slotProps={{ ...props.slotProps, htmlInput: { ...htmlInput, readOnly: !hydrated || htmlInput.readOnly } }}
       id={id}
       inputRef={inputRef}
       error={!!error}
