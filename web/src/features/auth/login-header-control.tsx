@@ -22,7 +22,15 @@ export function LoginHeaderControl() {
   const navigate = useNavigate();
   if (loggedIn) {
     return (
-      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }} component="nav" aria-label="Portal">
+      // On a phone the four controls keep to one row (docs/requirements/portal.md): tighter padding and gaps.
+      <Stack
+        direction="row"
+        spacing={{ xs: 0.5, sm: 1 }}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', '& > .MuiButton-root': { minWidth: 0, px: { xs: 0.75, sm: 1 } } }}
+        component="nav"
+        aria-label="Portal"
+      >
         {portalLinks.map((link) => (
           <Button
             key={link.href}
