@@ -25,7 +25,9 @@ describe('internal account', () => {
     await page.goto('/account');
     await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
     await waitForSettled(page);
-    const form = section(page, 'Change password');
+    // My account's forms open from their section's Change action.
+    const form = section(page, 'Password');
+    await form.getByRole('button', { name: 'Change password' }).click();
     await form.getByLabel(/^current password/i).fill(DEMO_PASSWORD);
     await form.getByLabel(/^new password/i).fill('Violet canyon ember rhythm 42');
     await form.getByRole('button', { name: 'Change password' }).click();
