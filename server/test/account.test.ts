@@ -21,7 +21,7 @@ import { encryptSecret } from '../src/platform/encryption';
 import { rememberPassword } from '../src/platform/password-hashing';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
 import { createSession } from '../src/platform/session';
-import { buildTestApp, callAs, portalHeaders, testConfig, type TestClient } from './helpers';
+import { buildTestApp, callAs, portalHeaders, testConfig, type TestClient, testClock } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 const PASSWORD = 'correct horse battery staple orbit';
@@ -30,11 +30,6 @@ const MINUTE = 60_000;
 const ORIGIN = 'http://localhost:3000';
 const CHROME_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
-  let now = start;
-  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
-}
 
 let ipCounter = 0;
 /** Each test acts from its own client address, so no test meets another's throttle. */

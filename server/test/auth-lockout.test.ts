@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { encryptSecret } from '../src/platform/encryption';
 import { currentTotp } from '../src/platform/mfa/totp';
-import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -17,11 +17,6 @@ import { SoftAuthenticator } from './support/soft-authenticator';
 const PASSWORD = 'correct horse battery staple orbit';
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const MINUTE = 60_000;
-
-function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
-  let now = start;
-  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
-}
 
 let ipCounter = 0;
 /** Each request of a burst comes from its own address, so the per-client throttle never hides the lockout. */

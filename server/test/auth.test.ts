@@ -12,17 +12,12 @@ import { rowsOf } from '../src/platform/db-executor';
 import { encryptSecret } from '../src/platform/encryption';
 import { passwordProblems } from '../src/platform/password-hashing';
 import { endAllSessions, hashSessionId } from '../src/platform/session';
-import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const MINUTE = 60_000;
 
 /** A clock the tests move by hand. */
-function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
-  let now = start;
-  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
-}
-
 let ipCounter = 0;
 /** Each test acts from its own client address, so the per-client throttle of one test never touches another. */
 const newIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;

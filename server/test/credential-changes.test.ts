@@ -8,7 +8,7 @@ import { encryptSecret } from '../src/platform/encryption';
 import { renderEmail } from '../src/platform/mail/templates';
 import { currentTotp } from '../src/platform/mfa/totp';
 import { createSession } from '../src/platform/session';
-import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
 import { ANSWER, createAccount, latestEmail, START_PASSWORD } from './support/accounts';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
@@ -28,11 +28,6 @@ const KNOWN_ANSWERS = [
   { questionId: 'first-school', answer: 'Attacker knows this too' },
   { questionId: 'childhood-nickname', answer: 'And this one as well' },
 ];
-
-function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
-  let now = start;
-  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
-}
 
 let ipCounter = 0;
 /** Each caller acts from its own address, so no test meets another's throttle. */

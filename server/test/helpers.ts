@@ -157,3 +157,9 @@ export function sendContentWebhook(
     payload,
   });
 }
+
+/** A clock a test moves by hand (the app's injectable `clock`), starting at a fixed instant. */
+export function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
+  let now = start;
+  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
+}

@@ -14,16 +14,11 @@ import { auditEvents, oneTimeTokens, sessions, users } from '../src/db/schema';
 import { loginHelpWork } from '../src/modules/login-help/work';
 import { renderEmail } from '../src/platform/mail/templates';
 import { createSession } from '../src/platform/session';
-import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { buildTestApp, portalHeaders, testConfig, testClock } from './helpers';
 import { ANSWER, createAccount, latestEmail, outboxCount, QUESTION_KEYS, START_PASSWORD } from './support/accounts';
 
 const NEW_PASSWORD = 'violet canyon drum lantern seventeen';
 const MINUTE = 60_000;
-
-function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
-  let now = start;
-  return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
-}
 
 let ipCounter = 0;
 /** Each test acts from its own client address, so one test's per-client throttle never touches another. */
