@@ -1,12 +1,13 @@
 import type { ErrorCode } from '@portal/contracts/errors';
 import { asc, eq } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { passkeys, users } from '../db/schema';
-import { recordAudit, type AuditDetails } from './audit';
+import type { User } from '../db/users';
+import type { AuditDetails } from './audit';
 import type { DbExecutor } from './db-executor';
 import { enqueueEmail, OUTBOX_JOB } from './mail/outbox';
 import { isRecentPassword, passwordProblems, rememberPassword } from './password-hashing';
 import { PortalError } from './portal-error';
+import { audit, type ServiceContext } from './service-context';
 import { endAllSessions, rotateSession, type LoadedSession } from './session';
 
 /**
@@ -14,19 +15,21 @@ import { endAllSessions, rotateSession, type LoadedSession } from './session';
  * the change of an expired password at login and the reset by email.
  */
 
-type User = typeof users.$inferSelect;
-
 /**
  * Why `password` cannot be `user`'s new password, most important first; empty when it can: the shared policy with the
  * blocklist and the user's own names, then the current password and the last ones (the history rule).
  */
-export async function newPasswordProblems(request: FastifyRequest, user: User, password: string): Promise<ErrorCode[]> {
-  const { database, passwordHasher, config } = request.server;
+export async function newPasswordProblems(
+  ctx: Pick<ServiceContext, 'db' | 'hasher' | 'config'>,
+  user: User,
+  password: string,
+): Promise<ErrorCode[]> {
+  const { db, hasher, config } = ctx;
   const problems = passwordProblems(password, [user.firstName, user.lastName, user.username, user.email]);
   if (problems.length) return problems;
   const reused =
-    (await passwordHasher.verify(user.passwordHash, password)) ||
-    (await isRecentPassword(database.db, passwordHasher, user.id, password, config.passwords.historyCount));
+    (await hasher.verify(user.passwordHash, password)) ||
+    (await isRecentPassword(db, hasher, user.id, password, config.passwords.historyCount));
   return reused ? ['Password_Reused'] : [];
 }
 
@@ -56,23 +59,21 @@ export function passwordExpired(user: Pick<User, 'passwordChangedAt'>, now: Date
  * many other sessions ended. The caller has checked who the user is (the current password, or both login factors).
  */
 export async function setSessionPassword(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: ServiceContext,
   session: LoadedSession,
   user: User,
   newPassword: string,
   details: Pick<AuditDetails, 'reason'> = {},
 ): Promise<number> {
-  const { database, passwordHasher, config, clock } = request.server;
-  const problems = await newPasswordProblems(request, user, newPassword);
+  const problems = await newPasswordProblems(ctx, user, newPassword);
   if (problems.length) throw new PortalError(400, problems[0]!, { newPassword: problems });
-  const passwordHash = await passwordHasher.hash(newPassword);
-  const now = clock();
-  const ended = await database.db.transaction(async (tx) => {
+  const passwordHash = await ctx.hasher.hash(newPassword);
+  const now = ctx.now();
+  const ended = await ctx.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, passwordChangedAt: now }).where(eq(users.id, user.id));
-    await rememberPassword(tx, user.id, passwordHash, config.passwords.historyCount);
+    await rememberPassword(tx, user.id, passwordHash, ctx.config.passwords.historyCount);
     const ended = await endAllSessions(tx, user.id, { exceptIdHash: session.idHash });
-    await rotateSession(request, reply, tx, {
+    await rotateSession(ctx, tx, {
       userId: user.id,
       stage: 'active',
       keep: session,
@@ -83,17 +84,15 @@ export async function setSessionPassword(
       template: 'password-changed',
       data: { firstName: user.firstName, passkeys: await passkeyNames(tx, user.id) },
     });
-    await recordAudit(tx, {
+    await audit(ctx, tx, {
       actor: user.id,
       target: user.id,
       action: 'password.changed',
       outcome: 'success',
-      ip: request.ip,
-      requestId: request.id,
       details: { ...details, field: 'password', sessionCount: ended },
     });
     return ended;
   });
-  request.server.jobs.kick(OUTBOX_JOB);
+  ctx.jobs.kick(OUTBOX_JOB);
   return ended;
 }

@@ -5,6 +5,7 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { sessions, users } from '../db/schema';
+import type { ServiceContext } from './service-context';
 import type { DbExecutor } from './db-executor';
 import type { Job } from './jobs';
 import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
@@ -298,8 +299,7 @@ export const requireRecentAuthentication: preHandlerAsyncHookHandler = guardErro
  * (login steps, password change). `keep` carries the old session's start and absolute limit over.
  */
 export async function rotateSession(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  ctx: Pick<ServiceContext, 'config' | 'now' | 'client' | 'session'>,
   tx: DbExecutor,
   session: {
     userId: string;
@@ -308,21 +308,20 @@ export async function rotateSession(
     authenticatedAt?: Date | null;
   },
 ): Promise<void> {
-  const { config } = request.server;
-  const old = sessionCookieOf(request);
+  const old = ctx.session.cookie;
   if (old) await destroySession(tx, hashSessionId(old));
   const id = await createSession(tx, {
     userId: session.userId,
     stage: session.stage,
-    now: request.server.clock(),
-    limits: config.sessions,
-    ip: request.ip,
-    userAgent: request.headers['user-agent'],
+    now: ctx.now(),
+    limits: ctx.config.sessions,
+    ip: ctx.client.ip,
+    userAgent: ctx.client.userAgent || undefined,
     createdAt: session.keep?.createdAt,
     expiresAt: session.keep?.expiresAt,
     authenticatedAt: session.authenticatedAt,
   });
-  setSessionCookie(reply, id);
+  ctx.session.issue(id);
 }
 
 /** Deletes sessions past their absolute limit, or idle for longer than the idle limit (run by the job runner). */

@@ -42,6 +42,7 @@ import {
 } from '../../platform/session';
 // The auth module's declared service: the current password is checked like a login (it counts toward the lockout).
 import { verifyAccountPassword } from '../auth/service';
+import { serviceContext } from '../../platform/service-context';
 
 /** My account (docs/requirements/session.md#my-account): the profile, credentials, sessions and recent activity. */
 
@@ -136,7 +137,7 @@ export async function changePassword(
   }
   const user = await verifyAccountPassword(request, session.userId, input.currentPassword, 'password.change');
   if (!user) throw new PortalError(400, 'Current_Password_Invalid', { currentPassword: ['Current_Password_Invalid'] });
-  return setSessionPassword(request, reply, session, user, input.newPassword);
+  return setSessionPassword(serviceContext(request, reply), session, user, input.newPassword);
 }
 
 /** `POST /api/account/mfa/reset` without a code: a new secret, kept (encrypted) on this session until confirmed. */
@@ -193,7 +194,7 @@ export async function confirmMfaReset(
     ).length;
     const otherSessionsEnded = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
     // A new id for the changed privilege; the new row carries no pending secret.
-    await rotateSession(request, reply, tx, {
+    await rotateSession(serviceContext(request, reply), tx, {
       userId: session.userId,
       stage: 'active',
       keep: session,

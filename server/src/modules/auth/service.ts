@@ -12,6 +12,7 @@ import { destroySession, endAllSessions, rotateSession, type LoadedSession } fro
 import { issueRecoveryCodes, looksLikeRecoveryCode, redeemRecoveryCode } from '../../platform/mfa/recovery-codes';
 import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
 import { newTotpSecret, verifyTotp } from '../../platform/mfa/totp';
+import { serviceContext } from '../../platform/service-context';
 
 /**
  * Login and second factor (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
@@ -220,7 +221,7 @@ export async function loginWithPassword(
       .where(and(eq(users.id, user.id), openAt(clock())))
       .returning({ id: users.id });
     if (!open) return false;
-    await rotateSession(request, reply, tx, { userId: user.id, stage: next });
+    await rotateSession(serviceContext(request, reply), tx, { userId: user.id, stage: next });
     await audit(request, tx, {
       actor: user.id,
       action: 'login.password',
@@ -376,7 +377,7 @@ async function finishLogin(
     .returning({ passwordChangedAt: users.passwordChangedAt });
   if (!user) throw new PortalError(401, 'Session_Expired');
   const expired = maxAgeDays !== undefined && passwordExpired(user, now, maxAgeDays);
-  await rotateSession(request, reply, tx, {
+  await rotateSession(serviceContext(request, reply), tx, {
     userId: session.userId,
     stage: expired ? 'password-change' : 'active',
     keep: session,
@@ -421,7 +422,7 @@ export async function completePasswordChange(
 ): Promise<void> {
   const [user] = await request.server.database.db.select().from(users).where(eq(users.id, session.userId));
   if (!user) throw new PortalError(401, 'Mfa_Not_Pending');
-  await setSessionPassword(request, reply, session, user, newPassword, { reason: 'password_expired' });
+  await setSessionPassword(serviceContext(request, reply), session, user, newPassword, { reason: 'password_expired' });
 }
 
 /**

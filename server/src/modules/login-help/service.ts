@@ -24,6 +24,7 @@ import { PortalError } from '../../platform/portal-error';
 import { countAttempt } from '../../platform/rate-limit';
 import { verifySecurityAnswer } from '../../platform/security-answers';
 import { endAllSessions } from '../../platform/session';
+import { serviceContext } from '../../platform/service-context';
 import {
   loginHelpWork,
   normaliseReactivationCode,
@@ -220,7 +221,7 @@ async function checkAnswer(
 
 /** The new password under the policy and the history rule; answers its hash. */
 async function newPasswordHash(request: FastifyRequest, user: User, password: string, action: string) {
-  const problems = await newPasswordProblems(request, user, password);
+  const problems = await newPasswordProblems(serviceContext(request), user, password);
   const code = problems[0];
   if (code) {
     await audit(request, request.server.database.db, {

@@ -1,0 +1,80 @@
+import { emailKey } from '@portal/contracts/fields';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import type { DbExecutor } from '../platform/db-executor';
+import { users } from './schema';
+
+/**
+ * The one data layer for finding users (docs/architecture.md#server-modules). Usernames and email addresses are
+ * unique and matched whatever their case: the indexes `users_username_lower_key` and `users_email_lower_idx` are on
+ * `lower(…)`, so every lookup goes through these functions and uses them.
+ */
+
+export type User = typeof users.$inferSelect;
+
+/** The key a typed username is matched by: surrounding spaces and case do not matter. */
+export function usernameKey(username: string): string {
+  return username.trim().toLowerCase();
+}
+
+/** `lower(username) = key`: the condition the unique index answers. */
+export function usernameIs(username: string): SQL {
+  return eq(sql`lower(${users.username})`, usernameKey(username));
+}
+
+/** `lower(email) = key` (ASCII case only: see `emailKey`): the condition the email index answers. */
+export function emailIs(email: string): SQL {
+  return eq(sql`lower(${users.email})`, emailKey(email));
+}
+
+/** The account whose username this is, whatever its case. */
+export async function userByUsername(db: DbExecutor, username: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(usernameIs(username)).limit(1);
+  return user;
+}
+
+/** Whether any account has this username. */
+export async function usernameTaken(db: DbExecutor, username: string): Promise<boolean> {
+  const rows = await db.select({ id: users.id }).from(users).where(usernameIs(username)).limit(1);
+  return rows.length > 0;
+}
+
+/** The accounts with this email address (several may share one: an office's shared mailbox), oldest first. */
+export function usersByEmail(
+  db: DbExecutor,
+  email: string,
+  options: { except?: string; status?: User['status'] } = {},
+) {
+  const conditions = [emailIs(email)];
+  if (options.except) conditions.push(ne(users.id, options.except));
+  if (options.status) conditions.push(eq(users.status, options.status));
+  return db
+    .select()
+    .from(users)
+    .where(and(...conditions))
+    .orderBy(users.createdAt);
+}
+
+/** The account with this id. */
+export async function userById(db: DbExecutor, id: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user;
+}
+
+/**
+ * Makes a confirmed authenticator secret the account's own (first enrolment and an authenticator reset): the secret,
+ * the time step of the code that confirmed it (so that code cannot be replayed) and the enrolment time. Recovery
+ * codes, sessions and passkeys are the caller's to handle in the same transaction.
+ */
+export async function adoptTotpSecret(
+  tx: DbExecutor,
+  userId: string,
+  adopted: { secretEncrypted: string; step: number; now: Date },
+): Promise<Pick<User, 'email' | 'firstName'>> {
+  const [user] = await tx
+    .update(users)
+    .set({ totpSecretEncrypted: adopted.secretEncrypted, totpLastStep: adopted.step, mfaEnrolledAt: adopted.now })
+    .where(eq(users.id, userId))
+    .returning({ email: users.email, firstName: users.firstName });
+  if (!user) throw new Error(`no user ${userId}`);
+  return user;
+}
