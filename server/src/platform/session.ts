@@ -151,10 +151,23 @@ export function isExpired(
 }
 
 /** Reads the session named by the request's cookie; an expired one is deleted. Never extends it. */
-export async function lookupSession(request: FastifyRequest): Promise<SessionLookup> {
-  const id = sessionCookieOf(request);
+export function lookupSession(request: FastifyRequest): Promise<SessionLookup> {
+  return sessionOfCookie(
+    { db: request.server.database.db, now: request.server.clock, config: request.server.config },
+    sessionCookieOf(request),
+  );
+}
+
+/**
+ * The session a cookie value names (none without one); an expired one, or one of an account locked or disabled since,
+ * is deleted. Never extends it. `lookupSession` for a request; a flow run without HTTP (a test, a job) calls this.
+ */
+export async function sessionOfCookie(
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>,
+  id: string | undefined,
+): Promise<SessionLookup> {
   if (!id) return { status: 'none' };
-  const { db } = request.server.database;
+  const { db } = ctx;
   const idHash = hashSessionId(id);
   const [row] = await db
     .select({
@@ -180,11 +193,11 @@ export async function lookupSession(request: FastifyRequest): Promise<SessionLoo
   // has expired.
   if (!row) return { status: 'expired' };
   const { userStatus, lockedUntil, ...session } = row;
-  const now = request.server.clock();
+  const now = ctx.now();
   // The account was locked or disabled since the session began: the session ends at this request, whatever its stage
   // (docs/requirements/session.md#lockout). Read in the same query, so the check costs no round trip.
   const closed = userStatus !== 'active' || (lockedUntil !== null && lockedUntil > now);
-  if (closed || isExpired(session, now, request.server.config.sessions)) {
+  if (closed || isExpired(session, now, ctx.config.sessions)) {
     await destroySession(db, idHash);
     return { status: 'expired' };
   }

@@ -135,7 +135,12 @@ export async function changePassword(
       newPassword: ['Internal_User_Use_Enterprise_Directory'],
     });
   }
-  const user = await verifyAccountPassword(request, session.userId, input.currentPassword, 'password.change');
+  const user = await verifyAccountPassword(
+    serviceContext(request),
+    session.userId,
+    input.currentPassword,
+    'password.change',
+  );
   if (!user) throw new PortalError(400, 'Current_Password_Invalid', { currentPassword: ['Current_Password_Invalid'] });
   return setSessionPassword(serviceContext(request, reply), session, user, input.newPassword);
 }
@@ -171,7 +176,12 @@ export async function confirmMfaReset(
   code: string,
 ): Promise<{ recoveryCodes: string[]; otherSessionsEnded: number }> {
   const { database, secrets } = request.server;
-  const { step, now, secretEncrypted } = await verifyPendingTotp(request, session, code, 'Mfa_Reset_Not_Started');
+  const { step, now, secretEncrypted } = await verifyPendingTotp(
+    serviceContext(request),
+    session,
+    code,
+    'Mfa_Reset_Not_Started',
+  );
   if (step === null) {
     await audit(request, database.db, session.userId, {
       action: 'mfa.reset',

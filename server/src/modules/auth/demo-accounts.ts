@@ -1,7 +1,8 @@
 import { macJurisdictions, type MacJurisdiction } from '@portal/contracts/jurisdictions';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { providerLocations, userLocations, users } from '../../db/schema';
+import { userByUsername } from '../../db/users';
 import { encryptSecret } from '../../platform/encryption';
 import type { PasswordHasher } from '../../platform/password-hashing';
 import { rememberPassword } from '../../platform/password-hashing';
@@ -107,10 +108,7 @@ export async function seedDemoAccounts(
   let created = 0;
   let demoAnswerHash: Promise<string> | undefined;
   for (const account of demoAccounts()) {
-    let [user] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(eq(sql`lower(${users.username})`, account.username));
+    let user: { id: string } | undefined = await userByUsername(db, account.username);
     if (!user) {
       const passwordHash = await hasher.hash(DEMO_PASSWORD);
       // One hash for every demo answer (the same public answer): start-up pays for one hash, not one per answer.

@@ -13,11 +13,10 @@ import {
 } from '@portal/contracts/auth';
 import { ACCOUNT_ROUTES, ReauthenticateRequest, ReauthenticateResponse } from '@portal/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { recordAudit } from '../../platform/audit';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { serviceContext } from '../../platform/service-context';
 import {
   clearSessionCookie,
-  destroySession,
   lookupSession,
   recentAuthenticationSecondsLeft,
   requirePendingSession,
@@ -30,6 +29,7 @@ import {
   completePasswordChange,
   confirmEnrolment,
   loginWithPassword,
+  logout,
   reauthenticate,
   startEnrolment,
 } from './service';
@@ -53,7 +53,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: perClient, errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] } },
       schema: { body: LoginRequest, response: { 200: LoginResponse } },
     },
-    async (request, reply) => ({ data: { next: await loginWithPassword(request, reply, request.body) } }),
+    async (request, reply) => ({
+      data: { next: await loginWithPassword(serviceContext(request, reply), request.body) },
+    }),
   );
 
   app.post(
@@ -64,7 +66,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const session = await requirePendingSession(request, reply, 'mfa');
-      return { data: await completeMfa(request, reply, session, request.body.code) };
+      return { data: await completeMfa(serviceContext(request, reply), session, request.body.code) };
     },
   );
 
@@ -78,7 +80,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: PasswordChangeRequest, response: { 200: PasswordChangeResponse } },
     },
     async (request, reply) => {
-      await completePasswordChange(request, reply, request.portalSession!, request.body.newPassword);
+      await completePasswordChange(serviceContext(request, reply), request.portalSession!, request.body.newPassword);
       return { data: { loggedIn: true as const } };
     },
   );
@@ -97,10 +99,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const session = await requirePendingSession(request, reply, 'mfa-enroll');
+      const ctx = serviceContext(request, reply);
       if (request.body.code !== undefined) {
-        return { data: await confirmEnrolment(request, reply, session, request.body.code) };
+        return { data: await confirmEnrolment(ctx, session, request.body.code) };
       }
-      const secret = await startEnrolment(request, session);
+      const secret = await startEnrolment(ctx, session);
       const url = otpauthUrl(secret, session.username);
       return { data: { otpauthUrl: url, secret: groupedKey(secret), qrSvg: await qrSvg(url) } };
     },
@@ -116,7 +119,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ReauthenticateRequest, response: { 200: ReauthenticateResponse } },
     },
     async (request) => {
-      const authenticatedAt = await reauthenticate(request, request.portalSession!, request.body.password);
+      const authenticatedAt = await reauthenticate(
+        serviceContext(request),
+        request.portalSession!,
+        request.body.password,
+      );
       const seconds = recentAuthenticationSecondsLeft(
         { authenticatedAt },
         app.clock(),
@@ -128,18 +135,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/api/auth/logout', { schema: { response: { 200: LogoutResponse } } }, async (request, reply) => {
     const lookup = await lookupSession(request);
-    if (lookup.status === 'valid') {
-      const { db } = app.database;
-      await destroySession(db, lookup.session.idHash);
-      await recordAudit(db, {
-        actor: lookup.session.userId,
-        action: 'logout',
-        target: lookup.session.userId,
-        outcome: 'success',
-        ip: request.ip,
-        requestId: request.id,
-      });
-    }
+    if (lookup.status === 'valid') await logout(serviceContext(request, reply), lookup.session);
     clearSessionCookie(reply);
     return { data: { loggedIn: false as const } };
   });

@@ -1,0 +1,88 @@
+import type { LoginNextStep } from '@portal/contracts/auth';
+import { and, eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import { userByUsername } from '../../db/users';
+import { unknownUsernameTarget } from '../../platform/audit';
+import { PortalError } from '../../platform/portal-error';
+import { audit, type ServiceContext } from '../../platform/service-context';
+import { rotateSession } from '../../platform/session';
+import { openAt, recordPasswordFailure } from './lockout';
+
+/**
+ * The login's password step (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
+ * answers the same 401 `Login_Failed`, after the same single password-hash verification, whatever the reason; only
+ * the right password of an account whose email is not verified yet answers 403 `Email_Not_Verified`.
+ */
+
+/** Audits a refused login: `target` is the account, or the fingerprint of a username no account has. */
+function auditLoginFailed(ctx: ServiceContext, target: string, reason: string): Promise<void> {
+  return audit(ctx, ctx.db, { actor: null, action: 'login.failed', target, outcome: 'failure', details: { reason } });
+}
+
+const loginFailed = () => new PortalError(401, 'Login_Failed');
+
+/** `POST /api/auth/login`: the password step. Answers which second-factor step comes next. */
+export async function loginWithPassword(
+  ctx: ServiceContext,
+  input: { username: string; password: string },
+): Promise<LoginNextStep> {
+  const { db, hasher } = ctx;
+  const user = await userByUsername(db, input.username);
+  if (!user) {
+    await hasher.verifyDummy(input.password); // the same work as a real check
+    await auditLoginFailed(ctx, unknownUsernameTarget(ctx.secrets.encryptionKey, input.username), 'unknown_user');
+    throw loginFailed();
+  }
+  const passwordOk = await hasher.verify(user.passwordHash, input.password);
+  if (user.lockedUntil && user.lockedUntil > ctx.now()) {
+    await auditLoginFailed(ctx, user.id, 'locked');
+    throw loginFailed();
+  }
+  // A registration whose email link has not been used yet: once the password proved who is asking, say so (it
+  // reveals nothing the password did not), so the user knows to verify rather than to try other passwords.
+  if (user.status === 'pending' && passwordOk) {
+    await auditLoginFailed(ctx, user.id, 'email_not_verified');
+    throw new PortalError(403, 'Email_Not_Verified');
+  }
+  if (user.status !== 'active') {
+    await auditLoginFailed(ctx, user.id, `status_${user.status}`);
+    throw loginFailed();
+  }
+  if (!passwordOk) {
+    await recordPasswordFailure(ctx, user);
+    throw loginFailed();
+  }
+  // Parameters raised since the hash was made: store a new hash while the password is at hand.
+  const newHash = hasher.needsRehash(user.passwordHash) ? await hasher.hash(input.password) : undefined;
+  const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
+  const opened = await db.transaction(async (tx) => {
+    // The lock read above is from before the hashing: the session is created only if the account is still open now,
+    // in the transaction whose first statement re-checks it (and takes the account's row lock until it commits).
+    // A lock taken meanwhile by a failure of the same burst wins.
+    const [open] = await tx
+      .update(users)
+      .set({
+        failedLoginCount: 0,
+        failedLoginFirstAt: null,
+        lockedUntil: null,
+        ...(newHash ? { passwordHash: newHash } : {}),
+      })
+      .where(and(eq(users.id, user.id), openAt(ctx.now())))
+      .returning({ id: users.id });
+    if (!open) return false;
+    await rotateSession(ctx, tx, { userId: user.id, stage: next });
+    await audit(ctx, tx, {
+      actor: user.id,
+      action: 'login.password',
+      target: user.id,
+      outcome: 'success',
+      details: { method: 'password' },
+    });
+    return true;
+  });
+  if (!opened) {
+    await auditLoginFailed(ctx, user.id, 'locked');
+    throw loginFailed();
+  }
+  return next;
+}
