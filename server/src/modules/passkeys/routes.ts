@@ -13,19 +13,17 @@ import {
 } from '@portal/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PortalError } from '../../platform/portal-error';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { serviceContext } from '../../platform/service-context';
 import { requirePendingStage, requireRecentAuthentication, requireSession } from '../../platform/session';
-// The auth module's declared service: a passkey completes the login exactly like a TOTP code.
-import { checkSecondFactor, completeSecondFactor } from '../auth/service';
 import {
   listPasskeys,
   loginOptions,
+  loginWithPasskey,
   registerPasskey,
   registrationOptions,
   removePasskey,
   renamePasskey,
-  verifyLoginAssertion,
 } from './service';
 
 const PasskeyParams = z.object({ id: z.uuid() });
@@ -59,7 +57,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: recent,
       schema: { response: { 200: PasskeyRegistrationOptionsResponse } },
     },
-    async (request) => ({ data: await registrationOptions(request, request.portalSession!) }),
+    async (request) => ({ data: await registrationOptions(serviceContext(request), request.portalSession!) }),
   );
 
   app.post(
@@ -71,7 +69,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       data: {
-        passkey: await registerPasskey(request, request.portalSession!, request.body.name, request.body.credential),
+        passkey: await registerPasskey(
+          serviceContext(request),
+          request.portalSession!,
+          request.body.name,
+          request.body.credential,
+        ),
       },
     }),
   );
@@ -85,7 +88,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       data: {
-        passkey: await renamePasskey(request, request.portalSession!.userId, request.params.id, request.body.name),
+        passkey: await renamePasskey(
+          serviceContext(request),
+          request.portalSession!.userId,
+          request.params.id,
+          request.body.name,
+        ),
       },
     }),
   );
@@ -98,7 +106,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: PasskeyParams, response: { 200: PasskeyRemoveResponse } },
     },
     async (request) => {
-      await removePasskey(request, request.portalSession!, request.params.id);
+      await removePasskey(serviceContext(request), request.portalSession!, request.params.id);
       return { data: { removed: true as const } };
     },
   );
@@ -110,7 +118,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: perClient, errors: { 400: ['Passkey_None_Registered'] } },
       schema: { response: { 200: PasskeyLoginOptionsResponse } },
     },
-    async (request) => ({ data: await loginOptions(request, request.portalSession!) }),
+    async (request) => ({ data: await loginOptions(serviceContext(request), request.portalSession!) }),
   );
 
   app.post(
@@ -120,14 +128,8 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: perClient, errors: { 401: ['Passkey_Verification_Failed'] } },
       schema: { body: PasskeyLoginRequest, response: { 200: PasskeyLoginResponse } },
     },
-    async (request, reply) => {
-      const session = request.portalSession!;
-      const check = () => verifyLoginAssertion(request, session, request.body.credential);
-      if (!(await checkSecondFactor(request, session, 'passkey', check))) {
-        // Counted against the pending login and the account like a wrong code, and 401 like one: no login yet.
-        throw new PortalError(401, 'Passkey_Verification_Failed');
-      }
-      return { data: await completeSecondFactor(request, reply, session, 'passkey') };
-    },
+    async (request, reply) => ({
+      data: await loginWithPasskey(serviceContext(request, reply), request.portalSession!, request.body.credential),
+    }),
   );
 };
