@@ -20,8 +20,16 @@ import { currentTotp } from '../src/platform/mfa/totp';
 import { encryptSecret } from '../src/platform/encryption';
 import { rememberPassword } from '../src/platform/password-hashing';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
-import { createSession } from '../src/platform/session';
-import { buildTestApp, callAs, portalHeaders, testConfig, type TestClient, testClock } from './helpers';
+import {
+  buildTestApp,
+  callAs,
+  logInWithTotp,
+  otherSession as otherSessionOf,
+  portalHeaders,
+  testConfig,
+  type TestClient,
+  testClock,
+} from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 const PASSWORD = 'correct horse battery staple orbit';
@@ -30,6 +38,7 @@ const MINUTE = 60_000;
 const ORIGIN = 'http://localhost:3000';
 const CHROME_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const SAFARI_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Version/17.1 Safari/605.1.15';
 
 let ipCounter = 0;
 /** Each test acts from its own client address, so no test meets another's throttle. */
@@ -87,28 +96,10 @@ describe('My account, passkeys and re-authentication', () => {
     return user!;
   }
 
-  /** Password, then a TOTP code. Each login takes the next 30-second step (a code is accepted once). */
-  async function login(client: Client, username: string, password = PASSWORD) {
-    clock.advance(31_000);
-    const first = await call(client, 'POST', '/api/auth/login', { username, password });
-    expect(first.json()).toEqual({ data: { next: 'mfa' } });
-    const second = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
-    expect(second.json()).toEqual({ data: { loggedIn: true } });
-  }
-
-  /** Another logged-in session of the user (another browser), made directly in the table. */
-  async function otherSession(userId: string): Promise<Client> {
-    const now = clock.now();
-    const id = await createSession(app.database.db, {
-      userId,
-      stage: 'active',
-      now,
-      limits: app.config.sessions,
-      authenticatedAt: now,
-      userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Version/17.1 Safari/605.1.15',
-    });
-    return { ip: newIp(), cookie: id };
-  }
+  const login = (client: Client, username: string, password = PASSWORD) =>
+    logInWithTotp(app, clock, client, { username, password, secret: SECRET }, { 'user-agent': CHROME_UA });
+  /** Another logged-in session of the user (another browser). */
+  const otherSession = (userId: string) => otherSessionOf(app, clock, userId, { ip: newIp(), userAgent: SAFARI_UA });
 
   const sessionOk = async (client: Client) =>
     (await call(client, 'GET', '/api/session')).json().data.loggedIn as boolean;

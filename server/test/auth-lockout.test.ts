@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { encryptSecret } from '../src/platform/encryption';
 import { currentTotp } from '../src/platform/mfa/totp';
-import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
+import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -73,14 +73,8 @@ describe('account lockout', () => {
       .from(outbox)
       .where(and(eq(outbox.recipient, email), eq(outbox.template, 'account-locked')));
 
-  async function loginFully(client: TestClient, username: string) {
-    const pending = await call(client, 'POST', '/api/auth/login', { username, password: PASSWORD });
-    expect(pending.json()).toEqual({ data: { next: 'mfa' } });
-    // Each login gets a fresh TOTP step: a code is accepted once.
-    clock.advance(MINUTE);
-    const done = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
-    expect(done.json()).toEqual({ data: { loggedIn: true } });
-  }
+  const loginFully = (client: TestClient, username: string) =>
+    logInWithTotp(app, clock, client, { username, password: PASSWORD, secret: SECRET });
 
   it('a burst of 40 parallel guesses: 5 failures count, one lock, one email; no login completes after the lock', async () => {
     const user = await createUser();

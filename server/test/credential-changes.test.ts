@@ -7,8 +7,15 @@ import { auditEvents, oneTimeTokens, outbox, passkeys, users } from '../src/db/s
 import { encryptSecret } from '../src/platform/encryption';
 import { renderEmail } from '../src/platform/mail/templates';
 import { currentTotp } from '../src/platform/mfa/totp';
-import { createSession } from '../src/platform/session';
-import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
+import {
+  buildTestApp,
+  callAs,
+  logInWithTotp,
+  otherSession as otherSessionOf,
+  testConfig,
+  type TestClient,
+  testClock,
+} from './helpers';
 import { ANSWER, createAccount, latestEmail, START_PASSWORD } from './support/accounts';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
@@ -63,27 +70,9 @@ describe('credential changes end what they should', () => {
     });
   }
 
-  /** Password, then a TOTP code (each login takes the next 30-second step: a code is accepted once). */
-  async function login(client: TestClient, username: string, password = START_PASSWORD, secret = SECRET) {
-    clock.advance(31_000);
-    const first = await call(client, 'POST', '/api/auth/login', { username, password });
-    expect(first.json()).toEqual({ data: { next: 'mfa' } });
-    const second = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(secret, clock.now()) });
-    expect(second.json()).toEqual({ data: { loggedIn: true } });
-  }
-
-  /** A logged-in, freshly authenticated session of the user in another browser (e.g. a stolen one). */
-  async function otherSession(userId: string): Promise<TestClient> {
-    const now = clock.now();
-    const id = await createSession(app.database.db, {
-      userId,
-      stage: 'active',
-      now,
-      limits: app.config.sessions,
-      authenticatedAt: now,
-    });
-    return { ip: newIp(), cookie: id };
-  }
+  const login = (client: TestClient, username: string, password = START_PASSWORD, secret = SECRET) =>
+    logInWithTotp(app, clock, client, { username, password, secret });
+  const otherSession = (userId: string) => otherSessionOf(app, clock, userId, { ip: newIp() });
 
   const loggedIn = async (client: TestClient) =>
     (await call(client, 'GET', '/api/session')).json().data.loggedIn as boolean;

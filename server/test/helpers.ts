@@ -5,12 +5,14 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { ContentLimits } from '../src/content/plugin';
 import { openPglite, openPostgres, type DatabaseHandle } from '../src/db/client';
+import { currentTotp } from '../src/platform/mfa/totp';
+import { createSession } from '../src/platform/session';
 
 /** A fresh, migrated database for one test file: a copy of the PGlite template, or a database cloned from the PostgreSQL template. */
 export async function createTestDatabase(): Promise<DatabaseHandle> {
@@ -162,4 +164,47 @@ export function sendContentWebhook(
 export function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
   let now = start;
   return { now: () => new Date(now), advance: (ms: number) => void (now += ms) };
+}
+
+/** A clock as `testClock` makes it. */
+export type TestClock = ReturnType<typeof testClock>;
+
+/**
+ * Logs `client` in as the browser does: the password step, then the current TOTP code of `login.secret`. The clock
+ * first moves on to the next 30-second step, since a code is accepted once. `headers` go with both calls (e.g. a
+ * User-Agent).
+ */
+export async function logInWithTotp(
+  app: FastifyInstance,
+  clock: TestClock,
+  client: TestClient,
+  login: { username: string; password: string; secret: string },
+  headers: Record<string, string> = {},
+): Promise<void> {
+  clock.advance(31_000);
+  const { username, password } = login;
+  const first = await callAs(app, client, 'POST', '/api/auth/login', { username, password }, headers);
+  expect(first.json()).toEqual({ data: { next: 'mfa' } });
+  const code = await currentTotp(login.secret, clock.now());
+  const second = await callAs(app, client, 'POST', '/api/auth/mfa', { code }, headers);
+  expect(second.json()).toEqual({ data: { loggedIn: true } });
+}
+
+/** Another logged-in, freshly authenticated session of the user (another browser, or a stolen one), made in the table. */
+export async function otherSession(
+  app: FastifyInstance,
+  clock: TestClock,
+  userId: string,
+  client: { ip: string; userAgent?: string },
+): Promise<TestClient> {
+  const now = clock.now();
+  const id = await createSession(app.database.db, {
+    userId,
+    stage: 'active',
+    now,
+    limits: app.config.sessions,
+    authenticatedAt: now,
+    userAgent: client.userAgent,
+  });
+  return { ip: client.ip, cookie: id };
 }
