@@ -516,7 +516,12 @@ export async function confirmEnrolment(
   code: string,
 ): Promise<MfaEnrollConfirm> {
   const { database, secrets } = request.server;
-  const { step, now, secretEncrypted } = await verifyPendingTotp(request, session, code, 'Mfa_Enroll_Not_Started');
+  const { step, now, secretEncrypted } = await verifyPendingTotp(
+    serviceContext(request),
+    session,
+    code,
+    'Mfa_Enroll_Not_Started',
+  );
   if (step === null) {
     await recordSecondFactorFailure(request, session, 'totp');
     // The first setup: the user has no recovery codes yet, so the message does not mention them.

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '@portal/contracts/errors';
-import type { FastifyRequest } from 'fastify';
 import { decryptSecret } from '../encryption';
 import { PortalError } from '../portal-error';
+import type { ServiceContext } from '../service-context';
 import type { LoadedSession } from '../session';
 import { verifyTotp } from './totp';
 
@@ -11,15 +11,14 @@ import { verifyTotp } from './totp';
  * offered secret it refuses with `notStarted`.
  */
 export async function verifyPendingTotp(
-  request: FastifyRequest,
+  ctx: Pick<ServiceContext, 'secrets' | 'now'>,
   session: LoadedSession,
   code: string,
   notStarted: ErrorCode,
 ): Promise<{ step: number | null; now: Date; secretEncrypted: string }> {
-  const { secrets, clock } = request.server;
   const secretEncrypted = session.pendingTotpSecretEncrypted;
   if (!secretEncrypted) throw new PortalError(400, notStarted);
-  const now = clock();
-  const step = await verifyTotp(decryptSecret(secrets.encryptionKey, secretEncrypted), code, now, null);
+  const now = ctx.now();
+  const step = await verifyTotp(decryptSecret(ctx.secrets.encryptionKey, secretEncrypted), code, now, null);
   return { step, now, secretEncrypted };
 }
