@@ -25,7 +25,7 @@ import { endAllSessions, rotateSession, type LoadedSession } from '../../platfor
  * Checks the current password like a login does, counting a wrong one toward the lockout: the auth module's
  * `verifyAccountPassword`, handed in by the route. Answers the user row when the password is right.
  */
-export type CurrentPasswordCheck = (userId: string, password: string, action: string) => Promise<User | null>;
+type CurrentPasswordCheck = (userId: string, password: string, action: string) => Promise<User | null>;
 
 /**
  * `POST /api/account/password`: the current password (checked like a login), then the new one under the shared

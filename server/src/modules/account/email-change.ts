@@ -12,7 +12,7 @@ import { audit, type ServiceContext } from '../../platform/service-context';
 import type { LoadedSession } from '../../platform/session';
 
 /** Email-change requests per user and hour: each one emails two addresses, so it must not become a mail cannon. */
-export const EMAIL_CHANGES_PER_HOUR = 5;
+const EMAIL_CHANGES_PER_HOUR = 5;
 
 /** Another account whose address is `email` (whatever its case), if any. */
 async function otherAccountWithEmail(db: DbExecutor, email: string, userId: string) {

@@ -3,13 +3,6 @@
  * modules import from here, so the files behind it can move without their imports changing.
  */
 export { accountProfile } from './profile';
-export {
-  changePassword,
-  changePhone,
-  changeSecurityAnswers,
-  confirmMfaReset,
-  startMfaReset,
-  type CurrentPasswordCheck,
-} from './credentials';
-export { confirmEmailChange, EMAIL_CHANGES_PER_HOUR, requestEmailChange } from './email-change';
+export { changePassword, changePhone, changeSecurityAnswers, confirmMfaReset, startMfaReset } from './credentials';
+export { confirmEmailChange, requestEmailChange } from './email-change';
 export { accountActivity, describeActivity, describeBrowser, endOtherSessions, listSessions } from './sessions';
