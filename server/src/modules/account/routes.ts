@@ -36,6 +36,8 @@ import {
   startMfaReset,
 } from './service';
 // The auth module's declared service: the current password is checked like a login (it counts toward the lockout).
+// verifyAccountPassword still takes the request, so this route hands it to changePassword; once it takes a context,
+// changePassword can call it directly.
 import { verifyAccountPassword } from '../auth/service';
 
 /**
