@@ -164,6 +164,22 @@ describe('My account, passkeys and re-authentication', () => {
       expect(none.statusCode).toBe(400);
       expect(none.json()).toEqual({ errorMessage: 'Passkey_None_Registered' });
     });
+
+    it('no answer is cached, success or refusal: Cache-Control no-store', async () => {
+      const user = await createUser();
+      const client: Client = { ip: newIp() };
+      await login(client, user.username);
+      const answers = [
+        await call(client, 'GET', ACCOUNT_ROUTES.account),
+        await call(client, 'GET', ACCOUNT_ROUTES.sessions),
+        await call(client, 'GET', ACCOUNT_ROUTES.activity),
+        await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, {}),
+        await call({ ip: newIp() }, 'GET', ACCOUNT_ROUTES.account),
+        await call({ ip: newIp() }, 'POST', ACCOUNT_ROUTES.emailConfirm, { token: 'x'.repeat(43) }),
+      ];
+      expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200, 401, 400]);
+      expect(answers.map((res) => res.headers['cache-control'])).toEqual(Array(answers.length).fill('no-store'));
+    });
   });
 
   it('My account shows the profile, second factors and provider locations with masked TIN and phone', async () => {

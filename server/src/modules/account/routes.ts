@@ -20,7 +20,7 @@ import {
 } from '@portal/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { requireListedSecurityQuestions } from '../../platform/security-questions';
+import { serviceContext } from '../../platform/service-context';
 import { requireRecentAuthentication, requireSession } from '../../platform/session';
 import {
   accountActivity,
@@ -40,21 +40,19 @@ import {
  * My account (docs/requirements/session.md#my-account). Every route but the emailed link's confirmation needs a
  * logged-in session, checked before the input (`preValidation`), so a caller without one gets 401 whatever it sends;
  * changes to the email, phone, password, authenticator or security answers also need a recent login (403
- * `Reauthentication_Required`).
+ * `Reauthentication_Required`). Answers are never cached: `platform/security-headers.ts` marks every `/api/` answer
+ * `no-store`.
  */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   // A password or code is guessed here too: throttled per client like the login.
   const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
   const recent = [requireSession, requireRecentAuthentication];
 
   app.get(
     ACCOUNT_ROUTES.account,
     { preValidation: requireSession, schema: { response: { 200: AccountResponse } } },
-    async (request) => ({ data: await accountProfile(request, request.portalSession!) }),
+    async (request) => ({ data: await accountProfile(serviceContext(request), request.portalSession!) }),
   );
 
   app.post(
@@ -65,7 +63,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ChangePasswordRequest, response: { 200: ChangePasswordResponse } },
     },
     async (request, reply) => {
-      const otherSessionsEnded = await changePassword(request, reply, request.portalSession!, request.body);
+      const otherSessionsEnded = await changePassword(
+        serviceContext(request, reply),
+        request.portalSession!,
+        request.body,
+      );
       return { data: { changed: true as const, otherSessionsEnded } };
     },
   );
@@ -78,7 +80,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ChangeEmailRequest, response: { 200: ChangeEmailResponse } },
     },
     async (request) => {
-      await requestEmailChange(request, request.portalSession!, request.body.email);
+      await requestEmailChange(serviceContext(request), request.portalSession!, request.body.email);
       return { data: { requested: true as const } };
     },
   );
@@ -91,7 +93,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ConfirmEmailChangeRequest, response: { 200: ConfirmEmailChangeResponse } },
     },
     async (request) => {
-      await confirmEmailChange(request, request.body.token);
+      await confirmEmailChange(serviceContext(request), request.body.token);
       return { data: { changed: true as const } };
     },
   );
@@ -104,7 +106,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ChangePhoneRequest, response: { 200: ChangePhoneResponse } },
     },
     async (request) => ({
-      data: { phoneMasked: await changePhone(request, request.portalSession!, request.body.phone) },
+      data: { phoneMasked: await changePhone(serviceContext(request), request.portalSession!, request.body.phone) },
     }),
   );
 
@@ -116,9 +118,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ChangeSecurityAnswersRequest, response: { 200: ChangeSecurityAnswersResponse } },
     },
     async (request) => {
-      // Answers only for questions of the CMS's current list (503 when it cannot be read).
-      await requireListedSecurityQuestions(app.securityQuestionKeys, request.body.securityQuestions);
-      await changeSecurityAnswers(request, request.portalSession!, request.body.securityQuestions);
+      await changeSecurityAnswers(serviceContext(request), request.portalSession!, request.body.securityQuestions);
       return { data: { changed: true as const } };
     },
   );
@@ -131,29 +131,30 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: MfaResetRequest, response: { 200: MfaResetResponse } },
     },
     async (request, reply) => {
+      const ctx = serviceContext(request, reply);
       const session = request.portalSession!;
-      if (request.body.code === undefined) return { data: await startMfaReset(request, session) };
-      return { data: await confirmMfaReset(request, reply, session, request.body.code) };
+      if (request.body.code === undefined) return { data: await startMfaReset(ctx, session) };
+      return { data: await confirmMfaReset(ctx, session, request.body.code) };
     },
   );
 
   app.get(
     ACCOUNT_ROUTES.sessions,
     { preValidation: requireSession, schema: { response: { 200: AccountSessionsResponse } } },
-    async (request) => ({ data: { sessions: await listSessions(request, request.portalSession!) } }),
+    async (request) => ({ data: { sessions: await listSessions(serviceContext(request), request.portalSession!) } }),
   );
 
   app.post(
     ACCOUNT_ROUTES.endOtherSessions,
     { preValidation: requireSession, schema: { response: { 200: EndOtherSessionsResponse } } },
-    async (request) => ({ data: { ended: await endOtherSessions(request, request.portalSession!) } }),
+    async (request) => ({ data: { ended: await endOtherSessions(serviceContext(request), request.portalSession!) } }),
   );
 
   app.get(
     ACCOUNT_ROUTES.activity,
     { preValidation: requireSession, schema: { querystring: ActivityQuery, response: { 200: ActivityResponse } } },
     async (request) => ({
-      data: await accountActivity(request, request.portalSession!.userId, request.query.page ?? 1),
+      data: await accountActivity(serviceContext(request), request.portalSession!.userId, request.query.page ?? 1),
     }),
   );
 };

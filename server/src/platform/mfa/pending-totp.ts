@@ -16,10 +16,9 @@ export async function verifyPendingTotp(
   code: string,
   notStarted: ErrorCode,
 ): Promise<{ step: number | null; now: Date; secretEncrypted: string }> {
-  const { secrets } = ctx;
   const secretEncrypted = session.pendingTotpSecretEncrypted;
   if (!secretEncrypted) throw new PortalError(400, notStarted);
   const now = ctx.now();
-  const step = await verifyTotp(decryptSecret(secrets.encryptionKey, secretEncrypted), code, now, null);
+  const step = await verifyTotp(decryptSecret(ctx.secrets.encryptionKey, secretEncrypted), code, now, null);
   return { step, now, secretEncrypted };
 }

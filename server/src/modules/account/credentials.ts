@@ -1,0 +1,196 @@
+import type { MfaEnrollStart } from '@portal/contracts/auth';
+import { maskPhone } from '@portal/contracts/fields';
+import { eq } from 'drizzle-orm';
+import { passkeys, sessions, users } from '../../db/schema';
+import { adoptTotpSecret, userById, type User } from '../../db/users';
+import { encryptSecret } from '../../platform/encryption';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
+import { issueRecoveryCodes } from '../../platform/mfa/recovery-codes';
+import { groupedKey, newTotpSecret, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
+import { setSessionPassword } from '../../platform/password-change';
+import { PortalError } from '../../platform/portal-error';
+import { saveSecurityAnswers } from '../../platform/security-answers';
+import { requireListedSecurityQuestions } from '../../platform/security-questions';
+import { audit, type ServiceContext } from '../../platform/service-context';
+import { endAllSessions, rotateSession, type LoadedSession } from '../../platform/session';
+import { verifyAccountPassword } from '../auth/service';
+
+/**
+ * My account's credential changes (docs/requirements/session.md#my-account): the password, the authenticator app,
+ * the security answers and the phone number. The email address has its own flow (`email-change.ts`). Each needs a
+ * recent login, which the route checks.
+ */
+
+/**
+ * `POST /api/account/password`: the current password (checked like a login), then the new one under the shared
+ * policy and not one of the last passwords. Every other session of the user ends; this one stays with a new id.
+ * Answers how many other sessions ended.
+ */
+export async function changePassword(
+  ctx: ServiceContext,
+  session: LoadedSession,
+  input: { currentPassword: string; newPassword: string },
+): Promise<number> {
+  // Contractor staff: the enterprise directory owns the password (docs/requirements/session.md#my-account). Refused
+  // before the current password is checked: the answer does not depend on it, and no guess is counted.
+  const account = await userById(ctx.db, session.userId);
+  if (account?.isInternal) {
+    await audit(ctx, ctx.db, {
+      actor: session.userId,
+      target: session.userId,
+      action: 'password.change',
+      outcome: 'failure',
+      details: { field: 'password', reason: 'internal_account' },
+    });
+    throw new PortalError(400, 'Internal_User_Use_Enterprise_Directory', {
+      newPassword: ['Internal_User_Use_Enterprise_Directory'],
+    });
+  }
+  // Checked like a login: a wrong one counts toward the lockout (the auth module's service).
+  const user = await verifyAccountPassword(ctx, session.userId, input.currentPassword, 'password.change');
+  if (!user) throw new PortalError(400, 'Current_Password_Invalid', { currentPassword: ['Current_Password_Invalid'] });
+  return setSessionPassword(ctx, session, user, input.newPassword);
+}
+
+/** `POST /api/account/mfa/reset` without a code: a new secret, kept (encrypted) on this session until confirmed. */
+export async function startMfaReset(
+  ctx: Pick<ServiceContext, 'db' | 'secrets' | 'client'>,
+  session: LoadedSession,
+): Promise<MfaEnrollStart> {
+  const secret = newTotpSecret();
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(sessions)
+      .set({ pendingTotpSecretEncrypted: encryptSecret(ctx.secrets.encryptionKey, secret) })
+      .where(eq(sessions.idHash, session.idHash));
+    await audit(ctx, tx, {
+      actor: session.userId,
+      target: session.userId,
+      action: 'mfa.reset_started',
+      outcome: 'success',
+      details: { method: 'totp' },
+    });
+  });
+  const url = otpauthUrl(secret, session.username);
+  return { otpauthUrl: url, secret: groupedKey(secret), qrSvg: await qrSvg(url) };
+}
+
+/**
+ * `POST /api/account/mfa/reset` with a code from the new secret: it replaces the old authenticator, 10 new recovery
+ * codes replace the old ones, the passkeys are removed, every other session ends (with every outstanding emailed link
+ * or code) and the user is emailed.
+ */
+export async function confirmMfaReset(
+  ctx: ServiceContext,
+  session: LoadedSession,
+  code: string,
+): Promise<{ recoveryCodes: string[]; otherSessionsEnded: number }> {
+  const { step, now, secretEncrypted } = await verifyPendingTotp(ctx, session, code, 'Mfa_Reset_Not_Started');
+  if (step === null) {
+    await audit(ctx, ctx.db, {
+      actor: session.userId,
+      target: session.userId,
+      action: 'mfa.reset',
+      outcome: 'failure',
+      details: { method: 'totp', reason: 'wrong_code' },
+    });
+    throw new PortalError(400, 'Mfa_Setup_Code_Invalid', { code: ['Mfa_Setup_Code_Invalid'] });
+  }
+  const result = await ctx.db.transaction(async (tx) => {
+    // The same adoption as the first enrolment (auth): the confirming code's step cannot be replayed.
+    const user = await adoptTotpSecret(tx, session.userId, { secretEncrypted, step, now });
+    const recoveryCodes = await issueRecoveryCodes(tx, ctx.secrets.encryptionKey, session.userId);
+    // Every second factor is replaced together: passkeys go with the old app and codes, so one planted by whoever
+    // held the account does not survive the owner's recovery (docs/decisions/0030-passkeys-and-credential-changes.md).
+    const passkeysRemoved = (
+      await tx.delete(passkeys).where(eq(passkeys.userId, session.userId)).returning({ id: passkeys.id })
+    ).length;
+    const otherSessionsEnded = await endAllSessions(tx, session.userId, { exceptIdHash: session.idHash });
+    // A new id for the changed privilege; the new row carries no pending secret.
+    await rotateSession(ctx, tx, {
+      userId: session.userId,
+      stage: 'active',
+      keep: session,
+      authenticatedAt: session.authenticatedAt,
+    });
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'mfa-changed',
+      data: { firstName: user.firstName, passkeysRemoved },
+    });
+    await audit(ctx, tx, {
+      actor: session.userId,
+      target: session.userId,
+      action: 'mfa.reset',
+      outcome: 'success',
+      details: { method: 'totp', field: 'mfa', sessionCount: otherSessionsEnded, count: passkeysRemoved },
+    });
+    return { recoveryCodes, otherSessionsEnded };
+  });
+  ctx.jobs.kick(OUTBOX_JOB);
+  return result;
+}
+
+/**
+ * `POST /api/account/phone`: the registration's phone rule (the contracts' schema gives the 10 digits). Answers the
+ * new number masked.
+ */
+export async function changePhone(
+  ctx: Pick<ServiceContext, 'db' | 'jobs' | 'client'>,
+  session: LoadedSession,
+  phone: string,
+): Promise<string> {
+  await ctx.db.transaction(async (tx) => {
+    const [user] = await tx
+      .update(users)
+      .set({ phone })
+      .where(eq(users.id, session.userId))
+      .returning({ email: users.email, firstName: users.firstName });
+    if (!user) throw new PortalError(401, 'Not_Logged_In');
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-details-changed',
+      data: { firstName: user.firstName, change: 'phone' },
+    });
+    await audit(ctx, tx, {
+      actor: session.userId,
+      target: session.userId,
+      action: 'phone.changed',
+      outcome: 'success',
+      details: { field: 'phone' },
+    });
+  });
+  ctx.jobs.kick(OUTBOX_JOB);
+  return maskPhone(phone)!;
+}
+
+/**
+ * `POST /api/account/security-answers`: three different questions of the CMS's current list (503 when it cannot be
+ * read) and their answers replace the old ones, hashed under each question's key as at registration.
+ */
+export async function changeSecurityAnswers(
+  ctx: Pick<ServiceContext, 'db' | 'hasher' | 'jobs' | 'client' | 'securityQuestionKeys'>,
+  session: LoadedSession,
+  answers: readonly { questionId: string; answer: string }[],
+): Promise<void> {
+  await requireListedSecurityQuestions(ctx.securityQuestionKeys, answers);
+  await ctx.db.transaction(async (tx) => {
+    const user = await userById(tx, session.userId);
+    if (!user) throw new PortalError(401, 'Not_Logged_In');
+    await saveSecurityAnswers(tx, session.userId, answers, ctx.hasher);
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-details-changed',
+      data: { firstName: user.firstName, change: 'security-answers' },
+    });
+    await audit(ctx, tx, {
+      actor: session.userId,
+      target: session.userId,
+      action: 'security_answers.changed',
+      outcome: 'success',
+      details: { field: 'security_answers', count: answers.length },
+    });
+  });
+  ctx.jobs.kick(OUTBOX_JOB);
+}
