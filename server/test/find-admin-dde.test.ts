@@ -14,7 +14,7 @@ import {
   userLocations,
   users,
 } from '../src/db/schema';
-import { maskEmail } from '../src/modules/find-admin/routes';
+import { maskEmail } from '../src/modules/find-admin/service';
 import { INACTIVITY_JOB } from '../src/modules/login-help/inactivity-job';
 import { createSession } from '../src/platform/session';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';

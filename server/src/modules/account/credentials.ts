@@ -2,7 +2,7 @@ import type { MfaEnrollStart } from '@portal/contracts/auth';
 import { maskPhone } from '@portal/contracts/fields';
 import { eq } from 'drizzle-orm';
 import { passkeys, sessions, users } from '../../db/schema';
-import { adoptTotpSecret, userById, type User } from '../../db/users';
+import { adoptTotpSecret, userById } from '../../db/users';
 import { encryptSecret } from '../../platform/encryption';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { verifyPendingTotp } from '../../platform/mfa/pending-totp';

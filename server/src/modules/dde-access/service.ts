@@ -1,18 +1,177 @@
-import { DDE_REQUEST_LIST_LIMIT, type DdeRequestSummary } from '@portal/contracts/login-help';
-import { desc, eq } from 'drizzle-orm';
-import { ddeRequests, providerLocations } from '../../db/schema';
+import { createHash } from 'node:crypto';
+import {
+  DDE_REQUEST_LIST_LIMIT,
+  type DdeRequestSummary,
+  type DdeSubmitRequest,
+  type EasiLocation,
+  type GetEasiRequest,
+} from '@portal/contracts/login-help';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { z } from 'zod/mini';
+import { ddeRequests, ediEnrollments, providerLocations, userLocations } from '../../db/schema';
+import { userById } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { PortalError } from '../../platform/portal-error';
+import { audit, type ServiceContext } from '../../platform/service-context';
 
-/** What the DDE access service needs: plain values, so a test calls it without Fastify. */
-export interface DdeAccessContext {
-  db: DbExecutor;
+/**
+ * DDE access (docs/requirements/portal.md#dde-access-request): the enrollment facts that pre-fill the form, the
+ * request itself (idempotent on the form's key) and the user's own requests for the portal home. Every flow takes
+ * the service context and the logged-in user's id; the route checks the session.
+ */
+
+/** The locations the user is linked to (optionally one of them), with their enrollment facts when on file. */
+function linkedLocations(db: DbExecutor, userId: string, locationId?: string) {
+  return db
+    .select({
+      locationId: providerLocations.id,
+      legalName: providerLocations.legalName,
+      npi: providerLocations.npi,
+      ptan: providerLocations.ptan,
+      jurisdiction: providerLocations.jurisdiction,
+      lineOfBusiness: providerLocations.lineOfBusiness,
+      submitterId: ediEnrollments.submitterId,
+      networkServiceVendor: ediEnrollments.networkServiceVendor,
+      ddeAccessType: ediEnrollments.ddeAccessType,
+      status: ediEnrollments.status,
+    })
+    .from(userLocations)
+    .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
+    .leftJoin(ediEnrollments, eq(ediEnrollments.locationId, providerLocations.id))
+    .where(
+      and(
+        eq(userLocations.userId, userId),
+        eq(userLocations.status, 'active'),
+        ...(locationId ? [eq(userLocations.locationId, locationId)] : []),
+      ),
+    )
+    .orderBy(asc(providerLocations.legalName), asc(providerLocations.npi));
+}
+
+/** A digest of what was asked, key order aside: the same form sent twice gives the same digest. */
+function requestDigest(body: Record<string, unknown>): string {
+  const canonical = JSON.stringify(Object.fromEntries(Object.entries(body).sort(([a], [b]) => a.localeCompare(b))));
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+/**
+ * The user's linked locations with their enrollment facts (or the one asked for: 403 `Dde_Location_Not_Linked`,
+ * audited, when the user is not linked to it). Reading is not a change: a successful read is not audited.
+ */
+export async function easiLocations(
+  ctx: Pick<ServiceContext, 'db' | 'client'>,
+  userId: string,
+  input: z.output<typeof GetEasiRequest>,
+): Promise<EasiLocation[]> {
+  const { db } = ctx;
+  const rows = await linkedLocations(db, userId, input.locationId);
+  if (input.locationId && !rows.length) {
+    await audit(ctx, db, {
+      actor: userId,
+      action: 'dde.easi',
+      target: input.locationId,
+      outcome: 'failure',
+      details: { reason: 'not_linked' },
+    });
+    throw new PortalError(403, 'Dde_Location_Not_Linked');
+  }
+  return rows.map(({ submitterId, networkServiceVendor, ddeAccessType, status, ...location }) => ({
+    ...location,
+    enrollment:
+      submitterId && networkServiceVendor && ddeAccessType && status
+        ? { submitterId, networkServiceVendor, ddeAccessType, status }
+        : null,
+  }));
+}
+
+/**
+ * Stores a DDE access request for a location the user is linked to and emails them its reference number. A retry
+ * with the same idempotency key answers the first request (nothing new stored or emailed); the same key with other
+ * details is 409 `Dde_Idempotency_Conflict`.
+ */
+export async function submitDdeRequest(
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'jobs' | 'client'>,
+  userId: string,
+  input: z.output<typeof DdeSubmitRequest>,
+): Promise<{ referenceNumber: string; submittedAt: string }> {
+  const { db } = ctx;
+  const { idempotencyKey, locationId, requestType, ...form } = input;
+  const event = { actor: userId, action: 'dde.submit' } as const;
+  const [location] = await linkedLocations(db, userId, locationId);
+  if (!location) {
+    await audit(ctx, db, { ...event, target: locationId, outcome: 'failure', details: { reason: 'not_linked' } });
+    throw new PortalError(403, 'Dde_Location_Not_Linked');
+  }
+  const digest = requestDigest({ locationId, requestType, ...form });
+  const year = ctx.now().getUTCFullYear();
+  const result = await db.transaction(async (tx) => {
+    // A retry with the same key waits here for the first one's transaction, then finds its row.
+    const [inserted] = await tx
+      .insert(ddeRequests)
+      .values({
+        referenceNumber: sql`${`DDE-${year}-`} || lpad(nextval('dde_request_number_seq')::text, 6, '0')`,
+        requesterId: userId,
+        locationId,
+        idempotencyKey,
+        requestHash: digest,
+        requestType,
+        body: form,
+      })
+      .onConflictDoNothing({ target: [ddeRequests.requesterId, ddeRequests.idempotencyKey] })
+      .returning({
+        id: ddeRequests.id,
+        referenceNumber: ddeRequests.referenceNumber,
+        createdAt: ddeRequests.createdAt,
+      });
+    if (!inserted) {
+      const [first] = await tx
+        .select()
+        .from(ddeRequests)
+        .where(and(eq(ddeRequests.requesterId, userId), eq(ddeRequests.idempotencyKey, idempotencyKey)));
+      if (!first || first.requestHash !== digest) {
+        await audit(ctx, tx, {
+          ...event,
+          target: first?.id,
+          outcome: 'failure',
+          details: { reason: 'key_reused', locationId },
+        });
+        return { conflict: true as const };
+      }
+      await audit(ctx, tx, {
+        ...event,
+        target: first.id,
+        outcome: 'success',
+        details: { reason: 'replay', locationId },
+      });
+      return { conflict: false as const, row: first, sent: false };
+    }
+    const user = await userById(tx, userId);
+    await enqueueEmail(tx, {
+      to: user!.email,
+      template: 'dde-request-received',
+      data: {
+        firstName: user!.firstName,
+        referenceNumber: inserted.referenceNumber,
+        legalName: location.legalName,
+      },
+    });
+    await audit(ctx, tx, { ...event, target: inserted.id, outcome: 'success', details: { locationId } });
+    return { conflict: false as const, row: inserted, sent: true };
+  });
+  if (result.conflict) throw new PortalError(409, 'Dde_Idempotency_Conflict');
+  if (result.sent) ctx.jobs.kick(OUTBOX_JOB);
+  return { referenceNumber: result.row.referenceNumber, submittedAt: result.row.createdAt.toISOString() };
 }
 
 /**
  * The user's own DDE access requests, newest first (docs/requirements/portal.md#portal-home): what the portal home
  * shows as their status. Only the requester's rows, whatever locations they share with others.
  */
-export async function listOwnDdeRequests(ctx: DdeAccessContext, userId: string): Promise<DdeRequestSummary[]> {
+export async function listOwnDdeRequests(
+  ctx: Pick<ServiceContext, 'db'>,
+  userId: string,
+): Promise<DdeRequestSummary[]> {
   const rows = await ctx.db
     .select({
       referenceNumber: ddeRequests.referenceNumber,

@@ -4,36 +4,17 @@ import {
   FindAdminContactResponse,
 } from '@portal/contracts/find-admin';
 import { FIND_ADMIN_PATH, FindAdminRequest, FindAdminResponse } from '@portal/contracts/login-help';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { findAdministrators, relayContactRequest, type FindAdminContext } from './service';
-
-export { maskEmail } from './service';
-
-function contextOf(app: FastifyInstance, request: FastifyRequest): FindAdminContext {
-  const { findAdminPerDay, findAdminContactPerClientPerDay, findAdminContactPerLocationPerDay } = app.config.loginHelp;
-  return {
-    db: app.database.db,
-    now: app.clock,
-    secret: app.secrets.sessionSecret,
-    limits: {
-      perDay: findAdminPerDay,
-      contactPerClientPerDay: findAdminContactPerClientPerDay,
-      contactPerLocationPerDay: findAdminContactPerLocationPerDay,
-    },
-    ip: request.ip,
-    requestId: request.id,
-  };
-}
+import { serviceContext } from '../../platform/service-context';
+import { findAdministrators, relayContactRequest } from './service';
 
 /**
  * `POST /api/locations/public-find-admin` (docs/requirements/portal.md#find-my-administrator): anyone may ask who
  * administers a location they can name by NPI + PTAN + TIN. Answers names and masked emails only, and an opaque
  * handle for `POST …/contact` ("Ask this administrator to contact me"), which emails the administrators the
  * visitor's request without ever showing their addresses. Both are throttled per client (per minute here, per day in
- * the service); the relay also per location per day.
+ * the service); the relay also per location per day. Never cached (platform/security-headers.ts, as every `/api/` answer).
  */
 export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
@@ -48,10 +29,7 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       schema: { body: FindAdminRequest, response: { 200: FindAdminResponse } },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { data: await findAdministrators(contextOf(app, request), request.body) };
-    },
+    async (request) => ({ data: await findAdministrators(serviceContext(request), request.body) }),
   );
 
   app.post(
@@ -63,10 +41,8 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       schema: { body: FindAdminContactRequest, response: { 200: FindAdminContactResponse } },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const { queued } = await relayContactRequest(contextOf(app, request), request.body);
-      if (queued) app.jobs.kick(OUTBOX_JOB);
+    async (request) => {
+      await relayContactRequest(serviceContext(request), request.body);
       return { data: { sent: true as const } };
     },
   );

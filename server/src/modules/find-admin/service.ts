@@ -2,30 +2,20 @@ import { FIND_ADMIN_CONTACT_TOKEN_TTL_MS, type FindAdminContactRequest } from '@
 import type { FindAdminRequest, LocationAdministrator } from '@portal/contracts/login-help';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod/mini';
-import type { Db } from '../../db/client';
 import { providerLocations, userLocations, users } from '../../db/schema';
-import { recordAudit } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail } from '../../platform/mail/outbox';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { clientKeyOfAddress, countAttempt, retryAfterHeader } from '../../platform/rate-limit';
+import { audit, type ServiceContext } from '../../platform/service-context';
 import { issueSignedLocationToken, readSignedLocationToken } from '../../platform/signed-location-token';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The key purpose of the contact relay's handle: a registration token is refused here, and the other way round. */
 const CONTACT_TOKEN_PURPOSE = 'find-admin-contact-token';
 
-/** What the find-admin flows need, without Fastify (tests call them directly). */
-export interface FindAdminContext {
-  db: Db;
-  now: () => Date;
-  /** Signs the contact relay's handle (the session secret). */
-  secret: string;
-  limits: { perDay: number; contactPerClientPerDay: number; contactPerLocationPerDay: number };
-  /** Who asked: the client address (rate limits, audit) and the request id (audit). */
-  ip: string;
-  requestId: string;
-}
+/** What the find-admin flows take of the service context (docs/architecture.md#server-modules). */
+type FindAdminContext = Pick<ServiceContext, 'db' | 'now' | 'config' | 'secrets' | 'jobs' | 'client'>;
 
 /** `jane@example.com` → `j••••@example.com`: the first character, four dots whatever the length, the domain. */
 export function maskEmail(email: string): string {
@@ -76,23 +66,23 @@ export async function findAdministrators(
   input: z.output<typeof FindAdminRequest>,
 ): Promise<{ administrators: LocationAdministrator[]; contactToken?: string }> {
   const { db } = ctx;
-  const daily = await countAttempt(db, `find-admin-day|${clientKeyOfAddress(ctx.ip)}`, DAY_MS);
-  if (daily.count > ctx.limits.perDay)
+  const daily = await countAttempt(db, `find-admin-day|${clientKeyOfAddress(ctx.client.ip)}`, DAY_MS);
+  if (daily.count > ctx.config.loginHelp.findAdminPerDay)
     throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(daily.ttlMs));
   const { npi, ptan } = input;
   const locations = await matchingLocations(db, input);
-  const audit = { actor: null, action: 'location.find-admin', ip: ctx.ip, requestId: ctx.requestId } as const;
+  const event = { actor: null, action: 'location.find-admin' } as const;
   if (!locations.length) {
     // The TIN never goes in: the NPI and PTAN are enough to see what was asked.
-    await recordAudit(db, { ...audit, outcome: 'failure', details: { reason: 'no_match', npi, ptan } });
+    await audit(ctx, db, { ...event, outcome: 'failure', details: { reason: 'no_match', npi, ptan } });
     throw new PortalError(404, 'Find_Admin_No_Match');
   }
   const administrators = await administratorsOf(
     db,
     locations.map((l) => l.id),
   );
-  await recordAudit(db, {
-    ...audit,
+  await audit(ctx, db, {
+    ...event,
     target: locations[0]!.id,
     outcome: 'success',
     details: { npi, ptan, count: administrators.length },
@@ -105,7 +95,14 @@ export async function findAdministrators(
       maskedEmail: maskEmail(a.email),
     })),
     ...(administrators.length
-      ? { contactToken: issueSignedLocationToken(ctx.secret, CONTACT_TOKEN_PURPOSE, locations[0]!.id, expiresAt) }
+      ? {
+          contactToken: issueSignedLocationToken(
+            ctx.secrets.sessionSecret,
+            CONTACT_TOKEN_PURPOSE,
+            locations[0]!.id,
+            expiresAt,
+          ),
+        }
       : {}),
   };
 }
@@ -115,30 +112,37 @@ export async function findAdministrators(
  * every active administrator of the location the handle names (and of its sibling enrolment under the same NPI,
  * PTAN and TIN, as the lookup showed). The visitor learns nothing about them: the answer is the same however many
  * were emailed. Limited per client and per location per day; audited without the visitor's words.
- * Answers whether an email was queued (the caller wakes the outbox sender).
+ * Answers how many emails were queued (and wakes the outbox sender when any were).
  */
 export async function relayContactRequest(
   ctx: FindAdminContext,
   input: z.output<typeof FindAdminContactRequest>,
 ): Promise<{ queued: number }> {
   const { db } = ctx;
-  const audit = { actor: null, action: 'location.find-admin-contact', ip: ctx.ip, requestId: ctx.requestId } as const;
-  const locationId = readSignedLocationToken(ctx.secret, CONTACT_TOKEN_PURPOSE, input.contactToken, ctx.now());
+  const { findAdminContactPerClientPerDay: perClientPerDay, findAdminContactPerLocationPerDay: perLocationPerDay } =
+    ctx.config.loginHelp;
+  const event = { actor: null, action: 'location.find-admin-contact' } as const;
+  const locationId = readSignedLocationToken(
+    ctx.secrets.sessionSecret,
+    CONTACT_TOKEN_PURPOSE,
+    input.contactToken,
+    ctx.now(),
+  );
   if (!locationId) {
-    await recordAudit(db, { ...audit, outcome: 'failure', details: { reason: 'token_invalid' } });
+    await audit(ctx, db, { ...event, outcome: 'failure', details: { reason: 'token_invalid' } });
     throw new PortalError(400, 'Find_Admin_Contact_Expired');
   }
-  const perClient = await countAttempt(db, `find-admin-contact-client|${clientKeyOfAddress(ctx.ip)}`, DAY_MS);
-  if (perClient.count > ctx.limits.contactPerClientPerDay) {
-    await recordAudit(db, { ...audit, target: locationId, outcome: 'failure', details: { reason: 'client_limit' } });
+  const perClient = await countAttempt(db, `find-admin-contact-client|${clientKeyOfAddress(ctx.client.ip)}`, DAY_MS);
+  if (perClient.count > perClientPerDay) {
+    await audit(ctx, db, { ...event, target: locationId, outcome: 'failure', details: { reason: 'client_limit' } });
     throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(perClient.ttlMs));
   }
   const perLocation = await countAttempt(db, `find-admin-contact-location|${locationId}`, DAY_MS);
-  if (perLocation.count > ctx.limits.contactPerLocationPerDay) {
-    await recordAudit(db, { ...audit, target: locationId, outcome: 'failure', details: { reason: 'location_limit' } });
+  if (perLocation.count > perLocationPerDay) {
+    await audit(ctx, db, { ...event, target: locationId, outcome: 'failure', details: { reason: 'location_limit' } });
     throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(perLocation.ttlMs));
   }
-  return db.transaction(async (tx) => {
+  const queued = await db.transaction(async (tx) => {
     const [location] = await tx
       .select({
         npi: providerLocations.npi,
@@ -170,12 +174,14 @@ export async function relayContactRequest(
           message: input.message,
         },
       });
-    await recordAudit(tx, {
-      ...audit,
+    await audit(ctx, tx, {
+      ...event,
       target: locationId,
       outcome: 'success',
       details: { count: administrators.length, ...(location ? { npi: location.npi, ptan: location.ptan } : {}) },
     });
-    return { queued: administrators.length };
+    return administrators.length;
   });
+  if (queued) ctx.jobs.kick(OUTBOX_JOB);
+  return { queued };
 }

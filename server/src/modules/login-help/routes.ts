@@ -15,6 +15,7 @@ import {
 import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
+import { serviceContext } from '../../platform/service-context';
 import {
   completeReactivation,
   forgotPassword,
@@ -29,7 +30,8 @@ import {
 /**
  * Login help (docs/requirements/portal.md#login-help): forgot username, forgot password, reset from the emailed link,
  * and self-reactivation. Each route is throttled per client address in the shared store; the per-account allowances
- * and wrong-answer limits live in the service. Answers are never cached.
+ * and wrong-answer limits live in the service. Answers are never cached (platform/security-headers.ts, as every
+ * `/api/` answer).
  */
 export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
@@ -40,9 +42,6 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // A date of birth after the latest day anywhere is refused by the schema (the app's clock, so tests can move it).
   const today = () => latestDayOnEarth(app.clock());
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   app.post(
     FORGOT_USERNAME_PATH,
@@ -51,7 +50,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: forgotUsernameRequest(today), response: { 200: ForgotUsernameResponse } },
     },
     async (request) => {
-      await forgotUsername(request, request.body);
+      await forgotUsername(serviceContext(request), request.body);
       return { data: { received: true as const } };
     },
   );
@@ -62,7 +61,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: perClient },
       schema: { body: ForgotPasswordRequest, response: { 200: ForgotPasswordResponse } },
     },
-    async (request) => ({ data: { next: await forgotPassword(request, request.body) } }),
+    async (request) => ({ data: { next: await forgotPassword(serviceContext(request), request.body) } }),
   );
 
   app.post(
@@ -75,9 +74,10 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ResetPasswordRequest, response: { 200: ResetPasswordResponse } },
     },
     async (request) => {
-      const body = request.body;
-      if (body.step === 'question') return { data: { questionId: await resetPasswordQuestion(request, body.token) } };
-      await resetPassword(request, body);
+      const { body } = request;
+      const ctx = serviceContext(request);
+      if (body.step === 'question') return { data: { questionId: await resetPasswordQuestion(ctx, body.token) } };
+      await resetPassword(ctx, body);
       return { data: { passwordChanged: true as const } };
     },
   );
@@ -99,17 +99,18 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: selfReactivationRequest(today), response: { 200: SelfReactivationResponse } },
     },
     async (request) => {
-      const body = request.body;
+      const { body } = request;
+      const ctx = serviceContext(request);
       switch (body.step) {
         case 'request-code':
-          return { data: { next: await requestReactivationCode(request, body) } };
+          return { data: { next: await requestReactivationCode(ctx, body) } };
         case 'verify-code':
-          return { data: { next: 'answer' as const, questionId: await verifyReactivationCode(request, body) } };
+          return { data: { next: 'answer' as const, questionId: await verifyReactivationCode(ctx, body) } };
         case 'verify-answer':
-          await verifyReactivationAnswer(request, body);
+          await verifyReactivationAnswer(ctx, body);
           return { data: { next: 'new-password' as const } };
         case 'set-password':
-          await completeReactivation(request, body);
+          await completeReactivation(ctx, body);
           return { data: { next: 'done' as const } };
       }
     },
