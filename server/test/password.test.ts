@@ -5,7 +5,7 @@ import { GeneratedPasswordResponse } from '@portal/contracts/password-policy';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { users, passwordHistory } from '../src/db/schema';
-import { GENERATOR_ALPHABET } from '../src/modules/password/generator';
+import { GENERATOR_ALPHABET } from '../src/modules/password/service';
 import { GENERATE_PER_MINUTE } from '../src/modules/password/routes';
 import { isRecentPassword, PasswordHasher, passwordProblems, rememberPassword } from '../src/platform/password-hashing';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';

@@ -232,6 +232,22 @@ describe('administrator registration', () => {
       });
     });
 
+    it('writes one audit event for a refusal the service audited, not a second generic one', async () => {
+      const ip = newIp();
+      const l = await createLocation(app);
+      const res = await post(app, REGISTRATION_ROUTES.validateProvider, { ...providerBody(l), ptan: 'P0000000' }, ip);
+      expect(res.statusCode).toBe(400);
+      // The gap-filling hook runs after the answer: give it the time to (wrongly) write.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const rows = await app.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.action, 'registration.provider'), eq(auditEvents.ip, ip)));
+      expect(rows).toEqual([
+        expect.objectContaining({ outcome: 'failure', details: expect.objectContaining({ reason: 'no_match' }) }),
+      ]);
+    });
+
     it('is rate limited per client', async () => {
       const l = await createLocation(app);
       const ip = newIp();

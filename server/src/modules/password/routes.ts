@@ -1,7 +1,7 @@
 import { GeneratedPasswordResponse } from '@portal/contracts/password-policy';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { generatePassword } from './generator';
+import { generatePassword } from './service';
 
 /** Generated passwords per client address and minute: enough for a person pressing "suggest" repeatedly. */
 export const GENERATE_PER_MINUTE = 30;

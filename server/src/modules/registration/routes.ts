@@ -15,17 +15,12 @@ import {
 import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { recordAudit } from '../../platform/audit';
+import { onAuditRecorded, recordAudit } from '../../platform/audit';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { requireListedSecurityQuestions } from '../../platform/security-questions';
-import {
-  auditedRequests,
-  registerAdministrator,
-  resendVerification,
-  validateAuthority,
-  validateProvider,
-  verifyEmail,
-} from './service';
+import { serviceContext } from '../../platform/service-context';
+import { registerAdministrator } from './account-creation';
+import { resendVerification, verifyEmail } from './email-verification';
+import { validateAuthority, validateProvider } from './provider-validation';
 
 /** Resend requests per client address and minute (the per-address limit is in the service). */
 const RESENDS_PER_MINUTE = 5;
@@ -67,14 +62,26 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   // Dates of birth and of service after the latest day anywhere are refused by the schemas, before the service
   // counts an attempt (the app's clock, so tests can move it).
   const today = () => latestDayOnEarth(app.clock());
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
+  // Every attempt is audited: the services record their own outcomes; a refusal without an event of its request (bad
+  // input, the rate limit, the CSRF check) is recorded here, by status only — never the body. (API answers are
+  // `no-store` by platform/security-headers.ts.)
+  /** Request id → whether an audit event was written for it, for the routes' requests in flight. */
+  const inFlight = new Map<string, boolean>();
+  const stopListening = onAuditRecorded((event) => {
+    if (event.requestId && inFlight.has(event.requestId)) inFlight.set(event.requestId, true);
   });
-  // Every attempt is audited: the service records its own outcomes; a refusal before it (bad input, the rate
-  // limit, the CSRF check) is recorded here, by status only — never the body.
+  app.addHook('onClose', async () => stopListening());
+  app.addHook('onRequest', async (request) => {
+    if (auditActions[request.routeOptions.url ?? '']) inFlight.set(request.id, false);
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    inFlight.delete(request.id);
+  });
   app.addHook('onResponse', async (request, reply) => {
     const action = auditActions[request.routeOptions.url ?? ''];
-    if (!action || auditedRequests.has(request) || reply.statusCode < 400) return;
+    const audited = inFlight.get(request.id);
+    inFlight.delete(request.id);
+    if (!action || audited || reply.statusCode < 400) return;
     try {
       await recordAudit(app.database.db, {
         actor: null,
@@ -96,7 +103,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ValidateProviderRequest, response: { 200: ValidateProviderResponse } },
     },
     async (request) => {
-      const { location, ...token } = await validateProvider(request, request.body);
+      const { location, ...token } = await validateProvider(serviceContext(request), request.body);
       return { data: { success: true as const, ...token, ...(request.body.passthroughResponse ? { location } : {}) } };
     },
   );
@@ -116,7 +123,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: validateAuthorityRequest(today), response: { 200: ValidateAuthorityResponse } },
     },
     async (request) => ({
-      data: { success: true, registrationToken: await validateAuthority(request, request.body) },
+      data: { success: true, registrationToken: await validateAuthority(serviceContext(request), request.body) },
     }),
   );
 
@@ -133,9 +140,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: selfRegistrationRequest(today), response: { 201: SelfRegistrationResponse } },
     },
     async (request, reply) => {
-      // Answers only for questions of the CMS's current list (503 when it cannot be read), before the token is spent.
-      await requireListedSecurityQuestions(app.securityQuestionKeys, request.body.securityQuestions);
-      await registerAdministrator(request, request.body);
+      await registerAdministrator(serviceContext(request), request.body);
       return reply.code(201).send({ data: { registered: true as const } });
     },
   );
@@ -147,7 +152,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: VerifyEmailRequest, response: { 200: VerifyEmailResponse } },
     },
     async (request) => {
-      await verifyEmail(request, request.body.token);
+      await verifyEmail(serviceContext(request), request.body.token);
       return { data: { verified: true as const } };
     },
   );
@@ -159,7 +164,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: ResendVerificationRequest, response: { 200: ResendVerificationResponse } },
     },
     async (request) => {
-      await resendVerification(request, request.body.email);
+      await resendVerification(serviceContext(request), request.body.email);
       return { data: { accepted: true as const } };
     },
   );

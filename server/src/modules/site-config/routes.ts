@@ -1,44 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  SESSION_TIMER_DEFAULTS,
-  SITE_CONFIG_GLOBAL,
-  SITE_CONFIG_PATH,
-  type SiteConfig,
-} from '@portal/contracts/site-config';
+import { SITE_CONFIG_GLOBAL, SITE_CONFIG_PATH } from '@portal/contracts/site-config';
 import type { Config } from '../../config';
+import { siteConfigScript } from './service';
 
-export function siteConfigFor(config: Config): SiteConfig {
-  const { thirdParty } = config;
-  return {
-    contentPreview: config.cms.preview,
-    jurisdictionImageBase: config.jurisdictionImageBase,
-    sessionTimer: {
-      ...SESSION_TIMER_DEFAULTS,
-      timeoutMs: config.sessions.idleMs,
-      promptBeforeIdleMs: config.sessions.promptBeforeIdleMs,
-    },
-    ...(config.cookieDomain ? { cookieDomain: config.cookieDomain } : {}),
-    ...(thirdParty.analyticsScriptUrl ? { analyticsScriptUrl: thirdParty.analyticsScriptUrl } : {}),
-    ...(thirdParty.chatScriptUrl ? { chatScriptUrl: thirdParty.chatScriptUrl } : {}),
-    ...(thirdParty.chatSupportAddress ? { chatSupportAddress: thirdParty.chatSupportAddress } : {}),
-    ...(thirdParty.surveyScriptUrl ? { surveyScriptUrl: thirdParty.surveyScriptUrl } : {}),
-    ...(thirdParty.analyticsScriptIntegrity ? { analyticsScriptIntegrity: thirdParty.analyticsScriptIntegrity } : {}),
-    ...(thirdParty.chatScriptIntegrity ? { chatScriptIntegrity: thirdParty.chatScriptIntegrity } : {}),
-    ...(thirdParty.surveyScriptIntegrity ? { surveyScriptIntegrity: thirdParty.surveyScriptIntegrity } : {}),
-  };
-}
-
-/**
- * The browser-visible settings as a classic script that index.html loads before the SPA: no inline script
- * (CSP) and no extra round trip before the first render.
- */
+/** `GET /api/site-config.js`: the browser-visible settings (service.ts), made once at start. */
 export const siteConfigRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
-  // Escape characters that could end a script context or break older parsers.
-  const json = JSON.stringify(siteConfigFor(options.config))
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-  const body = `window.${SITE_CONFIG_GLOBAL} = ${json};\n`;
+  const body = siteConfigScript(options.config);
   // A script, not JSON, so no JSON response schema: its shape is SiteConfig, checked by the compiler.
   app.get(
     SITE_CONFIG_PATH,

@@ -1,12 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
-import { cookieValue } from '../../content/preview';
-import { UpstreamUnavailable, type CacheLookup } from '../../content/cache';
-import { sendCachedAnswer } from '../../content/send-answer';
-import { clearSessionCookie, lookupSession, sessionCookieOf } from '../../platform/session';
+import type { FastifyBaseLogger } from 'fastify';
+import { UpstreamUnavailable, type CachedAnswer, type CacheLookup } from '../../content/cache';
+import type { ContentService } from '../../content/plugin';
+
+/**
+ * The render flow of server-rendered pages (docs/decisions/0018-server-rendering.md, 0034): loads the web app's
+ * server bundle, renders a page request to HTML and keeps shared pages in the content proxy's page cache. routes.ts
+ * turns an HTTP request into a `PageRequest`, checks the session of a personal page and sends the answer.
+ */
 
 /** The part of web/src/entry-server.tsx the server calls (the bundle is loaded at run time from web/dist-ssr). */
 interface ServerEntry {
@@ -20,7 +23,7 @@ interface ServerEntry {
   renderPage(request: PageRequest): Promise<{ status: number; head: string; root: string; state: string } | undefined>;
 }
 
-interface PageRequest {
+export interface PageRequest {
   path: string;
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
@@ -29,11 +32,7 @@ interface PageRequest {
   session?: { loggedIn: true };
 }
 
-const HTML = 'text/html; charset=utf-8';
-// Pages depend on cookies: a shared cache must not keep them, the browser revalidates with the ETag.
-const PAGE_CACHE_CONTROL = 'private, no-cache';
-// A page rendered for one session (docs/decisions/0034): no cache anywhere may keep it, not even the browser's.
-const PERSONAL_PAGE_CACHE_CONTROL = 'private, no-store';
+export const HTML = 'text/html; charset=utf-8';
 
 /** The fonts the first screen uses (the theme's Lato, regular and bold), preloaded so the text does not wait for the CSS. */
 function fontPreloads(webDistDir: string): string {
@@ -54,18 +53,33 @@ export function pageTemplate(indexHtml: string, preloads: string): string {
   return template.replace('<!--app-head-->', `${preloads}<!--app-head-->`);
 }
 
-export type PageSender = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+export interface PageRenderer {
+  /** Whether the page is for logged-in users only: rendered per session, never cached (docs/decisions/0034). */
+  requiresLogin(path: string): boolean;
+  /**
+   * A shared page from the page cache, rendered on a miss, or undefined when the path is not a server-rendered page or
+   * it cannot be rendered now (the browser renders it). `beforeRender` runs before a page not in the cache waits for
+   * the CMS (the per-client budget of uncached reads: it may throw 429).
+   */
+  sharedPage(
+    request: PageRequest,
+    log: FastifyBaseLogger,
+    beforeRender: () => Promise<void>,
+  ): Promise<CachedAnswer | undefined>;
+  /** A page rendered for one logged-in session, or undefined when it cannot be rendered (the browser renders it). */
+  personalPage(request: PageRequest, log: FastifyBaseLogger): Promise<{ status: number; html: string } | undefined>;
+}
 
 /**
- * Server-rendered public pages (docs/decisions/0018-server-rendering.md), cached per (page, jurisdiction, dialog
- * state) in the content proxy's page cache, which the CMS webhook invalidates with the content. Answers undefined
- * when the web app has no server build (`npm run build` makes one) or on a content-preview instance (drafts are
- * per editor): every page is then the browser-rendered index.html.
+ * The renderer of public and personal pages (docs/decisions/0018-server-rendering.md). Answers undefined when the web
+ * app has no server build (`npm run build` makes one) or on a content-preview instance (drafts are per editor): every
+ * page is then the browser-rendered index.html.
  */
-export async function createPageSender(
-  app: FastifyInstance,
+export async function createPageRenderer(
+  content: Pick<ContentService, 'readPublished' | 'pages'>,
+  log: FastifyBaseLogger,
   options: { webDistDir: string; publicUrl: string; preview: boolean },
-): Promise<PageSender | undefined> {
+): Promise<PageRenderer | undefined> {
   const entryFile = join(dirname(options.webDistDir), 'dist-ssr', 'entry-server.js');
   const templateFile = join(options.webDistDir, 'index.html');
   if (options.preview || !existsSync(entryFile) || !existsSync(templateFile)) return undefined;
@@ -73,12 +87,12 @@ export async function createPageSender(
   entry.configureServerRendering({
     publicUrl: options.publicUrl,
     content: async (url) => {
-      const { status, body } = await app.contentService.readPublished(url, app.log);
+      const { status, body } = await content.readPublished(url, log);
       return { status, payload: body };
     },
   });
   const template = pageTemplate(readFileSync(templateFile, 'utf8'), fontPreloads(options.webDistDir));
-  const pages = app.contentService.pages;
+  const pages = content.pages;
   async function renderHtml(request: PageRequest) {
     const page = await entry.renderPage(request);
     if (!page) return undefined;
@@ -97,82 +111,43 @@ export async function createPageSender(
     return { kind: 'ok' as const, body: Buffer.from(page.html), contentType: HTML, status: page.status };
   }
 
-  /**
-   * A page for logged-in users (docs/decisions/0034): without an active session, a redirect to the login page that
-   * comes back here; with one, the page rendered for this session alone, never stored in the page cache.
-   */
-  async function sendPersonalPage(request: FastifyRequest, reply: FastifyReply, pageRequest: PageRequest) {
-    const lookup = await lookupSession(request);
-    if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
-      if (lookup.status === 'expired') clearSessionCookie(reply);
-      const next = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
-      await reply
-        .code(302)
-        .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
-        .header('location', `/login?next=${encodeURIComponent(next)}`)
-        .send();
-      return true;
-    }
-    const started = performance.now();
-    let page: Awaited<ReturnType<typeof renderHtml>>;
-    try {
-      page = await renderHtml({ ...pageRequest, session: { loggedIn: true } });
-    } catch (err) {
-      request.log.error({ err }, 'server rendering failed; the browser renders the page');
-      return false;
-    }
-    if (!page) return false;
-    request.log.info(
-      { page: pageRequest.path, status: page.status, ms: Math.round(performance.now() - started) },
-      'personal page rendered',
-    );
-    await reply
-      .code(page.status)
-      .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
-      .header('vary', 'cookie')
-      .type(HTML)
-      .send(page.html);
-    return true;
-  }
+  return {
+    requiresLogin: (path) => entry.pageRequiresLogin?.(path) ?? false,
 
-  return async (request, reply) => {
-    const pageRequest: PageRequest = {
-      path: request.url.split('?')[0] ?? '/',
-      cookies: {
-        region: cookieValue(request.headers.cookie, REGION_COOKIE),
-        license: cookieValue(request.headers.cookie, LICENSE_COOKIE),
-      },
-      userAgent: request.headers['user-agent'] ?? '',
-      // Only whether one was sent: the page is shared by every visitor who sent one (docs/decisions/0018).
-      sessionCookie: sessionCookieOf(request) !== undefined,
-    };
-    if (entry.pageRequiresLogin?.(pageRequest.path)) return sendPersonalPage(request, reply, pageRequest);
-    const key = entry.pageVariant(pageRequest);
-    if (key === undefined) return false;
-    let answer = pages.fresh(key);
-    if (!answer) {
+    async sharedPage(request, log, beforeRender) {
+      const key = entry.pageVariant(request);
+      if (key === undefined) return undefined;
+      const fresh = pages.fresh(key);
+      if (fresh) return fresh;
       // A render waits for the CMS and the renderer: counted per client like the proxy's uncached reads, so a run
       // of made-up /topics/… URLs is limited (429) while cached pages stay free (docs/decisions/0032).
-      if (!pages.has(key)) await app.contentService.countUncached(request);
+      if (!pages.has(key)) await beforeRender();
       let lookup: CacheLookup;
       try {
-        lookup = await pages.get(key, () => render(key, pageRequest, request.log));
+        lookup = await pages.get(key, () => render(key, request, log));
       } catch (err) {
         if (!(err instanceof UpstreamUnavailable))
-          request.log.error({ err }, 'server rendering failed; the browser renders the page');
-        return false;
+          log.error({ err }, 'server rendering failed; the browser renders the page');
+        return undefined;
       }
-      if (lookup.kind !== 'ok') return false;
-      answer = lookup.answer;
-    }
-    // A not-found state (unknown path, unknown or unpublished topic) answers 404 with noindex, so search engines drop
-    // it; every other page 200. The brotli/gzip forms were made once, when the page was stored
-    // (docs/decisions/0019): the not-found handler that calls this is not compressed per request.
-    if (answer.status === 404) request.log.info({ path: pageRequest.path }, 'page not found');
-    sendCachedAnswer(request, reply.code(answer.status ?? 200), answer, {
-      cacheControl: PAGE_CACHE_CONTROL,
-      vary: 'cookie, user-agent',
-    });
-    return true;
+      return lookup.kind === 'ok' ? lookup.answer : undefined;
+    },
+
+    async personalPage(request, log) {
+      const started = performance.now();
+      let page: Awaited<ReturnType<typeof renderHtml>>;
+      try {
+        page = await renderHtml({ ...request, session: { loggedIn: true } });
+      } catch (err) {
+        log.error({ err }, 'server rendering failed; the browser renders the page');
+        return undefined;
+      }
+      if (page)
+        log.info(
+          { page: request.path, status: page.status, ms: Math.round(performance.now() - started) },
+          'personal page rendered',
+        );
+      return page;
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { SiteConfigSchema } from '@portal/contracts/site-config';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
-import { siteConfigFor } from './routes';
+import { siteConfigFor } from './service';
 
 describe('site config: the inactivity timer (docs/requirements/session.md#inactivity-timer-constants)', () => {
   it('hands the browser the server idle limit as its timeout, with the prompt time and the fixed throttles', () => {

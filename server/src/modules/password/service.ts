@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { passwordProblems } from '../../platform/password-hashing';
 
+/** The password generator behind `POST /api/password/generate/get` (routes.ts). */
+
 /**
  * Letters and digits without look-alikes (0/O/o, 1/l/I, 5/S, 2/Z): a user who copies it by hand cannot misread it.
  * 20 characters from these 52 give about 114 bits of entropy, far above what guessing can reach, with no word list

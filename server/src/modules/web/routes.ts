@@ -1,0 +1,150 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
+import type { Config } from '../../config';
+import { cookieValue } from '../../content/preview';
+import { sendCachedAnswer } from '../../content/send-answer';
+import { PortalError } from '../../platform/portal-error';
+import { clearSessionCookie, lookupSession, sessionCookieOf } from '../../platform/session';
+import { createPageRenderer, HTML, type PageRenderer, type PageRequest } from './server-render';
+import { sitemapXml, SITEMAP_TOPICS_URL } from './sitemap';
+
+/** Text files the web build writes `.br`/`.gz` beside (web/scripts/precompress.mjs): their answer varies with Accept-Encoding. */
+const PRECOMPRESSED = /\.(?:html|js|mjs|css|svg|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
+// Pages depend on cookies: a shared cache must not keep them, the browser revalidates with the ETag.
+const PAGE_CACHE_CONTROL = 'private, no-cache';
+// A page rendered for one session (docs/decisions/0034): no cache anywhere may keep it, not even the browser's.
+const PERSONAL_PAGE_CACHE_CONTROL = 'private, no-store';
+
+/** What the renderer (server-render.ts) needs of a page's HTTP request. */
+function pageRequestOf(request: FastifyRequest): PageRequest {
+  return {
+    path: request.url.split('?')[0] ?? '/',
+    cookies: {
+      region: cookieValue(request.headers.cookie, REGION_COOKIE),
+      license: cookieValue(request.headers.cookie, LICENSE_COOKIE),
+    },
+    userAgent: request.headers['user-agent'] ?? '',
+    // Only whether one was sent: the page is shared by every visitor who sent one (docs/decisions/0018).
+    sessionCookie: sessionCookieOf(request) !== undefined,
+  };
+}
+
+/**
+ * A page for logged-in users (docs/decisions/0034): without an active session, a redirect to the login page that
+ * comes back here; with one, the page rendered for this session alone, never stored in the page cache. Answers
+ * whether it sent an answer.
+ */
+async function sendPersonalPage(
+  renderer: PageRenderer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pageRequest: PageRequest,
+): Promise<boolean> {
+  const lookup = await lookupSession(request);
+  if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
+    if (lookup.status === 'expired') clearSessionCookie(reply);
+    const next = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
+    await reply
+      .code(302)
+      .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
+      .header('location', `/login?next=${encodeURIComponent(next)}`)
+      .send();
+    return true;
+  }
+  const page = await renderer.personalPage(pageRequest, request.log);
+  if (!page) return false;
+  await reply
+    .code(page.status)
+    .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
+    .header('vary', 'cookie')
+    .type(HTML)
+    .send(page.html);
+  return true;
+}
+
+/** Sends the server-rendered page of a request (server-render.ts); answers false when the browser must render it. */
+async function sendPage(
+  app: FastifyInstance,
+  renderer: PageRenderer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
+  const pageRequest = pageRequestOf(request);
+  if (renderer.requiresLogin(pageRequest.path)) return sendPersonalPage(renderer, request, reply, pageRequest);
+  const answer = await renderer.sharedPage(pageRequest, request.log, () => app.contentService.countUncached(request));
+  if (!answer) return false;
+  // A not-found state (unknown path, unknown or unpublished topic) answers 404 with noindex, so search engines drop
+  // it; every other page 200. The brotli/gzip forms were made once, when the page was stored
+  // (docs/decisions/0019): the not-found handler that calls this is not compressed per request.
+  if (answer.status === 404) request.log.info({ path: pageRequest.path }, 'page not found');
+  sendCachedAnswer(request, reply.code(answer.status ?? 200), answer, {
+    cacheControl: PAGE_CACHE_CONTROL,
+    vary: 'cookie, user-agent',
+  });
+  return true;
+}
+
+/**
+ * Serves the built SPA: hashed files under /assets/ are cached for a year (their names change with their
+ * content), everything else must be revalidated. Unknown non-API GETs get the server-rendered public page
+ * (server-render.ts) or else index.html so the router can render them (including its not-found page); unknown
+ * /api/* paths get the JSON 404.
+ */
+export const staticSitePlugin = fp(
+  async (app: FastifyInstance, options: { webDistDir: string; publicUrl: string; preview: boolean }) => {
+    const hasBuild = existsSync(join(options.webDistDir, 'index.html'));
+    if (hasBuild) {
+      await app.register(fastifyStatic, {
+        root: options.webDistDir,
+        wildcard: false,
+        index: false,
+        cacheControl: false,
+        preCompressed: true,
+        setHeaders(res, path) {
+          res.setHeader(
+            'cache-control',
+            path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+          );
+          if (PRECOMPRESSED.test(path)) res.setHeader('vary', 'accept-encoding');
+        },
+      });
+    } else {
+      app.log.warn(
+        { webDistDir: options.webDistDir },
+        'the web app is not built; run `npm run build` (npm start does it)',
+      );
+    }
+    const renderer = hasBuild ? await createPageRenderer(app.contentService, app.log, options) : undefined;
+
+    app.setNotFoundHandler(async (request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      if (path === '/api' || path.startsWith('/api/')) throw new PortalError(404, 'Not_Found');
+      const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !/\.[a-z0-9]{1,8}$/i.test(path);
+      if (!wantsPage) throw new PortalError(404, 'Not_Found');
+      if (!hasBuild)
+        return reply
+          .code(503)
+          .type('text/plain')
+          .send('The web app has not been built yet. Run `npm run build`, then reload.');
+      if (renderer && (await sendPage(app, renderer, request, reply))) return reply;
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  },
+);
+
+/** `/sitemap.xml` (sitemap.ts), its topics read through the content proxy. */
+export const sitemapRoutes: FastifyPluginAsyncZod<{ config: Config }> = async (app, options) => {
+  app.get('/sitemap.xml', async (request, reply) => {
+    const res = await app.inject({ method: 'GET', url: SITEMAP_TOPICS_URL });
+    const { xml, problem } = sitemapXml(options.config.publicUrl, res.statusCode === 200 ? res.json() : undefined);
+    if (problem === 'unexpected_shape') request.log.warn('sitemap: the topics answer did not have the expected shape');
+    else if (problem === 'unavailable')
+      request.log.warn({ status: res.statusCode }, 'sitemap: topics unavailable, listing the home page only');
+    return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=300').send(xml);
+  });
+};
