@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { openPostgres } from '../src/db/client';
-import { buildTestApp } from './helpers';
+import { isDatabaseUnavailable } from '../src/platform/database-unavailable';
+import { buildTestApp, createTestDatabase } from './helpers';
 
 /** A loopback port nothing listens on: a PostgreSQL that is stopped. */
 function closedPort(): Promise<number> {
@@ -60,4 +61,37 @@ describe('database outage', () => {
       await stopped.close();
     }
   });
+
+  // PostgreSQL only (TEST_DATABASE_URL): PGlite has no connection to lose.
+  it.runIf(inject('postgresTemplate'))(
+    'survives a connection lost in the middle of a transaction: the transaction fails as unavailable, the process lives on',
+    async () => {
+      const database = await createTestDatabase();
+      const uncaught: unknown[] = [];
+      const onUncaught = (err: unknown) => uncaught.push(err);
+      process.on('uncaughtException', onUncaught);
+      try {
+        const failure = await database.db
+          .transaction(async (tx) => {
+            const [row] = (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows;
+            // As `pg_ctl stop -m fast` does to every connection: ended by the server, here between two queries.
+            await database.db.execute(sql`select pg_terminate_backend(${row!.pid})`);
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            await tx.execute(sql`select 1`);
+          })
+          .then(
+            () => undefined,
+            (err: unknown) => err,
+          );
+        expect(failure).toBeDefined();
+        expect(isDatabaseUnavailable(failure)).toBe(true);
+        expect(uncaught).toEqual([]);
+        // The pool dropped the dead connection and serves from a new one.
+        expect((await database.db.execute<{ one: number }>(sql`select 1 as one`)).rows).toEqual([{ one: 1 }]);
+      } finally {
+        process.off('uncaughtException', onUncaught);
+        await database.close();
+      }
+    },
+  );
 });
