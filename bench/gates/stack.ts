@@ -8,7 +8,9 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { sql, type SQL } from 'drizzle-orm';
+import { openPostgres } from '../../server/src/db/client';
+import { rowsOf } from '../../server/src/platform/db-executor';
 import { freePort, startStrapi, type RunningStrapi } from '../../server/test/support/strapi';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -58,23 +60,22 @@ export async function startPostgres(dir: string): Promise<Postgres> {
     run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', join(dir, 'postgres.log'), '-o', options, '-w', 'start'], true);
   const stop = () => run(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop'], true);
   start();
-  const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
-  await admin.connect();
-  await admin.query('create database portal');
-  await admin.end();
+  // The server's own PostgreSQL client (node-postgres through Drizzle), two connections.
+  const admin = openPostgres(`postgres://postgres@127.0.0.1:${port}/postgres`, 1);
+  await admin.db.execute(sql.raw('create database portal'));
+  await admin.close();
   const url = `postgres://postgres@127.0.0.1:${port}/portal`;
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  pool.on('error', () => {});
+  const database = openPostgres(url, 2);
   return {
     url,
     port,
     start,
     stop,
-    async query<T>(text: string, values?: unknown[]) {
-      return (await pool.query(text, values)).rows as T[];
+    async query<T>(text: string, values: unknown[] = []) {
+      return rowsOf<T>(await database.db.execute(withParameters(text, values)));
     },
     async close() {
-      await pool.end().catch(() => {});
+      await database.close().catch(() => {});
       try {
         stop();
       } catch {
@@ -83,6 +84,19 @@ export async function startPostgres(dir: string): Promise<Postgres> {
     },
   };
 }
+
+/** `text` with `$1`, `$2`… bound to `values` (casts such as `$1::int` stay in the text). */
+function withParameters(text: string, values: unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  for (let i = 0; i < parts.length; i++)
+    chunks.push(i % 2 === 0 ? sql.raw(parts[i]!) : sql`${parameter(values[Number(parts[i]) - 1])}`);
+  return sql.join(chunks);
+}
+
+/** An array as one PostgreSQL array literal (Drizzle would spread it into a list of parameters). */
+const parameter = (value: unknown) =>
+  Array.isArray(value) ? `{${value.map((v) => `"${String(v).replace(/["\\]/g, '\\$&')}"`).join(',')}}` : value;
 
 function passwdEntry(user: string): { uid: number; gid: number } {
   const line = readFileSync('/etc/passwd', 'utf8')
@@ -172,7 +186,8 @@ export function portalEnv(options: InstanceOptions): Record<string, string> {
 export async function startInstance(options: InstanceOptions): Promise<Instance> {
   const unit = systemdUnit(options.port);
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-  let [shell, flag, script] = unit.command as [string, string, string];
+  const [shell, flag] = unit.command as [string, string, string];
+  let script = unit.command[2]!;
   // The unit's `/usr/bin/node`: this Node when that one is missing (a development machine).
   if (!existsSync('/usr/bin/node')) script = script.replace('/usr/bin/node', process.execPath);
   if (options.exposeGc) script = script.replace('server/dist/main.js', '--expose-gc server/dist/main.js');
@@ -186,7 +201,18 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   const logs: string[] = [];
   for (const stream of [child.stdout!, child.stderr!])
     stream.on('data', (chunk: Buffer) => logs.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      // An instance that dies on its own is a finding: its last lines say why.
+      if (!stopping) {
+        console.log(`  instance on port ${options.port} exited on its own (${signal ?? code}); its last lines:`);
+        for (const line of logs.filter((l) => !l.includes('readiness check')).slice(-12))
+          console.log(`    ${line.slice(0, 1500)}`);
+      }
+      resolve();
+    }),
+  );
   const metricsPort = options.port + 6463;
   // Ready when /readyz says so (migrations applied, database up).
   for (let i = 0; ; i++) {
@@ -208,6 +234,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     exited,
     cpuMs: () => processCpuMs(child.pid!),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
