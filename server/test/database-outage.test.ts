@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, inject, it } from 'vitest';
 import { openPostgres } from '../src/db/client';
 import { isDatabaseUnavailable } from '../src/platform/database-unavailable';
+import { rowsOf } from '../src/platform/db-executor';
 import { buildTestApp, createTestDatabase } from './helpers';
 
 /** A loopback port nothing listens on: a PostgreSQL that is stopped. */
@@ -73,7 +74,7 @@ describe('database outage', () => {
       try {
         const failure = await database.db
           .transaction(async (tx) => {
-            const [row] = (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows;
+            const [row] = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`));
             // As `pg_ctl stop -m fast` does to every connection: ended by the server, here between two queries.
             await database.db.execute(sql`select pg_terminate_backend(${row!.pid})`);
             await new Promise((resolve) => setTimeout(resolve, 300));
@@ -87,7 +88,7 @@ describe('database outage', () => {
         expect(isDatabaseUnavailable(failure)).toBe(true);
         expect(uncaught).toEqual([]);
         // The pool dropped the dead connection and serves from a new one.
-        expect((await database.db.execute<{ one: number }>(sql`select 1 as one`)).rows).toEqual([{ one: 1 }]);
+        expect(rowsOf(await database.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
       } finally {
         process.off('uncaughtException', onUncaught);
         await database.close();
