@@ -446,7 +446,8 @@ export async function runMix(options: MixOptions): Promise<MixResult> {
           connections: name === 'login' || name === 'registration' ? 8 : Math.max(2, Math.ceil(rate / 4)),
           overallRate: rate,
           duration: seconds,
-          timeout: 20,
+          // nginx's proxy_read_timeout: a slower answer is nginx's 504, seen in its log.
+          timeout: 30,
           requests: sequences[name] as never,
         });
         const statuses: Record<string, number> = {};
