@@ -2,7 +2,7 @@
  * Whether `err` (or an error it wraps: Drizzle wraps the driver's error in `cause`) says the database cannot be
  * reached right now — refused or lost connection, server shutting down or starting, no connection within the pool's
  * timeout — as opposed to a fault in the query or the data. Such a request is answered 503 `Service_Unavailable`
- * (docs/requirements/platform.md#database-outage): the caller can try again, and the load balancer counts it as a
+ * (docs/requirements/platform.md#operations): the caller can try again, and the load balancer counts it as a
  * failure of the instance, not of the request.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
