@@ -23,7 +23,7 @@ const { values } = parseArgs({
     'server-name': { type: 'string', default: process.env.PORTAL_NGINX_SERVER_NAME ?? '_' },
     upstreams: { type: 'string', default: process.env.PORTAL_NGINX_UPSTREAMS ?? '127.0.0.1:3001,127.0.0.1:3002' },
     'web-dist': { type: 'string', default: process.env.PORTAL_NGINX_WEB_DIST ?? join(repoRoot, 'web', 'dist') },
-    'max-fails': { type: 'string', default: process.env.PORTAL_NGINX_MAX_FAILS ?? '2' },
+    'max-fails': { type: 'string', default: process.env.PORTAL_NGINX_MAX_FAILS ?? '0' },
     'fail-timeout': { type: 'string', default: process.env.PORTAL_NGINX_FAIL_TIMEOUT ?? '10s' },
     standalone: { type: 'string', default: process.env.PORTAL_NGINX_STANDALONE },
     help: { type: 'boolean', default: false },

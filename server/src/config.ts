@@ -234,6 +234,9 @@ export const EnvSchema = z.object({
   // only by default; `off` serves none. Several instances on one host each need their own port.
   METRICS_PORT: optionalPortSetting.default(9464),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  // Benchmarks only (bench/gates/soak.ts): `POST /bench/gc` on the metrics port forces a garbage collection (the
+  // process must run with --expose-gc) and answers the memory after it. Off by default; never on the public port.
+  METRICS_BENCH_GC: booleanSetting.default(false),
   // The API reference at /api/docs and /api/openapi.json. Unset: on outside production, off in production.
   API_DOCS: booleanSetting.optional(),
 });
@@ -327,7 +330,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       attemptsPerMinute: env.REGISTRATION_ATTEMPTS_PER_MINUTE,
     },
     /** `port: null`: no metrics port. */
-    metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST },
+    metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST, benchGc: env.METRICS_BENCH_GC },
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
   };
 }).superRefine((config, ctx) => {

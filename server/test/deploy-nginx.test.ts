@@ -46,6 +46,10 @@ function whoAmI(name: string) {
       host: request.host,
       requestId: request.id,
     }));
+    // What every instance answers while the shared database is down.
+    app.get('/api/test-unavailable', { schema: { hide: true } }, async (_request, reply) =>
+      reply.code(503).send({ errorMessage: 'Service_Unavailable' }),
+    );
   };
 }
 
@@ -112,6 +116,18 @@ describe.runIf(nginxBinary)('deploy/: nginx in front of two portal instances', (
       expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(asset.headers.get('content-encoding')).toBe('gzip');
       expect(await asset.text()).toBe(script);
+
+      // The database down behind every instance: each answers 503 Service_Unavailable, and nginx passes that on
+      // instead of leaving every instance out and answering its own 502 "no live upstreams" (decision 0037).
+      const outage: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const res = await fetch(`${base}/api/test-unavailable`);
+        outage.push(res.status);
+        if (res.status === 503) expect(await res.json()).toEqual({ errorMessage: 'Service_Unavailable' });
+        else await res.arrayBuffer();
+      }
+      expect(outage).toEqual(Array(8).fill(503));
+      expect((await fetch(`${base}/api/test-whoami`)).status).toBe(200);
 
       // One instance gone: every request still answered, by the other.
       await b.close();

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { enqueueEmail } from '../src/platform/mail/outbox';
-import { startMetricsServer } from '../src/platform/metrics';
+import { BENCH_GC_PATH, startMetricsServer } from '../src/platform/metrics';
 import { buildTestApp, callAs, testConfig } from './helpers';
 
 /** One sample's value from Prometheus text, or undefined when the series is absent. */
@@ -96,7 +96,45 @@ describe('metrics port', () => {
       await app.close();
     }
     expect(() => testConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be a port number/);
-    expect(testConfig({}).metrics).toEqual({ port: 0, host: '127.0.0.1' });
+    expect(testConfig({}).metrics).toEqual({ port: 0, host: '127.0.0.1', benchGc: false });
     expect(testConfig({ METRICS_PORT: '' }).metrics.port).toBe(9464);
+  });
+
+  it('forces a GC and answers the memory at POST /bench/gc only with METRICS_BENCH_GC=true, on the metrics port alone', async () => {
+    const gc = vi.fn();
+    const saved = (globalThis as { gc?: () => void }).gc;
+    (globalThis as { gc?: () => void }).gc = gc;
+    const off = await buildTestApp({ config: testConfig() });
+    const on = await buildTestApp({ config: testConfig({ METRICS_BENCH_GC: 'true' }) });
+    try {
+      for (const { app } of [off, on]) {
+        await app.listen({ host: '127.0.0.1', port: 0 });
+        await startMetricsServer(app);
+      }
+      const metricsUrl = (app: typeof on.app) =>
+        `http://127.0.0.1:${app.metricsServer.address()!.port}${BENCH_GC_PATH}`;
+      // Off by default: the metrics port knows no such path.
+      expect((await fetch(metricsUrl(off.app), { method: 'POST' })).status).toBe(404);
+      expect(gc).not.toHaveBeenCalled();
+      // Never on the public port, setting or not.
+      const portalPort = (on.app.server.address() as { port: number }).port;
+      const onPortal = await fetch(`http://127.0.0.1:${portalPort}${BENCH_GC_PATH}`, { method: 'POST' });
+      expect(onPortal.status).toBeGreaterThanOrEqual(400);
+      expect(gc).not.toHaveBeenCalled();
+
+      const res = await fetch(metricsUrl(on.app), { method: 'POST' });
+      expect(res.status).toBe(200);
+      expect(gc).toHaveBeenCalledTimes(1);
+      const memory = (await res.json()) as Record<string, number>;
+      expect(memory.rssBytes).toBeGreaterThan(memory.heapUsedBytes!);
+      expect(memory.heapUsedBytes).toBeGreaterThan(0);
+      // A process started without --expose-gc cannot collect on demand: said so, not faked.
+      (globalThis as { gc?: () => void }).gc = undefined;
+      expect((await fetch(metricsUrl(on.app), { method: 'POST' })).status).toBe(501);
+    } finally {
+      (globalThis as { gc?: () => void }).gc = saved;
+      await off.app.close();
+      await on.app.close();
+    }
   });
 });

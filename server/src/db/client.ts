@@ -138,6 +138,10 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor a checked-out one: pg-pool takes its own listener off a client while it is checked out, so a connection lost
+  // between two queries of a transaction (PostgreSQL stopped or restarted) emitted 'error' with no listener and
+  // crashed the process. The next query on it fails (503 Service_Unavailable) and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const acquireListeners = new Set<(seconds: number) => void>();
   timePoolCheckouts(pool, (seconds) => {
     for (const listener of acquireListeners) listener(seconds);

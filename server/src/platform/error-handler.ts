@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '@portal/contracts/errors';
+import { isDatabaseUnavailable } from './database-unavailable';
 import { PortalError } from './portal-error';
 
 /** Fastify's own error codes that mean "the caller sent something we cannot take". */
@@ -28,6 +29,15 @@ function fieldErrorsOf(error: FastifyError): Record<string, string[]> {
  * One error envelope for every failure (docs/requirements/api.md#response-envelope): 4xx answers name an error code the SPA can look up
  * in the CMS; anything unexpected is logged with its stack and answered as a generic 500 with the request id.
  */
+/** The driver's code of a database error (e.g. ECONNREFUSED, 57P01), for the log line; never the message's data. */
+function causeCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as Error).cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && !code.startsWith('FST_')) return code;
+  }
+  return undefined;
+}
+
 export function sendError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   let status = 500;
   let body: ErrorResponse = { errorMessage: 'Generic_Error_For_Services', requestId: request.id };
@@ -43,6 +53,12 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
     const known = clientErrors[error.code]!;
     status = known.status;
     body = { errorMessage: known.code };
+  } else if (isDatabaseUnavailable(error)) {
+    // The database is down or restarting: a condition of the instance, not a bug in the request. Answered at once (the
+    // pool's connect timeout bounds the wait), without a stack trace per request; /readyz says the same meanwhile.
+    status = 503;
+    body = { errorMessage: 'Service_Unavailable' };
+    reply.header('retry-after', '5');
   } else if (error.statusCode === 429) {
     status = 429;
     body = { errorMessage: 'Too_Many_Requests' };
@@ -56,6 +72,8 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
   // CMS outage that content is unavailable), so no stack trace per request.
   if (status >= 500 && error instanceof PortalError)
     request.log.debug({ errorCode: body.errorMessage, status }, 'request answered with an error');
+  else if (status === 503 && body.errorMessage === 'Service_Unavailable')
+    request.log.warn({ errorCode: body.errorMessage, status, cause: causeCode(error) }, 'database unavailable');
   else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ errorCode: body.errorMessage, status }, 'request rejected');
   // Every rate limit (@fastify/rate-limit's, the content proxy's, the daily counters) ends here as this answer.

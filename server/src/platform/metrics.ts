@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -10,6 +10,8 @@ import { rowsOf } from './db-executor';
 
 /** Where the Prometheus text is served on the metrics port (docs/decisions/0033-openapi-metrics-deployment.md). */
 export const METRICS_PATH = '/metrics';
+/** Benchmarks only (METRICS_BENCH_GC=true, bench/gates/soak.ts): forces a GC and answers the memory after it. */
+export const BENCH_GC_PATH = '/bench/gc';
 
 /** Counters a component keeps as plain numbers (no prom-client on its hot path), read at scrape time. */
 export interface CacheCounts {
@@ -231,9 +233,13 @@ export class MetricsServer {
   ) {}
 
   /** Starts listening; a port already taken is logged, not fatal: the portal serves people first. */
-  async listen(host: string, port: number): Promise<void> {
+  async listen(host: string, port: number, { benchGc = false }: { benchGc?: boolean } = {}): Promise<void> {
     const server = createServer((request, response) => {
       const path = (request.url ?? '').split('?', 1)[0];
+      if (benchGc && request.method === 'POST' && path === BENCH_GC_PATH) {
+        benchGarbageCollection(response);
+        return;
+      }
       if (request.method !== 'GET' || path !== METRICS_PATH) {
         response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
         return;
@@ -271,6 +277,22 @@ export class MetricsServer {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+/** A full GC (node --expose-gc) and the memory after it, as JSON; 501 when the process cannot be asked to collect. */
+function benchGarbageCollection(response: ServerResponse): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    response.writeHead(501, { 'content-type': 'text/plain' }).end('start node with --expose-gc\n');
+    return;
+  }
+  gc();
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  response
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(
+      JSON.stringify({ rssBytes: rss, heapUsedBytes: heapUsed, heapTotalBytes: heapTotal, externalBytes: external }),
+    );
 }
 
 declare module 'fastify' {
@@ -311,6 +333,6 @@ export const metricsPlugin = fp(
 
 /** Opens the metrics port of the settings (none when METRICS_PORT=off); closed with the app. */
 export async function startMetricsServer(app: FastifyInstance): Promise<void> {
-  const { host, port } = app.config.metrics;
-  if (port !== null) await app.metricsServer.listen(host, port);
+  const { host, port, benchGc } = app.config.metrics;
+  if (port !== null) await app.metricsServer.listen(host, port, { benchGc });
 }
