@@ -3,7 +3,7 @@
 // cookie, a topic page, the portal's pages as a new visitor (no cookies, like the issue that asked for them), the
 // not-found page, and `/account` logged in as a demo account; three runs each; prints the median of every category
 // and of FCP, LCP, TBT and CLS against the targets. LIGHTHOUSE_PAGES=login,account (labels containing any of the
-// words) runs some of them only.
+// words; a word that is a whole label, such as `/login`, picks that page alone) runs some of them only.
 // Chromium: /usr/bin/chromium (CHROME_PATH overrides). Run: npm run bench:lighthouse
 // LIGHTHOUSE_RUNS changes the number of runs; LIGHTHOUSE_REPORT_DIR keeps each page's last JSON report there, to read
 // its audits (layout-shift-elements, render-blocking-resources, bootup-time, unused-javascript…).
@@ -40,7 +40,10 @@ const allPages: { label: string; path: string; cookie?: string }[] = [
   { label: '/account (logged in)', path: '/account', cookie: `region=J5A; amaApproved=true; ${SESSION}` },
 ];
 const only = process.env.LIGHTHOUSE_PAGES?.split(',').filter(Boolean);
-const pages = only ? allPages.filter((p) => only.some((word) => p.label.includes(word))) : allPages;
+// A word that is a whole label picks that page alone (`/login` without the `/login-help/…` pages).
+const picks = (label: string, word: string) =>
+  label === word || (!allPages.some((p) => p.label === word) && label.includes(word));
+const pages = only ? allPages.filter((p) => only.some((word) => picks(p.label, word))) : allPages;
 
 /** Logs the demo account in (password, then its published TOTP secret) and answers its session cookie. */
 async function demoSession(base: string): Promise<string> {

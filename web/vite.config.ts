@@ -36,8 +36,51 @@ function inlineEntryCss(): Plugin {
   };
 }
 
+/**
+ * MUI's `createTheme` and `ThemeProvider` carry the machinery of CSS-variables themes (colour schemes, their
+ * localStorage manager and inline script, the variables' parser: about 7 KB gzip of the entry chunk) for a theme
+ * made with `cssVariables` or `colorSchemes`. The portal's theme (src/app/theme.ts) has neither, so MUI takes its
+ * no-variables path at run time; these two modules lead there directly, and throw if a theme ever needs the other
+ * path (docs/decisions/0034-server-rendered-portal-pages.md).
+ */
+function muiThemeWithoutCssVariables(): Plugin {
+  const modules: Record<string, string> = {
+    '/@mui/material/styles/createTheme.mjs': `import createThemeNoVars from './createThemeNoVars.mjs';
+export default function createTheme(options = {}, ...args) {
+  if (options.cssVariables || 'colorSchemes' in options)
+    throw new Error('CSS-variables themes are left out of the build (web/vite.config.ts)');
+  return createThemeNoVars(options, ...args);
+}`,
+    '/@mui/material/styles/ThemeProvider.mjs': `'use client';
+import * as React from 'react';
+import ThemeProviderNoVars from './ThemeProviderNoVars.mjs';
+import THEME_ID from './identifier.mjs';
+import { jsx as _jsx } from 'react/jsx-runtime';
+export default function ThemeProvider({ theme, ...props }) {
+  const noVarsTheme = React.useMemo(() => {
+    if (typeof theme === 'function') return theme;
+    const muiTheme = THEME_ID in theme ? theme[THEME_ID] : theme;
+    if ('colorSchemes' in muiTheme)
+      throw new Error('CSS-variables themes are left out of the build (web/vite.config.ts)');
+    return 'vars' in muiTheme ? theme : { ...theme, vars: null };
+  }, [theme]);
+  return /*#__PURE__*/ _jsx(ThemeProviderNoVars, { theme: noVarsTheme, ...props });
+}`,
+  };
+  return {
+    name: 'portal:mui-theme-without-css-variables',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      const path = id.split('?')[0]!.replaceAll('\\', '/');
+      for (const [end, code] of Object.entries(modules)) if (path.endsWith(end)) return code;
+      return undefined;
+    },
+  };
+}
+
 export default defineConfig(({ command, isSsrBuild, mode }) => ({
-  plugins: [react(), inlineEntryCss()],
+  plugins: [react(), inlineEntryCss(), muiThemeWithoutCssVariables()],
   resolve: {
     alias: command === 'build' && !isSsrBuild ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },

@@ -1,4 +1,3 @@
-import { z } from 'zod/mini';
 import defaultMessages from './error-codes.json';
 
 /**
@@ -15,10 +14,6 @@ export const GENERIC_ERROR_CODE = 'Generic_Error_For_Services' satisfies ErrorCo
 /** Fallback text when neither the code nor the generic code has a CMS message (docs/requirements/api.md#error-message-lookup-and-fallback). */
 export const FALLBACK_ERROR_TEXT = 'An error has happened, please try again.';
 
-/** Error envelope of every non-2xx answer (docs/requirements/api.md#response-envelope). */
-export const ErrorResponseSchema = z.object({
-  errorMessage: z.string(),
-  fieldErrors: z.optional(z.record(z.string(), z.array(z.string()))),
-  requestId: z.optional(z.string()),
-});
-export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+// The error envelope's schema is in http.ts, beside the success envelope: this module stays without zod, for the
+// browser's first download (docs/requirements/platform.md#web-budget).
+export type { ErrorResponse } from './http';

@@ -11,6 +11,7 @@ import {
   statesOf,
   toJurisdictionParts,
 } from './jurisdictions';
+import jurisdictionData from './jurisdictions.json';
 
 describe('jurisdiction options (docs/requirements/jurisdictions.md)', () => {
   it('holds the spec table exactly, placeholder first', () => {
@@ -49,6 +50,9 @@ describe('the two encodings of a jurisdiction', () => {
     expect(fromJurisdictionParts({ jurisdiction: 'J5', lineOfBusiness: 'B' })).toBe('J5B');
     for (const { value } of selectableJurisdictions)
       expect(fromJurisdictionParts(toJurisdictionParts(value))).toBe(value);
+  });
+  it('checks jurisdictions.json against its schema', () => {
+    expect(JurisdictionListSchema.parse(jurisdictionData)).toEqual(selectableJurisdictions);
   });
   it('refuses a jurisdictions.json entry whose value does not match its parts', () => {
     const entry = {

@@ -1,5 +1,7 @@
 import { z } from 'zod/mini';
 
+export * from './site-config-defaults';
+
 /**
  * Browser-visible settings, served by the portal as /api/site-config.js (a classic script that runs before the
  * SPA, so no request waterfall). Only non-secret values belong here.
@@ -14,13 +16,6 @@ export const SessionTimerConfigSchema = z.object({
   eventsThrottleMs: z.number().check(z.nonnegative()),
 });
 export type SessionTimerConfig = z.infer<typeof SessionTimerConfigSchema>;
-
-export const SESSION_TIMER_DEFAULTS: SessionTimerConfig = {
-  timeoutMs: 1_800_000,
-  promptBeforeIdleMs: 900_000,
-  throttleMs: 1_000,
-  eventsThrottleMs: 200,
-};
 
 export const SiteConfigSchema = z.object({
   contentPreview: z.boolean(),
@@ -37,6 +32,3 @@ export const SiteConfigSchema = z.object({
   sessionTimer: z.optional(SessionTimerConfigSchema),
 });
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;
-
-export const SITE_CONFIG_GLOBAL = '__PORTAL_CONFIG__';
-export const SITE_CONFIG_PATH = '/api/site-config.js';

@@ -3,37 +3,11 @@ import {
   PORTAL_REQUEST_HEADER_VALUE,
   GENERIC_ERROR_CODE,
   ErrorResponseSchema,
-  type ErrorResponse,
 } from '@portal/contracts';
 import { z } from 'zod/mini';
+import { ApiError, reportSessionLost } from './api-error';
 
-/** A non-2xx answer: `code` is the server's errorMessage (an error code, or a readable sentence for authority validation). */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    readonly fieldErrors?: ErrorResponse['fieldErrors'],
-    readonly requestId?: string,
-    /** Seconds from a 429's `Retry-After` header, when it carried a number. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(code);
-    this.name = 'ApiError';
-  }
-}
-
-/** The codes of a 401 that mean the server no longer has a logged-in session for this browser. */
-const SESSION_LOST_CODES = new Set(['Session_Expired', 'Not_Logged_In']);
-const sessionLostListeners = new Set<(code: string) => void>();
-
-/**
- * Called on every 401 Session_Expired / Not_Logged_In answer (docs/requirements/session.md#activity-status: the
- * session context turns it into the session-ended dialog, never a silent failure). Returns the unsubscribe.
- */
-export function onSessionLost(listener: (code: string) => void): () => void {
-  sessionLostListeners.add(listener);
-  return () => sessionLostListeners.delete(listener);
-}
+export { ApiError, onSessionLost } from './api-error';
 
 export interface RequestOptions<T extends z.core.$ZodType> {
   method?: 'GET' | 'POST';
@@ -97,8 +71,7 @@ export function readApiAnswer<T extends z.core.$ZodType = z.ZodMiniUnknown>(
   if (status < 200 || status > 299) {
     const parsed = ErrorResponseSchema.safeParse(payload);
     if (parsed.success) {
-      if (status === 401 && SESSION_LOST_CODES.has(parsed.data.errorMessage))
-        for (const listener of sessionLostListeners) listener(parsed.data.errorMessage);
+      if (status === 401) reportSessionLost(parsed.data.errorMessage);
       throw new ApiError(status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId, retryAfter);
     }
     throw new ApiError(status, GENERIC_ERROR_CODE);

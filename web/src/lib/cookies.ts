@@ -1,5 +1,5 @@
 import Cookies from 'js-cookie';
-import { REMEMBER_COOKIE_DAYS } from '@portal/contracts';
+import { REMEMBER_COOKIE_DAYS } from '@portal/contracts/http-names';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 

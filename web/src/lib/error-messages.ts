@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ErrorMessageListSchema, FALLBACK_ERROR_TEXT, GENERIC_ERROR_CODE } from '@portal/contracts';
-import { contentRequest } from './content-request';
+import { FALLBACK_ERROR_TEXT, GENERIC_ERROR_CODE } from '@portal/contracts/errors';
+import { readContent } from './content-query';
 
 async function messageFor(code: string, signal?: AbortSignal): Promise<string | undefined> {
-  const list = await contentRequest(
+  const list = await readContent(
     'error-messages',
     { 'filters[ErrorCode][$eq]': code },
-    ErrorMessageListSchema,
+    (s) => s.ErrorMessageListSchema,
     signal,
   );
   return list[0]?.attributes.Message;

@@ -1,5 +1,5 @@
-import { GENERIC_ERROR_CODE } from '@portal/contracts';
-import { ApiError } from './api-client';
+import { GENERIC_ERROR_CODE } from '@portal/contracts/errors';
+import { ApiError } from './api-error';
 import { useErrorMessage } from './error-messages';
 
 /** "Too many attempts. Try again in 3 minutes." from a 429's Retry-After (rounded up to whole minutes). */

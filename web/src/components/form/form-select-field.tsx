@@ -1,6 +1,7 @@
-import type { TextFieldProps } from '@mui/material';
+import { TextField, type TextFieldProps } from '@mui/material';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
-import { FormTextField } from './form-text-field';
+import { useHydrated } from '../../lib/use-hydrated';
+import { useFieldErrorText } from './form-text-field';
 
 export interface SelectOption {
   value: string;
@@ -34,17 +35,25 @@ export function FormSelectField({
   placeholder?: string;
   sx?: TextFieldProps['sx'];
 }) {
+  const { ref, ...field } = registration;
+  const message = useFieldErrorText(error);
+  // Like FormTextField: not changed before the page has hydrated (the form's state would not know).
+  const hydrated = useHydrated();
+  // MUI's TextField (its select part loads with the forms that have a select; FormTextField does without it).
   return (
-    <FormTextField
+    <TextField
+      {...field}
       id={id}
       label={label}
       select
-      registration={registration}
-      error={error}
-      helperText={helperText}
+      inputRef={ref}
+      error={!!error}
+      helperText={message ?? helperText}
       required={required}
       sx={sx}
-      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      fullWidth
+      margin="normal"
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { readOnly: !hydrated } }}
     >
       <option value="">{placeholder}</option>
       {options.map((option) => (
@@ -52,6 +61,6 @@ export function FormSelectField({
           {option.label}
         </option>
       ))}
-    </FormTextField>
+    </TextField>
   );
 }

@@ -1,6 +1,14 @@
-import { TextField, type TextFieldProps } from '@mui/material';
+import {
+  FormControl,
+  FormHelperText,
+  InputLabel,
+  OutlinedInput,
+  type InputLabelProps,
+  type OutlinedInputProps,
+  type TextFieldProps,
+} from '@mui/material';
 import { useForkRef } from '@mui/material/utils';
-import type { Ref } from 'react';
+import type { InputHTMLAttributes, Ref } from 'react';
 import { useErrorMessage } from '../../lib/error-messages';
 import { useHydrated } from '../../lib/use-hydrated';
 import type { FormErrorItem } from './form-error-summary';
@@ -14,8 +22,31 @@ import {
   type UseFormRegisterReturn,
 } from 'react-hook-form';
 
-export type FormTextFieldProps = Omit<TextFieldProps, 'error' | 'name' | 'id'> & {
+export type FormTextFieldProps = Pick<
+  TextFieldProps,
+  | 'label'
+  | 'type'
+  | 'autoComplete'
+  | 'autoFocus'
+  | 'required'
+  | 'disabled'
+  | 'multiline'
+  | 'rows'
+  | 'minRows'
+  | 'maxRows'
+  | 'placeholder'
+  | 'helperText'
+  | 'sx'
+  | 'className'
+> & {
   id: string;
+  slotProps?: {
+    /** Attributes of the `<input>` (or `<textarea>`) itself. */
+    htmlInput?: InputHTMLAttributes<HTMLInputElement> & Record<`data-${string}`, string>;
+    /** Props of the outlined input around it (an adornment, its own aria-describedby). */
+    input?: Partial<OutlinedInputProps>;
+    inputLabel?: Partial<InputLabelProps>;
+  };
   registration: UseFormRegisterReturn;
   error?: FieldError;
   /** Another ref to the input (e.g. the session context's login element). */
@@ -34,29 +65,72 @@ export function useFieldErrorText(error: FieldError | undefined): string | undef
 
 /**
  * A text field wired to react-hook-form: its error message is the helper text, tied to the input with
- * aria-describedby (MUI links helper text to the input by id) and aria-invalid. An error code (from the contracts'
- * schemas or the server's `fieldErrors`) shows as its CMS text, never as the bare code, whichever form gives it.
+ * aria-describedby and aria-invalid. An error code (from the contracts' schemas or the server's `fieldErrors`) shows
+ * as its CMS text, never as the bare code, whichever form gives it.
+ *
+ * MUI's outlined TextField, put together from its parts as TextField does (same markup, ids and classes): TextField
+ * itself also imports the select, its menu and popover and the other two variants (about 20 KB gzip), which every
+ * page with a form then loaded before it could hydrate (docs/requirements/platform.md#web-budget). Selects are
+ * FormSelectField.
  */
-export function FormTextField({ id, registration, error, helperText, extraInputRef, ...props }: FormTextFieldProps) {
-  const { ref, ...field } = registration;
+export function FormTextField({
+  id,
+  registration,
+  error,
+  helperText,
+  extraInputRef,
+  label,
+  required = false,
+  disabled = false,
+  multiline = false,
+  slotProps = {},
+  sx,
+  className,
+  ...inputAttributes
+}: FormTextFieldProps) {
+  const { ref, name, onChange, onBlur } = registration;
   const inputRef = useForkRef<HTMLElement | null>(ref, extraInputRef);
   const message = useFieldErrorText(error);
   // Read-only until the page has hydrated: text typed into a server-rendered field before then would never reach the
   // form's state (and the form could submit natively before its handler exists).
   const hydrated = useHydrated();
-  const htmlInput = (props.slotProps?.htmlInput ?? {}) as Record<string, unknown>;
+  const { htmlInput = {}, input = {}, inputLabel = {} } = slotProps;
+  const shownHelperText = message ?? helperText;
+  const helperTextId = shownHelperText ? `${id}-helper-text` : undefined;
+  const hasLabel = label != null && label !== '';
   return (
-    <TextField
-      {...props}
-      {...field}
-      slotProps={{ ...props.slotProps, htmlInput: { ...htmlInput, readOnly: !hydrated || htmlInput.readOnly } }}
-      id={id}
-      inputRef={inputRef}
+    <FormControl
+      className={['MuiTextField-root', className].filter(Boolean).join(' ')}
+      sx={sx}
+      disabled={disabled}
       error={!!error}
-      helperText={message ?? helperText}
+      required={required}
       fullWidth
       margin="normal"
-    />
+      variant="outlined"
+    >
+      {hasLabel && (
+        <InputLabel htmlFor={id} id={`${id}-label`} {...inputLabel}>
+          {label}
+        </InputLabel>
+      )}
+      <OutlinedInput
+        aria-describedby={helperTextId}
+        {...inputAttributes}
+        id={id}
+        name={name}
+        onChange={onChange}
+        onBlur={onBlur}
+        inputRef={inputRef}
+        multiline={multiline}
+        fullWidth
+        label={label}
+        {...(inputLabel.shrink !== undefined ? { notched: inputLabel.shrink } : {})}
+        inputProps={{ ...htmlInput, readOnly: !hydrated || htmlInput.readOnly }}
+        {...input}
+      />
+      {shownHelperText && <FormHelperText id={helperTextId}>{shownHelperText}</FormHelperText>}
+    </FormControl>
   );
 }
 

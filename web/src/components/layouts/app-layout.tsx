@@ -1,5 +1,5 @@
 import { AppBar, Box, Container, Link, Stack, Toolbar, Typography } from '@mui/material';
-import { linesOfBusiness, macJurisdictions, statesOf } from '@portal/contracts';
+import { linesOfBusiness, macJurisdictions, statesOf } from '@portal/contracts/jurisdiction-list';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet, ScrollRestoration } from 'react-router';
 import { paths } from '../../config/paths';

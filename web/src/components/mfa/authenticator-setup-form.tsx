@@ -72,7 +72,7 @@ export function AuthenticatorSetupForm({
         id={fieldIds.code}
         label="6-digit code from the app"
         autoComplete="one-time-code"
-        inputMode="numeric"
+        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
         registration={form.register('code')}
         error={errors.code}
         required

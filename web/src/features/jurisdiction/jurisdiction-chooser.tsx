@@ -1,11 +1,7 @@
 import { Box, ButtonBase, Checkbox, FormControlLabel, Grid, Typography } from '@mui/material';
 import { useId, useState, type ElementType } from 'react';
-import {
-  defaultJurisdictionImage,
-  providersLabel,
-  selectableJurisdictions,
-  type Jurisdiction,
-} from '@portal/contracts';
+import type { Jurisdiction } from '@portal/contracts';
+import { defaultJurisdictionImage, providersLabel, selectableJurisdictions } from '@portal/contracts/jurisdiction-list';
 import { siteConfig } from '../../config/site-config';
 
 /** Texts of docs/requirements/public-site.md#jurisdiction-picker, quoted exactly. */

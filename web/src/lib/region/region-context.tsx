@@ -1,12 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import {
-  isJurisdiction,
-  LICENSE_COOKIE,
-  REGION_COOKIE,
-  selectableJurisdictions,
-  type Jurisdiction,
-  type JurisdictionOption,
-} from '@portal/contracts';
+import type { Jurisdiction } from '@portal/contracts';
+// The first load's modules import the contracts' zod-free parts (docs/requirements/platform.md#web-budget).
+import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts/http-names';
+import { isJurisdiction, selectableJurisdictions, type JurisdictionOption } from '@portal/contracts/jurisdiction-list';
 import { siteConfig } from '../../config/site-config';
 import { currentCookieContext, readCookie, removeCookie, writeCookie } from '../cookies';
 

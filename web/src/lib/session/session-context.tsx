@@ -14,10 +14,16 @@ import {
 } from 'react';
 import type { IIdleTimer } from 'react-idle-timer';
 import type { SessionTimerConfig } from '@portal/contracts';
-import { onSessionLost } from '../api-client';
+import { onSessionLost } from '../api-error';
 import { useHydrated } from '../use-hydrated';
 import type { InactivityTimerEvents } from './inactivity-timer';
-import { extendServerSession, fetchSessionState, logoutServerSession } from './session-api';
+
+// The session calls bring the HTTP client and its answers' schemas (zod): they load with the first call, after the
+// page is interactive, not with the first download (docs/requirements/platform.md#web-budget).
+const sessionApi = () => import('./session-api');
+const fetchSessionState = (signal?: AbortSignal) => sessionApi().then((api) => api.fetchSessionState(signal));
+const extendServerSession = () => sessionApi().then((api) => api.extendServerSession());
+const logoutServerSession = () => sessionApi().then((api) => api.logoutServerSession());
 import { readSessionTimerConfig } from './session-timer-config';
 
 // react-idle-timer and its handlers load once the session says logged in (docs/requirements/platform.md#web-budget).

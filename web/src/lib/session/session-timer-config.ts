@@ -1,4 +1,5 @@
-import { SESSION_TIMER_DEFAULTS, type SessionTimerConfig } from '@portal/contracts';
+import type { SessionTimerConfig } from '@portal/contracts';
+import { SESSION_TIMER_DEFAULTS } from '@portal/contracts/site-config-defaults';
 import { siteConfig } from '../../config/site-config';
 
 /**

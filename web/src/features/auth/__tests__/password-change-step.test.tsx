@@ -36,7 +36,9 @@ function expiredLogin() {
 
 describe(
   '/login with an expired password (docs/requirements/session.md#password-maximum-age)',
-  { timeout: 30_000 },
+  // Four steps typed in full; on a loaded machine 29 s before the session calls and content reads were loaded on
+  // first use (their modules now load during the test, not before it), 40 s after.
+  { timeout: 60_000 },
   () => {
     it('after the code: "Your password has expired" with the limit, the checklist and the generator; errors next to the field; then on to next', async () => {
       const changes = expiredLogin();

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SystemUseNoticeEntrySchema } from '@portal/contracts';
-import { contentRequest } from '../../../lib/content-request';
+import { readContent } from '../../../lib/content-query';
 
 /**
  * The CMS-managed system-use notice on the login page (CMS ARS AC-8). A module of its own: the server reads it
@@ -9,7 +8,7 @@ import { contentRequest } from '../../../lib/content-request';
 export const getSystemUseNoticeQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'system-use-notice'],
-    queryFn: ({ signal }) => contentRequest('system-use-notice', {}, SystemUseNoticeEntrySchema, signal),
+    queryFn: ({ signal }) => readContent('system-use-notice', {}, (s) => s.SystemUseNoticeEntrySchema, signal),
     staleTime: 180_000,
   });
 

@@ -1,11 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { HomePageEntrySchema } from '@portal/contracts';
-import { contentRequest } from '../../../lib/content-request';
+import { readContent } from '../../../lib/content-query';
 
 export const getHomePageQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'home-page'],
-    queryFn: ({ signal }) => contentRequest('home-page', { populate: '*' }, HomePageEntrySchema, signal),
+    queryFn: ({ signal }) => readContent('home-page', { populate: '*' }, (s) => s.HomePageEntrySchema, signal),
     staleTime: 60_000,
   });
 

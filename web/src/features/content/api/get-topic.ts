@@ -1,16 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { TopicListSchema } from '@portal/contracts';
-import { contentRequest } from '../../../lib/content-request';
+import { readContent } from '../../../lib/content-query';
 
 /** One topic by its stable slug (`/topics/{slug}`). Answers null when none is found. */
 export const getTopicQueryOptions = (slug: string) =>
   queryOptions({
     queryKey: ['content', 'topic', slug],
     queryFn: async ({ signal }) => {
-      const list = await contentRequest(
+      const list = await readContent(
         'topics',
         { 'filters[slug][$eq]': slug, populate: '*' },
-        TopicListSchema,
+        (s) => s.TopicListSchema,
         signal,
       );
       return list[0] ?? null;

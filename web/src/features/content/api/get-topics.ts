@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { TopicListSchema, type Jurisdiction, type TopicEntry } from '@portal/contracts';
-import { contentRequest } from '../../../lib/content-request';
+import type { Jurisdiction, TopicEntry } from '@portal/contracts';
+import { readContent } from '../../../lib/content-query';
 
 export const getTopicsQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'topics'],
     queryFn: ({ signal }) =>
-      contentRequest(
+      readContent(
         'topics',
         {
           'fields[0]': 'title',
@@ -18,7 +18,7 @@ export const getTopicsQueryOptions = () =>
           sort: 'order:asc',
           'pagination[pageSize]': '100',
         },
-        TopicListSchema,
+        (s) => s.TopicListSchema,
         signal,
       ),
     staleTime: 60_000,

@@ -15,7 +15,7 @@ import { Link as RouterLink } from 'react-router';
 import type { TopicEntry } from '@portal/contracts';
 import { ContentMarkdown } from '../../../components/content-markdown/content-markdown';
 import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 import { useRegion } from '../../../lib/region/region-context';
 import { useSession } from '../../../lib/session/session-context';
 import { useErrorMessage } from '../../../lib/error-messages';

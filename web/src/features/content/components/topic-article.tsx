@@ -7,7 +7,7 @@ import { useTopic } from '../api/get-topic';
 import { ContentMarkdown } from '../../../components/content-markdown/content-markdown';
 import { PRINT_BLOCK_ID, usePrintBlock } from './use-print-block';
 import { useErrorMessage } from '../../../lib/error-messages';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 
 function TopicSkeleton() {
   return (
