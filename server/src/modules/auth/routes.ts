@@ -43,14 +43,15 @@ import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   app.post(
     '/api/auth/login',
     {
-      config: { rateLimit: perClient, errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] } },
+      config: {
+        audit: { action: 'login.password' },
+        rateLimit: perClient,
+        errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] },
+      },
       schema: { body: LoginRequest, response: { 200: LoginResponse } },
     },
     async (request, reply) => ({ data: { next: await loginWithPassword(request, reply, request.body) } }),
@@ -59,7 +60,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/auth/mfa',
     {
-      config: { rateLimit: perClient, errors: { 401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Code_Invalid'] } },
+      config: {
+        audit: { action: 'login.mfa' },
+        rateLimit: perClient,
+        errors: { 401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Code_Invalid'] },
+      },
       schema: { body: MfaRequest, response: { 200: MfaResponse } },
     },
     async (request, reply) => {
@@ -74,7 +79,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // Before validation: at another stage the answer is 401 whatever the body.
       preValidation: requirePendingStage('password-change'),
-      config: { rateLimit: perClient },
+      config: { audit: { action: 'password.change' }, rateLimit: perClient },
       schema: { body: PasswordChangeRequest, response: { 200: PasswordChangeResponse } },
     },
     async (request, reply) => {
@@ -87,6 +92,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/auth/mfa/enroll',
     {
       config: {
+        audit: { action: 'mfa.enrol' },
         rateLimit: perClient,
         errors: {
           400: ['Mfa_Enroll_Not_Started'],
@@ -112,7 +118,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // Before validation: without a session the answer is 401 whatever the body.
       preValidation: requireSession,
-      config: { rateLimit: perClient, errors: { 400: ['Login_Failed'] } },
+      config: { audit: { action: 'reauthenticate' }, rateLimit: perClient, errors: { 400: ['Login_Failed'] } },
       schema: { body: ReauthenticateRequest, response: { 200: ReauthenticateResponse } },
     },
     async (request) => {
@@ -126,23 +132,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/auth/logout', { schema: { response: { 200: LogoutResponse } } }, async (request, reply) => {
-    const lookup = await lookupSession(request);
-    if (lookup.status === 'valid') {
-      const { db } = app.database;
-      await destroySession(db, lookup.session.idHash);
-      await recordAudit(db, {
-        actor: lookup.session.userId,
-        action: 'logout',
-        target: lookup.session.userId,
-        outcome: 'success',
-        ip: request.ip,
-        requestId: request.id,
-      });
-    }
-    clearSessionCookie(reply);
-    return { data: { loggedIn: false as const } };
-  });
+  app.post(
+    '/api/auth/logout',
+    { config: { audit: { action: 'logout' } }, schema: { response: { 200: LogoutResponse } } },
+    async (request, reply) => {
+      const lookup = await lookupSession(request);
+      if (lookup.status === 'valid') {
+        const { db } = app.database;
+        await destroySession(db, lookup.session.idHash);
+        await recordAudit(db, {
+          actor: lookup.session.userId,
+          action: 'logout',
+          target: lookup.session.userId,
+          outcome: 'success',
+          ip: request.ip,
+          requestId: request.id,
+        });
+      }
+      clearSessionCookie(reply);
+      return { data: { loggedIn: false as const } };
+    },
+  );
 
   // Reading the state is not activity: it never restarts the idle timer.
   app.get('/api/session', { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
@@ -155,7 +165,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/session/extend',
-    { preHandler: requireSession, schema: { response: { 200: SessionExtendResponse } } },
+    {
+      config: { audit: { exempt: 'keeps the session alive: activity, not a change a person asks for' } },
+      preHandler: requireSession,
+      schema: { response: { 200: SessionExtendResponse } },
+    },
     async (request) => ({ data: sessionState(request.portalSession, app.clock(), app.config.sessions) }),
   );
 };

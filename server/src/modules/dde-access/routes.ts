@@ -64,9 +64,6 @@ function requestDigest(body: Record<string, unknown>): string {
  */
 export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   // Reading is not a change: no audit; only the caller's own requests.
   app.get(
@@ -80,7 +77,7 @@ export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     GET_EASI_PATH,
     {
-      config: { errors: { 403: ['Dde_Location_Not_Linked'] } },
+      config: { audit: { action: 'dde.easi' }, errors: { 403: ['Dde_Location_Not_Linked'] } },
       preHandler: requireSession,
       schema: { body: GetEasiRequest, response: { 200: GetEasiResponse } },
     },
@@ -119,6 +116,7 @@ export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preHandler: requireSession,
       config: {
+        audit: { action: 'dde.submit' },
         rateLimit: routeRateLimit({ max: DDE_SUBMITS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
         errors: { 403: ['Dde_Location_Not_Linked'], 409: ['Dde_Idempotency_Conflict'] },
       },

@@ -43,28 +43,26 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     FIND_ADMIN_PATH,
     {
       config: {
+        audit: { action: 'location.find-admin' },
         rateLimit: routeRateLimit({ max: findAdminPerMinute, timeWindow: 60_000, key: 'ip' }),
         errors: { 404: ['Find_Admin_No_Match'] },
       },
       schema: { body: FindAdminRequest, response: { 200: FindAdminResponse } },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { data: await findAdministrators(contextOf(app, request), request.body) };
-    },
+    async (request) => ({ data: await findAdministrators(contextOf(app, request), request.body) }),
   );
 
   app.post(
     FIND_ADMIN_CONTACT_PATH,
     {
       config: {
+        audit: { action: 'location.find-admin-contact' },
         rateLimit: routeRateLimit({ max: findAdminPerMinute, timeWindow: 60_000, key: 'ip' }),
         errors: { 400: ['Find_Admin_Contact_Expired'] },
       },
       schema: { body: FindAdminContactRequest, response: { 200: FindAdminContactResponse } },
     },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+    async (request) => {
       const { queued } = await relayContactRequest(contextOf(app, request), request.body);
       if (queued) app.jobs.kick(OUTBOX_JOB);
       return { data: { sent: true as const } };

@@ -40,14 +40,11 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   // A date of birth after the latest day anywhere is refused by the schema (the app's clock, so tests can move it).
   const today = () => latestDayOnEarth(app.clock());
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   app.post(
     FORGOT_USERNAME_PATH,
     {
-      config: { rateLimit: perClient },
+      config: { audit: { action: 'login-help.forgot-username' }, rateLimit: perClient },
       schema: { body: forgotUsernameRequest(today), response: { 200: ForgotUsernameResponse } },
     },
     async (request) => {
@@ -59,7 +56,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     FORGOT_PASSWORD_PATH,
     {
-      config: { rateLimit: perClient },
+      config: { audit: { action: 'login-help.forgot-password' }, rateLimit: perClient },
       schema: { body: ForgotPasswordRequest, response: { 200: ForgotPasswordResponse } },
     },
     async (request) => ({ data: { next: await forgotPassword(request, request.body) } }),
@@ -69,6 +66,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
     RESET_PASSWORD_PATH,
     {
       config: {
+        audit: { action: 'login-help.reset-password' },
         rateLimit: perClient,
         errors: { 400: ['Reset_Token_Invalid', 'Security_Answer_Incorrect', 'Security_Answer_Attempts_Exceeded'] },
       },
@@ -86,6 +84,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
     SELF_REACTIVATION_PATH,
     {
       config: {
+        audit: { action: 'account.reactivation' },
         rateLimit: perClient,
         errors: {
           400: ['Reactivation_Code_Invalid', 'Security_Answer_Incorrect', 'Security_Answer_Attempts_Exceeded'],

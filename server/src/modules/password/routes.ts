@@ -12,10 +12,12 @@ export const passwordRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/password/generate/get',
     {
-      config: { rateLimit: routeRateLimit({ max: GENERATE_PER_MINUTE, timeWindow: 60_000, key: 'ip' }) },
+      config: {
+        audit: { exempt: 'answers a random password and stores nothing (POST only so it is never cached)' },
+        rateLimit: routeRateLimit({ max: GENERATE_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
+      },
       schema: { response: { 200: GeneratedPasswordResponse } },
     },
-    async (_request, reply) =>
-      reply.header('cache-control', 'no-store').send({ data: { password: generatePassword() } }),
+    async () => ({ data: { password: generatePassword() } }),
   );
 };

@@ -15,17 +15,9 @@ import {
 import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { recordAudit } from '../../platform/audit';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { requireListedSecurityQuestions } from '../../platform/security-questions';
-import {
-  auditedRequests,
-  registerAdministrator,
-  resendVerification,
-  validateAuthority,
-  validateProvider,
-  verifyEmail,
-} from './service';
+import { registerAdministrator, resendVerification, validateAuthority, validateProvider, verifyEmail } from './service';
 
 /** Resend requests per client address and minute (the per-address limit is in the service). */
 const RESENDS_PER_MINUTE = 5;
@@ -47,15 +39,6 @@ async function errorCodeAsSentence(_request: FastifyRequest, reply: FastifyReply
   }
 }
 
-/** The audit action of each route's attempts. */
-const auditActions: Record<string, string> = {
-  [REGISTRATION_ROUTES.validateProvider]: 'registration.provider',
-  [REGISTRATION_ROUTES.validateAuthority]: 'registration.authority',
-  [REGISTRATION_ROUTES.selfRegistration]: 'registration.submit',
-  [REGISTRATION_ROUTES.verifyEmail]: 'registration.verify-email',
-  [REGISTRATION_ROUTES.resendVerification]: 'registration.verify-email.resend',
-};
-
 /** Administrator registration and email verification (docs/requirements/portal.md, docs/decisions/0025). */
 export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
@@ -67,32 +50,15 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   // Dates of birth and of service after the latest day anywhere are refused by the schemas, before the service
   // counts an attempt (the app's clock, so tests can move it).
   const today = () => latestDayOnEarth(app.clock());
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
-  // Every attempt is audited: the service records its own outcomes; a refusal before it (bad input, the rate
-  // limit, the CSRF check) is recorded here, by status only — never the body.
-  app.addHook('onResponse', async (request, reply) => {
-    const action = auditActions[request.routeOptions.url ?? ''];
-    if (!action || auditedRequests.has(request) || reply.statusCode < 400) return;
-    try {
-      await recordAudit(app.database.db, {
-        actor: null,
-        action,
-        outcome: 'failure',
-        ip: request.ip,
-        requestId: request.id,
-        details: { reason: `http_${reply.statusCode}` },
-      });
-    } catch (err) {
-      request.log.warn({ err }, 'could not record the audit event of a refused registration call');
-    }
-  });
 
   app.post(
     REGISTRATION_ROUTES.validateProvider,
     {
-      config: { rateLimit: perClient, errors: { 400: ['Provider_Not_Found'], 409: ['Location_Has_Administrator'] } },
+      config: {
+        audit: { action: 'registration.provider' },
+        rateLimit: perClient,
+        errors: { 400: ['Provider_Not_Found'], 409: ['Location_Has_Administrator'] },
+      },
       schema: { body: ValidateProviderRequest, response: { 200: ValidateProviderResponse } },
     },
     async (request) => {
@@ -105,6 +71,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     REGISTRATION_ROUTES.validateAuthority,
     {
       config: {
+        audit: { action: 'registration.authority' },
         rateLimit: perClient,
         errors: {
           400: ['Authority_Not_Verified', 'Validation_Token_Invalid'],
@@ -124,6 +91,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     REGISTRATION_ROUTES.selfRegistration,
     {
       config: {
+        audit: { action: 'registration.submit' },
         rateLimit: perClient,
         errors: {
           400: ['Registration_Token_Invalid', 'Security_Question_Invalid'],
@@ -143,7 +111,11 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.verifyEmail,
     {
-      config: { rateLimit: perClient, errors: { 400: ['Verification_Link_Invalid', 'Email_Already_Verified'] } },
+      config: {
+        audit: { action: 'registration.verify-email' },
+        rateLimit: perClient,
+        errors: { 400: ['Verification_Link_Invalid', 'Email_Already_Verified'] },
+      },
       schema: { body: VerifyEmailRequest, response: { 200: VerifyEmailResponse } },
     },
     async (request) => {
@@ -155,7 +127,10 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.resendVerification,
     {
-      config: { rateLimit: routeRateLimit({ max: RESENDS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }) },
+      config: {
+        audit: { action: 'registration.verify-email.resend' },
+        rateLimit: routeRateLimit({ max: RESENDS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
+      },
       schema: { body: ResendVerificationRequest, response: { 200: ResendVerificationResponse } },
     },
     async (request) => {
