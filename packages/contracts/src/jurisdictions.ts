@@ -10,7 +10,6 @@ import jurisdictionData from './jurisdictions.json';
 export const MacJurisdictionSchema = z.enum(['J5', 'J8']);
 export type MacJurisdiction = z.infer<typeof MacJurisdictionSchema>;
 export const LineOfBusinessSchema = z.enum(['A', 'B']);
-export type LineOfBusiness = z.infer<typeof LineOfBusinessSchema>;
 
 const JurisdictionEntrySchema = z
   .object({

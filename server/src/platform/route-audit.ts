@@ -1,10 +1,4 @@
-import type {
-  FastifyInstance,
-  onRequestAbortHookHandler,
-  onRequestHookHandler,
-  onResponseHookHandler,
-  RouteOptions,
-} from 'fastify';
+import type { FastifyInstance, onRequestAbortHookHandler, onRequestHookHandler, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { onAuditRecorded, recordAudit } from './audit';
 import { answeredErrorCode } from './error-handler';
@@ -20,13 +14,6 @@ declare module 'fastify' {
     /** Required on every POST/PUT/PATCH/DELETE route (a test walks the route table). */
     audit?: RouteAudit;
   }
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** Whether a route changes state, so must declare `config.audit`. */
-export function isStateChanging(route: Pick<RouteOptions, 'method'>): boolean {
-  return [route.method].flat().some((m) => !SAFE_METHODS.has(m));
 }
 
 /**

@@ -29,7 +29,7 @@ export const submitExpiredPasswordChange = (newPassword: string) =>
     schema: PasswordChangeResponse.shape.data,
   });
 
-export { getSystemUseNoticeQueryOptions, useSystemUseNotice } from './system-use-notice';
+export { useSystemUseNotice } from './system-use-notice';
 
 /** The passkey instead of the code: options for the browser (the user's own passkeys only), then the assertion. */
 export const getPasskeyLoginOptions = () =>
