@@ -12,6 +12,7 @@ import {
   SessionResponse,
 } from '@portal/contracts/auth';
 import { ACCOUNT_ROUTES, ReauthenticateRequest, ReauthenticateResponse } from '@portal/contracts/account';
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { recordAudit } from '../../platform/audit';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
@@ -45,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
 
   app.post(
-    '/api/auth/login',
+    AUTH_ROUTES.login,
     {
       config: {
         audit: { action: 'login.password' },
@@ -58,7 +59,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/auth/mfa',
+    AUTH_ROUTES.mfa,
     {
       config: {
         audit: { action: 'login.mfa' },
@@ -75,7 +76,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // An expired password's replacement: only after both factors (the `password-change` stage), throttled like them.
   app.post(
-    '/api/auth/password-change',
+    AUTH_ROUTES.passwordChange,
     {
       // Before validation: at another stage the answer is 401 whatever the body.
       preValidation: requirePendingStage('password-change'),
@@ -89,7 +90,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/auth/mfa/enroll',
+    AUTH_ROUTES.mfaEnroll,
     {
       config: {
         audit: { action: 'mfa.enrol' },
@@ -133,7 +134,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/auth/logout',
+    AUTH_ROUTES.logout,
     { config: { audit: { action: 'logout' } }, schema: { response: { 200: LogoutResponse } } },
     async (request, reply) => {
       const lookup = await lookupSession(request);
@@ -155,7 +156,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Reading the state is not activity: it never restarts the idle timer.
-  app.get('/api/session', { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
+  app.get(AUTH_ROUTES.session, { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') clearSessionCookie(reply);
     return {
@@ -164,7 +165,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post(
-    '/api/session/extend',
+    AUTH_ROUTES.sessionExtend,
     {
       config: { audit: { exempt: 'keeps the session alive: activity, not a change a person asks for' } },
       preHandler: requireSession,

@@ -1,4 +1,5 @@
 import { GeneratedPasswordResponse } from '@portal/contracts/password-policy';
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { generatePassword } from './generator';
@@ -10,7 +11,7 @@ export const GENERATE_PER_MINUTE = 30;
 export const passwordRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   app.post(
-    '/api/password/generate/get',
+    AUTH_ROUTES.generatePassword,
     {
       config: {
         audit: { exempt: 'answers a random password and stores nothing (POST only so it is never cached)' },
