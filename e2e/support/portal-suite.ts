@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { tokenFile } from '../../server/src/content/handover';
@@ -20,6 +22,12 @@ export interface PortalSuiteOptions {
    * then, e.g. a stub server's port). Without them the tests use the shared portal global-setup started.
    */
   env?: Record<string, string> | (() => Record<string, string>);
+  /**
+   * Changes the own portal's data before the tests see it (e.g. makes a seeded password old): the portal starts once
+   * in a fresh data folder (migrations and demo data), stops, this runs on the folder, then the portal starts again
+   * on it. Needs `env`.
+   */
+  prepareData?: (dataDir: string) => Promise<void>;
   /** What every `newPage()` starts with unless the call says otherwise (console errors the flows cause, a viewport). */
   pageDefaults?: SuitePageOptions;
 }
@@ -40,6 +48,7 @@ export interface PortalSuite {
 export function portalSuite(options: PortalSuiteOptions = {}): PortalSuite {
   let browser: Browser | undefined;
   let ownPortal: RunningPortal | undefined;
+  let dataDir: string | undefined;
   const sharedUrl = inject('portalUrl');
 
   beforeAll(async () => {
@@ -53,13 +62,20 @@ export function portalSuite(options: PortalSuiteOptions = {}): PortalSuite {
               CMS_URL: inject('cmsUrl'),
               CMS_TOKEN: readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim(),
             };
-      ownPortal = await startPortal({ ...sharedCms, ...env });
+      const settings = { ...sharedCms, ...env };
+      if (options.prepareData) {
+        dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-prepared-'));
+        await (await startPortal(settings, { dataDir })).stop();
+        await options.prepareData(dataDir);
+      }
+      ownPortal = await startPortal(settings, dataDir ? { dataDir } : {});
     }
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await ownPortal?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   const started = () => {

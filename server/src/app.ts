@@ -41,6 +41,7 @@ import { registrationRoutes } from './modules/registration/routes';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
+import { routeAuditPlugin } from './platform/route-audit';
 import { retentionJobs } from './platform/retention';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { cmsSecurityQuestionKeys, type SecurityQuestionKeys } from './platform/security-questions';
@@ -199,6 +200,8 @@ export async function buildApp({
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);
   await app.register(csrfPlugin, { allowedOrigins: allowedOrigins(config) });
+  // After the CSRF check's: each plugin puts its onRequest hook first, so the audit's watch runs before any refusal.
+  await app.register(routeAuditPlugin);
   await app.register(sessionPlugin);
   // The API reference collects routes as they are declared: before them (docs/decisions/0033-openapi-metrics-deployment.md).
   if (config.apiDocs) await registerOpenApi(app, { publicUrl: config.publicUrl, ui: true });

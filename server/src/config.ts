@@ -371,7 +371,6 @@ export const ConfigSchema = EnvSchema.transform((env) => {
 });
 
 export type Config = z.output<typeof ConfigSchema>;
-export type ConfigInput = Partial<Record<keyof z.input<typeof ConfigSchema>, string>>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -220,7 +220,7 @@ describe('administrator registration', () => {
       expect(extra.json().errorMessage).toBe('Validation_Failed');
     });
 
-    it('audits refused attempts too (bad input), with the status only', async () => {
+    it('audits refused attempts too (bad input), with the error code only', async () => {
       const ip = newIp();
       await post(app, REGISTRATION_ROUTES.validateProvider, { npi: '1', tin: '123456789' }, ip);
       await vi.waitFor(async () => {
@@ -228,7 +228,9 @@ describe('administrator registration', () => {
           .select()
           .from(auditEvents)
           .where(and(eq(auditEvents.action, 'registration.provider'), eq(auditEvents.ip, ip)));
-        expect(rows).toEqual([expect.objectContaining({ outcome: 'failure', details: { reason: 'http_400' } })]);
+        expect(rows).toEqual([
+          expect.objectContaining({ outcome: 'failure', details: { reason: 'Validation_Failed' } }),
+        ]);
       });
     });
 

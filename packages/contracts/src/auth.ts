@@ -17,7 +17,6 @@ export const SESSION_COOKIE_SECURE = '__Host-portal_session';
 export const SESSION_IDLE_MS_DEFAULT = 30 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS_DEFAULT = 12 * 60 * 60 * 1000;
 
-export const TOTP_CODE_LENGTH = 6;
 export const RECOVERY_CODE_COUNT = 10;
 
 /** `POST /api/auth/login` */

@@ -39,7 +39,6 @@ export const HomePageEntrySchema = entry({
   featuredTopics: z.nullish(z.object({ data: TopicListSchema })),
   notices: z.nullish(z.array(NoticeSchema)),
 });
-export type HomePageEntry = z.infer<typeof HomePageEntrySchema>;
 
 export const LicenseEntrySchema = entry({ LicenseText: z.nullable(z.string()) });
 

@@ -12,7 +12,6 @@ export * from './jurisdiction-list';
 export const MacJurisdictionSchema = z.enum(['J5', 'J8']);
 export type MacJurisdiction = z.infer<typeof MacJurisdictionSchema>;
 export const LineOfBusinessSchema = z.enum(['A', 'B']);
-export type LineOfBusiness = z.infer<typeof LineOfBusinessSchema>;
 
 const JurisdictionEntrySchema = z
   .object({

@@ -19,5 +19,10 @@ export function oneTimeCodeSchema(...checks: Parameters<ReturnType<typeof z.stri
   );
 }
 
+/** The digits of a TOTP code (RFC 6238 as authenticator apps show it). */
+export const TOTP_CODE_LENGTH = 6;
+/** A TOTP code once normalised: exactly `TOTP_CODE_LENGTH` digits (the server's check of a code uses it too). */
+export const TOTP_CODE_PATTERN = new RegExp(`^\\d{${TOTP_CODE_LENGTH}}$`);
+
 /** A 6-digit TOTP code from an authenticator app, spaces and hyphens allowed. */
-export const TotpCodeSchema = oneTimeCodeSchema(z.regex(/^\d{6}$/));
+export const TotpCodeSchema = oneTimeCodeSchema(z.regex(TOTP_CODE_PATTERN));

@@ -404,7 +404,10 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       method: ['POST', 'PUT', 'PATCH', 'DELETE'],
       url: '/api/content/*',
       schema: { summary: 'Content is read-only: every other method is refused' },
-      config: { errors: { 405: ['Method_Not_Allowed'] } },
+      config: {
+        audit: { exempt: 'refuses every call (405): content is read-only' },
+        errors: { 405: ['Method_Not_Allowed'] },
+      },
       handler: async () => {
         throw new PortalError(405, 'Method_Not_Allowed', undefined, { allow: 'GET, HEAD' });
       },
@@ -415,6 +418,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       {
         // Server-to-server: authenticated by the shared secret instead of the browser CSRF check.
         config: {
+          audit: { exempt: 'the CMS (not a person) tells the cache to drop content; authenticated by its secret' },
           csrf: false,
           rateLimit: { max: limits.webhookPerMinute, timeWindow: 60_000 },
           answers: { 204: { description: 'Every instance dropped its cached content.' } },

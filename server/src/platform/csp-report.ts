@@ -114,6 +114,7 @@ export async function cspReportRoutes(app: FastifyInstance) {
     {
       bodyLimit: REPORT_BODY_LIMIT,
       config: {
+        audit: { exempt: 'browsers report policy violations here; it only logs (CSRF-exempt, rate limited)' },
         csrf: false,
         rateLimit: { max: REPORTS_PER_MINUTE, timeWindow: 60_000 },
         answers: { 204: { description: 'The report was logged.' } },

@@ -25,6 +25,14 @@ function fieldErrorsOf(error: FastifyError): Record<string, string[]> {
   return fieldErrors;
 }
 
+/** The error code each failed request was answered with (the route audit records it as the failure's reason). */
+const answeredCodes = new WeakMap<FastifyRequest, string>();
+
+/** The error code `request` was answered with, if it failed. */
+export function answeredErrorCode(request: FastifyRequest): string | undefined {
+  return answeredCodes.get(request);
+}
+
 /**
  * One error envelope for every failure (docs/requirements/api.md#response-envelope): 4xx answers name an error code the SPA can look up
  * in the CMS; anything unexpected is logged with its stack and answered as a generic 500 with the request id.
@@ -68,6 +76,7 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
     body = { errorMessage: status === 404 ? 'Not_Found' : status === 405 ? 'Method_Not_Allowed' : 'Validation_Failed' };
   }
 
+  answeredCodes.set(request, body.errorMessage);
   // A PortalError is a deliberate answer whose cause the thrower has logged (e.g. the content proxy says once per
   // CMS outage that content is unavailable), so no stack trace per request.
   if (status >= 500 && error instanceof PortalError)

@@ -1,9 +1,14 @@
+import { PAGE_PATHS } from '@portal/contracts/paths';
+
 /** Route table (docs/requirements/public-site.md#routes): components build links from here, never by hand. */
 export const paths = {
   home: { path: '/', href: () => '/' },
   topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
   /** `next`: a same-site path to return to after the login (docs/requirements/session.md#login). */
-  login: { path: '/login', href: (next?: string) => (next ? `/login?next=${encodeURIComponent(next)}` : '/login') },
+  login: {
+    path: PAGE_PATHS.login,
+    href: (next?: string) => (next ? `${PAGE_PATHS.login}?next=${encodeURIComponent(next)}` : PAGE_PATHS.login),
+  },
   /** The portal home (docs/requirements/portal.md#portal-home): where a login lands without a `next`; logged in only. */
   portalHome: { path: '/portal', href: () => '/portal' },
   /** After a chosen logout (docs/requirements/session.md#logout): "You have logged out". */
@@ -12,13 +17,13 @@ export const paths = {
   account: { path: '/account', href: () => '/account' },
   register: { path: '/register', href: () => '/register' },
   /** The emailed verification link carries its token in the fragment (`#token=…`), never in the query. */
-  verifyEmail: { path: '/verify-email', href: () => '/verify-email' },
+  verifyEmail: { path: PAGE_PATHS.verifyEmail, href: () => PAGE_PATHS.verifyEmail },
   /** The link that confirms a new email address (`#token=…`); it works logged in or not. */
-  confirmEmail: { path: '/confirm-email', href: () => '/confirm-email' },
+  confirmEmail: { path: PAGE_PATHS.confirmEmail, href: () => PAGE_PATHS.confirmEmail },
   forgotUsername: { path: '/login-help/username', href: () => '/login-help/username' },
   forgotPassword: { path: '/login-help/password', href: () => '/login-help/password' },
-  resetPassword: { path: '/reset-password', href: () => '/reset-password' },
-  reactivate: { path: '/reactivate', href: () => '/reactivate' },
+  resetPassword: { path: PAGE_PATHS.resetPassword, href: () => PAGE_PATHS.resetPassword },
+  reactivate: { path: PAGE_PATHS.reactivate, href: () => PAGE_PATHS.reactivate },
   findAdmin: { path: '/find-admin', href: () => '/find-admin' },
   ddeAccess: { path: '/dde-access', href: () => '/dde-access' },
 } as const;

@@ -2,6 +2,15 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { FALLBACK_ERROR_TEXT, GENERIC_ERROR_CODE } from '@portal/contracts/errors';
 import { readContent } from './content-query';
 
+/**
+ * An error code (`Email_Invalid`, `Unauthorized`: capitalised words joined by underscores, no spaces) rather than a
+ * sentence to show: the web's one test of it (form fields, the error summary, the authority step's raw sentences).
+ * Decided by shape, not by the registry, so the registry's default texts stay out of the first page's JavaScript.
+ */
+export function isErrorCode(message: unknown): message is string {
+  return typeof message === 'string' && /^[A-Z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$/.test(message);
+}
+
 async function messageFor(code: string, signal?: AbortSignal): Promise<string | undefined> {
   const list = await readContent(
     'error-messages',

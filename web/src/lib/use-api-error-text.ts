@@ -1,6 +1,6 @@
 import { GENERIC_ERROR_CODE } from '@portal/contracts/errors';
 import { ApiError } from './api-error';
-import { useErrorMessage } from './error-messages';
+import { isErrorCode, useErrorMessage } from './error-messages';
 
 /** "Too many attempts. Try again in 3 minutes." from a 429's Retry-After (rounded up to whole minutes). */
 export function tooManyAttemptsText(retryAfterSeconds: number): string {
@@ -14,15 +14,9 @@ export class ShownAsIsError extends Error {
 }
 
 /**
- * Codes are single words joined by underscores (`Authority_Locked`); a sentence has spaces. Decided by shape, so
- * the registry's texts stay out of the first page's JavaScript.
- */
-const isSentence = (message: string) => /\s/.test(message.trim());
-
-/**
  * A failed call's text: the CMS message for its error code, with the usual fallbacks (docs/requirements/api.md);
- * a 429 that says when to retry says so in minutes instead. With `sentences`, an `errorMessage` that is a sentence
- * rather than a code is shown raw (the authority validation writes one there).
+ * a 429 that says when to retry says so in minutes instead. With `sentences`, an `errorMessage` that is not a code
+ * is shown raw (the authority validation writes a sentence there, as the product spec has it shown raw).
  */
 export function useApiErrorText(
   error: unknown,
@@ -34,7 +28,7 @@ export function useApiErrorText(
       ? tooManyAttemptsText(retryAfter)
       : error instanceof ShownAsIsError
         ? error.message
-        : sentences && error instanceof ApiError && isSentence(error.code)
+        : sentences && error instanceof ApiError && !isErrorCode(error.code)
           ? error.code
           : undefined;
   const code =

@@ -1,3 +1,4 @@
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import { ACCOUNT_ROUTES, type Account, type AccountSession, type ActivityItem, type Passkey } from '@portal/contracts';
 import { http, HttpResponse } from 'msw';
 
@@ -67,7 +68,7 @@ export function accountHandlers(
 ) {
   const activity = data.activity ?? Array.from({ length: 25 }, (_, i) => activityItem(i));
   return [
-    http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, username: 'demo.admin.j5' } })),
+    http.get(AUTH_ROUTES.session, () => HttpResponse.json({ data: { loggedIn: true, username: 'demo.admin.j5' } })),
     http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: data.account ?? demoAccount })),
     http.get(ACCOUNT_ROUTES.sessions, () => HttpResponse.json({ data: { sessions: data.sessions ?? demoSessions } })),
     http.get(ACCOUNT_ROUTES.passkeys, () => HttpResponse.json({ data: { passkeys: data.passkeys ?? demoPasskeys } })),

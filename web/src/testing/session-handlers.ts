@@ -1,15 +1,16 @@
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import { ACCOUNT_ROUTES, DDE_REQUESTS_PATH, type SessionState } from '@portal/contracts';
 import { http, HttpResponse } from 'msw';
 import { demoAccount } from './account-handlers';
 
 /** `GET /api/session` answering `state` (default: nobody logged in, as on a first visit). */
 export const sessionRoute = (state: SessionState = { loggedIn: false }) =>
-  http.get('/api/session', () => HttpResponse.json({ data: state }));
+  http.get(AUTH_ROUTES.session, () => HttpResponse.json({ data: state }));
 
 /** The session calls every app render makes; tests override them with `server.use(...)`. */
 export const sessionHandlers = [
   sessionRoute(),
-  http.post('/api/auth/logout', () => HttpResponse.json({ data: { loggedIn: false } })),
+  http.post(AUTH_ROUTES.logout, () => HttpResponse.json({ data: { loggedIn: false } })),
   // The portal home, where a login lands: no DDE requests yet unless a test says otherwise.
   http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: demoAccount })),
   http.get(DDE_REQUESTS_PATH, () => HttpResponse.json({ data: { requests: [] } })),

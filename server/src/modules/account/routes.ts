@@ -59,7 +59,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.password,
     {
       preValidation: recent,
-      config: { rateLimit: perClient, errors: { 400: ['Current_Password_Invalid'] } },
+      config: {
+        audit: { action: 'password.change' },
+        rateLimit: perClient,
+        errors: { 400: ['Current_Password_Invalid'] },
+      },
       schema: { body: ChangePasswordRequest, response: { 200: ChangePasswordResponse } },
     },
     async (request, reply) => {
@@ -76,7 +80,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.email,
     {
       preValidation: recent,
-      config: { rateLimit: perClient, errors: { 400: ['Email_Unchanged'] } },
+      config: {
+        audit: { action: 'email.change_requested' },
+        rateLimit: perClient,
+        errors: { 400: ['Email_Unchanged'] },
+      },
       schema: { body: ChangeEmailRequest, response: { 200: ChangeEmailResponse } },
     },
     async (request) => {
@@ -89,7 +97,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     ACCOUNT_ROUTES.emailConfirm,
     {
-      config: { rateLimit: perClient, errors: { 400: ['Email_Change_Link_Invalid'] } },
+      config: {
+        audit: { action: 'email.changed' },
+        rateLimit: perClient,
+        errors: { 400: ['Email_Change_Link_Invalid'] },
+      },
       schema: { body: ConfirmEmailChangeRequest, response: { 200: ConfirmEmailChangeResponse } },
     },
     async (request) => {
@@ -102,7 +114,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.phone,
     {
       preValidation: recent,
-      config: { rateLimit: perClient },
+      config: { audit: { action: 'phone.changed' }, rateLimit: perClient },
       schema: { body: ChangePhoneRequest, response: { 200: ChangePhoneResponse } },
     },
     async (request) => ({
@@ -114,7 +126,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.securityAnswers,
     {
       preValidation: recent,
-      config: { rateLimit: perClient, errors: { 400: ['Security_Question_Invalid'] } },
+      config: {
+        audit: { action: 'security_answers.changed' },
+        rateLimit: perClient,
+        errors: { 400: ['Security_Question_Invalid'] },
+      },
       schema: { body: ChangeSecurityAnswersRequest, response: { 200: ChangeSecurityAnswersResponse } },
     },
     async (request) => {
@@ -127,7 +143,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.mfaReset,
     {
       preValidation: recent,
-      config: { rateLimit: perClient, errors: { 400: ['Mfa_Setup_Code_Invalid', 'Mfa_Reset_Not_Started'] } },
+      config: {
+        audit: { action: 'mfa.reset' },
+        rateLimit: perClient,
+        errors: { 400: ['Mfa_Setup_Code_Invalid', 'Mfa_Reset_Not_Started'] },
+      },
       schema: { body: MfaResetRequest, response: { 200: MfaResetResponse } },
     },
     async (request, reply) => {
@@ -146,7 +166,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     ACCOUNT_ROUTES.endOtherSessions,
-    { preValidation: requireSession, schema: { response: { 200: EndOtherSessionsResponse } } },
+    {
+      config: { audit: { action: 'sessions.ended_others' } },
+      preValidation: requireSession,
+      schema: { response: { 200: EndOtherSessionsResponse } },
+    },
     async (request) => ({ data: { ended: await endOtherSessions(serviceContext(request), request.portalSession!) } }),
   );
 

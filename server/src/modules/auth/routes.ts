@@ -12,6 +12,7 @@ import {
   SessionResponse,
 } from '@portal/contracts/auth';
 import { ACCOUNT_ROUTES, ReauthenticateRequest, ReauthenticateResponse } from '@portal/contracts/account';
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { serviceContext } from '../../platform/service-context';
@@ -43,14 +44,15 @@ import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   app.post(
-    '/api/auth/login',
+    AUTH_ROUTES.login,
     {
-      config: { rateLimit: perClient, errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] } },
+      config: {
+        audit: { action: 'login.password' },
+        rateLimit: perClient,
+        errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] },
+      },
       schema: { body: LoginRequest, response: { 200: LoginResponse } },
     },
     async (request, reply) => ({
@@ -59,9 +61,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/auth/mfa',
+    AUTH_ROUTES.mfa,
     {
-      config: { rateLimit: perClient, errors: { 401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Code_Invalid'] } },
+      config: {
+        audit: { action: 'login.mfa' },
+        rateLimit: perClient,
+        errors: { 401: ['Mfa_Not_Pending', 'Session_Expired', 'Mfa_Code_Invalid'] },
+      },
       schema: { body: MfaRequest, response: { 200: MfaResponse } },
     },
     async (request, reply) => {
@@ -72,11 +78,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // An expired password's replacement: only after both factors (the `password-change` stage), throttled like them.
   app.post(
-    '/api/auth/password-change',
+    AUTH_ROUTES.passwordChange,
     {
       // Before validation: at another stage the answer is 401 whatever the body.
       preValidation: requirePendingStage('password-change'),
-      config: { rateLimit: perClient },
+      config: { audit: { action: 'password.change' }, rateLimit: perClient },
       schema: { body: PasswordChangeRequest, response: { 200: PasswordChangeResponse } },
     },
     async (request, reply) => {
@@ -86,9 +92,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
-    '/api/auth/mfa/enroll',
+    AUTH_ROUTES.mfaEnroll,
     {
       config: {
+        audit: { action: 'mfa.enrol' },
         rateLimit: perClient,
         errors: {
           400: ['Mfa_Enroll_Not_Started'],
@@ -115,7 +122,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       // Before validation: without a session the answer is 401 whatever the body.
       preValidation: requireSession,
-      config: { rateLimit: perClient, errors: { 400: ['Login_Failed'] } },
+      config: { audit: { action: 'reauthenticate' }, rateLimit: perClient, errors: { 400: ['Login_Failed'] } },
       schema: { body: ReauthenticateRequest, response: { 200: ReauthenticateResponse } },
     },
     async (request) => {
@@ -133,15 +140,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/api/auth/logout', { schema: { response: { 200: LogoutResponse } } }, async (request, reply) => {
-    const lookup = await lookupSession(request);
-    if (lookup.status === 'valid') await logout(serviceContext(request, reply), lookup.session);
-    clearSessionCookie(reply);
-    return { data: { loggedIn: false as const } };
-  });
+  app.post(
+    AUTH_ROUTES.logout,
+    { config: { audit: { action: 'logout' } }, schema: { response: { 200: LogoutResponse } } },
+    async (request, reply) => {
+      const lookup = await lookupSession(request);
+      if (lookup.status === 'valid') await logout(serviceContext(request, reply), lookup.session);
+      clearSessionCookie(reply);
+      return { data: { loggedIn: false as const } };
+    },
+  );
 
   // Reading the state is not activity: it never restarts the idle timer.
-  app.get('/api/session', { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
+  app.get(AUTH_ROUTES.session, { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') clearSessionCookie(reply);
     return {
@@ -150,8 +161,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post(
-    '/api/session/extend',
-    { preHandler: requireSession, schema: { response: { 200: SessionExtendResponse } } },
+    AUTH_ROUTES.sessionExtend,
+    {
+      config: { audit: { exempt: 'keeps the session alive: activity, not a change a person asks for' } },
+      preHandler: requireSession,
+      schema: { response: { 200: SessionExtendResponse } },
+    },
     async (request) => ({ data: sessionState(request.portalSession, app.clock(), app.config.sessions) }),
   );
 };

@@ -37,7 +37,7 @@ export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     GET_EASI_PATH,
     {
-      config: { errors: { 403: ['Dde_Location_Not_Linked'] } },
+      config: { audit: { action: 'dde.easi' }, errors: { 403: ['Dde_Location_Not_Linked'] } },
       preHandler: requireSession,
       schema: { body: GetEasiRequest, response: { 200: GetEasiResponse } },
     },
@@ -51,6 +51,7 @@ export const ddeAccessRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preHandler: requireSession,
       config: {
+        audit: { action: 'dde.submit' },
         rateLimit: routeRateLimit({ max: DDE_SUBMITS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
         errors: { 403: ['Dde_Location_Not_Linked'], 409: ['Dde_Idempotency_Conflict'] },
       },

@@ -24,6 +24,7 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     FIND_ADMIN_PATH,
     {
       config: {
+        audit: { action: 'location.find-admin' },
         rateLimit: routeRateLimit({ max: findAdminPerMinute, timeWindow: 60_000, key: 'ip' }),
         errors: { 404: ['Find_Admin_No_Match'] },
       },
@@ -36,6 +37,7 @@ export const findAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     FIND_ADMIN_CONTACT_PATH,
     {
       config: {
+        audit: { action: 'location.find-admin-contact' },
         rateLimit: routeRateLimit({ max: findAdminPerMinute, timeWindow: 60_000, key: 'ip' }),
         errors: { 400: ['Find_Admin_Contact_Expired'] },
       },

@@ -46,7 +46,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     FORGOT_USERNAME_PATH,
     {
-      config: { rateLimit: perClient },
+      config: { audit: { action: 'login-help.forgot-username' }, rateLimit: perClient },
       schema: { body: forgotUsernameRequest(today), response: { 200: ForgotUsernameResponse } },
     },
     async (request) => {
@@ -58,7 +58,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     FORGOT_PASSWORD_PATH,
     {
-      config: { rateLimit: perClient },
+      config: { audit: { action: 'login-help.forgot-password' }, rateLimit: perClient },
       schema: { body: ForgotPasswordRequest, response: { 200: ForgotPasswordResponse } },
     },
     async (request) => ({ data: { next: await forgotPassword(serviceContext(request), request.body) } }),
@@ -68,6 +68,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
     RESET_PASSWORD_PATH,
     {
       config: {
+        audit: { action: 'login-help.reset-password' },
         rateLimit: perClient,
         errors: { 400: ['Reset_Token_Invalid', 'Security_Answer_Incorrect', 'Security_Answer_Attempts_Exceeded'] },
       },
@@ -86,6 +87,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
     SELF_REACTIVATION_PATH,
     {
       config: {
+        audit: { action: 'account.reactivation' },
         rateLimit: perClient,
         errors: {
           400: ['Reactivation_Code_Invalid', 'Security_Answer_Incorrect', 'Security_Answer_Attempts_Exceeded'],

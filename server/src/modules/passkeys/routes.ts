@@ -36,9 +36,6 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   // Verifications are throttled per client like the login: each one is a guess at a second factor.
   const perClient = routeRateLimit({ max: app.config.login.attemptsPerMinute, timeWindow: 60_000, key: 'ip' });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
   const recent = [requireSession, requireRecentAuthentication];
   const pendingMfa = requirePendingStage('mfa');
 
@@ -53,7 +50,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     ACCOUNT_ROUTES.passkeyRegistrationOptions,
     {
-      config: { errors: { 400: ['Passkey_Limit_Reached'] } },
+      config: { audit: { action: 'passkey.registration-options' }, errors: { 400: ['Passkey_Limit_Reached'] } },
       preValidation: recent,
       schema: { response: { 200: PasskeyRegistrationOptionsResponse } },
     },
@@ -64,7 +61,11 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.passkeyRegistration,
     {
       preValidation: recent,
-      config: { rateLimit: perClient, errors: { 400: ['Passkey_Limit_Reached', 'Passkey_Verification_Failed'] } },
+      config: {
+        audit: { action: 'passkey.added' },
+        rateLimit: perClient,
+        errors: { 400: ['Passkey_Limit_Reached', 'Passkey_Verification_Failed'] },
+      },
       schema: { body: PasskeyRegistrationRequest, response: { 200: PasskeyRegistrationResponse } },
     },
     async (request) => ({
@@ -82,7 +83,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     ACCOUNT_ROUTES.passkeyRename,
     {
-      config: { errors: { 404: ['Passkey_Not_Found'] } },
+      config: { audit: { action: 'passkey.renamed' }, errors: { 404: ['Passkey_Not_Found'] } },
       preValidation: requireSession,
       schema: { params: PasskeyParams, body: PasskeyRenameRequest, response: { 200: PasskeyRenameResponse } },
     },
@@ -101,7 +102,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     ACCOUNT_ROUTES.passkeyRemove,
     {
-      config: { errors: { 404: ['Passkey_Not_Found'] } },
+      config: { audit: { action: 'passkey.removed' }, errors: { 404: ['Passkey_Not_Found'] } },
       preValidation: recent,
       schema: { params: PasskeyParams, response: { 200: PasskeyRemoveResponse } },
     },
@@ -115,7 +116,11 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.passkeyLoginOptions,
     {
       preValidation: pendingMfa,
-      config: { rateLimit: perClient, errors: { 400: ['Passkey_None_Registered'] } },
+      config: {
+        audit: { action: 'login.passkey-options' },
+        rateLimit: perClient,
+        errors: { 400: ['Passkey_None_Registered'] },
+      },
       schema: { response: { 200: PasskeyLoginOptionsResponse } },
     },
     async (request) => ({ data: await loginOptions(serviceContext(request), request.portalSession!) }),
@@ -125,7 +130,11 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     ACCOUNT_ROUTES.passkeyLogin,
     {
       preValidation: pendingMfa,
-      config: { rateLimit: perClient, errors: { 401: ['Passkey_Verification_Failed'] } },
+      config: {
+        audit: { action: 'login.mfa' },
+        rateLimit: perClient,
+        errors: { 401: ['Passkey_Verification_Failed'] },
+      },
       schema: { body: PasskeyLoginRequest, response: { 200: PasskeyLoginResponse } },
     },
     async (request, reply) => ({

@@ -1,4 +1,5 @@
 import { GeneratedPasswordResponse } from '@portal/contracts/password-policy';
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { generatePassword } from './service';
@@ -10,12 +11,14 @@ export const GENERATE_PER_MINUTE = 30;
 export const passwordRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   app.post(
-    '/api/password/generate/get',
+    AUTH_ROUTES.generatePassword,
     {
-      config: { rateLimit: routeRateLimit({ max: GENERATE_PER_MINUTE, timeWindow: 60_000, key: 'ip' }) },
+      config: {
+        audit: { exempt: 'answers a random password and stores nothing (POST only so it is never cached)' },
+        rateLimit: routeRateLimit({ max: GENERATE_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
+      },
       schema: { response: { 200: GeneratedPasswordResponse } },
     },
-    async (_request, reply) =>
-      reply.header('cache-control', 'no-store').send({ data: { password: generatePassword() } }),
+    async () => ({ data: { password: generatePassword() } }),
   );
 };

@@ -15,7 +15,6 @@ import {
 import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { onAuditRecorded, recordAudit } from '../../platform/audit';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { serviceContext } from '../../platform/service-context';
 import { registerAdministrator } from './account-creation';
@@ -42,15 +41,6 @@ async function errorCodeAsSentence(_request: FastifyRequest, reply: FastifyReply
   }
 }
 
-/** The audit action of each route's attempts. */
-const auditActions: Record<string, string> = {
-  [REGISTRATION_ROUTES.validateProvider]: 'registration.provider',
-  [REGISTRATION_ROUTES.validateAuthority]: 'registration.authority',
-  [REGISTRATION_ROUTES.selfRegistration]: 'registration.submit',
-  [REGISTRATION_ROUTES.verifyEmail]: 'registration.verify-email',
-  [REGISTRATION_ROUTES.resendVerification]: 'registration.verify-email.resend',
-};
-
 /** Administrator registration and email verification (docs/requirements/portal.md, docs/decisions/0025). */
 export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
@@ -62,44 +52,15 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   // Dates of birth and of service after the latest day anywhere are refused by the schemas, before the service
   // counts an attempt (the app's clock, so tests can move it).
   const today = () => latestDayOnEarth(app.clock());
-  // Every attempt is audited: the services record their own outcomes; a refusal without an event of its request (bad
-  // input, the rate limit, the CSRF check) is recorded here, by status only — never the body. (API answers are
-  // `no-store` by platform/security-headers.ts.)
-  /** Request id → whether an audit event was written for it, for the routes' requests in flight. */
-  const inFlight = new Map<string, boolean>();
-  const stopListening = onAuditRecorded((event) => {
-    if (event.requestId && inFlight.has(event.requestId)) inFlight.set(event.requestId, true);
-  });
-  app.addHook('onClose', async () => stopListening());
-  app.addHook('onRequest', async (request) => {
-    if (auditActions[request.routeOptions.url ?? '']) inFlight.set(request.id, false);
-  });
-  app.addHook('onRequestAbort', async (request) => {
-    inFlight.delete(request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    const action = auditActions[request.routeOptions.url ?? ''];
-    const audited = inFlight.get(request.id);
-    inFlight.delete(request.id);
-    if (!action || audited || reply.statusCode < 400) return;
-    try {
-      await recordAudit(app.database.db, {
-        actor: null,
-        action,
-        outcome: 'failure',
-        ip: request.ip,
-        requestId: request.id,
-        details: { reason: `http_${reply.statusCode}` },
-      });
-    } catch (err) {
-      request.log.warn({ err }, 'could not record the audit event of a refused registration call');
-    }
-  });
 
   app.post(
     REGISTRATION_ROUTES.validateProvider,
     {
-      config: { rateLimit: perClient, errors: { 400: ['Provider_Not_Found'], 409: ['Location_Has_Administrator'] } },
+      config: {
+        audit: { action: 'registration.provider' },
+        rateLimit: perClient,
+        errors: { 400: ['Provider_Not_Found'], 409: ['Location_Has_Administrator'] },
+      },
       schema: { body: ValidateProviderRequest, response: { 200: ValidateProviderResponse } },
     },
     async (request) => {
@@ -112,6 +73,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     REGISTRATION_ROUTES.validateAuthority,
     {
       config: {
+        audit: { action: 'registration.authority' },
         rateLimit: perClient,
         errors: {
           400: ['Authority_Not_Verified', 'Validation_Token_Invalid'],
@@ -131,6 +93,7 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     REGISTRATION_ROUTES.selfRegistration,
     {
       config: {
+        audit: { action: 'registration.submit' },
         rateLimit: perClient,
         errors: {
           400: ['Registration_Token_Invalid', 'Security_Question_Invalid'],
@@ -148,7 +111,11 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.verifyEmail,
     {
-      config: { rateLimit: perClient, errors: { 400: ['Verification_Link_Invalid', 'Email_Already_Verified'] } },
+      config: {
+        audit: { action: 'registration.verify-email' },
+        rateLimit: perClient,
+        errors: { 400: ['Verification_Link_Invalid', 'Email_Already_Verified'] },
+      },
       schema: { body: VerifyEmailRequest, response: { 200: VerifyEmailResponse } },
     },
     async (request) => {
@@ -160,7 +127,10 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     REGISTRATION_ROUTES.resendVerification,
     {
-      config: { rateLimit: routeRateLimit({ max: RESENDS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }) },
+      config: {
+        audit: { action: 'registration.verify-email.resend' },
+        rateLimit: routeRateLimit({ max: RESENDS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
+      },
       schema: { body: ResendVerificationRequest, response: { 200: ResendVerificationResponse } },
     },
     async (request) => {

@@ -1,3 +1,4 @@
+import { PAGE_PATHS, tokenLinkPath } from '@portal/contracts/paths';
 import { REACTIVATION_CODE_TTL_MS, RESET_TOKEN_TTL_MS } from '@portal/contracts/login-help';
 import { z } from 'zod';
 
@@ -76,7 +77,7 @@ export const emailTemplates = {
         `Your account was locked after several failed login attempts. ${d.lockMinutes ? `You can try again in ${durationText(d.lockMinutes * 60_000)}.` : 'You can try again later.'}`,
         'If this was not you, reset your password and contact the help desk.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'password-changed': {
@@ -97,7 +98,7 @@ export const emailTemplates = {
             ]
           : []),
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'passkey-changed': {
@@ -117,7 +118,7 @@ export const emailTemplates = {
         TOKENS_CANCELLED,
         'If this was not you, log in, change your password, replace your authenticator app (this also removes every passkey) and contact the help desk at once.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   // Login help (docs/requirements/portal.md#login-help).
@@ -130,7 +131,7 @@ export const emailTemplates = {
         `${d.usernames.length === 1 ? 'Your username is' : 'Your usernames are'}: ${d.usernames.join(', ')}`,
         'If this was not you, you can ignore this email: nothing was changed.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'password-reset-link': {
@@ -147,7 +148,7 @@ export const emailTemplates = {
         'If this was not you, ignore this email: your password stays as it is.',
       ],
       // The token travels in the fragment, so it never reaches server logs or Referer headers.
-      link: { label: 'Reset your password', path: `/reset-password#token=${encodeURIComponent(d.token)}` },
+      link: { label: 'Reset your password', path: tokenLinkPath(PAGE_PATHS.resetPassword, d.token) },
     }),
   },
   'reactivation-code': {
@@ -175,7 +176,7 @@ export const emailTemplates = {
               : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
         'If this was not you, ignore this email: nothing was changed.',
       ],
-      link: { label: 'Reactivate your account', path: '/reactivate' },
+      link: { label: 'Reactivate your account', path: PAGE_PATHS.reactivate },
     }),
   },
   'account-reactivated': {
@@ -188,7 +189,7 @@ export const emailTemplates = {
         'If this was not you, contact the help desk at once.',
         TOKENS_CANCELLED,
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'account-disabled-inactive': {
@@ -199,7 +200,7 @@ export const emailTemplates = {
         `Hello ${d.firstName},`,
         `Your account was disabled because nobody logged in to it for ${d.days} days. You can reactivate it yourself: you will need your username, date of birth, this email address and one of your security answers.`,
       ],
-      link: { label: 'Reactivate your account', path: '/reactivate' },
+      link: { label: 'Reactivate your account', path: PAGE_PATHS.reactivate },
     }),
   },
   // DDE access (docs/requirements/portal.md#dde-access-request).
@@ -235,7 +236,7 @@ export const emailTemplates = {
           : []),
         TOKENS_CANCELLED,
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'verify-email': {
@@ -249,7 +250,7 @@ export const emailTemplates = {
         'If you did not register, ignore this email.',
       ],
       // The token travels in the fragment, so it never reaches server logs or Referer headers.
-      link: { label: 'Confirm my email address', path: `/verify-email#token=${d.token}` },
+      link: { label: 'Confirm my email address', path: tokenLinkPath(PAGE_PATHS.verifyEmail, d.token) },
     }),
   },
   'registration-email-in-use': {
@@ -262,7 +263,7 @@ export const emailTemplates = {
         'If it was you, log in with your existing account instead (use Login help if you forgot your username or password). Ask the administrator of another location to give your account access to it.',
         'If it was not you, you can ignore this email.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   // Find my administrator (docs/requirements/portal.md#find-my-administrator): a visitor's request, relayed.
@@ -310,7 +311,7 @@ export const emailTemplates = {
         'If you did not ask for this, ignore this email: nothing changes.',
       ],
       // The token travels in the fragment, so it never reaches server logs or Referer headers.
-      link: { label: 'Confirm my new email address', path: `/confirm-email#token=${d.token}` },
+      link: { label: 'Confirm my new email address', path: tokenLinkPath(PAGE_PATHS.confirmEmail, d.token) },
     }),
   },
   'email-change-requested': {
@@ -322,7 +323,7 @@ export const emailTemplates = {
         'Someone logged in to your account asked to change its email address. The address changes only when the link sent to the new address is opened; until then this address stays on the account.',
         'If this was not you, log in, change your password and contact the help desk at once.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'email-change-in-use': {
@@ -334,7 +335,7 @@ export const emailTemplates = {
         'Someone asked to move another portal account to this email address, which already belongs to your account. Nothing was changed.',
         'If it was you, log in with your existing account instead. If it was not you, you can ignore this email.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'email-changed': {
@@ -346,7 +347,7 @@ export const emailTemplates = {
         'The email address of your account was changed: from now on, emails about your account go to the new address, not to this one.',
         'If this was not you, contact the help desk at once.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'account-details-changed': {
@@ -360,7 +361,7 @@ export const emailTemplates = {
           : 'The security questions and answers of your account were just replaced.',
         'If this was not you, change your password and contact the help desk at once.',
       ],
-      link: { label: 'Log in', path: '/login' },
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
 } as const;

@@ -1,5 +1,6 @@
 import { generate, generateSecret, generateURI, verify } from 'otplib';
 import { toString as qrToString } from 'qrcode';
+import { TOTP_CODE_PATTERN } from '@portal/contracts/one-time-code';
 
 /**
  * TOTP (RFC 6238) as authenticator apps expect it: SHA-1, 6 digits, 30-second steps, a 160-bit base32 secret
@@ -33,7 +34,7 @@ export async function verifyTotp(
   now: Date,
   afterStep: number | null,
 ): Promise<number | null> {
-  if (!/^\d{6}$/.test(code)) return null;
+  if (!TOTP_CODE_PATTERN.test(code)) return null;
   const result = await verify({
     secret,
     token: code,

@@ -12,7 +12,7 @@ import type { InputHTMLAttributes, Ref } from 'react';
 import { useErrorMessage } from '../../lib/error-messages';
 import { useHydrated } from '../../lib/use-hydrated';
 import type { FormErrorItem } from './form-error-summary';
-import { isErrorCode } from './use-error-code-text';
+import { isErrorCode } from '../../lib/error-messages';
 import {
   get,
   type FieldError,

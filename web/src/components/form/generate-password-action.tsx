@@ -1,3 +1,4 @@
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import { Alert, Box, Button, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { GeneratedPassword } from '@portal/contracts/password-policy';
@@ -6,7 +7,7 @@ import { useApiErrorText } from '../../lib/use-api-error-text';
 
 /** `POST /api/password/generate/get` (docs/requirements/api.md): a random password that passes the policy. */
 export const generatePassword = () =>
-  apiRequest('/api/password/generate/get', { method: 'POST', body: {}, schema: GeneratedPassword });
+  apiRequest(AUTH_ROUTES.generatePassword, { method: 'POST', body: {}, schema: GeneratedPassword });
 
 /**
  * The optional 'Generate a password' action: asks the server for a password, hands it to `onGenerated` (which fills

@@ -1,14 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import type { FieldErrors, FieldValues } from 'react-hook-form';
-import { getErrorMessageQueryOptions } from '../../lib/error-messages';
-
-/**
- * An error code (`Email_Invalid`: words joined by underscores) rather than a sentence to show. Decided by shape, not
- * by the registry, so the registry's default texts stay out of the first page's JavaScript.
- */
-export function isErrorCode(message: unknown): message is string {
-  return typeof message === 'string' && /^[A-Z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/.test(message);
-}
+import { getErrorMessageQueryOptions, isErrorCode } from '../../lib/error-messages';
 
 /** Every message in react-hook-form's (nested) errors; `ref` holds the DOM element and is skipped. */
 function messagesOf(errors: unknown, found: Set<string> = new Set()): Set<string> {

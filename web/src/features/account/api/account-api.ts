@@ -62,7 +62,6 @@ export const getActivityQueryOptions = (page: number) =>
       apiRequest(`${ACCOUNT_ROUTES.activity}?page=${page}`, { schema: ActivityResponse.shape.data, signal }),
     ...personal,
   });
-export const useActivity = (page: number) => useQuery(getActivityQueryOptions(page));
 
 export const getPasskeysQueryOptions = () =>
   queryOptions({

@@ -1,3 +1,4 @@
+import { AUTH_ROUTES } from '@portal/contracts/paths';
 import {
   ACCOUNT_ROUTES,
   LoginResponse,
@@ -14,22 +15,22 @@ import { apiRequest } from '../../../lib/api-client';
 
 /** The login calls (docs/requirements/api.md, docs/requirements/session.md#login). */
 export const submitPassword = (body: LoginRequest) =>
-  apiRequest('/api/auth/login', { method: 'POST', body, schema: LoginResponse.shape.data });
+  apiRequest(AUTH_ROUTES.login, { method: 'POST', body, schema: LoginResponse.shape.data });
 export const submitMfaCode = (code: string) =>
-  apiRequest('/api/auth/mfa', { method: 'POST', body: { code }, schema: MfaResponse.shape.data });
+  apiRequest(AUTH_ROUTES.mfa, { method: 'POST', body: { code }, schema: MfaResponse.shape.data });
 export const startMfaEnrolment = () =>
-  apiRequest('/api/auth/mfa/enroll', { method: 'POST', body: {}, schema: MfaEnrollStart });
+  apiRequest(AUTH_ROUTES.mfaEnroll, { method: 'POST', body: {}, schema: MfaEnrollStart });
 export const confirmMfaEnrolment = (code: string) =>
-  apiRequest('/api/auth/mfa/enroll', { method: 'POST', body: { code }, schema: MfaEnrollConfirm });
+  apiRequest(AUTH_ROUTES.mfaEnroll, { method: 'POST', body: { code }, schema: MfaEnrollConfirm });
 /** The new password of a login whose password has expired (after both factors). */
 export const submitExpiredPasswordChange = (newPassword: string) =>
-  apiRequest('/api/auth/password-change', {
+  apiRequest(AUTH_ROUTES.passwordChange, {
     method: 'POST',
     body: { newPassword },
     schema: PasswordChangeResponse.shape.data,
   });
 
-export { getSystemUseNoticeQueryOptions, useSystemUseNotice } from './system-use-notice';
+export { useSystemUseNotice } from './system-use-notice';
 
 /** The passkey instead of the code: options for the browser (the user's own passkeys only), then the assertion. */
 export const getPasskeyLoginOptions = () =>
