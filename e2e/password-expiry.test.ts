@@ -1,17 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tokenFile } from '../server/src/content/handover';
+import { describe, expect, it } from 'vitest';
 import { openPglite } from '../server/src/db/client';
 import { users } from '../server/src/db/schema';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectNoAxeViolations, launchBrowser, openPage, screenshot, withDialogsCompleted } from './support/browser';
+import { expectNoAxeViolations, screenshot } from './support/browser';
 import { freshTotp, submitPassword } from './support/login';
 import { readEmail } from './support/mail';
-import { startPortal, type RunningPortal } from './support/portal-server';
+import { portalSuite } from './support/portal-suite';
 
 /**
  * The optional password maximum age (docs/requirements/session.md#password-maximum-age) against a portal of this file's own with
@@ -26,41 +22,24 @@ const NEW_PASSWORD = 'violet harbor seventeen lanterns';
 const allowConsoleErrors = [/status of 400/];
 
 describe('login with an expired password', () => {
-  let browser: Browser;
-  let portal: RunningPortal | undefined;
-  const dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-expiry-'));
-
-  beforeAll(async () => {
-    const token = readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim();
-    const settings = {
-      CMS_URL: inject('cmsUrl'),
-      CMS_TOKEN: token,
-      MAIL_VIEWER: 'true',
-      PASSWORD_MAX_AGE_DAYS: String(MAX_AGE_DAYS),
-    };
-    // A first start seeds the demo accounts; with the server stopped, the password is made 100 days old in its database.
-    await (await startPortal(settings, { dataDir })).stop();
-    const database = await openPglite(join(dataDir, 'pgdata'));
-    await database.db
-      .update(users)
-      .set({ passwordChangedAt: new Date(Date.now() - 100 * 86_400_000) })
-      .where(eq(users.username, USERNAME));
-    await database.close();
-    portal = await startPortal(settings, { dataDir });
-    browser = await launchBrowser();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+  const portal = portalSuite({
+    env: { MAIL_VIEWER: 'true', PASSWORD_MAX_AGE_DAYS: String(MAX_AGE_DAYS) },
+    // A first start seeds the demo accounts; with the server stopped, the password is made 100 days old in its
+    // database.
+    prepare: async ({ dataDir, start }) => {
+      await (await start()).stop();
+      const database = await openPglite(join(dataDir, 'pgdata'));
+      await database.db
+        .update(users)
+        .set({ passwordChangedAt: new Date(Date.now() - 100 * 86_400_000) })
+        .where(eq(users.username, USERNAME));
+      await database.close();
+    },
+    pageDefaults: { allowConsoleErrors },
   });
 
   it('after the code: "Your password has expired" (axe at 1440 and 390 px), a reused password refused next to the field, then a new one by keyboard continues to next', async () => {
-    const { context, page } = await openPage(browser, portal!.url, {
-      allowConsoleErrors,
-      viewport: { width: 1440, height: 900 },
-    });
-    await withDialogsCompleted(context, portal!.url);
+    const { context, page } = await portal.newPage({ viewport: { width: 1440, height: 900 } });
     const since = new Date();
     await page.goto('/login?next=%2Faccount');
     await submitPassword(page, USERNAME);
@@ -99,7 +78,7 @@ describe('login with an expired password', () => {
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     expect((await page.request.get('/api/account')).status()).toBe(200);
     expect(
-      await readEmail(portal!.url, { to: `${USERNAME}@example.com`, subject: /password was changed/, since }),
+      await readEmail(portal.url, { to: `${USERNAME}@example.com`, subject: /password was changed/, since }),
     ).toMatch(/password/i);
     await context.close();
   });

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { tokenFile } from '../../server/src/content/handover';
@@ -20,6 +22,11 @@ export interface PortalSuiteOptions {
    * then, e.g. a stub server's port). Without them the tests use the shared portal global-setup started.
    */
   env?: Record<string, string> | (() => Record<string, string>);
+  /**
+   * With `env`: work on the file's own portal's data folder before it starts for the tests, e.g. a first start that
+   * seeds the demo accounts (`start()`, then stop it) and an edit of its database. The suite removes the folder after.
+   */
+  prepare?: (portal: { dataDir: string; start: () => Promise<RunningPortal> }) => Promise<void>;
   /** What every `newPage()` starts with unless the call says otherwise (console errors the flows cause, a viewport). */
   pageDefaults?: SuitePageOptions;
 }
@@ -40,6 +47,7 @@ export interface PortalSuite {
 export function portalSuite(options: PortalSuiteOptions = {}): PortalSuite {
   let browser: Browser | undefined;
   let ownPortal: RunningPortal | undefined;
+  let ownDataDir: string | undefined;
   const sharedUrl = inject('portalUrl');
 
   beforeAll(async () => {
@@ -53,13 +61,19 @@ export function portalSuite(options: PortalSuiteOptions = {}): PortalSuite {
               CMS_URL: inject('cmsUrl'),
               CMS_TOKEN: readFileSync(tokenFile(inject('portalDataDir')), 'utf8').trim(),
             };
-      ownPortal = await startPortal({ ...sharedCms, ...env });
+      const settings = { ...sharedCms, ...env };
+      if (options.prepare) {
+        const dataDir = (ownDataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-')));
+        await options.prepare({ dataDir, start: () => startPortal(settings, { dataDir }) });
+      }
+      ownPortal = await startPortal(settings, ownDataDir ? { dataDir: ownDataDir } : {});
     }
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await ownPortal?.stop();
+    if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
   });
 
   const started = () => {
