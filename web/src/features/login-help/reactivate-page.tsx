@@ -20,7 +20,7 @@ import { useApiErrorText } from '../../lib/use-api-error-text';
 import { selfReactivation } from './api/login-help-api';
 import { isDeadEnd } from './components/login-help-errors';
 import { LoginHelpLayout } from './components/login-help-layout';
-import { SecurityQuestionText } from './components/security-question-text';
+import { SecurityQuestionAnswer } from './components/security-question-text';
 
 const [requestCodeStep, verifyCodeStep, verifyAnswerStep] = SelfReactivationRequest.def.options;
 const StartForm = z.pick(requestCodeStep, { username: true, dob: true });
@@ -173,15 +173,7 @@ function AnswerStep({
           Answer your security question
         </StepHeading>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
-        {progress.questionId && <SecurityQuestionText id="reactivate-question" questionId={progress.questionId} />}
-        <FormField
-          id={ids.answer}
-          name="answer"
-          label="Your answer"
-          autoComplete="off"
-          slotProps={{ htmlInput: { 'aria-describedby': 'reactivate-question' } }}
-          required
-        />
+        <SecurityQuestionAnswer id={ids.answer} questionTextId="reactivate-question" questionId={progress.questionId} />
         <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
       </form>
     </FormProvider>

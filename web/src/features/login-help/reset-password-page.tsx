@@ -10,7 +10,6 @@ import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormField } from '../../components/form/form-field';
 import { NewPasswordFields } from '../../components/form/new-password-fields';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
@@ -19,7 +18,7 @@ import { useHydrated } from '../../lib/use-hydrated';
 import { getResetQuestion, resetPassword } from './api/login-help-api';
 import { isDeadEnd } from './components/login-help-errors';
 import { LoginHelpLayout } from './components/login-help-layout';
-import { SecurityQuestionText } from './components/security-question-text';
+import { SecurityQuestionAnswer } from './components/security-question-text';
 
 const setPasswordShape = ResetPasswordRequest.def.options[1].shape;
 const ResetFormSchema = z.object({ answer: setPasswordShape.answer, newPassword: PasswordSchema });
@@ -82,15 +81,7 @@ function AnswerAndPasswordForm({
         <Typography component="h2" variant="h6">
           1. Answer your security question
         </Typography>
-        <SecurityQuestionText id="reset-question" questionId={questionId} />
-        <FormField
-          id={fieldIds.answer}
-          name="answer"
-          label="Your answer"
-          autoComplete="off"
-          slotProps={{ htmlInput: { 'aria-describedby': 'reset-question' } }}
-          required
-        />
+        <SecurityQuestionAnswer id={fieldIds.answer} questionTextId="reset-question" questionId={questionId} />
         <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
           2. Choose a new password
         </Typography>
