@@ -122,3 +122,20 @@ describe('.env.example', () => {
     expect(listed.sort()).toEqual(Object.keys(EnvSchema.shape).sort());
   });
 });
+
+describe('README settings', () => {
+  it('lists every setting the server reads, and nothing else, each once, at most 120 columns wide', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { EnvSchema, repoRoot } = await import('./config');
+    const readme = readFileSync(`${repoRoot}/README.md`, 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### The CMS'));
+    // A setting's line starts `- \`NAME\``, or names several: `- \`A\`, \`B\``, `- \`PORT\` / \`HOST\``.
+    const listed = section
+      .split('\n')
+      .filter((line) => line.startsWith('- `'))
+      .flatMap((line) => [...(/^- ((?:`[A-Z0-9_]+`(?:, | \/ )?)+)/.exec(line)?.[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)])
+      .map((match) => match[1]);
+    expect([...listed].sort()).toEqual(Object.keys(EnvSchema.shape).sort());
+    expect(section.split('\n').filter((line) => line.length > 120)).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@ import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
-import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { useController, useFormContext, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
 import { useFieldErrorText } from './form-text-field';
 
 /** docs/requirements/portal.md#forms: date pickers accept 1900-01-01 to 2099-12-31 and show MM/DD/YYYY. */
@@ -46,14 +46,15 @@ export function FormDateField<T extends FieldValues, R = T>({
   id: string;
   label: string;
   name: FieldPath<T>;
-  /** The form's control (whatever its resolver turns the values into). */
-  control: Control<T, unknown, R>;
+  /** The form's control (whatever its resolver turns the values into); by default the `FormProvider`'s. */
+  control?: Control<T, unknown, R>;
   helperText?: string;
   required?: boolean;
   /** A day that has already happened: the calendar stops at today. */
   past?: boolean;
 }) {
-  const { field, fieldState } = useController({ name, control });
+  const context = useFormContext<T, unknown, R>() as ReturnType<typeof useFormContext<T, unknown, R>> | null;
+  const { field, fieldState } = useController({ name, control: control ?? context?.control });
   const errorText = useFieldErrorText(fieldState.error);
   // The picker keeps its own value while a date is typed in part; the form gets the string form of it.
   const [pickerValue, setPickerValue] = useState<Dayjs | null>(() => fromFormValue(field.value));
@@ -94,4 +95,21 @@ export function FormDateField<T extends FieldValues, R = T>({
       />
     </LocalizationProvider>
   );
+}
+
+/**
+ * The date of birth (docs/requirements/portal.md#field-rules): a past date from 1900-01-01, checked by the form's
+ * resolver with the contracts' `dateOfBirthSchema` (`Date_Of_Birth_Invalid`, `Date_Of_Birth_In_Future` next to the
+ * field) and again by the server. The calendar offers no day after today.
+ */
+export function DateOfBirthField<T extends FieldValues, R = T>({
+  id,
+  name,
+  helperText,
+}: {
+  id: string;
+  name: FieldPath<T>;
+  helperText?: string;
+}) {
+  return <FormDateField<T, R> id={id} label="Date of birth" name={name} helperText={helperText} required past />;
 }

@@ -1,5 +1,7 @@
 import { Box, Button, InputAdornment } from '@mui/material';
 import { useState } from 'react';
+import type { FieldValues, Path } from 'react-hook-form';
+import { useFormField } from './form-field';
 import { FormTextField, useFieldErrorText, type FormTextFieldProps } from './form-text-field';
 import { PasswordPolicyChecklist } from './password-policy-checklist';
 
@@ -60,4 +62,13 @@ export function FormPasswordField({ id, checklist, error, helperText, slotProps,
       )}
     </Box>
   );
+}
+
+/** The password the user has now (to confirm it is them), declared by its `name` inside a `FormProvider`. */
+export function CurrentPasswordField<T extends FieldValues = FieldValues>({
+  name,
+  ...props
+}: Omit<FormPasswordFieldProps, 'registration' | 'error' | 'autoComplete' | 'checklist'> & { name: Path<T> }) {
+  const { registration, error } = useFormField<T>(name);
+  return <FormPasswordField {...props} autoComplete="current-password" registration={registration} error={error} />;
 }

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Button, Typography } from '@mui/material';
 import { MfaEnrollRequest, type MfaEnrollStart } from '@portal/contracts';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../form/form-error-summary';
-import { FormTextField } from '../form/form-text-field';
+import { FormField } from '../form/form-field';
 import { useApiFormSubmit } from '../form/use-api-form-submit';
 
 const CODE_MESSAGE = 'Enter the 6-digit code your authenticator app shows.';
@@ -36,7 +36,7 @@ export function AuthenticatorSetupForm({
     defaultValues: { code: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
 
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ code }) => onConfirmed(await confirm(code)),
@@ -44,42 +44,43 @@ export function AuthenticatorSetupForm({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Set up your authenticator app">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography component={headingLevel} variant="h5" gutterBottom>
-        Set up your authenticator app
-      </Typography>
-      <Typography>
-        Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below.
-      </Typography>
-      <Box
-        component="img"
-        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
-        alt="QR code for your authenticator app"
-        sx={{ width: 200, height: 200, my: 2, display: 'block', bgcolor: 'common.white' }}
-      />
-      <Typography>
-        Key:{' '}
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Set up your authenticator app">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography component={headingLevel} variant="h5" gutterBottom>
+          Set up your authenticator app
+        </Typography>
+        <Typography>
+          Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below.
+        </Typography>
         <Box
-          component="code"
-          data-testid="mfa-manual-key"
-          sx={{ fontSize: '1.1rem', letterSpacing: 1, overflowWrap: 'anywhere' }}
-        >
-          {enrolment.secret}
-        </Box>
-      </Typography>
-      <FormTextField
-        id={fieldIds.code}
-        label="6-digit code from the app"
-        autoComplete="one-time-code"
-        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-        registration={form.register('code')}
-        error={errors.code}
-        required
-      />
-      <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-        Confirm
-      </Button>
-    </form>
+          component="img"
+          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
+          alt="QR code for your authenticator app"
+          sx={{ width: 200, height: 200, my: 2, display: 'block', bgcolor: 'common.white' }}
+        />
+        <Typography>
+          Key:{' '}
+          <Box
+            component="code"
+            data-testid="mfa-manual-key"
+            sx={{ fontSize: '1.1rem', letterSpacing: 1, overflowWrap: 'anywhere' }}
+          >
+            {enrolment.secret}
+          </Box>
+        </Typography>
+        <FormField
+          id={fieldIds.code}
+          name="code"
+          label="6-digit code from the app"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          required
+        />
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+          Confirm
+        </Button>
+      </form>
+    </FormProvider>
   );
 }

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../form/form-error-summary';
-import { FormPasswordField } from '../form/form-password-field';
+import { CurrentPasswordField } from '../form/form-password-field';
 import { useApiFormSubmit } from '../form/use-api-form-submit';
 import { ReauthenticateRequest } from '@portal/contracts';
 import { reauthenticate } from './reauth-api';
@@ -20,7 +20,7 @@ export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCance
     defaultValues: { password: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       await reauthenticate(values);
@@ -38,29 +38,25 @@ export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCance
       // The dialog asks for one thing: the password field takes focus once it has opened.
       slotProps={{ transition: { onEntered: () => form.setFocus('password') } }}
     >
-      <form onSubmit={onSubmit} noValidate>
-        <DialogTitle id="reauth-title">Confirm it&apos;s you</DialogTitle>
-        <DialogContent>
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <DialogContentText id="reauth-text">
-            For your security, enter your password again before changing your account. Your change is made right after.
-          </DialogContentText>
-          <FormPasswordField
-            id={fieldIds.password}
-            label="Password"
-            autoComplete="current-password"
-            registration={form.register('password')}
-            error={errors.password}
-            required
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onCancel}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            Confirm
-          </Button>
-        </DialogActions>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate>
+          <DialogTitle id="reauth-title">Confirm it&apos;s you</DialogTitle>
+          <DialogContent>
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <DialogContentText id="reauth-text">
+              For your security, enter your password again before changing your account. Your change is made right
+              after.
+            </DialogContentText>
+            <CurrentPasswordField id={fieldIds.password} name="password" label="Password" required />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onCancel}>Cancel</Button>
+            <Button type="submit" variant="contained" disabled={isSubmitting}>
+              Confirm
+            </Button>
+          </DialogActions>
+        </form>
+      </FormProvider>
     </Dialog>
   );
 }

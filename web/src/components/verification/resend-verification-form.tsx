@@ -6,10 +6,10 @@ import {
   ResendVerificationResponse,
 } from '@portal/contracts/registration';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { apiRequest } from '../../lib/api-client';
 import { FormErrorSummary } from '../form/form-error-summary';
-import { FormTextField } from '../form/form-text-field';
+import { EmailField } from '../form/form-field';
 import { useApiFormSubmit } from '../form/use-api-form-submit';
 
 /** `POST /api/auth/verify-email/resend`: answers the same whether or not an email was sent. */
@@ -32,7 +32,7 @@ export function ResendVerificationForm({ id = 'verify-resend-email' }: { id?: st
     shouldFocusError: false,
   });
   const [sent, setSent] = useState(false);
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(
     form,
     { email: id },
@@ -51,23 +51,17 @@ export function ResendVerificationForm({ id = 'verify-resend-email' }: { id?: st
       </Alert>
     );
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Send a new link">
-      <Typography component="h2" variant="h6" sx={{ mt: 2 }}>
-        Send a new link
-      </Typography>
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <FormTextField
-        id={id}
-        label="Email you registered with"
-        type="email"
-        autoComplete="email"
-        registration={form.register('email')}
-        error={errors.email}
-        required
-      />
-      <Button type="submit" variant="outlined" disabled={isSubmitting} sx={{ mt: 1 }}>
-        Send a new link
-      </Button>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Send a new link">
+        <Typography component="h2" variant="h6" sx={{ mt: 2 }}>
+          Send a new link
+        </Typography>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <EmailField id={id} name="email" label="Email you registered with" required />
+        <Button type="submit" variant="outlined" disabled={isSubmitting} sx={{ mt: 1 }}>
+          Send a new link
+        </Button>
+      </form>
+    </FormProvider>
   );
 }

@@ -1,8 +1,9 @@
 import { Alert, Box, Button, CircularProgress, Link, List, ListItem, Paper, Skeleton, Typography } from '@mui/material';
 import type { LoginCompletion, PendingLoginStep } from '@portal/contracts';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ContentMarkdown } from '../../components/content-markdown/content-markdown';
+import { StepHeading } from '../../components/form/step-heading';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -82,29 +83,14 @@ function SystemUseNotice() {
   );
 }
 
+/**
+ * The headings of the login steps after the first (the password-change step has its own): each takes the focus
+ * when its step appears, so a keyboard or screen reader user starts at the new step instead of the page's top.
+ */
 const stepHeadings: Partial<Record<Step, string>> = {
   mfa: 'Enter your verification code',
   'mfa-enroll': 'Set up two-step verification',
 };
-
-/**
- * The heading of a login step after the first: it takes the focus when the step appears, so a keyboard or screen
- * reader user starts at the new step instead of the page's top (the password-change step has a heading of its own
- * that does the same).
- */
-function StepHeading({ step }: { step: Step }) {
-  const ref = useRef<HTMLHeadingElement>(null);
-  const text = stepHeadings[step];
-  useEffect(() => {
-    if (text) ref.current?.focus();
-  }, [text]);
-  if (!text) return null;
-  return (
-    <Typography component="h2" variant="h5" ref={ref} tabIndex={-1} sx={{ outline: 'none', mb: 2 }}>
-      {text}
-    </Typography>
-  );
-}
 
 const loginHelpLinks = [
   { label: 'Forgot username?', href: paths.forgotUsername.href() },
@@ -179,7 +165,11 @@ export function LoginPage() {
         Log in
       </Typography>
       <SystemUseNotice />
-      <StepHeading step={step} />
+      {stepHeadings[step] && (
+        <StepHeading key={step} focus>
+          {stepHeadings[step]}
+        </StepHeading>
+      )}
       {step === 'password' && (
         <>
           <PasswordStep onNext={setStep} />

@@ -11,16 +11,16 @@ import {
   type EdiEnrollmentStatus,
 } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod/mini';
 import { FormCountedTextField } from '../../components/form/form-counted-text-field';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { FormField, PhoneField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormRadioGroup } from '../../components/form/form-radio-group';
 import { FormSelectField } from '../../components/form/form-select-field';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormTextField } from '../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
@@ -129,72 +129,65 @@ function DdeRequestForm({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Request DDE access">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <FormRadioGroup
-        id={fieldIds.locationId}
-        label="Provider location"
-        name="locationId"
-        control={form.control}
-        options={locations.map((l) => ({ value: l.locationId, label: locationLabel(l) }))}
-        required
-      />
-      {chosen && (
-        <Alert severity="info" sx={{ my: 1 }} data-testid="dde-enrollment">
-          {chosen.enrollment
-            ? `Enrollment on file: submitter ID ${chosen.enrollment.submitterId}, status ${statusLabels[chosen.enrollment.status]}. The form starts from it; change what is out of date.${chosen.enrollment.status === 'pending' ? ' The enrollment is still pending: choose what you need.' : ''}`
-            : 'No EDI enrollment is on file for this location: fill in the details below.'}
-        </Alert>
-      )}
-      <FormRadioGroup
-        id={fieldIds.requestType}
-        label="What do you need?"
-        name="requestType"
-        control={form.control}
-        options={ddeRequestTypes.map((value) => ({ value, label: requestTypeLabels[value] }))}
-        required
-      />
-      <FormSelectField
-        id={fieldIds.ddeAccessType}
-        label="DDE access type"
-        options={ddeAccessTypes.map((value) => ({ value, label: accessTypeLabels[value] }))}
-        registration={form.register('ddeAccessType')}
-        error={errors.ddeAccessType}
-        required
-      />
-      <FormTextField
-        id={fieldIds.submitterId}
-        label="Submitter ID"
-        registration={form.register('submitterId')}
-        error={errors.submitterId}
-        required
-      />
-      <FormTextField
-        id={fieldIds.networkServiceVendor}
-        label="Network service vendor"
-        registration={form.register('networkServiceVendor')}
-        error={errors.networkServiceVendor}
-        required
-      />
-      <FormTextField
-        id={fieldIds.contactPhone}
-        label="Contact phone (optional)"
-        type="tel"
-        autoComplete="tel"
-        registration={form.register('contactPhone')}
-        error={errors.contactPhone}
-      />
-      <FormCountedTextField
-        id={fieldIds.comments}
-        label="Comments (optional)"
-        control={form.control}
-        name="comments"
-        max={DDE_COMMENTS_MAX}
-        registration={form.register('comments')}
-        error={errors.comments}
-      />
-      <FormSubmitButton submitting={isSubmitting}>Send request</FormSubmitButton>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Request DDE access">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <FormRadioGroup
+          id={fieldIds.locationId}
+          label="Provider location"
+          name="locationId"
+          control={form.control}
+          options={locations.map((l) => ({ value: l.locationId, label: locationLabel(l) }))}
+          required
+        />
+        {chosen && (
+          <Alert severity="info" sx={{ my: 1 }} data-testid="dde-enrollment">
+            {chosen.enrollment
+              ? `Enrollment on file: submitter ID ${chosen.enrollment.submitterId}, status ${statusLabels[chosen.enrollment.status]}. The form starts from it; change what is out of date.${chosen.enrollment.status === 'pending' ? ' The enrollment is still pending: choose what you need.' : ''}`
+              : 'No EDI enrollment is on file for this location: fill in the details below.'}
+          </Alert>
+        )}
+        <FormRadioGroup
+          id={fieldIds.requestType}
+          label="What do you need?"
+          name="requestType"
+          control={form.control}
+          options={ddeRequestTypes.map((value) => ({ value, label: requestTypeLabels[value] }))}
+          required
+        />
+        <FormSelectField
+          id={fieldIds.ddeAccessType}
+          label="DDE access type"
+          options={ddeAccessTypes.map((value) => ({ value, label: accessTypeLabels[value] }))}
+          registration={form.register('ddeAccessType')}
+          error={errors.ddeAccessType}
+          required
+        />
+        <FormField id={fieldIds.submitterId} name="submitterId" label="Submitter ID" required />
+        <FormField
+          id={fieldIds.networkServiceVendor}
+          name="networkServiceVendor"
+          label="Network service vendor"
+          required
+        />
+        <PhoneField
+          id={fieldIds.contactPhone}
+          name="contactPhone"
+          label="Contact phone (optional)"
+          autoComplete="tel"
+        />
+        <FormCountedTextField
+          id={fieldIds.comments}
+          label="Comments (optional)"
+          control={form.control}
+          name="comments"
+          max={DDE_COMMENTS_MAX}
+          registration={form.register('comments')}
+          error={errors.comments}
+        />
+        <FormSubmitButton submitting={isSubmitting}>Send request</FormSubmitButton>
+      </form>
+    </FormProvider>
   );
 }
 

@@ -2,13 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Typography } from '@mui/material';
 import { FIND_ADMIN_CONTACT_MESSAGE_MAX, FindAdminContactRequest } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormCountedTextField } from '../../components/form/form-counted-text-field';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { EmailField, FormField, PhoneField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormTextField } from '../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { contactAdministrators } from './api/login-help-api';
 
@@ -72,46 +72,25 @@ export function FindAdminContactForm({ contactToken, plural }: { contactToken: s
         {plural ? "the location's administrators" : "the location's administrator"}, who can then contact you. You will
         not see their email address.
       </Typography>
-      <form onSubmit={onSubmit} noValidate aria-label="Ask to be contacted">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <FormTextField
-          id={fieldIds.name}
-          label="Your name"
-          autoComplete="name"
-          registration={form.register('name')}
-          error={errors.name}
-          required
-        />
-        <FormTextField
-          id={fieldIds.email}
-          label="Your email address"
-          type="email"
-          autoComplete="email"
-          registration={form.register('email')}
-          error={errors.email}
-          required
-        />
-        <FormTextField
-          id={fieldIds.phone}
-          label="Your phone number"
-          type="tel"
-          autoComplete="tel"
-          registration={form.register('phone')}
-          error={errors.phone}
-          required
-        />
-        <FormCountedTextField
-          id={fieldIds.message}
-          label="Message"
-          control={form.control}
-          name="message"
-          max={FIND_ADMIN_CONTACT_MESSAGE_MAX}
-          registration={form.register('message')}
-          error={errors.message}
-          required
-        />
-        <FormSubmitButton submitting={isSubmitting}>Send my request</FormSubmitButton>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate aria-label="Ask to be contacted">
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <FormField id={fieldIds.name} name="name" label="Your name" autoComplete="name" required />
+          <EmailField id={fieldIds.email} name="email" label="Your email address" required />
+          <PhoneField id={fieldIds.phone} name="phone" label="Your phone number" autoComplete="tel" required />
+          <FormCountedTextField
+            id={fieldIds.message}
+            label="Message"
+            control={form.control}
+            name="message"
+            max={FIND_ADMIN_CONTACT_MESSAGE_MAX}
+            registration={form.register('message')}
+            error={errors.message}
+            required
+          />
+          <FormSubmitButton submitting={isSubmitting}>Send my request</FormSubmitButton>
+        </form>
+      </FormProvider>
     </Box>
   );
 }

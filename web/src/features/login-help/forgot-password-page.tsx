@@ -2,12 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, FormControlLabel, Link, Typography } from '@mui/material';
 import { ForgotPasswordRequest, type ForgotPasswordNext } from '@portal/contracts';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { EmailField, FormField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormTextField } from '../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { forgotPassword } from './api/login-help-api';
@@ -64,7 +64,7 @@ export function ForgotPasswordPage() {
     defaultValues: { username: '', email: '', isInternal: false },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { ref: internalRef, ...internalField } = form.register('isInternal');
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => setNext((await forgotPassword(values)).next),
@@ -78,35 +78,22 @@ export function ForgotPasswordPage() {
       {next ? (
         <Outcome next={next} />
       ) : (
-        <form onSubmit={onSubmit} noValidate aria-label="Forgot password">
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <FormTextField
-            id={fieldIds.username}
-            label="Username"
-            autoComplete="username"
-            registration={form.register('username')}
-            error={errors.username}
-            required
-          />
-          <FormTextField
-            id={fieldIds.email}
-            label="Email address"
-            type="email"
-            autoComplete="email"
-            registration={form.register('email')}
-            error={errors.email}
-            required
-          />
-          <FormControlLabel
-            control={
-              <Checkbox id={fieldIds.isInternal} slotProps={{ input: { ref: internalRef } }} {...internalField} />
-            }
-            label="I am an internal user (contractor staff)"
-          />
-          <div>
-            <FormSubmitButton submitting={isSubmitting}>Email me a reset link</FormSubmitButton>
-          </div>
-        </form>
+        <FormProvider {...form}>
+          <form onSubmit={onSubmit} noValidate aria-label="Forgot password">
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <FormField id={fieldIds.username} name="username" label="Username" autoComplete="username" required />
+            <EmailField id={fieldIds.email} name="email" required />
+            <FormControlLabel
+              control={
+                <Checkbox id={fieldIds.isInternal} slotProps={{ input: { ref: internalRef } }} {...internalField} />
+              }
+              label="I am an internal user (contractor staff)"
+            />
+            <div>
+              <FormSubmitButton submitting={isSubmitting}>Email me a reset link</FormSubmitButton>
+            </div>
+          </form>
+        </FormProvider>
       )}
     </LoginHelpLayout>
   );

@@ -2,12 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Typography } from '@mui/material';
 import { ForgotUsernameRequest } from '@portal/contracts';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { FormDateField } from '../../components/form/form-date-field';
+import { FormProvider, useForm } from 'react-hook-form';
+import { DateOfBirthField } from '../../components/form/form-date-field';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { EmailField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormTextField } from '../../components/form/form-text-field';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { forgotUsername } from './api/login-help-api';
 import { LoginHelpLayout } from './components/login-help-layout';
@@ -30,7 +30,7 @@ export function ForgotUsernamePage() {
     defaultValues: { email: '', dob: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       await forgotUsername(values);
@@ -51,20 +51,14 @@ export function ForgotUsernamePage() {
           </Typography>
         </FormOutcome>
       ) : (
-        <form onSubmit={onSubmit} noValidate aria-label="Forgot username">
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <FormTextField
-            id={fieldIds.email}
-            label="Email address"
-            type="email"
-            autoComplete="email"
-            registration={form.register('email')}
-            error={errors.email}
-            required
-          />
-          <FormDateField id={fieldIds.dob} label="Date of birth" name="dob" control={form.control} required past />
-          <FormSubmitButton submitting={isSubmitting}>Email my username</FormSubmitButton>
-        </form>
+        <FormProvider {...form}>
+          <form onSubmit={onSubmit} noValidate aria-label="Forgot username">
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <EmailField id={fieldIds.email} name="email" required />
+            <DateOfBirthField id={fieldIds.dob} name="dob" />
+            <FormSubmitButton submitting={isSubmitting}>Email my username</FormSubmitButton>
+          </form>
+        </FormProvider>
       )}
     </LoginHelpLayout>
   );

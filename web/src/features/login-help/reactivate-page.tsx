@@ -3,15 +3,16 @@ import { Button, Link, Typography } from '@mui/material';
 import { SelfReactivationRequest } from '@portal/contracts';
 import { PasswordSchema } from '@portal/contracts/password-policy';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { z } from 'zod/mini';
-import { FormDateField } from '../../components/form/form-date-field';
+import { DateOfBirthField } from '../../components/form/form-date-field';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
-import { FormPasswordField } from '../../components/form/form-password-field';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormTextField } from '../../components/form/form-text-field';
+import { FormField } from '../../components/form/form-field';
+import { NewPasswordFields } from '../../components/form/new-password-fields';
+import { StepHeading } from '../../components/form/step-heading';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
@@ -19,8 +20,7 @@ import { useApiErrorText } from '../../lib/use-api-error-text';
 import { selfReactivation } from './api/login-help-api';
 import { isDeadEnd } from './components/login-help-errors';
 import { LoginHelpLayout } from './components/login-help-layout';
-import { SecurityQuestionText } from './components/security-question-text';
-import { StepHeading } from './components/step-heading';
+import { SecurityQuestionAnswer } from './components/security-question-text';
 
 const [requestCodeStep, verifyCodeStep, verifyAnswerStep] = SelfReactivationRequest.def.options;
 const StartForm = z.pick(requestCodeStep, { username: true, dob: true });
@@ -57,7 +57,7 @@ function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
     shouldFocusError: false,
   });
   const ids = { username: 'reactivate-username', dob: 'reactivate-dob' };
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async (values) => {
       await selfReactivation({ step: 'request-code', ...values });
@@ -65,20 +65,17 @@ function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
     },
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Find your account">
-      <StepHeading step={1} of={STEP_COUNT} title="Find your account" focus={false} />
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <FormTextField
-        id={ids.username}
-        label="Username"
-        autoComplete="username"
-        registration={form.register('username')}
-        error={errors.username}
-        required
-      />
-      <FormDateField id={ids.dob} label="Date of birth" name="dob" control={form.control} required past />
-      <FormSubmitButton submitting={isSubmitting}>Email me a code</FormSubmitButton>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Find your account">
+        <StepHeading progress={{ step: 1, of: STEP_COUNT }} focus={false}>
+          Find your account
+        </StepHeading>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <FormField id={ids.username} name="username" label="Username" autoComplete="username" required />
+        <DateOfBirthField id={ids.dob} name="dob" />
+        <FormSubmitButton submitting={isSubmitting}>Email me a code</FormSubmitButton>
+      </form>
+    </FormProvider>
   );
 }
 
@@ -99,7 +96,7 @@ function CodeStep({
   });
   const ids = { code: 'reactivate-code' };
   const [resent, setResent] = useState(0);
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async ({ code }) => {
       try {
@@ -117,29 +114,26 @@ function CodeStep({
     setResent((n) => n + 1);
   };
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Enter the code">
-      <StepHeading step={2} of={STEP_COUNT} title="Enter the code we emailed you" focus />
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography>
-        If the username and date of birth match an account, we emailed a code to the address on file. It works for 15
-        minutes.
-      </Typography>
-      <FormTextField
-        id={ids.code}
-        label="Code from the email"
-        autoComplete="one-time-code"
-        registration={form.register('code')}
-        error={errors.code}
-        required
-      />
-      <Typography role="status" sx={{ mt: 1 }}>
-        {resent > 0 ? 'We sent a new code. Only the newest code works.' : ''}
-      </Typography>
-      <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
-      <Button onClick={() => void resend()} sx={{ mt: 2, ml: 2 }}>
-        Send a new code
-      </Button>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Enter the code">
+        <StepHeading progress={{ step: 2, of: STEP_COUNT }} focus>
+          Enter the code we emailed you
+        </StepHeading>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography>
+          If the username and date of birth match an account, we emailed a code to the address on file. It works for 15
+          minutes.
+        </Typography>
+        <FormField id={ids.code} name="code" label="Code from the email" autoComplete="one-time-code" required />
+        <Typography role="status" sx={{ mt: 1 }}>
+          {resent > 0 ? 'We sent a new code. Only the newest code works.' : ''}
+        </Typography>
+        <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
+        <Button onClick={() => void resend()} sx={{ mt: 2, ml: 2 }}>
+          Send a new code
+        </Button>
+      </form>
+    </FormProvider>
   );
 }
 
@@ -159,7 +153,7 @@ function AnswerStep({
     shouldFocusError: false,
   });
   const ids = { answer: 'reactivate-answer' };
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async ({ answer }) => {
       try {
@@ -173,21 +167,16 @@ function AnswerStep({
     clearOnError: 'answer',
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Answer your security question">
-      <StepHeading step={3} of={STEP_COUNT} title="Answer your security question" focus />
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      {progress.questionId && <SecurityQuestionText id="reactivate-question" questionId={progress.questionId} />}
-      <FormTextField
-        id={ids.answer}
-        label="Your answer"
-        autoComplete="off"
-        registration={form.register('answer')}
-        error={errors.answer}
-        slotProps={{ htmlInput: { 'aria-describedby': 'reactivate-question' } }}
-        required
-      />
-      <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Answer your security question">
+        <StepHeading progress={{ step: 3, of: STEP_COUNT }} focus>
+          Answer your security question
+        </StepHeading>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <SecurityQuestionAnswer id={ids.answer} questionTextId="reactivate-question" questionId={progress.questionId} />
+        <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
+      </form>
+    </FormProvider>
   );
 }
 
@@ -207,8 +196,7 @@ function PasswordStep({
     shouldFocusError: false,
   });
   const ids = { newPassword: 'reactivate-new-password' };
-  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, ids, {
     submit: async ({ newPassword }) => {
       try {
@@ -227,20 +215,16 @@ function PasswordStep({
     },
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-      <StepHeading step={4} of={STEP_COUNT} title="Choose a new password" focus />
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <FormPasswordField
-        id={ids.newPassword}
-        label="New password"
-        autoComplete="new-password"
-        registration={form.register('newPassword')}
-        error={errors.newPassword}
-        checklist={{ password: newPassword, personal: [progress.username] }}
-        required
-      />
-      <FormSubmitButton submitting={isSubmitting}>Reactivate my account</FormSubmitButton>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
+        <StepHeading progress={{ step: 4, of: STEP_COUNT }} focus>
+          Choose a new password
+        </StepHeading>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <NewPasswordFields id={ids.newPassword} name="newPassword" personal={[progress.username]} />
+        <FormSubmitButton submitting={isSubmitting}>Reactivate my account</FormSubmitButton>
+      </form>
+    </FormProvider>
   );
 }
 

@@ -4,14 +4,13 @@ import { ResetPasswordRequest } from '@portal/contracts';
 import { PasswordSchema } from '@portal/contracts/password-policy';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
-import { FormPasswordField } from '../../components/form/form-password-field';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { FormTextField } from '../../components/form/form-text-field';
+import { NewPasswordFields } from '../../components/form/new-password-fields';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
@@ -19,7 +18,7 @@ import { useHydrated } from '../../lib/use-hydrated';
 import { getResetQuestion, resetPassword } from './api/login-help-api';
 import { isDeadEnd } from './components/login-help-errors';
 import { LoginHelpLayout } from './components/login-help-layout';
-import { SecurityQuestionText } from './components/security-question-text';
+import { SecurityQuestionAnswer } from './components/security-question-text';
 
 const setPasswordShape = ResetPasswordRequest.def.options[1].shape;
 const ResetFormSchema = z.object({ answer: setPasswordShape.answer, newPassword: PasswordSchema });
@@ -62,8 +61,7 @@ function AnswerAndPasswordForm({
     defaultValues: { answer: '', newPassword: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
-  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       try {
@@ -77,35 +75,20 @@ function AnswerAndPasswordForm({
     clearOnError: 'answer',
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography component="h2" variant="h6">
-        1. Answer your security question
-      </Typography>
-      <SecurityQuestionText id="reset-question" questionId={questionId} />
-      <FormTextField
-        id={fieldIds.answer}
-        label="Your answer"
-        autoComplete="off"
-        registration={form.register('answer')}
-        error={errors.answer}
-        slotProps={{ htmlInput: { 'aria-describedby': 'reset-question' } }}
-        required
-      />
-      <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
-        2. Choose a new password
-      </Typography>
-      <FormPasswordField
-        id={fieldIds.newPassword}
-        label="New password"
-        autoComplete="new-password"
-        registration={form.register('newPassword')}
-        error={errors.newPassword}
-        checklist={{ password: newPassword }}
-        required
-      />
-      <FormSubmitButton submitting={isSubmitting}>Set new password</FormSubmitButton>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography component="h2" variant="h6">
+          1. Answer your security question
+        </Typography>
+        <SecurityQuestionAnswer id={fieldIds.answer} questionTextId="reset-question" questionId={questionId} />
+        <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
+          2. Choose a new password
+        </Typography>
+        <NewPasswordFields id={fieldIds.newPassword} name="newPassword" />
+        <FormSubmitButton submitting={isSubmitting}>Set new password</FormSubmitButton>
+      </form>
+    </FormProvider>
   );
 }
 

@@ -13,7 +13,7 @@ import {
 } from './components/administrator-step';
 import { AuthorityStep, emptyAuthorityValues, type AuthorityFormValues } from './components/authority-step';
 import { ProviderStep, type ProviderFormValues, type ValidatedLocation } from './components/provider-step';
-import { StepHeading } from './components/step-heading';
+import { StepHeading } from '../../components/form/step-heading';
 
 const stepTitles = ['Provider location', 'Authority', 'Administrator', 'Check your email'] as const;
 
@@ -69,14 +69,7 @@ export function RegisterPage() {
           </Step>
         ))}
       </Stepper>
-      <StepHeading key={state.step} focusOnShow={state.moved}>
-        <Box
-          component="span"
-          sx={{ display: 'block', typography: 'body2', color: 'text.secondary' }}
-          data-testid="step-progress"
-        >
-          Step {state.step + 1} of {stepTitles.length}
-        </Box>
+      <StepHeading key={state.step} focus={state.moved} progress={{ step: state.step + 1, of: stepTitles.length }}>
         {stepTitles[state.step]}
       </StepHeading>
 

@@ -2,10 +2,10 @@ import { Box, Button, Typography } from '@mui/material';
 import { ChangeEmailRequest, type Account } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormTextField } from '../../../components/form/form-text-field';
+import { EmailField } from '../../../components/form/form-field';
 import { requestResolver } from '../../../components/form/request-resolver';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
@@ -31,7 +31,7 @@ export function ChangeEmailSection({ account }: { account: UseQueryResult<Accoun
     defaultValues: { email: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     fieldForCode: { Email_Unchanged: 'email' },
     submit: async (values) => {
@@ -62,25 +62,19 @@ export function ChangeEmailSection({ account }: { account: UseQueryResult<Accoun
         )}
       </Typography>
       {open ? (
-        <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="email-title" sx={{ maxWidth: 560 }}>
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <Typography sx={{ mt: 1 }}>
-            We send a link to the new address to confirm it: the change happens when you open it.
-          </Typography>
-          <FormTextField
-            id={fieldIds.email}
-            label="New email address"
-            type="email"
-            autoComplete="email"
-            registration={form.register('email')}
-            error={errors.email}
-            required
-          />
-          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-            Send the confirmation link
-          </Button>
-          <CancelButton onClick={cancel} />
-        </Box>
+        <FormProvider {...form}>
+          <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="email-title" sx={{ maxWidth: 560 }}>
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <Typography sx={{ mt: 1 }}>
+              We send a link to the new address to confirm it: the change happens when you open it.
+            </Typography>
+            <EmailField id={fieldIds.email} name="email" label="New email address" required />
+            <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+              Send the confirmation link
+            </Button>
+            <CancelButton onClick={cancel} />
+          </Box>
+        </FormProvider>
       ) : (
         <ChangeButton id="email" what="email address" onClick={openForm} />
       )}

@@ -4,10 +4,11 @@ import { ChangePasswordRequest, type Account } from '@portal/contracts';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PasswordSchema } from '@portal/contracts/password-policy';
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormPasswordField } from '../../../components/form/form-password-field';
+import { CurrentPasswordField } from '../../../components/form/form-password-field';
+import { NewPasswordFields } from '../../../components/form/new-password-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
@@ -37,8 +38,7 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
     defaultValues: { currentPassword: '', newPassword: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
-  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const { submitCount, isSubmitting } = form.formState;
   const personal = account.data
     ? [account.data.firstName, account.data.lastName, account.data.username, account.data.email]
     : [];
@@ -75,34 +75,26 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
           : 'Your password'}
       </Typography>
       {open ? (
-        <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <Typography sx={{ mt: 1 }}>
-            Changing your password logs you out everywhere else. Links we emailed you before, and an email address
-            change you have not confirmed yet, stop working.
-          </Typography>
-          <FormPasswordField
-            id={fieldIds.currentPassword}
-            label="Current password"
-            autoComplete="current-password"
-            registration={form.register('currentPassword')}
-            error={errors.currentPassword}
-            required
-          />
-          <FormPasswordField
-            id={fieldIds.newPassword}
-            label="New password"
-            autoComplete="new-password"
-            registration={form.register('newPassword')}
-            error={errors.newPassword}
-            checklist={{ password: newPassword, personal }}
-            required
-          />
-          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-            Change password
-          </Button>
-          <CancelButton onClick={cancel} />
-        </Box>
+        <FormProvider {...form}>
+          <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <Typography sx={{ mt: 1 }}>
+              Changing your password logs you out everywhere else. Links we emailed you before, and an email address
+              change you have not confirmed yet, stop working.
+            </Typography>
+            <CurrentPasswordField
+              id={fieldIds.currentPassword}
+              name="currentPassword"
+              label="Current password"
+              required
+            />
+            <NewPasswordFields id={fieldIds.newPassword} name="newPassword" personal={personal} />
+            <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+              Change password
+            </Button>
+            <CancelButton onClick={cancel} />
+          </Box>
+        </FormProvider>
       ) : (
         <ChangeButton id="password" what="password" onClick={openForm} />
       )}

@@ -2,10 +2,10 @@ import { Box, Button, Typography } from '@mui/material';
 import { ChangePhoneRequest, type Account } from '@portal/contracts';
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormTextField } from '../../../components/form/form-text-field';
+import { PhoneField } from '../../../components/form/form-field';
 import { requestResolver } from '../../../components/form/request-resolver';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
@@ -30,7 +30,7 @@ export function ChangePhoneSection({ account }: { account: UseQueryResult<Accoun
     defaultValues: { phone: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       setChangedTo(undefined);
@@ -71,23 +71,22 @@ export function ChangePhoneSection({ account }: { account: UseQueryResult<Accoun
         )}
       </Typography>
       {open ? (
-        <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <FormTextField
-            id={fieldIds.phone}
-            label="New phone number"
-            type="tel"
-            autoComplete="tel-national"
-            registration={form.register('phone')}
-            error={errors.phone}
-            helperText="10 digits, for example 410-555-0123"
-            required
-          />
-          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-            Change phone
-          </Button>
-          <CancelButton onClick={cancel} />
-        </Box>
+        <FormProvider {...form}>
+          <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <PhoneField
+              id={fieldIds.phone}
+              name="phone"
+              label="New phone number"
+              helperText="10 digits, for example 410-555-0123"
+              required
+            />
+            <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+              Change phone
+            </Button>
+            <CancelButton onClick={cancel} />
+          </Box>
+        </FormProvider>
       ) : (
         <ChangeButton id="phone" what="phone number" onClick={openForm} />
       )}

@@ -17,9 +17,9 @@ import {
 import { PASSKEY_LIMIT, PasskeyRenameRequest, type Passkey } from '@portal/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormTextField } from '../../../components/form/form-text-field';
+import { FormField } from '../../../components/form/form-field';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
@@ -186,7 +186,7 @@ function AddPasskeyForm({ onAdded }: { onAdded: (name: string) => void }) {
     defaultValues: { name: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ name }) => {
       setCeremonyError(undefined);
@@ -208,31 +208,32 @@ function AddPasskeyForm({ onAdded }: { onAdded: (name: string) => void }) {
   });
 
   return (
-    <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="add-passkey-title" sx={{ mt: 3 }}>
-      <Typography component="h3" variant="h6" id="add-passkey-title">
-        Add a passkey
-      </Typography>
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      {ceremonyError && (
-        <Alert severity="error" role="alert" sx={{ my: 1 }}>
-          {ceremonyError}
-        </Alert>
-      )}
-      <FormTextField
-        id={fieldIds.name}
-        label="Passkey name"
-        helperText='For example "Work laptop" or "Phone".'
-        registration={form.register('name')}
-        error={errors.name}
-        required
-        sx={{ maxWidth: 420 }}
-      />
-      <Box>
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+    <FormProvider {...form}>
+      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="add-passkey-title" sx={{ mt: 3 }}>
+        <Typography component="h3" variant="h6" id="add-passkey-title">
           Add a passkey
-        </Button>
+        </Typography>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        {ceremonyError && (
+          <Alert severity="error" role="alert" sx={{ my: 1 }}>
+            {ceremonyError}
+          </Alert>
+        )}
+        <FormField
+          id={fieldIds.name}
+          name="name"
+          label="Passkey name"
+          helperText='For example "Work laptop" or "Phone".'
+          required
+          sx={{ maxWidth: 420 }}
+        />
+        <Box>
+          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+            Add a passkey
+          </Button>
+        </Box>
       </Box>
-    </Box>
+    </FormProvider>
   );
 }
 
@@ -251,7 +252,7 @@ function RenamePasskeyDialog({
     defaultValues: { name: passkey.name },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ name }) => {
       const renamed = await renamePasskey(passkey.id, name);
@@ -274,25 +275,21 @@ function RenamePasskeyDialog({
         },
       }}
     >
-      <form onSubmit={onSubmit} noValidate>
-        <DialogTitle id="rename-passkey-title">Rename passkey</DialogTitle>
-        <DialogContent>
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <FormTextField
-            id={fieldIds.name}
-            label="Passkey name"
-            registration={form.register('name')}
-            error={errors.name}
-            required
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            Save
-          </Button>
-        </DialogActions>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate>
+          <DialogTitle id="rename-passkey-title">Rename passkey</DialogTitle>
+          <DialogContent>
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <FormField id={fieldIds.name} name="name" label="Passkey name" required />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button type="submit" variant="contained" disabled={isSubmitting}>
+              Save
+            </Button>
+          </DialogActions>
+        </form>
+      </FormProvider>
     </Dialog>
   );
 }

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Typography } from '@mui/material';
 import { MfaRequest, type LoginCompletion } from '@portal/contracts';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormTextField } from '../../../components/form/form-text-field';
+import { FormField } from '../../../components/form/form-field';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { submitMfaCode } from '../api/auth-api';
 import { PasskeyLogin } from './passkey-login';
@@ -19,7 +19,7 @@ export function MfaStep({ onDone }: { onDone: (completion: LoginCompletion) => v
     defaultValues: { code: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   // The login page moves the focus to this step's heading (login-page.tsx StepHeading).
 
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
@@ -31,23 +31,24 @@ export function MfaStep({ onDone }: { onDone: (completion: LoginCompletion) => v
 
   return (
     <>
-      <form onSubmit={onSubmit} noValidate aria-label="Enter your verification code">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography>
-          Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.
-        </Typography>
-        <FormTextField
-          id={fieldIds.code}
-          label="Verification code or recovery code"
-          autoComplete="one-time-code"
-          registration={form.register('code')}
-          error={errors.code}
-          required
-        />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-          Verify
-        </Button>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate aria-label="Enter your verification code">
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <Typography>
+            Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.
+          </Typography>
+          <FormField
+            id={fieldIds.code}
+            name="code"
+            label="Verification code or recovery code"
+            autoComplete="one-time-code"
+            required
+          />
+          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+            Verify
+          </Button>
+        </form>
+      </FormProvider>
       <PasskeyLogin onDone={onDone} />
     </>
   );

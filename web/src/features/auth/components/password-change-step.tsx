@@ -7,13 +7,12 @@ import {
   passwordProblemCodes,
   PasswordSchema,
 } from '@portal/contracts/password-policy';
-import { useEffect, useRef } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormPasswordField } from '../../../components/form/form-password-field';
 import { FormSubmitButton } from '../../../components/form/form-submit-button';
-import { GeneratePasswordAction } from '../../../components/form/generate-password-action';
+import { NewPasswordFields } from '../../../components/form/new-password-fields';
+import { StepHeading } from '../../../components/form/step-heading';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { submitExpiredPasswordChange } from '../api/auth-api';
 
@@ -31,16 +30,12 @@ const fieldForCode = Object.fromEntries(
  * a new password under the shared policy, with its checklist and the generator. The login completes with it.
  */
 export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number; onDone: () => void }) {
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  // The second-factor step is gone: the heading takes its place for keyboard and screen-reader users.
-  useEffect(() => headingRef.current?.focus(), []);
   const form = useForm<PasswordChangeRequest>({
     resolver: zodResolver(PasswordChangeForm, { error: () => NEW_PASSWORD_MESSAGE }),
     defaultValues: { newPassword: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
-  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ newPassword }) => {
       await submitExpiredPasswordChange(newPassword);
@@ -50,41 +45,23 @@ export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="password-change-title">
-      <Typography
-        component="h2"
-        variant="h5"
-        id="password-change-title"
-        ref={headingRef}
-        tabIndex={-1}
-        sx={{ outline: 'none', mb: 1 }}
-      >
-        Your password has expired
-      </Typography>
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography gutterBottom>
-        {maxAgeDays
-          ? `This portal asks for a new password once yours is ${maxAgeDays} day${maxAgeDays === 1 ? '' : 's'} old. `
-          : 'This portal asks for a new password after a set time. '}
-        Choose a new one to finish logging in. You cannot use any of your last few passwords.
-      </Typography>
-      <Typography gutterBottom>Changing it logs you out everywhere else, and we email you a notice.</Typography>
-      <FormPasswordField
-        id={fieldIds.newPassword}
-        label="New password"
-        autoComplete="new-password"
-        registration={form.register('newPassword')}
-        error={errors.newPassword}
-        checklist={{ password: newPassword }}
-        required
-      />
-      <GeneratePasswordAction
-        id="expired-generate-password"
-        onGenerated={(generated) =>
-          form.setValue('newPassword', generated, { shouldValidate: submitCount > 0, shouldDirty: true })
-        }
-      />
-      <FormSubmitButton submitting={isSubmitting}>Set new password and continue</FormSubmitButton>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-labelledby="password-change-title">
+        {/* The second-factor step is gone: the heading takes its place for keyboard and screen-reader users. */}
+        <StepHeading id="password-change-title" focus>
+          Your password has expired
+        </StepHeading>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography gutterBottom>
+          {maxAgeDays
+            ? `This portal asks for a new password once yours is ${maxAgeDays} day${maxAgeDays === 1 ? '' : 's'} old. `
+            : 'This portal asks for a new password after a set time. '}
+          Choose a new one to finish logging in. You cannot use any of your last few passwords.
+        </Typography>
+        <Typography gutterBottom>Changing it logs you out everywhere else, and we email you a notice.</Typography>
+        <NewPasswordFields id={fieldIds.newPassword} name="newPassword" />
+        <FormSubmitButton submitting={isSubmitting}>Set new password and continue</FormSubmitButton>
+      </form>
+    </FormProvider>
   );
 }

@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@mui/material';
 import { LoginRequest, type ErrorCode, type LoginNextStep } from '@portal/contracts';
-import { useForm } from 'react-hook-form';
+import { FormProvider, useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormTextField } from '../../../components/form/form-text-field';
+import { FormField } from '../../../components/form/form-field';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ResendVerificationForm } from '../../../components/verification/resend-verification-form';
 import { ApiError } from '../../../lib/api-client';
@@ -25,7 +25,7 @@ export function PasswordStep({ onNext }: { onNext: (next: LoginNextStep) => void
     defaultValues: { username: '', password: '' },
     shouldFocusError: false,
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
 
   const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => onNext((await submitPassword(values)).next),
@@ -37,30 +37,30 @@ export function PasswordStep({ onNext }: { onNext: (next: LoginNextStep) => void
 
   return (
     <>
-      <form onSubmit={onSubmit} noValidate aria-label="Log in">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <FormTextField
-          id={fieldIds.username}
-          label="Username"
-          autoComplete="username"
-          registration={form.register('username')}
-          error={errors.username}
-          extraInputRef={loginRef}
-          required
-        />
-        <FormTextField
-          id={fieldIds.password}
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          registration={form.register('password')}
-          error={errors.password}
-          required
-        />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-          Log in
-        </Button>
-      </form>
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate aria-label="Log in">
+          <FormErrorSummary errors={summary} submitCount={submitCount} />
+          <FormField
+            id={fieldIds.username}
+            name="username"
+            label="Username"
+            autoComplete="username"
+            extraInputRef={loginRef}
+            required
+          />
+          <FormField
+            id={fieldIds.password}
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+            Log in
+          </Button>
+        </form>
+      </FormProvider>
       {emailNotVerified && <ResendVerificationForm id="login-resend-email" />}
     </>
   );

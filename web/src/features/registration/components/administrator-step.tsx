@@ -1,12 +1,11 @@
 import { Button, Stack, Typography } from '@mui/material';
 import { SelfRegistrationRequest } from '@portal/contracts/registration';
-import { useForm, useWatch } from 'react-hook-form';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
-import { FormDateField } from '../../../components/form/form-date-field';
+import { DateOfBirthField } from '../../../components/form/form-date-field';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormPasswordField } from '../../../components/form/form-password-field';
-import { FormTextField } from '../../../components/form/form-text-field';
-import { GeneratePasswordAction } from '../../../components/form/generate-password-action';
+import { EmailField, FormField, PhoneField } from '../../../components/form/form-field';
+import { NewPasswordFields } from '../../../components/form/new-password-fields';
 import { requestResolver } from '../../../components/form/request-resolver';
 import {
   emptySecurityQuestions,
@@ -104,11 +103,8 @@ export function AdministratorStep({
     defaultValues,
     shouldFocusError: false,
   });
-  const [firstName, lastName, username, email, password] = useWatch({
-    control: form.control,
-    name: ['firstName', 'lastName', 'username', 'email', 'password'],
-  });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const personal = useWatch({ control: form.control, name: ['firstName', 'lastName', 'username', 'email'] });
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary, text } = useApiFormSubmit(form, fieldIds, {
     fieldForCode: { Username_Taken: 'username' },
     submit: async (request) => {
@@ -117,119 +113,60 @@ export function AdministratorStep({
     },
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Administrator">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography component="h3" variant="h6" sx={{ mt: 1 }}>
-        About you
-      </Typography>
-      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ columnGap: 2 }}>
-        <FormTextField
-          id={ids.firstName}
-          label="First name"
-          autoComplete="given-name"
-          registration={form.register('firstName')}
-          error={errors.firstName}
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Administrator">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography component="h3" variant="h6" sx={{ mt: 1 }}>
+          About you
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ columnGap: 2 }}>
+          <FormField id={ids.firstName} name="firstName" label="First name" autoComplete="given-name" required />
+          <FormField id={ids.lastName} name="lastName" label="Last name" autoComplete="family-name" required />
+        </Stack>
+        <EmailField
+          id={ids.email}
+          name="email"
+          label="Email"
+          helperText="We send a link to this address to verify it."
           required
         />
-        <FormTextField
-          id={ids.lastName}
-          label="Last name"
-          autoComplete="family-name"
-          registration={form.register('lastName')}
-          error={errors.lastName}
+        <EmailField id={ids.emailConfirmation} name="emailConfirmation" label="Email again" required />
+        <PhoneField id={ids.phone} name="phone" helperText="10 digits, for example 410-555-0123" required />
+        <DateOfBirthField id={ids.dob} name="dob" helperText="For example: 03/14/1975" />
+
+        <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
+          Username and password
+        </Typography>
+        <FormField
+          id={ids.username}
+          name="username"
+          label="Username"
+          autoComplete="username"
+          helperText="6 to 30 letters, numbers, dots, dashes or underscores, starting with a letter"
+          slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
           required
         />
-      </Stack>
-      <FormTextField
-        id={ids.email}
-        label="Email"
-        type="email"
-        autoComplete="email"
-        registration={form.register('email')}
-        error={errors.email}
-        helperText="We send a link to this address to verify it."
-        required
-      />
-      <FormTextField
-        id={ids.emailConfirmation}
-        label="Email again"
-        type="email"
-        autoComplete="email"
-        registration={form.register('emailConfirmation')}
-        error={errors.emailConfirmation}
-        required
-      />
-      <FormTextField
-        id={ids.phone}
-        label="Phone"
-        type="tel"
-        autoComplete="tel-national"
-        registration={form.register('phone')}
-        error={errors.phone}
-        helperText="10 digits, for example 410-555-0123"
-        required
-      />
-      <FormDateField
-        id={ids.dob}
-        label="Date of birth"
-        name="dob"
-        control={form.control}
-        helperText="For example: 03/14/1975"
-        required
-        past
-      />
+        <NewPasswordFields
+          id={ids.password}
+          name="password"
+          label="Password"
+          confirmation={{ id: ids.passwordConfirmation, name: 'passwordConfirmation', label: 'Password again' }}
+          personal={personal}
+        />
 
-      <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
-        Username and password
-      </Typography>
-      <FormTextField
-        id={ids.username}
-        label="Username"
-        autoComplete="username"
-        registration={form.register('username')}
-        error={errors.username}
-        helperText="6 to 30 letters, numbers, dots, dashes or underscores, starting with a letter"
-        slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
-        required
-      />
-      <FormPasswordField
-        id={ids.password}
-        label="Password"
-        autoComplete="new-password"
-        registration={form.register('password')}
-        error={errors.password}
-        checklist={{ password, personal: [firstName, lastName, username, email] }}
-        required
-      />
-      <FormPasswordField
-        id={ids.passwordConfirmation}
-        label="Password again"
-        autoComplete="new-password"
-        registration={form.register('passwordConfirmation')}
-        error={errors.passwordConfirmation}
-        required
-      />
-      <GeneratePasswordAction
-        id="register-generate-password"
-        onGenerated={(generated) => {
-          const validate = { shouldValidate: submitCount > 0, shouldDirty: true };
-          form.setValue('password', generated, validate);
-          form.setValue('passwordConfirmation', generated, validate);
-        }}
-      />
-
-      <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
-        Security questions
-      </Typography>
-      <SecurityQuestionsFields form={form} prefix="register" text={text} />
-      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
-        <Button variant="outlined" onClick={() => onBack(form.getValues())}>
-          Back
-        </Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          Create my account
-        </Button>
-      </Stack>
-    </form>
+        <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
+          Security questions
+        </Typography>
+        <SecurityQuestionsFields form={form} prefix="register" text={text} />
+        <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
+          <Button variant="outlined" onClick={() => onBack(form.getValues())}>
+            Back
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting}>
+            Create my account
+          </Button>
+        </Stack>
+      </form>
+    </FormProvider>
   );
 }

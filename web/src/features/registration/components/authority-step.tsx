@@ -1,11 +1,11 @@
 import { Button, Stack, Typography } from '@mui/material';
 import { ValidateAuthorityRequest, type FinancialLookupSelector } from '@portal/contracts/registration';
-import { useForm, useWatch } from 'react-hook-form';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormDateField } from '../../../components/form/form-date-field';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { FormField } from '../../../components/form/form-field';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
-import { FormTextField } from '../../../components/form/form-text-field';
 import { ProviderIdentifierFields } from '../../../components/form/provider-identifier-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ShownAsIsError } from '../../../lib/use-api-error-text';
@@ -96,7 +96,7 @@ export function AuthorityStep({
     shouldFocusError: false,
   });
   const selector = useWatch({ control: form.control, name: 'financialLookupSelector' });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     sentences: true,
     submit: async (request) => {
@@ -107,71 +107,70 @@ export function AuthorityStep({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Authority">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
-      <Typography sx={{ mb: 1 }}>
-        Prove that you work for this provider location with a fact from a claim paid to it in the last 90 days.
-      </Typography>
-      <FormRadioGroup
-        id={fieldIds.financialLookupSelector}
-        label="How will you prove it?"
-        name="financialLookupSelector"
-        control={form.control}
-        options={proofOptions}
-        required
-      />
-      {selector === 'patient' && (
-        <>
-          <FormTextField
-            id={fieldIds.patientMbi}
-            label="Patient's Medicare Beneficiary Identifier (MBI)"
-            registration={form.register('patientMbi')}
-            error={errors.patientMbi}
-            helperText="11 characters, for example 1EG4-TE5-MK73"
-            slotProps={{ htmlInput: { autoComplete: 'off', autoCapitalize: 'characters' } }}
-            required
-          />
-          <FormDateField
-            id={fieldIds.dateOfService}
-            label="Date of service"
-            name="dateOfService"
-            control={form.control}
-            required
-            past
-          />
-        </>
-      )}
-      {selector === 'check' && (
-        <FormTextField
-          id={fieldIds.checkNumber}
-          label="Check or EFT number"
-          registration={form.register('checkNumber')}
-          error={errors.checkNumber}
-          helperText="As printed on the remittance advice"
-          slotProps={{ htmlInput: { autoComplete: 'off' } }}
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-label="Authority">
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography sx={{ mb: 1 }}>
+          Prove that you work for this provider location with a fact from a claim paid to it in the last 90 days.
+        </Typography>
+        <FormRadioGroup
+          id={fieldIds.financialLookupSelector}
+          label="How will you prove it?"
+          name="financialLookupSelector"
+          control={form.control}
+          options={proofOptions}
           required
         />
-      )}
-      {selector === 'claim' && (
-        <FormTextField
-          id={fieldIds.claimNumber}
-          label="Claim number (ICN or DCN)"
-          registration={form.register('claimNumber')}
-          error={errors.claimNumber}
-          helperText="13 to 23 letters or numbers"
-          slotProps={{ htmlInput: { autoComplete: 'off' } }}
-          required
-        />
-      )}
-      <ProviderIdentifierFields form={form} ids={{ npi: fieldIds.npi }} />
-      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
-        <Button variant="outlined" onClick={() => onBack(form.getValues())}>
-          Back
-        </Button>
-        <Button type="submit" variant="contained" disabled={isSubmitting}>
-          Verify and continue
-        </Button>
-      </Stack>
-    </form>
+        {selector === 'patient' && (
+          <>
+            <FormField
+              id={fieldIds.patientMbi}
+              name="patientMbi"
+              label="Patient's Medicare Beneficiary Identifier (MBI)"
+              helperText="11 characters, for example 1EG4-TE5-MK73"
+              slotProps={{ htmlInput: { autoComplete: 'off', autoCapitalize: 'characters' } }}
+              required
+            />
+            <FormDateField
+              id={fieldIds.dateOfService}
+              label="Date of service"
+              name="dateOfService"
+              control={form.control}
+              required
+              past
+            />
+          </>
+        )}
+        {selector === 'check' && (
+          <FormField
+            id={fieldIds.checkNumber}
+            name="checkNumber"
+            label="Check or EFT number"
+            helperText="As printed on the remittance advice"
+            slotProps={{ htmlInput: { autoComplete: 'off' } }}
+            required
+          />
+        )}
+        {selector === 'claim' && (
+          <FormField
+            id={fieldIds.claimNumber}
+            name="claimNumber"
+            label="Claim number (ICN or DCN)"
+            helperText="13 to 23 letters or numbers"
+            slotProps={{ htmlInput: { autoComplete: 'off' } }}
+            required
+          />
+        )}
+        <ProviderIdentifierFields form={form} ids={{ npi: fieldIds.npi }} />
+        <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
+          <Button variant="outlined" onClick={() => onBack(form.getValues())}>
+            Back
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting}>
+            Verify and continue
+          </Button>
+        </Stack>
+      </form>
+    </FormProvider>
   );
 }
