@@ -74,7 +74,7 @@ export function AuthenticatorSetupForm({
           name="code"
           label="6-digit code from the app"
           autoComplete="one-time-code"
-          inputMode="numeric"
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
           required
         />
         <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
