@@ -6,8 +6,8 @@ import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, peekOneTimeToken } from '../../platform/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { checkAnswer, emailAllowed, newPasswordHash, questionIdsOf, setPassword } from './shared-steps';
-import { loginHelpWork, questionFor, sameWork } from './work';
+import { checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
+import { loginHelpWork, sameWork } from './work';
 
 /**
  * Forgot password and the reset from the emailed link (docs/requirements/portal.md#login-help, docs/decisions/0027):
@@ -101,19 +101,7 @@ async function resetTokenUser(ctx: ServiceContext, token: string): Promise<User>
 /** Reset step 1: the question to ask (the token stays usable). */
 export async function resetPasswordQuestion(ctx: ServiceContext, token: string): Promise<string> {
   const user = await resetTokenUser(ctx, token);
-  const questionId = questionFor(await questionIdsOf(ctx.db, user.id), token);
-  if (!questionId) {
-    // An account without security answers cannot reset by email alone: answers are the second factor here.
-    await audit(ctx, ctx.db, {
-      actor: null,
-      action: ACTION,
-      target: user.id,
-      outcome: 'failure',
-      details: { reason: 'no_security_answers' },
-    });
-    throw resetTokenInvalid();
-  }
-  return questionId;
+  return questionToAsk(ctx, user, { token, action: ACTION, refused: resetTokenInvalid });
 }
 
 /** Reset step 2: answer + new password → set, token used, every session ended, notice emailed. */

@@ -9,12 +9,11 @@ import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, countTokenAttempt, peekOneTimeToken } from '../../platform/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { checkAnswer, emailAllowed, newPasswordHash, questionIdsOf, setPassword } from './shared-steps';
+import { checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
 import {
   loginHelpWork,
   normaliseReactivationCode,
   NO_USER_ID,
-  questionFor,
   reactivationCodeToken,
   REACTIVATION_CODE_DIGITS,
   sameWork,
@@ -161,18 +160,7 @@ export async function verifyReactivationCode(
   input: { username: string; code: string },
 ): Promise<string> {
   const { user, token } = await reactivationUser(ctx, input);
-  const questionId = questionFor(await questionIdsOf(ctx.db, user.id), token);
-  if (!questionId) {
-    await audit(ctx, ctx.db, {
-      actor: null,
-      action: ACTION,
-      target: user.id,
-      outcome: 'failure',
-      details: { reason: 'no_security_answers' },
-    });
-    throw codeInvalid();
-  }
-  return questionId;
+  return questionToAsk(ctx, user, { token, action: ACTION, refused: codeInvalid });
 }
 
 /** Step 3: the code + the answer (nothing used up yet, so the password step can follow). */

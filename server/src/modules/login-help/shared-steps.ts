@@ -41,6 +41,27 @@ export async function questionIdsOf(db: DbExecutor, userId: string): Promise<str
 }
 
 /**
+ * The security question a reset or a reactivation asks, chosen by the token. An account without security answers
+ * cannot go on by email alone (answers are the second factor here): the refusal is audited and `refused` is thrown.
+ */
+export async function questionToAsk(
+  ctx: ServiceContext,
+  user: Pick<User, 'id'>,
+  step: { token: string; action: string; refused: () => PortalError },
+): Promise<string> {
+  const questionId = questionFor(await questionIdsOf(ctx.db, user.id), step.token);
+  if (questionId) return questionId;
+  await audit(ctx, ctx.db, {
+    actor: null,
+    action: step.action,
+    target: user.id,
+    outcome: 'failure',
+    details: { reason: 'no_security_answers' },
+  });
+  throw step.refused();
+}
+
+/**
  * Checks the answer to the question fixed by `token`. A wrong one is counted on the user's token of `purpose`; at
  * the limit that token is spent (`Security_Answer_Attempts_Exceeded`), so answers cannot be guessed one by one.
  */
