@@ -1,4 +1,4 @@
-import { Alert, Box, CircularProgress, Link, Typography } from '@mui/material';
+import { Alert, Box, Link, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../config/paths';
@@ -6,6 +6,7 @@ import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useEmailedLinkToken } from '../../lib/use-emailed-link-token';
 import { confirmEmailChange } from './api/account-api';
+import { CheckingLinkStatus } from '../../components/verification/checking-link-status';
 
 /**
  * `/confirm-email` (docs/requirements/session.md#my-account): the link sent to a new email address. Opening it,
@@ -23,13 +24,7 @@ export function ConfirmEmailPage() {
       <Typography component="h1" variant="h4" gutterBottom>
         Confirm your new email address
       </Typography>
-      {/* Until the answer is here (also while the token is read): one steady status line, no flash of nothing. */}
-      {!missing && !confirmation.isSuccess && !confirmation.isError && (
-        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-          <CircularProgress size={24} aria-hidden="true" />
-          Checking your link…
-        </Box>
-      )}
+      {!missing && !confirmation.isSuccess && !confirmation.isError && <CheckingLinkStatus />}
       {confirmation.isSuccess && (
         <Alert severity="success" role="status" data-testid="confirm-email-success">
           Your email address was changed: emails about your account now go to this address. See it on{' '}

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
+import { Alert, Box, Button, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { ResendVerificationForm } from '../../components/verification/resend-verification-form';
@@ -8,6 +8,7 @@ import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useEmailedLinkToken } from '../../lib/use-emailed-link-token';
 import { verifyEmail } from './api/registration-api';
+import { CheckingLinkStatus } from '../../components/verification/checking-link-status';
 
 /** `/verify-email` (docs/requirements/portal.md#email-verification): activates the account of the emailed link. */
 export function VerifyEmailPage() {
@@ -25,13 +26,7 @@ export function VerifyEmailPage() {
       <Typography component="h1" variant="h4" gutterBottom>
         Verify your email
       </Typography>
-      {/* Until the answer is here (also while the token is read): one steady status line, no flash of nothing. */}
-      {!missing && !verification.isSuccess && !verification.isError && (
-        <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-          <CircularProgress size={24} aria-hidden="true" />
-          Checking your link…
-        </Box>
-      )}
+      {!missing && !verification.isSuccess && !verification.isError && <CheckingLinkStatus />}
       {verification.isSuccess && (
         <Alert severity="success" role="status" data-testid="verify-email-success">
           <Typography gutterBottom>
