@@ -1,5 +1,5 @@
 import { FIND_ADMIN_CONTACT_PATH } from '@portal/contracts/find-admin';
-import { FIND_ADMIN_PATH } from '@portal/contracts/login-help';
+import { FIND_ADMIN_PATH } from '@portal/contracts/find-admin';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

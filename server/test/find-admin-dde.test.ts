@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { DDE_REQUESTS_PATH, DDE_SUBMIT_PATH, FIND_ADMIN_PATH, GET_EASI_PATH } from '@portal/contracts/login-help';
+import { FIND_ADMIN_PATH } from '@portal/contracts/find-admin';
+import { DDE_REQUESTS_PATH, DDE_SUBMIT_PATH, GET_EASI_PATH } from '@portal/contracts/dde-access';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import {
-  DDE_SUBMIT_PATH,
-  FIND_ADMIN_PATH,
   FORGOT_PASSWORD_PATH,
   FORGOT_USERNAME_PATH,
-  GET_EASI_PATH,
   RESET_PASSWORD_PATH,
   SELF_REACTIVATION_PATH,
 } from '@portal/contracts/login-help';
+import { FIND_ADMIN_PATH } from '@portal/contracts/find-admin';
+import { DDE_SUBMIT_PATH, GET_EASI_PATH } from '@portal/contracts/dde-access';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { dataEnvelope } from './http';
+import { NpiSchema, PtanSchema, TinSchema } from './identifiers';
 import { EmailSchema, oneTimeTokenSchema, PhoneSchema } from './registration';
 
 /**
@@ -8,6 +9,29 @@ import { EmailSchema, oneTimeTokenSchema, PhoneSchema } from './registration';
  * it by email. The visitor never sees their addresses: the lookup answered only a `contactToken`, an opaque,
  * short-lived handle naming the location.
  */
+
+export const FIND_ADMIN_PATH = '/api/locations/public-find-admin';
+
+// ——— Find my administrator ———
+
+/** `POST /api/locations/public-find-admin`. No match → 404 `Find_Admin_No_Match` (never says which was wrong). */
+export const FindAdminRequest = z.strictObject({ npi: NpiSchema, ptan: PtanSchema, tin: TinSchema });
+export type FindAdminRequest = z.input<typeof FindAdminRequest>;
+export const LocationAdministrator = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  /** e.g. `j••••@example.com`: never the full address. */
+  maskedEmail: z.string(),
+});
+export type LocationAdministrator = z.infer<typeof LocationAdministrator>;
+/**
+ * An empty list: the location exists but nobody has registered as its administrator yet. `contactToken` (only with
+ * administrators): the opaque, short-lived handle for "Ask this administrator to contact me" (find-admin.ts).
+ */
+export const FindAdminResponse = dataEnvelope(
+  z.object({ administrators: z.array(LocationAdministrator), contactToken: z.optional(z.string()) }),
+);
+export type FindAdminResponse = z.infer<typeof FindAdminResponse>;
 
 export const FIND_ADMIN_CONTACT_PATH = '/api/locations/public-find-admin/contact';
 /** How long a lookup's `contactToken` is accepted. */

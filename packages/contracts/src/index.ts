@@ -2,6 +2,7 @@ export * from './auth';
 export * from './account';
 export * from './content';
 export * from './content-types';
+export * from './dde-access';
 export * from './errors';
 export * from './fields';
 export * from './find-admin';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DdeSubmitRequest,
-  FindAdminRequest,
   ForgotPasswordRequest,
   ForgotUsernameRequest,
   ResetPasswordRequest,
   SelfReactivationRequest,
 } from './login-help';
+import { FindAdminRequest } from './find-admin';
+import { DdeSubmitRequest } from './dde-access';
 
 const ok = (schema: { safeParse: (v: unknown) => { success: boolean } }, value: unknown) =>
   schema.safeParse(value).success;

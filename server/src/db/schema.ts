@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { linesOfBusiness, macJurisdictions } from '@portal/contracts/jurisdictions';
-import { ddeAccessTypes, ddeRequestTypes, ediEnrollmentStatuses } from '@portal/contracts/login-help';
+import { ddeAccessTypes, ddeRequestTypes, ediEnrollmentStatuses } from '@portal/contracts/dde-access';
 import {
   bigint,
   bigserial,

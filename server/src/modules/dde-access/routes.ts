@@ -7,7 +7,7 @@ import {
   GET_EASI_PATH,
   GetEasiRequest,
   GetEasiResponse,
-} from '@portal/contracts/login-help';
+} from '@portal/contracts/dde-access';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { serviceContext } from '../../platform/service-context';

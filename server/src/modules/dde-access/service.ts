@@ -5,7 +5,7 @@ import {
   type DdeSubmitRequest,
   type EasiLocation,
   type GetEasiRequest,
-} from '@portal/contracts/login-help';
+} from '@portal/contracts/dde-access';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod/mini';
 import { ddeRequests, ediEnrollments, providerLocations, userLocations } from '../../db/schema';

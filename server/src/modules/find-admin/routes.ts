@@ -3,7 +3,7 @@ import {
   FindAdminContactRequest,
   FindAdminContactResponse,
 } from '@portal/contracts/find-admin';
-import { FIND_ADMIN_PATH, FindAdminRequest, FindAdminResponse } from '@portal/contracts/login-help';
+import { FIND_ADMIN_PATH, FindAdminRequest, FindAdminResponse } from '@portal/contracts/find-admin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { serviceContext } from '../../platform/service-context';

@@ -1,5 +1,5 @@
 import { FIND_ADMIN_CONTACT_TOKEN_TTL_MS, type FindAdminContactRequest } from '@portal/contracts/find-admin';
-import type { FindAdminRequest, LocationAdministrator } from '@portal/contracts/login-help';
+import type { FindAdminRequest, LocationAdministrator } from '@portal/contracts/find-admin';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod/mini';
 import { providerLocations, userLocations, users } from '../../db/schema';
