@@ -6,7 +6,7 @@ import {
 import { dataEnvelope } from './http';
 
 /**
- * DDE access requests (docs/requirements/portal.md#dde-access): the logged-in user's locations with their EDI
+ * DDE access requests (docs/requirements/portal.md#dde-access-request): the logged-in user's locations with their EDI
  * enrollments (get-easi), the request, and the user's own requests. Requests are strict objects: an unknown field is a
  * 400 `Validation_Failed`.
  */
