@@ -55,6 +55,11 @@ export const providerLocations = pgTable(
     city: text('city').notNull(),
     zip: varchar('zip', { length: 10 }).notNull(),
     status: locationStatusEnum('status').notNull().default('active'),
+    /**
+     * Set when no administrator of the location is certified any more: its people's access is suspended until the
+     * contractor's help desk restores it (docs/requirements/staff-accounts.md#annual-recertification).
+     */
+    accessSuspendedAt: timestamp('access_suspended_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -134,12 +139,91 @@ export const userLocations = pgTable(
       .notNull()
       .references(() => providerLocations.id, { onDelete: 'cascade' }),
     role: locationRoleEnum('role').notNull(),
+    /** `active`, or `suspended` when not recertified by `certified_until` (docs/requirements/staff-accounts.md). */
     status: varchar('status', { length: 16 }).notNull().default('active'),
     createdAt: createdAt(),
+    /**
+     * The annual recertification's due date: RECERTIFICATION_DAYS after the approval or the last recertification
+     * (docs/requirements/staff-accounts.md#annual-recertification). Rows older than the column get a year from the
+     * migration.
+     */
+    certifiedUntil: timestamp('certified_until', { withTimezone: true })
+      .notNull()
+      .default(sql`now() + interval '365 days'`),
+    /** Who approved or last recertified the link (null: self-registered administrator, or the account is gone). */
+    certifiedBy: uuid('certified_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The smallest reminder threshold (45, 30, 15, 7, 1 days) already sent for this `certified_until`; null: none. */
+    reminderDaysSent: integer('reminder_days_sent'),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.locationId] }),
     index('user_locations_location_idx').on(t.locationId, t.role),
+    // The reminder and suspension jobs read the links falling due, not every link.
+    index('user_locations_certified_until_idx').on(t.certifiedUntil),
+  ],
+);
+
+export const accessRequestStatusEnum = pgEnum('access_request_status', ['pending', 'approved', 'denied', 'withdrawn']);
+
+/**
+ * A person's request for access to a provider location, decided by an administrator of that location
+ * (docs/requirements/staff-accounts.md). At most one pending request per person and location.
+ */
+export const accessRequests = pgTable(
+  'access_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    locationId: uuid('location_id')
+      .notNull()
+      .references(() => providerLocations.id, { onDelete: 'cascade' }),
+    status: accessRequestStatusEnum('status').notNull().default('pending'),
+    /** The role granted, chosen by the approver (null until approved). */
+    role: locationRoleEnum('role'),
+    /** The approver's or denier's optional reason, shown to the requester. */
+    reason: text('reason'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** When the location's administrators were told of it (the hourly batch); null: not yet. */
+    notifiedAt: timestamp('notified_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('access_requests_pending_key')
+      .on(t.userId, t.locationId)
+      .where(sql`${t.status} = 'pending'`),
+    // The console's list: a location's requests by status, newest first.
+    index('access_requests_location_status_idx').on(t.locationId, t.status, t.createdAt),
+    index('access_requests_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * An administrator's invitation of a person (by email) to one of their locations with a role. The token travels in
+ * the link's URL fragment; only its SHA-256 is stored. It lives 7 days and works once.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    locationId: uuid('location_id')
+      .notNull()
+      .references(() => providerLocations.id, { onDelete: 'cascade' }),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    email: varchar('email', { length: 254 }).notNull(),
+    role: locationRoleEnum('role').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_hash_key').on(t.tokenHash),
+    index('invitations_location_idx').on(t.locationId, t.createdAt),
   ],
 );
 
