@@ -7,7 +7,7 @@
 // (4) Rolling restart (SIGTERM one, wait, start it, then the other) → zero failed requests.
 // (2) The CMS stopped (last: the gates cannot start the same CMS again) → pages keep serving the last good content
 //     (CONTENT_CACHE_TTL_MS=2000 here, so the copies are past their TTL while the CMS is away).
-// Run alone: npm run bench:faults   (BENCH_FAULT_SECONDS=20 while developing)
+// Run alone: npm run bench:faults   (BENCH_FAULT_SECONDS=20 and BENCH_FAULTS=restart while developing)
 import { readFileSync } from 'node:fs';
 import {
   count5xx,
@@ -27,6 +27,8 @@ const FAULT_SECONDS = seconds('BENCH_FAULT_SECONDS', 30);
 /** How soon an instance must say the database is gone, and answer again once it is back. */
 const PROBE_LIMIT_MS = 6_000;
 const HANG_MS = 8_000;
+/** BENCH_FAULTS=restart (or a comma list of database, kill, restart, cms) runs those faults only, while developing. */
+const ONLY = new Set((process.env.BENCH_FAULTS ?? 'database,kill,restart,cms').split(',').map((f) => f.trim()));
 /** How long after a SIGKILL nginx may still send on a keep-alive connection the kill broke (a loaded machine). */
 const STALE_MS = 2_000;
 
@@ -363,12 +365,12 @@ export async function runFaultGates(): Promise<Check[]> {
     step('bench users and their sessions');
     const data = await prepareMixData(stack.postgres, stack.nginx.base);
     await runMix({ base: stack.nginx.base, data, seconds: 3 }); // warm-up
-    return [
-      ...(await databaseFault(stack, data)),
-      ...(await killFault(stack, data)),
-      ...(await rollingRestart(stack, data)),
-      ...(await cmsFault(stack, data)),
-    ];
+    const checks: Check[] = [];
+    if (ONLY.has('database')) checks.push(...(await databaseFault(stack, data)));
+    if (ONLY.has('kill')) checks.push(...(await killFault(stack, data)));
+    if (ONLY.has('restart')) checks.push(...(await rollingRestart(stack, data)));
+    if (ONLY.has('cms')) checks.push(...(await cmsFault(stack, data)));
+    return checks;
   } finally {
     await stack.close();
   }

@@ -48,6 +48,7 @@ import { retentionJobs } from './platform/retention';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { cmsSecurityQuestionKeys, type SecurityQuestionKeys } from './platform/security-questions';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
+import { trackConnectionsForDrain } from './platform/shutdown';
 import {
   helmetOptions,
   reportingEndpointsHeader,
@@ -140,9 +141,10 @@ export async function buildApp({
       connectionsCheckingInterval: connectionsCheckingInterval(config.requestTimeoutMs),
     },
     connectionTimeout: 20_000,
-    // On shutdown keep-alive connections are closed once idle so in-flight requests can finish.
+    // On shutdown a request on an open connection is served with `Connection: close` (not refused with 503) and idle
+    // connections are closed as platform/shutdown.ts decides (docs/decisions/0037-bench-gates.md).
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    return503OnClosing: false,
     frameworkErrors: frameworkErrorHandler(baselineHeaders),
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -151,6 +153,10 @@ export async function buildApp({
     maxPerAddress: config.maxConnectionsPerAddress,
     isTrustedProxy: (address) => trust(address, 0),
     log: app.log,
+  });
+  trackConnectionsForDrain(app.server, {
+    isTrustedProxy: (address) => trust(address, 0),
+    proxyIdleMs: config.shutdownProxyIdleMs,
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);

@@ -105,6 +105,14 @@ export const EnvSchema = z.object({
     .min(1_000)
     .max(600_000)
     .default(30_000),
+  // On SIGTERM/SIGINT: a trusted proxy's idle connection is closed once idle this long, longer than the proxy keeps an
+  // idle upstream connection (nginx keepalive_timeout 4 s in deploy/): closing it sooner races the proxy's next request.
+  SHUTDOWN_PROXY_IDLE_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int()
+    .min(0)
+    .max(600_000)
+    .default(6_000),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z
     .string()
@@ -261,6 +269,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownProxyIdleMs: env.SHUTDOWN_PROXY_IDLE_MS,
     sessionSecret: env.SESSION_SECRET,
     encryptionKey: env.ENCRYPTION_KEY,
     cookieDomain: env.COOKIE_DOMAIN,

@@ -9,6 +9,7 @@ import { preparePrivateDataDir, restrictNewFilesToOwner } from './platform/data-
 import { logDestination, loggerOptions } from './platform/logger';
 import { startMetricsServer } from './platform/metrics';
 import { loadSecrets } from './platform/secrets';
+import { closeGracefully } from './platform/shutdown';
 
 function readConfig(): Config {
   try {
@@ -65,9 +66,10 @@ app.addHook('onClose', async () => {
   await database.close();
 });
 
-// SIGTERM/SIGINT: stop accepting (new connections are refused, requests on open ones answered 503), let every accepted
-// request finish, password hashes included (PasswordHasher.close waits for them), then close the database. Past
-// SHUTDOWN_TIMEOUT_MS the process exits 1 with an error line (docs/decisions/0032).
+// SIGTERM/SIGINT: stop accepting (new connections are refused; a request on an open connection is still served, with
+// `Connection: close`), let every accepted request finish, password hashes included (PasswordHasher.close waits for
+// them), then close the database. Past SHUTDOWN_TIMEOUT_MS the process exits 1 with an error line (docs/decisions/0032,
+// 0037; platform/shutdown.ts).
 closeWithGrace(
   {
     delay: config.shutdownTimeoutMs,
@@ -79,14 +81,7 @@ closeWithGrace(
     const started = Date.now();
     if (err) app.log.error({ err }, 'shutting down after an uncaught error');
     else app.log.info({ signal }, 'shutting down');
-    // close() drops idle keep-alive connections once; a connection whose request was in flight becomes idle only
-    // later and would hold the shutdown until the grace delay. Drop those as soon as their answer is sent.
-    const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
-    try {
-      await app.close();
-    } finally {
-      clearInterval(reaper);
-    }
+    await closeGracefully(app);
     app.log.info({ ms: Date.now() - started }, 'shut down: every accepted request was answered');
   },
 );

@@ -1,0 +1,80 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The shutdown drain (docs/decisions/0032, amended by 0037). While closing, a request that arrives on an open
+ * connection is served, not refused: Fastify answers it with `Connection: close` (`return503OnClosing: false` in
+ * buildApp), so the load balancer stops reusing that connection. Idle connections are closed, but one from a trusted
+ * proxy only once it has been idle for `proxyIdleMs`, longer than the proxy keeps an idle upstream connection (nginx's
+ * `keepalive_timeout` in deploy/nginx/portal.conf.template): closing it sooner races the proxy writing a request on
+ * it at the same instant, and a POST lost that way is answered 502 (nginx never replays a POST it has sent). Other
+ * clients' idle connections close at once (a browser sends again on a fresh connection when a reused one fails).
+ */
+export interface DrainOptions {
+  /** Whether a peer is a trusted proxy (TRUST_PROXY): its idle connections are left to the proxy to close. */
+  isTrustedProxy: (address: string) => boolean;
+  /** SHUTDOWN_PROXY_IDLE_MS: how long a trusted proxy's connection must have been idle before the drain closes it. */
+  proxyIdleMs: number;
+}
+
+interface Tracked {
+  /** Requests received on the connection and not yet answered (more than one only when a client pipelines). */
+  busy: number;
+  /** When the last answer was sent (or the connection opened). */
+  idleSince: number;
+}
+
+interface Drain {
+  options: DrainOptions;
+  sockets: Map<Socket, Tracked>;
+}
+
+const drains = new WeakMap<Server, Drain>();
+
+/** Keeps track of every open connection and since when it has been idle; buildApp calls it once. */
+export function trackConnectionsForDrain(server: Server, options: DrainOptions): void {
+  const sockets = new Map<Socket, Tracked>();
+  drains.set(server, { options, sockets });
+  server.on('connection', (socket: Socket) => {
+    sockets.set(socket, { busy: 0, idleSince: Date.now() });
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('request', (req, res) => {
+    const tracked = sockets.get(req.socket);
+    if (!tracked) return;
+    tracked.busy += 1;
+    res.once('close', () => {
+      tracked.busy -= 1;
+      tracked.idleSince = Date.now();
+    });
+  });
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, answer every request that was accepted or arrives on an open
+ * connection (with `Connection: close`), close connections as they become idle (see DrainOptions), and only then run
+ * the onClose hooks (the password hasher finishes its queue, the database closes).
+ */
+export async function closeGracefully(app: FastifyInstance, now: () => number = Date.now): Promise<void> {
+  const drain = drains.get(app.server);
+  if (!drain) return app.close();
+  const { options, sockets } = drain;
+  const closeIdle = () => {
+    const at = now();
+    for (const [socket, tracked] of sockets) {
+      if (tracked.busy > 0) continue;
+      const trusted = socket.remoteAddress !== undefined && options.isTrustedProxy(socket.remoteAddress);
+      if (!trusted || at - tracked.idleSince >= options.proxyIdleMs) socket.destroy();
+    }
+  };
+  // Node's server.close() closes every idle connection at once (closeIdleConnections); this one spares a proxy's
+  // recently used connections. A connection idle only later (its answer sent) is closed by the interval.
+  app.server.closeIdleConnections = closeIdle;
+  const interval = setInterval(closeIdle, 50);
+  try {
+    await app.close();
+  } finally {
+    clearInterval(interval);
+  }
+}
