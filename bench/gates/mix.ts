@@ -9,6 +9,11 @@ import autocannonModule from 'autocannon';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import type { Postgres } from './stack';
 
+/** The token a registration step answers under `data[name]`, or undefined when the step was refused. */
+function tokenOf(status: number, body: string, name: 'validationToken' | 'registrationToken'): string | undefined {
+  return status === 200 ? (JSON.parse(body) as { data: Record<string, string | undefined> }).data[name] : undefined;
+}
+
 // The demo account the bench users are copies of (server/src/modules/auth/demo-accounts.ts, README: Demo accounts).
 const DEMO_USER = 'demo.admin.j5';
 export const DEMO_PASSWORD = 'Harbor lantern quartz meadow';
@@ -362,10 +367,7 @@ export async function runMix(options: MixOptions): Promise<MixResult> {
           };
         },
         onResponse: (status, body, context) => {
-          context.validationToken =
-            status === 200
-              ? (JSON.parse(body) as { data: { validationToken?: string } }).data.validationToken
-              : undefined;
+          context.validationToken = tokenOf(status, body, 'validationToken');
         },
       },
       {
@@ -387,10 +389,7 @@ export async function runMix(options: MixOptions): Promise<MixResult> {
           };
         },
         onResponse: (status, body, context) => {
-          context.registrationToken =
-            status === 200
-              ? (JSON.parse(body) as { data: { registrationToken?: string } }).data.registrationToken
-              : undefined;
+          context.registrationToken = tokenOf(status, body, 'registrationToken');
         },
       },
       {

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents } from '../src/db/schema';
+import { describeActivity } from '../src/modules/account/service';
 import type { RouteAudit } from '../src/platform/route-audit';
 import { createSession } from '../src/platform/session';
 import { buildTestApp, callAs, portalHeaders } from './helpers';
@@ -68,6 +69,15 @@ describe('audit declared per route (walks the route table)', () => {
     const exempt = routes.filter((r) => r.audit && 'exempt' in r.audit);
     expect(exempt.map((r) => `${r.method} ${r.url}`).sort()).toEqual([...AUDIT_EXEMPT].sort());
     for (const r of exempt) expect((r.audit as { exempt: string }).exempt.length).toBeGreaterThan(10);
+  });
+
+  it("names every declared action in My account's activity, as a success and as a refusal (the gap events)", () => {
+    const unnamed = routes
+      .flatMap((r) => (r.audit && 'action' in r.audit ? [r.audit.action] : []))
+      .flatMap((action) => (['success', 'failure'] as const).map((outcome) => ({ action, outcome })))
+      .filter(({ action, outcome }) => describeActivity(action, outcome).startsWith('Account activity'))
+      .map(({ action, outcome }) => `${action} ${outcome}`);
+    expect(unnamed).toEqual([]);
   });
 
   it('every audited route writes an event for a call with an empty body, under its request id (never cached)', async () => {

@@ -3,6 +3,8 @@ import { maskPhone } from '@portal/contracts/fields';
 import { eq } from 'drizzle-orm';
 import { passkeys, sessions, users } from '../../db/schema';
 import { adoptTotpSecret, userById } from '../../db/users';
+import type { DbExecutor } from '../../platform/db-executor';
+import type { AuditDetails } from '../../platform/audit';
 import { encryptSecret } from '../../platform/encryption';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
@@ -133,6 +135,31 @@ export async function confirmMfaReset(
 }
 
 /**
+ * The notice and audit event of a changed contact detail or security answers, in the transaction that changed it:
+ * the `account-details-changed` email to the address on file, and `action` audited as the owner's success.
+ */
+async function noticeDetailsChanged(
+  ctx: Pick<ServiceContext, 'client'>,
+  tx: DbExecutor,
+  userId: string,
+  owner: { email: string; firstName: string },
+  what: { change: 'phone' | 'security-answers'; action: string; details: AuditDetails },
+): Promise<void> {
+  await enqueueEmail(tx, {
+    to: owner.email,
+    template: 'account-details-changed',
+    data: { firstName: owner.firstName, change: what.change },
+  });
+  await audit(ctx, tx, {
+    actor: userId,
+    target: userId,
+    action: what.action,
+    outcome: 'success',
+    details: what.details,
+  });
+}
+
+/**
  * `POST /api/account/phone`: the registration's phone rule (the contracts' schema gives the 10 digits). Answers the
  * new number masked.
  */
@@ -148,16 +175,9 @@ export async function changePhone(
       .where(eq(users.id, session.userId))
       .returning({ email: users.email, firstName: users.firstName });
     if (!user) throw new PortalError(401, 'Not_Logged_In');
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-details-changed',
-      data: { firstName: user.firstName, change: 'phone' },
-    });
-    await audit(ctx, tx, {
-      actor: session.userId,
-      target: session.userId,
+    await noticeDetailsChanged(ctx, tx, session.userId, user, {
+      change: 'phone',
       action: 'phone.changed',
-      outcome: 'success',
       details: { field: 'phone' },
     });
   });
@@ -179,16 +199,9 @@ export async function changeSecurityAnswers(
     const user = await userById(tx, session.userId);
     if (!user) throw new PortalError(401, 'Not_Logged_In');
     await saveSecurityAnswers(tx, session.userId, answers, ctx.hasher);
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-details-changed',
-      data: { firstName: user.firstName, change: 'security-answers' },
-    });
-    await audit(ctx, tx, {
-      actor: session.userId,
-      target: session.userId,
+    await noticeDetailsChanged(ctx, tx, session.userId, user, {
+      change: 'security-answers',
       action: 'security_answers.changed',
-      outcome: 'success',
       details: { field: 'security_answers', count: answers.length },
     });
   });

@@ -131,6 +131,18 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
     'Authenticator app, recovery codes and passkeys reset by a location administrator',
     'Second-factor reset refused',
   ],
+  // The actions routes declare (route-audit.ts): the platform writes them for a refusal no service recorded, e.g. a
+  // wrong setup code or a form the schema refused (a test walks the route table for them).
+  'mfa.enrol': ['Authenticator app setup step completed', 'Authenticator app setup step refused'],
+  'login.passkey-options': ['Passkey login started', 'Passkey login could not start'],
+  'passkey.registration-options': ['Passkey setup started', 'Passkey setup could not start'],
+  'location.find-admin': ['Location administrator looked up', 'Location administrator lookup refused'],
+  'location.find-admin-contact': [
+    'Message sent to a location administrator',
+    'Message to a location administrator refused',
+  ],
+  'registration.provider': ['Registration: provider details checked', 'Registration: provider details refused'],
+  'registration.authority': ['Registration: signing authority checked', 'Registration: signing authority refused'],
 };
 
 const METHOD_TEXT: Record<string, string> = {
