@@ -13,6 +13,7 @@ import {
   userLocations,
   users,
 } from '../src/db/schema';
+import { inactivityDisableJob } from '../src/modules/login-help/inactivity-job';
 import { buildTestApp, callAs, testClock, testConfig, type TestClient } from './helpers';
 import { createLocation, createPerson, link, requestAccess, sessionOf, staleSessionOf } from './support/staff';
 
@@ -329,6 +330,24 @@ describe('administrator API', () => {
       const activity = await activityOf(await sessionOf(app, clock, person.id));
       expect(activity).toContain('Account disabled by a location administrator');
       expect(activity).toContain('Account enabled again by a location administrator');
+    });
+
+    it('an account enabled again is not disabled again by the next inactivity run', async () => {
+      const { x, caller } = await twoLocations();
+      const longAgo = new Date(clock.now().getTime() - 400 * DAY_MS);
+      const person = await createPerson(app, {
+        status: 'disabled_inactive',
+        lastLoginAt: longAgo,
+        passwordChangedAt: longAgo,
+        createdAt: longAgo,
+      });
+      await link(app, person.id, x.id, 'user');
+      await callAs(app, caller, 'POST', adminPath(ADMIN_ROUTES.enablePerson, { userId: person.id }));
+      clock.advance(3600_000);
+      const job = inactivityDisableJob({ days: app.config.loginHelp.inactivityDisableDays, now: clock.now });
+      await app.database.db.transaction(async (tx) => void (await job.run(tx)));
+      const [row] = await app.database.db.select().from(users).where(eq(users.id, person.id));
+      expect(row!.status).toBe('active');
     });
 
     it('unlocks a locked account', async () => {

@@ -43,6 +43,10 @@ describe('authorization of every /api/admin route (walks the route table)', () =
       lockedUntil: new Date(2030, 1),
     });
     await link(app, personY.id, y.id, 'user');
+    // In X and Y: X's administrator sees them with their X link only (Y's id and name must not show).
+    const shared = await createPerson(app);
+    await link(app, shared.id, x.id, 'user');
+    await link(app, shared.id, y.id, 'administrator');
     const asker = await createPerson(app, { firstName: 'Rowan', lastName: 'Rask' });
     const request = await requestAccess(app, asker.id, y.id);
     caller = await sessionOf(app, clock, adminX.id);
