@@ -34,6 +34,7 @@ import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
 import { ddeAccessRoutes } from './modules/dde-access/routes';
 import { findAdminRoutes } from './modules/find-admin/routes';
+import { invitationRoutes } from './modules/invitations/routes';
 import { inactivityDisableJob } from './modules/login-help/inactivity-job';
 import { loginHelpRoutes } from './modules/login-help/routes';
 import { demoClaimsRefreshJob, registrationExpiryJob } from './modules/registration/jobs';
@@ -222,6 +223,7 @@ export async function buildApp({
   await app.register(findAdminRoutes);
   await app.register(ddeAccessRoutes);
   await app.register(registrationRoutes);
+  await app.register(invitationRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

@@ -33,6 +33,8 @@ export const PAGE_PATHS = {
   /** The link that confirms a new email address (`#token=…`). */
   confirmEmail: '/confirm-email',
   reactivate: '/reactivate',
+  /** An administrator's invitation (`#token=…`): docs/requirements/staff-accounts.md#invitations. */
+  invitation: '/invitation',
 } as const;
 
 /** An emailed link's path: the page with its one-time token in the fragment (never sent to a server or logged). */

@@ -112,6 +112,11 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'registration.verify-email.resend': ['Email confirmation link sent again', 'Email confirmation link not sent'],
   'dde.submit': ['DDE access request sent', 'DDE access request refused'],
   'dde.easi': ['DDE enrollment details viewed', 'DDE enrollment details refused'],
+  // Invitations (docs/requirements/staff-accounts.md#invitations).
+  'invitation.sent': ['Invitation to a provider location sent', 'Invitation to a provider location not sent'],
+  'invitation.revoked': ['Invitation to a provider location withdrawn', 'Invitation could not be withdrawn'],
+  'invitation.refused': ['Invitation request refused', 'Invitation request refused'],
+  'invitation.accepted': ['Invitation accepted: provider location added', 'Invitation refused'],
 };
 
 const METHOD_TEXT: Record<string, string> = {

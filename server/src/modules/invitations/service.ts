@@ -1,0 +1,340 @@
+import {
+  INVITATION_TTL_MS,
+  type CreateInvitationRequest,
+  type InvitationRole,
+  type InvitationSummary,
+  type OpenInvitation,
+} from '@portal/contracts/invitations';
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { accessRequests, invitations, providerLocations, userLocations, users } from '../../db/schema';
+import { emailIs, userById, type User } from '../../db/users';
+import type { DbExecutor } from '../../platform/db-executor';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { hashOneTimeToken, newOneTimeToken } from '../../platform/one-time-tokens';
+import { PortalError } from '../../platform/portal-error';
+import { audit, type ServiceContext } from '../../platform/service-context';
+
+/**
+ * Invitations (docs/requirements/staff-accounts.md#invitations, docs/decisions/0042): an administrator invites an
+ * email address to one of their locations with a role; the invitee opens the emailed link (its token in the URL
+ * fragment, only its SHA-256 stored), and either registers (the registration calls `redeemInvitation` with the new
+ * account) or, logged in, accepts it. The invitation must be used by an account with the invited address.
+ */
+
+type Ctx = Pick<ServiceContext, 'db' | 'now' | 'client' | 'config' | 'jobs'>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The most open invitations a list answers (a location never has this many waiting). */
+const LIST_LIMIT = 200;
+
+/** The locations the user administers: an active account's active administrator links. */
+async function administeredLocationIds(db: DbExecutor, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ locationId: userLocations.locationId })
+    .from(userLocations)
+    .innerJoin(users, eq(users.id, userLocations.userId))
+    .where(
+      and(
+        eq(userLocations.userId, userId),
+        eq(userLocations.role, 'administrator'),
+        eq(userLocations.status, 'active'),
+        eq(users.status, 'active'),
+      ),
+    );
+  return rows.map((r) => r.locationId);
+}
+
+/**
+ * The acting administrator's locations, or only `locationId` when given: 404 `Not_Found` when they do not administer
+ * it (a location they do not administer is not told apart from one that does not exist).
+ */
+async function scopeOf(ctx: Ctx, actorId: string, locationId?: string): Promise<string[]> {
+  const administered = await administeredLocationIds(ctx.db, actorId);
+  if (locationId === undefined) return administered;
+  if (!administered.includes(locationId)) {
+    await audit(ctx, ctx.db, {
+      actor: actorId,
+      action: 'invitation.refused',
+      target: locationId,
+      outcome: 'failure',
+      details: { reason: 'not_administrator' },
+    });
+    throw new PortalError(404, 'Not_Found');
+  }
+  return [locationId];
+}
+
+function openInvitationsQuery(db: DbExecutor, now: Date) {
+  return db
+    .select({
+      id: invitations.id,
+      locationId: invitations.locationId,
+      locationName: providerLocations.legalName,
+      email: invitations.email,
+      role: invitations.role,
+      createdAt: invitations.createdAt,
+      expiresAt: invitations.expiresAt,
+      inviterFirst: users.firstName,
+      inviterLast: users.lastName,
+    })
+    .from(invitations)
+    .innerJoin(providerLocations, eq(providerLocations.id, invitations.locationId))
+    .leftJoin(users, eq(users.id, invitations.invitedBy))
+    .where(and(isNull(invitations.usedAt), isNull(invitations.revokedAt), gt(invitations.expiresAt, now)))
+    .$dynamic();
+}
+
+type OpenRow = Awaited<ReturnType<ReturnType<typeof openInvitationsQuery>['execute']>>[number];
+
+function toOpenInvitation(row: OpenRow): OpenInvitation {
+  return {
+    id: row.id,
+    locationId: row.locationId,
+    locationName: row.locationName,
+    email: row.email,
+    role: row.role,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+    invitedBy: `${row.inviterFirst ?? ''} ${row.inviterLast ?? ''}`.trim(),
+  };
+}
+
+/** Whether an account with this email address already holds a link to the location. */
+async function emailIsMember(db: DbExecutor, email: string, locationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: userLocations.userId })
+    .from(userLocations)
+    .innerJoin(users, eq(users.id, userLocations.userId))
+    .where(and(eq(userLocations.locationId, locationId), emailIs(email)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Invites `email` to the location with the role: 404 `Not_Found` unless the actor administers the location, 409
+ * `Invitation_Already_Member` when an account with that address already has access to it. An open invitation of the
+ * same address to the same location is replaced (only the newest link works). Emails the link.
+ */
+export async function createInvitation(
+  ctx: Ctx,
+  actorId: string,
+  input: CreateInvitationRequest,
+): Promise<OpenInvitation> {
+  await scopeOf(ctx, actorId, input.locationId);
+  const now = ctx.now();
+  const invitation = await ctx.db.transaction(async (tx) => {
+    if (await emailIsMember(tx, input.email, input.locationId)) throw new PortalError(409, 'Invitation_Already_Member');
+    await tx
+      .update(invitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(invitations.locationId, input.locationId),
+          sql`lower(${invitations.email}) = lower(${input.email})`,
+          isNull(invitations.usedAt),
+          isNull(invitations.revokedAt),
+        ),
+      );
+    const token = newOneTimeToken();
+    const [created] = await tx
+      .insert(invitations)
+      .values({
+        tokenHash: hashOneTimeToken(token),
+        locationId: input.locationId,
+        invitedBy: actorId,
+        email: input.email,
+        role: input.role,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+        createdAt: now,
+      })
+      .returning({ id: invitations.id });
+    const [row] = await openInvitationsQuery(tx, now).where(eq(invitations.id, created!.id));
+    const open = toOpenInvitation(row!);
+    await enqueueEmail(tx, {
+      to: input.email,
+      template: 'invitation',
+      data: { inviterName: open.invitedBy, locationName: open.locationName, role: input.role, token },
+    });
+    await audit(ctx, tx, {
+      actor: actorId,
+      action: 'invitation.sent',
+      target: open.id,
+      outcome: 'success',
+      details: { locationId: input.locationId },
+    });
+    return open;
+  });
+  ctx.jobs.kick(OUTBOX_JOB);
+  return invitation;
+}
+
+/** The open invitations of the actor's locations (or of the one asked for), newest first. */
+export async function listInvitations(
+  ctx: Ctx,
+  actorId: string,
+  query: { locationId?: string },
+): Promise<OpenInvitation[]> {
+  const scope = await scopeOf(ctx, actorId, query.locationId);
+  if (!scope.length) return [];
+  const rows = await openInvitationsQuery(ctx.db, ctx.now())
+    .where(
+      and(
+        inArray(invitations.locationId, scope),
+        isNull(invitations.usedAt),
+        isNull(invitations.revokedAt),
+        gt(invitations.expiresAt, ctx.now()),
+      ),
+    )
+    .orderBy(desc(invitations.createdAt))
+    .limit(LIST_LIMIT);
+  return rows.map(toOpenInvitation);
+}
+
+/**
+ * Withdraws an open invitation of one of the actor's locations: its link stops working. 404 `Invitation_Not_Found`
+ * when there is no such open invitation among the actor's locations (another location's is not told apart).
+ */
+export async function revokeInvitation(ctx: Ctx, actorId: string, invitationId: string): Promise<void> {
+  const scope = await scopeOf(ctx, actorId);
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const [row] = scope.length
+      ? await tx
+          .update(invitations)
+          .set({ revokedAt: now })
+          .where(
+            and(
+              eq(invitations.id, invitationId),
+              inArray(invitations.locationId, scope),
+              isNull(invitations.usedAt),
+              isNull(invitations.revokedAt),
+            ),
+          )
+          .returning({ locationId: invitations.locationId })
+      : [];
+    if (!row) throw new PortalError(404, 'Invitation_Not_Found');
+    await audit(ctx, tx, {
+      actor: actorId,
+      action: 'invitation.revoked',
+      target: invitationId,
+      outcome: 'success',
+      details: { locationId: row.locationId },
+    });
+  });
+}
+
+// ——— The invitee's side ———
+
+/**
+ * The invitation a token names, whatever its state, locked for update when `forUpdate`; 400 with a code when it
+ * cannot be used: `Invitation_Invalid` (unknown), `Invitation_Revoked`, `Invitation_Used`, `Invitation_Expired`. Only
+ * the holder of the link learns which.
+ */
+async function usableInvitation(db: DbExecutor, token: string, now: Date, forUpdate = false) {
+  const query = db
+    .select({
+      id: invitations.id,
+      locationId: invitations.locationId,
+      locationName: providerLocations.legalName,
+      email: invitations.email,
+      role: invitations.role,
+      invitedBy: invitations.invitedBy,
+      expiresAt: invitations.expiresAt,
+      usedAt: invitations.usedAt,
+      revokedAt: invitations.revokedAt,
+    })
+    .from(invitations)
+    .innerJoin(providerLocations, eq(providerLocations.id, invitations.locationId))
+    .where(eq(invitations.tokenHash, hashOneTimeToken(token)));
+  const [row] = forUpdate ? await query.for('update', { of: invitations }) : await query;
+  if (!row) throw new PortalError(400, 'Invitation_Invalid');
+  if (row.usedAt) throw new PortalError(400, 'Invitation_Used');
+  if (row.revokedAt) throw new PortalError(400, 'Invitation_Revoked');
+  if (row.expiresAt.getTime() <= now.getTime()) throw new PortalError(400, 'Invitation_Expired');
+  return row;
+}
+
+/** What the invitation page shows: the location's name, the role and the expiry; nothing of the inviter or address. */
+export async function lookupInvitation(
+  ctx: Pick<ServiceContext, 'db' | 'now'>,
+  token: string,
+): Promise<InvitationSummary> {
+  const row = await usableInvitation(ctx.db, token, ctx.now());
+  return { locationName: row.locationName, role: row.role, expiresAt: row.expiresAt.toISOString() };
+}
+
+export interface RedeemedInvitation {
+  locationId: string;
+  locationName: string;
+  role: InvitationRole;
+}
+
+/**
+ * Uses the invitation for `user` in the caller's transaction: the user is linked to the location at once with the
+ * invited role, certified for RECERTIFICATION_DAYS by the inviter; a pending access request of the user for the
+ * location is approved with it. The account's address must be the invited one (403 `Invitation_Email_Mismatch`); a
+ * user who already has the location gets 409 `Invitation_Already_Member` and the invitation stays unused. Of two
+ * concurrent uses exactly one succeeds (the row is locked). The end-user registration calls this with the new
+ * account; `acceptInvitation` with the logged-in one. A success is audited as `invitation.accepted` by the user; a
+ * refusal rolls the caller's transaction back, so the route's declared audit records it with its code.
+ */
+export async function redeemInvitation(
+  ctx: Pick<ServiceContext, 'now' | 'client' | 'config'>,
+  tx: DbExecutor,
+  token: string,
+  user: Pick<User, 'id' | 'email'>,
+): Promise<RedeemedInvitation> {
+  const now = ctx.now();
+  const invitation = await usableInvitation(tx, token, now, true);
+  if (invitation.email.toLowerCase() !== user.email.toLowerCase())
+    throw new PortalError(403, 'Invitation_Email_Mismatch');
+  const linked = await tx
+    .insert(userLocations)
+    .values({
+      userId: user.id,
+      locationId: invitation.locationId,
+      role: invitation.role,
+      createdAt: now,
+      certifiedUntil: new Date(now.getTime() + ctx.config.staffAccounts.recertificationDays * DAY_MS),
+      certifiedBy: invitation.invitedBy,
+    })
+    .onConflictDoNothing()
+    .returning({ userId: userLocations.userId });
+  if (!linked.length) throw new PortalError(409, 'Invitation_Already_Member');
+  await tx.update(invitations).set({ usedAt: now, usedBy: user.id }).where(eq(invitations.id, invitation.id));
+  await tx
+    .update(accessRequests)
+    .set({
+      status: 'approved',
+      role: invitation.role,
+      decidedBy: invitation.invitedBy,
+      decidedAt: now,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(accessRequests.userId, user.id),
+        eq(accessRequests.locationId, invitation.locationId),
+        eq(accessRequests.status, 'pending'),
+      ),
+    );
+  await audit(ctx, tx, {
+    actor: user.id,
+    action: 'invitation.accepted',
+    target: invitation.id,
+    outcome: 'success',
+    details: { locationId: invitation.locationId },
+  });
+  return { locationId: invitation.locationId, locationName: invitation.locationName, role: invitation.role };
+}
+
+/** A logged-in user accepts an invitation (see `redeemInvitation`). */
+export async function acceptInvitation(
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'client' | 'config'>,
+  userId: string,
+  token: string,
+): Promise<RedeemedInvitation> {
+  const user = await userById(ctx.db, userId);
+  if (!user) throw new PortalError(401, 'Not_Logged_In');
+  return ctx.db.transaction((tx) => redeemInvitation(ctx, tx, token, user));
+}
