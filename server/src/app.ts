@@ -221,9 +221,9 @@ export async function buildApp({
   await app.register(accountRoutes);
   await app.register(loginHelpRoutes);
   await app.register(findAdminRoutes);
+  await app.register(invitationRoutes);
   await app.register(ddeAccessRoutes);
   await app.register(registrationRoutes);
-  await app.register(invitationRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

@@ -209,6 +209,8 @@ export const EnvSchema = z.object({
     .default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
   // Login help and account lifecycle (docs/requirements/portal.md#login-help).
   INACTIVITY_DISABLE_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+  // Staff accounts: a person–location link is certified this long after its approval or last recertification.
+  RECERTIFICATION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   LOGIN_HELP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
@@ -230,9 +232,7 @@ export const EnvSchema = z.object({
     .default(30 * 60_000),
   AUTHORITY_CLIENT_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
   REGISTRATION_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
-  // Staff accounts (docs/requirements/staff-accounts.md): a person–location link's certification lasts this long.
-  RECERTIFICATION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
-  // Invitations an administrator's client address may send per hour.
+  // Invitations an administrator's client address may send per hour (docs/requirements/staff-accounts.md#invitations).
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
   // Operations (docs/decisions/0033-openapi-metrics-deployment.md): Prometheus metrics on their own port, loopback
   // only by default; `off` serves none. Several instances on one host each need their own port.
@@ -321,6 +321,9 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       findAdminContactPerClientPerDay: env.FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY,
       findAdminContactPerLocationPerDay: env.FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY,
     },
+    staff: {
+      recertificationDays: env.RECERTIFICATION_DAYS,
+    },
     retention: {
       auditDays: env.AUDIT_RETENTION_DAYS,
       tokenDays: env.ONE_TIME_TOKEN_RETENTION_DAYS,
@@ -333,10 +336,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       authorityClientMaxFailures: env.AUTHORITY_CLIENT_MAX_FAILURES,
       attemptsPerMinute: env.REGISTRATION_ATTEMPTS_PER_MINUTE,
     },
-    staffAccounts: {
-      recertificationDays: env.RECERTIFICATION_DAYS,
-      invitationsPerHour: env.INVITATIONS_PER_HOUR,
-    },
+    invitations: { perHour: env.INVITATIONS_PER_HOUR },
     /** `port: null`: no metrics port. */
     metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST, benchGc: env.METRICS_BENCH_GC },
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',

@@ -26,6 +26,8 @@ export const AUTH_ROUTES = {
 /** Pages the server's emails link to; the web's route table routes them (`web/src/config/paths.ts`). */
 export const PAGE_PATHS = {
   login: '/login',
+  /** An administrator's invitation (`#token=…`): docs/requirements/staff-accounts.md#invitations. */
+  invitation: '/invitation',
   /** The emailed reset link: `#token=…` in the fragment, never the query. */
   resetPassword: '/reset-password',
   /** The emailed verification link (`#token=…`). */
@@ -33,8 +35,6 @@ export const PAGE_PATHS = {
   /** The link that confirms a new email address (`#token=…`). */
   confirmEmail: '/confirm-email',
   reactivate: '/reactivate',
-  /** An administrator's invitation (`#token=…`): docs/requirements/staff-accounts.md#invitations. */
-  invitation: '/invitation',
 } as const;
 
 /** An emailed link's path: the page with its one-time token in the fragment (never sent to a server or logged). */

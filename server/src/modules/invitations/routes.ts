@@ -33,7 +33,7 @@ const TOKEN_ERRORS = ['Invitation_Invalid', 'Invitation_Used', 'Invitation_Revok
  */
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
-  const { invitationsPerHour } = app.config.staffAccounts;
+  const invitationsPerHour = app.config.invitations.perHour;
 
   app.post(
     ADMIN_INVITATIONS_PATH,

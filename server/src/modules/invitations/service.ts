@@ -295,7 +295,7 @@ export async function redeemInvitation(
       locationId: invitation.locationId,
       role: invitation.role,
       createdAt: now,
-      certifiedUntil: new Date(now.getTime() + ctx.config.staffAccounts.recertificationDays * DAY_MS),
+      certifiedUntil: new Date(now.getTime() + ctx.config.staff.recertificationDays * DAY_MS),
       certifiedBy: invitation.invitedBy,
     })
     .onConflictDoNothing()
