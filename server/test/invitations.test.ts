@@ -1,4 +1,6 @@
+import { adminPath } from '@portal/contracts/paths';
 import {
+  ADMIN_INVITATION_REVOKE_PATH,
   ADMIN_INVITATIONS_PATH,
   INVITATION_ACCEPT_PATH,
   INVITATION_LOOKUP_PATH,
@@ -17,7 +19,8 @@ const DAY = 24 * 60 * 60 * 1000;
 let ipCounter = 0;
 const newIp = () => `10.42.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
-const revokePath = (id: string) => `${ADMIN_INVITATIONS_PATH}/${id}/revoke`;
+const revokePath = (locationId: string, id: string) =>
+  adminPath(ADMIN_INVITATION_REVOKE_PATH, { locationId, invitationId: id });
 
 describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => {
   const clock = testClock();
@@ -123,6 +126,7 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
         [adminY, locationX],
         [plainUserOfX, locationX],
         [adminX, '00000000-0000-4000-8000-000000000000'],
+        [adminX, 'not-a-uuid'],
       ] as const) {
         const email = `nobody${++n}@example.com`;
         const res = await invite(caller, { locationId, email, role: 'administrator' });
@@ -137,7 +141,6 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
       for (const body of [
         { locationId: locationX, email: 'not-an-email', role: 'user' },
         { locationId: locationX, email: 'a@example.com', role: 'owner' },
-        { locationId: 'x', email: 'a@example.com', role: 'user' },
         { locationId: locationX, email: 'a@example.com', role: 'user', extra: 1 },
       ]) {
         const res = await invite(adminX, body);
@@ -297,20 +300,29 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
         .from(invitations)
         .where(eq(invitations.tokenHash, hashOneTimeToken(token)));
 
-      const foreign = await callAs(app, adminY, 'POST', revokePath(row!.id));
+      // Through X's path (the guard) and through Y's own path (the service): the same 404, nothing said.
+      const foreign = await callAs(app, adminY, 'POST', revokePath(locationX, row!.id));
       expect(foreign.statusCode).toBe(404);
-      expect(foreign.json()).toEqual({ errorMessage: 'Invitation_Not_Found' });
+      expect(foreign.json()).toEqual({ errorMessage: 'Not_Found' });
+      const viaOwn = await callAs(app, adminY, 'POST', revokePath(locationY, row!.id));
+      expect(viaOwn.statusCode).toBe(404);
+      expect(viaOwn.json()).toEqual({ errorMessage: 'Invitation_Not_Found' });
       expect((await callAs(app, adminY, 'GET', ADMIN_INVITATIONS_PATH)).json().data.invitations).toEqual([]);
-      expect((await callAs(app, adminY, 'GET', `${ADMIN_INVITATIONS_PATH}?locationId=${locationX}`)).statusCode).toBe(
-        404,
-      );
+      const otherList = await callAs(app, adminY, 'GET', `${ADMIN_INVITATIONS_PATH}?locationId=${locationX}`);
+      expect(otherList.statusCode).toBe(404);
+      expect(otherList.json()).toEqual({ errorMessage: 'Not_Found' });
       expect((await lookup(token)).statusCode).toBe(200);
 
-      const own = await callAs(app, adminX, 'POST', revokePath(row!.id));
+      const own = await callAs(app, adminX, 'POST', revokePath(locationX, row!.id));
       expect(own.statusCode).toBe(200);
       expect((await lookup(token)).json()).toEqual({ errorMessage: 'Invitation_Revoked' });
-      expect((await callAs(app, adminX, 'POST', revokePath(row!.id))).statusCode).toBe(404);
-      expect((await callAs(app, adminX, 'POST', revokePath('not-a-uuid'))).statusCode).toBe(400);
+      expect((await callAs(app, adminX, 'POST', revokePath(locationX, row!.id))).statusCode).toBe(404);
+      expect((await callAs(app, adminX, 'POST', revokePath(locationX, 'not-a-uuid'))).statusCode).toBe(400);
+      const audit = await app.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.action, 'invitation.revoked'), eq(auditEvents.target, row!.id)));
+      expect(audit).toMatchObject([{ actor: adminX.id, outcome: 'success', details: { locationId: locationX } }]);
       const emails = await app.database.db.select().from(outbox).where(eq(outbox.recipient, 'revoke.me@example.com'));
       expect(emails).toHaveLength(1);
     });

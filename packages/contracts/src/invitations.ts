@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { LocationRole } from './admin';
 import { EmailSchema } from './fields';
 import { dataEnvelope } from './http';
 import { oneTimeTokenSchema } from './registration';
@@ -11,8 +12,11 @@ import { oneTimeTokenSchema } from './registration';
 
 /** `POST`: invite; `GET`: the open invitations of the administrator's locations. */
 export const ADMIN_INVITATIONS_PATH = '/api/admin/invitations';
-/** `POST`: revoke one open invitation (`:invitationId`). */
-export const ADMIN_INVITATION_REVOKE_PATH = '/api/admin/invitations/:invitationId/revoke';
+/**
+ * `POST`: revoke one open invitation of the location. The location is in the path so that the one admin guard
+ * (docs/decisions/0039-admin-guard.md, scope `location`) checks it; the invitation must belong to it.
+ */
+export const ADMIN_INVITATION_REVOKE_PATH = '/api/admin/locations/:locationId/invitations/:invitationId/revoke';
 /** `POST { token }`: what an invitation is for (location name, role, expiry), without using it. */
 export const INVITATION_LOOKUP_PATH = '/api/invitations/lookup';
 /** `POST { token }`: a logged-in user takes the invitation: the location is linked at once. */
@@ -20,10 +24,6 @@ export const INVITATION_ACCEPT_PATH = '/api/invitations/accept';
 
 /** How long an invitation's link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-export const invitationRoles = ['administrator', 'user'] as const;
-export const InvitationRole = z.enum(invitationRoles);
-export type InvitationRole = z.infer<typeof InvitationRole>;
 
 /** An invitation's token as the link carries it; a missing or malformed one is `Invitation_Invalid`. */
 export const InvitationTokenSchema = oneTimeTokenSchema('Invitation_Invalid');
@@ -34,7 +34,7 @@ export const InvitationTokenSchema = oneTimeTokenSchema('Invitation_Invalid');
 export const CreateInvitationRequest = z.strictObject({
   locationId: z.uuid(),
   email: EmailSchema,
-  role: InvitationRole,
+  role: LocationRole,
 });
 export type CreateInvitationRequest = z.input<typeof CreateInvitationRequest>;
 
@@ -43,7 +43,7 @@ export const OpenInvitation = z.object({
   locationId: z.string(),
   locationName: z.string(),
   email: z.string(),
-  role: InvitationRole,
+  role: LocationRole,
   /** ISO 8601. */
   createdAt: z.string(),
   expiresAt: z.string(),
@@ -60,7 +60,7 @@ export const ListInvitationsQuery = z.strictObject({ locationId: z.optional(z.uu
 export const ListInvitationsResponse = dataEnvelope(z.object({ invitations: z.array(OpenInvitation) }));
 export type ListInvitationsResponse = z.infer<typeof ListInvitationsResponse>;
 
-export const InvitationIdParams = z.strictObject({ invitationId: z.uuid() });
+export const InvitationIdParams = z.strictObject({ locationId: z.uuid(), invitationId: z.uuid() });
 export const RevokeInvitationResponse = dataEnvelope(z.object({ revoked: z.literal(true) }));
 
 // ——— The invitee's side ———
@@ -72,7 +72,7 @@ export type InvitationTokenRequest = z.input<typeof InvitationTokenRequest>;
 /** What the invitation page shows: nothing of the inviter or the invited address. */
 export const InvitationSummary = z.object({
   locationName: z.string(),
-  role: InvitationRole,
+  role: LocationRole,
   /** ISO 8601. */
   expiresAt: z.string(),
 });
@@ -81,6 +81,6 @@ export const InvitationLookupResponse = dataEnvelope(InvitationSummary);
 export type InvitationLookupResponse = z.infer<typeof InvitationLookupResponse>;
 
 export const InvitationAcceptResponse = dataEnvelope(
-  z.object({ locationId: z.string(), locationName: z.string(), role: InvitationRole }),
+  z.object({ locationId: z.string(), locationName: z.string(), role: LocationRole }),
 );
 export type InvitationAcceptResponse = z.infer<typeof InvitationAcceptResponse>;

@@ -115,7 +115,6 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   // Invitations (docs/requirements/staff-accounts.md#invitations).
   'invitation.sent': ['Invitation to a provider location sent', 'Invitation to a provider location not sent'],
   'invitation.revoked': ['Invitation to a provider location withdrawn', 'Invitation could not be withdrawn'],
-  'invitation.refused': ['Invitation request refused', 'Invitation request refused'],
   'invitation.accepted': ['Invitation accepted: provider location added', 'Invitation refused'],
 };
 

@@ -27,27 +27,30 @@ const TOKEN_ERRORS = ['Invitation_Invalid', 'Invitation_Used', 'Invitation_Revok
 
 /**
  * Invitations (docs/requirements/staff-accounts.md#invitations): the administrator's side under `/api/admin/`
- * (invite, the open invitations, revoke; an administrator of the location, a login younger than the
- * re-authentication window for a change) and the invitee's under `/api/invitations/` (look up, accept when logged
+ * (invite, the open invitations, revoke; the admin guard checks the location, a change needs a login younger
+ * than the re-authentication window) and the invitee's under `/api/invitations/` (look up, accept when logged
  * in). The token travels in request bodies only. The flows are in service.ts.
  */
 export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   const invitationsPerHour = app.config.invitations.perHour;
 
+  // The admin guard (docs/decisions/0039-admin-guard.md) adds the session check and answers 404 `Not_Found` unless
+  // the caller administers the location named by `adminScope`: the handlers do not check again.
   app.post(
     ADMIN_INVITATIONS_PATH,
     {
-      preHandler: [requireSession, requireRecentAuthentication],
+      preHandler: requireRecentAuthentication,
       config: {
+        adminScope: 'body-location',
         audit: { action: 'invitation.sent' },
         rateLimit: routeRateLimit({ max: invitationsPerHour, timeWindow: 3_600_000, key: 'ip' }),
-        errors: { 404: ['Not_Found'], 409: ['Invitation_Already_Member'] },
+        errors: { 409: ['Invitation_Already_Member'] },
       },
       schema: { body: CreateInvitationRequest, response: { 200: CreateInvitationResponse } },
     },
     async (request) => ({
-      data: await createInvitation(serviceContext(request), request.portalSession!.userId, request.body),
+      data: await createInvitation(serviceContext(request), request.adminGrant!.actorId, request.body),
     }),
   );
 
@@ -55,13 +58,16 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     ADMIN_INVITATIONS_PATH,
     {
-      preHandler: requireSession,
-      config: { errors: { 404: ['Not_Found'] } },
+      config: { adminScope: 'administered' },
       schema: { querystring: ListInvitationsQuery, response: { 200: ListInvitationsResponse } },
     },
     async (request) => ({
       data: {
-        invitations: await listInvitations(serviceContext(request), request.portalSession!.userId, request.query),
+        invitations: await listInvitations(
+          serviceContext(request),
+          request.adminGrant!.actorId,
+          request.adminGrant!.locationId,
+        ),
       },
     }),
   );
@@ -69,12 +75,16 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     ADMIN_INVITATION_REVOKE_PATH,
     {
-      preHandler: [requireSession, requireRecentAuthentication],
-      config: { audit: { action: 'invitation.revoked' }, errors: { 404: ['Invitation_Not_Found'] } },
+      preHandler: requireRecentAuthentication,
+      config: {
+        adminScope: 'location',
+        audit: { action: 'invitation.revoked' },
+        errors: { 404: ['Invitation_Not_Found'] },
+      },
       schema: { params: InvitationIdParams, response: { 200: RevokeInvitationResponse } },
     },
     async (request) => {
-      await revokeInvitation(serviceContext(request), request.portalSession!.userId, request.params.invitationId);
+      await revokeInvitation(serviceContext(request), request.adminGrant!.actorId, request.params);
       return { data: { revoked: true as const } };
     },
   );

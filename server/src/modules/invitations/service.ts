@@ -1,16 +1,17 @@
 import {
   INVITATION_TTL_MS,
   type CreateInvitationRequest,
-  type InvitationRole,
   type InvitationSummary,
   type OpenInvitation,
 } from '@portal/contracts/invitations';
+import type { LocationRole } from '@portal/contracts/admin';
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { accessRequests, invitations, providerLocations, userLocations, users } from '../../db/schema';
 import { emailIs, userById, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { hashOneTimeToken, newOneTimeToken } from '../../platform/one-time-tokens';
+import { administeredLocationIds } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
 
@@ -26,43 +27,6 @@ type Ctx = Pick<ServiceContext, 'db' | 'now' | 'client' | 'config' | 'jobs'>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The most open invitations a list answers (a location never has this many waiting). */
 const LIST_LIMIT = 200;
-
-/** The locations the user administers: an active account's active administrator links. */
-async function administeredLocationIds(db: DbExecutor, userId: string): Promise<string[]> {
-  const rows = await db
-    .select({ locationId: userLocations.locationId })
-    .from(userLocations)
-    .innerJoin(users, eq(users.id, userLocations.userId))
-    .where(
-      and(
-        eq(userLocations.userId, userId),
-        eq(userLocations.role, 'administrator'),
-        eq(userLocations.status, 'active'),
-        eq(users.status, 'active'),
-      ),
-    );
-  return rows.map((r) => r.locationId);
-}
-
-/**
- * The acting administrator's locations, or only `locationId` when given: 404 `Not_Found` when they do not administer
- * it (a location they do not administer is not told apart from one that does not exist).
- */
-async function scopeOf(ctx: Ctx, actorId: string, locationId?: string): Promise<string[]> {
-  const administered = await administeredLocationIds(ctx.db, actorId);
-  if (locationId === undefined) return administered;
-  if (!administered.includes(locationId)) {
-    await audit(ctx, ctx.db, {
-      actor: actorId,
-      action: 'invitation.refused',
-      target: locationId,
-      outcome: 'failure',
-      details: { reason: 'not_administrator' },
-    });
-    throw new PortalError(404, 'Not_Found');
-  }
-  return [locationId];
-}
 
 function openInvitationsQuery(db: DbExecutor, now: Date) {
   return db
@@ -111,8 +75,8 @@ async function emailIsMember(db: DbExecutor, email: string, locationId: string):
 }
 
 /**
- * Invites `email` to the location with the role: 404 `Not_Found` unless the actor administers the location, 409
- * `Invitation_Already_Member` when an account with that address already has access to it. An open invitation of the
+ * Invites `email` to the location with the role (the route's admin guard has checked that the actor administers
+ * it): 409 `Invitation_Already_Member` when an account with that address already has access to it. An open invitation of the
  * same address to the same location is replaced (only the newest link works). Emails the link.
  */
 export async function createInvitation(
@@ -120,7 +84,6 @@ export async function createInvitation(
   actorId: string,
   input: CreateInvitationRequest,
 ): Promise<OpenInvitation> {
-  await scopeOf(ctx, actorId, input.locationId);
   const now = ctx.now();
   const invitation = await ctx.db.transaction(async (tx) => {
     if (await emailIsMember(tx, input.email, input.locationId)) throw new PortalError(409, 'Invitation_Already_Member');
@@ -168,13 +131,12 @@ export async function createInvitation(
   return invitation;
 }
 
-/** The open invitations of the actor's locations (or of the one asked for), newest first. */
-export async function listInvitations(
-  ctx: Ctx,
-  actorId: string,
-  query: { locationId?: string },
-): Promise<OpenInvitation[]> {
-  const scope = await scopeOf(ctx, actorId, query.locationId);
+/**
+ * The open invitations of the actor's locations, or of `locationId` (which the admin guard has checked the actor
+ * administers), newest first.
+ */
+export async function listInvitations(ctx: Ctx, actorId: string, locationId: string | null): Promise<OpenInvitation[]> {
+  const scope = locationId ? [locationId] : await administeredLocationIds(ctx.db, actorId);
   if (!scope.length) return [];
   const rows = await openInvitationsQuery(ctx.db, ctx.now())
     .where(
@@ -191,34 +153,36 @@ export async function listInvitations(
 }
 
 /**
- * Withdraws an open invitation of one of the actor's locations: its link stops working. 404 `Invitation_Not_Found`
- * when there is no such open invitation among the actor's locations (another location's is not told apart).
+ * Withdraws an open invitation of the location (which the admin guard has checked the actor administers): its link
+ * stops working. 404 `Invitation_Not_Found` when the location has no such open invitation (another location's is not
+ * told apart).
  */
-export async function revokeInvitation(ctx: Ctx, actorId: string, invitationId: string): Promise<void> {
-  const scope = await scopeOf(ctx, actorId);
+export async function revokeInvitation(
+  ctx: Ctx,
+  actorId: string,
+  target: { locationId: string; invitationId: string },
+): Promise<void> {
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
-    const [row] = scope.length
-      ? await tx
-          .update(invitations)
-          .set({ revokedAt: now })
-          .where(
-            and(
-              eq(invitations.id, invitationId),
-              inArray(invitations.locationId, scope),
-              isNull(invitations.usedAt),
-              isNull(invitations.revokedAt),
-            ),
-          )
-          .returning({ locationId: invitations.locationId })
-      : [];
+    const [row] = await tx
+      .update(invitations)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(invitations.id, target.invitationId),
+          eq(invitations.locationId, target.locationId),
+          isNull(invitations.usedAt),
+          isNull(invitations.revokedAt),
+        ),
+      )
+      .returning({ id: invitations.id });
     if (!row) throw new PortalError(404, 'Invitation_Not_Found');
     await audit(ctx, tx, {
       actor: actorId,
       action: 'invitation.revoked',
-      target: invitationId,
+      target: target.invitationId,
       outcome: 'success',
-      details: { locationId: row.locationId },
+      details: { locationId: target.locationId },
     });
   });
 }
@@ -266,7 +230,7 @@ export async function lookupInvitation(
 export interface RedeemedInvitation {
   locationId: string;
   locationName: string;
-  role: InvitationRole;
+  role: LocationRole;
 }
 
 /**
