@@ -113,6 +113,9 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
 
       const list = await callAs(app, adminX, 'GET', ADMIN_INVITATIONS_PATH);
       expect(list.json().data.invitations.map((i: { id: string }) => i.id)).toContain(created.id);
+      expect(list.json().data.locations).toEqual([
+        { locationId: locationX, legalName: 'Clinic 1000000001', npi: '1000000001' },
+      ]);
       const audit = await app.database.db
         .select()
         .from(auditEvents)

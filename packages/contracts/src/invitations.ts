@@ -57,7 +57,13 @@ export type CreateInvitationResponse = z.infer<typeof CreateInvitationResponse>;
 
 /** `GET /api/admin/invitations[?locationId=…]`: open (unused, unrevoked, unexpired) invitations, newest first. */
 export const ListInvitationsQuery = z.strictObject({ locationId: z.optional(z.uuid()) });
-export const ListInvitationsResponse = dataEnvelope(z.object({ invitations: z.array(OpenInvitation) }));
+/** A location the caller administers, which the invite dialog offers. */
+export const InvitableLocation = z.object({ locationId: z.string(), legalName: z.string(), npi: z.string() });
+export type InvitableLocation = z.infer<typeof InvitableLocation>;
+/** Also the locations the caller may invite to (all theirs, or the one asked for), by name. */
+export const ListInvitationsResponse = dataEnvelope(
+  z.object({ invitations: z.array(OpenInvitation), locations: z.array(InvitableLocation) }),
+);
 export type ListInvitationsResponse = z.infer<typeof ListInvitationsResponse>;
 
 export const InvitationIdParams = z.strictObject({ locationId: z.uuid(), invitationId: z.uuid() });

@@ -96,6 +96,10 @@ export const routes: RouteObject[] = [
         path: paths.confirmEmail.path,
         lazy: async () => ({ Component: (await import('./routes/confirm-email')).ConfirmEmailRoute }),
       },
+      {
+        path: paths.invitation.path,
+        lazy: async () => ({ Component: (await import('./routes/invitation')).InvitationRoute }),
+      },
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },

@@ -26,4 +26,8 @@ export const paths = {
   reactivate: { path: PAGE_PATHS.reactivate, href: () => PAGE_PATHS.reactivate },
   findAdmin: { path: '/find-admin', href: () => '/find-admin' },
   ddeAccess: { path: '/dde-access', href: () => '/dde-access' },
+  /** An administrator's invitation (`#token=…`; docs/requirements/staff-accounts.md#invitations); logged in or not. */
+  invitation: { path: PAGE_PATHS.invitation, href: () => PAGE_PATHS.invitation },
+  /** The end-user registration (docs/requirements/staff-accounts.md#end-users); an invitation goes along with it. */
+  registerUser: { path: '/register/user', href: () => '/register/user' },
 } as const;

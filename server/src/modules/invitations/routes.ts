@@ -62,13 +62,7 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: ListInvitationsQuery, response: { 200: ListInvitationsResponse } },
     },
     async (request) => ({
-      data: {
-        invitations: await listInvitations(
-          serviceContext(request),
-          request.adminGrant!.actorId,
-          request.adminGrant!.locationId,
-        ),
-      },
+      data: await listInvitations(serviceContext(request), request.adminGrant!.actorId, request.adminGrant!.locationId),
     }),
   );
 

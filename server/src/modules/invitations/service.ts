@@ -1,11 +1,12 @@
 import {
   INVITATION_TTL_MS,
   type CreateInvitationRequest,
+  type InvitableLocation,
   type InvitationSummary,
   type OpenInvitation,
 } from '@portal/contracts/invitations';
 import type { LocationRole } from '@portal/contracts/admin';
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { accessRequests, invitations, providerLocations, userLocations, users } from '../../db/schema';
 import { emailIs, userById, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
@@ -133,23 +134,33 @@ export async function createInvitation(
 
 /**
  * The open invitations of the actor's locations, or of `locationId` (which the admin guard has checked the actor
- * administers), newest first.
+ * administers), newest first; and those locations by name, for the invite dialog.
  */
-export async function listInvitations(ctx: Ctx, actorId: string, locationId: string | null): Promise<OpenInvitation[]> {
+export async function listInvitations(
+  ctx: Ctx,
+  actorId: string,
+  locationId: string | null,
+): Promise<{ invitations: OpenInvitation[]; locations: InvitableLocation[] }> {
   const scope = locationId ? [locationId] : await administeredLocationIds(ctx.db, actorId);
-  if (!scope.length) return [];
-  const rows = await openInvitationsQuery(ctx.db, ctx.now())
+  if (!scope.length) return { invitations: [], locations: [] };
+  const now = ctx.now();
+  const rows = await openInvitationsQuery(ctx.db, now)
     .where(
       and(
         inArray(invitations.locationId, scope),
         isNull(invitations.usedAt),
         isNull(invitations.revokedAt),
-        gt(invitations.expiresAt, ctx.now()),
+        gt(invitations.expiresAt, now),
       ),
     )
     .orderBy(desc(invitations.createdAt))
     .limit(LIST_LIMIT);
-  return rows.map(toOpenInvitation);
+  const locations = await ctx.db
+    .select({ locationId: providerLocations.id, legalName: providerLocations.legalName, npi: providerLocations.npi })
+    .from(providerLocations)
+    .where(inArray(providerLocations.id, scope))
+    .orderBy(asc(providerLocations.legalName), asc(providerLocations.npi));
+  return { invitations: rows.map(toOpenInvitation), locations };
 }
 
 /**
