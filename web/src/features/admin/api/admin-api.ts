@@ -35,6 +35,14 @@ export interface AdminPerson {
   locations: AdminPersonLocation[];
 }
 
+export const adminPaths = {
+  requests: '/api/admin/access-requests',
+  approve: (id: string) => `/api/admin/access-requests/${encodeURIComponent(id)}/approve`,
+  deny: (id: string) => `/api/admin/access-requests/${encodeURIComponent(id)}/deny`,
+  people: '/api/admin/people',
+  action: (userId: string, kind: string) => `/api/admin/people/${encodeURIComponent(userId)}/${kind}`,
+};
+
 // Personal data of other people: never kept once the page is left.
 const personal = { gcTime: 0, refetchOnWindowFocus: false } as const;
 
@@ -47,8 +55,7 @@ export const adminQueryKeys = {
 export const requestsQueryOptions = () =>
   queryOptions({
     queryKey: adminQueryKeys.requests,
-    queryFn: ({ signal }) =>
-      apiRequest('/api/admin/access-requests', { signal }) as Promise<{ requests: AdminAccessRequest[] }>,
+    queryFn: ({ signal }) => apiRequest(adminPaths.requests, { signal }) as Promise<{ requests: AdminAccessRequest[] }>,
     ...personal,
   });
 
@@ -58,7 +65,7 @@ export function usePeopleSearch(q: string | undefined) {
   return useQuery({
     queryKey: adminQueryKeys.people(q ?? ''),
     queryFn: ({ signal }) =>
-      apiRequest(`/api/admin/people?q=${encodeURIComponent(q ?? '')}`, { signal }) as Promise<{
+      apiRequest(`${adminPaths.people}?q=${encodeURIComponent(q ?? '')}`, { signal }) as Promise<{
         people: AdminPerson[];
         total: number;
       }>,
@@ -68,13 +75,13 @@ export function usePeopleSearch(q: string | undefined) {
 }
 
 export const approveRequest = (requestId: string, role: AdminRole) =>
-  apiRequest(`/api/admin/access-requests/${encodeURIComponent(requestId)}/approve`, {
+  apiRequest(adminPaths.approve(requestId), {
     method: 'POST',
     body: { role },
   });
 
 export const denyRequest = (requestId: string, reason?: string) =>
-  apiRequest(`/api/admin/access-requests/${encodeURIComponent(requestId)}/deny`, {
+  apiRequest(adminPaths.deny(requestId), {
     method: 'POST',
     body: reason ? { reason } : {},
   });
@@ -90,7 +97,7 @@ export type PersonAction =
   | { kind: 'reset-mfa' };
 
 export const runPersonAction = (userId: string, action: PersonAction) =>
-  apiRequest(`/api/admin/people/${encodeURIComponent(userId)}/${action.kind}`, {
+  apiRequest(adminPaths.action(userId, action.kind), {
     method: 'POST',
     body: 'locationId' in action ? { locationId: action.locationId } : {},
   });
