@@ -111,6 +111,11 @@ export const SessionState = z.object({
    * (`mfa-enroll`) or, after both factors, a new password for an expired one (`password-change`).
    */
   mfaPending: z.optional(PendingLoginStep),
+  /**
+   * Logged in and an active administrator of at least one location whose access is not suspended: the header and the
+   * portal home link to the console (`/admin`). Absent when not logged in.
+   */
+  administersLocation: z.optional(z.boolean()),
 });
 export type SessionState = z.infer<typeof SessionState>;
 export const SessionResponse = dataEnvelope(SessionState);

@@ -23,7 +23,6 @@ import {
   requirePendingSession,
   requirePendingStage,
   requireSession,
-  sessionState,
 } from '../../platform/session';
 import {
   completeMfa,
@@ -32,6 +31,7 @@ import {
   loginWithPassword,
   logout,
   reauthenticate,
+  sessionAnswer,
   startEnrolment,
 } from './service';
 import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
@@ -156,7 +156,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') clearSessionCookie(reply);
     return {
-      data: sessionState(lookup.status === 'valid' ? lookup.session : undefined, app.clock(), app.config.sessions),
+      data: await sessionAnswer(serviceContext(request), lookup.status === 'valid' ? lookup.session : undefined),
     };
   });
 
@@ -167,6 +167,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireSession,
       schema: { response: { 200: SessionExtendResponse } },
     },
-    async (request) => ({ data: sessionState(request.portalSession, app.clock(), app.config.sessions) }),
+    async (request) => ({ data: await sessionAnswer(serviceContext(request), request.portalSession) }),
   );
 };
