@@ -26,6 +26,8 @@ export const paths = {
   reactivate: { path: PAGE_PATHS.reactivate, href: () => PAGE_PATHS.reactivate },
   findAdmin: { path: '/find-admin', href: () => '/find-admin' },
   ddeAccess: { path: '/dde-access', href: () => '/dde-access' },
+  /** The administrator's console (docs/requirements/staff-accounts.md#the-administrators-console): logged-in users only. */
+  admin: { path: '/admin', href: () => '/admin' },
   /** An administrator's invitation (`#token=…`; docs/requirements/staff-accounts.md#invitations); logged in or not. */
   invitation: { path: PAGE_PATHS.invitation, href: () => PAGE_PATHS.invitation },
   /** The end-user registration (docs/requirements/staff-accounts.md#end-users); an invitation goes along with it. */
