@@ -67,9 +67,7 @@ export function InvitationPage() {
       {(token === undefined || invitation.isPending) && !missing && <CheckingLinkStatus />}
       {(missing || invitation.isError) && (
         <Alert severity="error" role="alert" data-testid="invitation-error">
-          {missing
-            ? 'This page needs the link from your invitation email. Open the link from the email.'
-            : lookupError}{' '}
+          {missing ? 'This page needs the link from your invitation email. Open the link from the email.' : lookupError}{' '}
           <Link component={RouterLink} to={paths.home.href()}>
             Go to the home page
           </Link>
