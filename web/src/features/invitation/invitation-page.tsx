@@ -45,8 +45,8 @@ export function InvitationPage() {
     mutationFn: () => acceptInvitation(token!),
     onSuccess: () => {
       forgetInvitationToken();
-      // The account's locations changed: every cached view of them is stale.
-      void queryClient.invalidateQueries();
+      // The account's locations changed: every cached view of them is stale (not the invitation: it is used now).
+      void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'invitation' });
     },
   });
   const lookupError = useApiErrorText(invitation.error ?? undefined);
