@@ -32,6 +32,7 @@ import { passwordRoutes } from './modules/password/routes';
 import { accountRoutes } from './modules/account/routes';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
+import { accessRequestRoutes } from './modules/access-requests/routes';
 import { ddeAccessRoutes } from './modules/dde-access/routes';
 import { findAdminRoutes } from './modules/find-admin/routes';
 import { inactivityDisableJob } from './modules/login-help/inactivity-job';
@@ -221,6 +222,7 @@ export async function buildApp({
   await app.register(loginHelpRoutes);
   await app.register(findAdminRoutes);
   await app.register(ddeAccessRoutes);
+  await app.register(accessRequestRoutes);
   await app.register(registrationRoutes);
   if (config.mail.viewer) {
     app.log.warn(
