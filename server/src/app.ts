@@ -33,6 +33,7 @@ import { accountRoutes } from './modules/account/routes';
 import { adminGuardPlugin } from './platform/admin-guard';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
+import { accessRequestRoutes } from './modules/access-requests/routes';
 import { ddeAccessRoutes } from './modules/dde-access/routes';
 import { findAdminRoutes } from './modules/find-admin/routes';
 import { invitationRoutes } from './modules/invitations/routes';
@@ -226,6 +227,7 @@ export async function buildApp({
   await app.register(findAdminRoutes);
   await app.register(invitationRoutes);
   await app.register(ddeAccessRoutes);
+  await app.register(accessRequestRoutes);
   await app.register(registrationRoutes);
   if (config.mail.viewer) {
     app.log.warn(

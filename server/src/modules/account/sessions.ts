@@ -112,6 +112,9 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'registration.verify-email.resend': ['Email confirmation link sent again', 'Email confirmation link not sent'],
   'dde.submit': ['DDE access request sent', 'DDE access request refused'],
   'dde.easi': ['DDE enrollment details viewed', 'DDE enrollment details refused'],
+  'registration.user': ['Registered as a user of provider locations', 'Registration refused'],
+  'access-request.create': ['Access to a provider location requested', 'Access request refused'],
+  'access-request.withdraw': ['Access request withdrawn', 'Access request withdrawal refused'],
   // Invitations (docs/requirements/staff-accounts.md#invitations).
   'invitation.sent': ['Invitation to a provider location sent', 'Invitation to a provider location not sent'],
   'invitation.revoked': ['Invitation to a provider location withdrawn', 'Invitation could not be withdrawn'],
