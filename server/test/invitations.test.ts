@@ -9,7 +9,16 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, invitations, outbox, providerLocations, userLocations } from '../src/db/schema';
+import { ACCESS_REQUEST_ROUTES } from '@portal/contracts/access-requests';
+import {
+  accessRequests,
+  auditEvents,
+  invitations,
+  outbox,
+  providerLocations,
+  userLocations,
+  users,
+} from '../src/db/schema';
 import { renderEmail } from '../src/platform/mail/templates';
 import { hashOneTimeToken } from '../src/platform/one-time-tokens';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
@@ -328,6 +337,83 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
       expect(audit).toMatchObject([{ actor: adminX.id, outcome: 'success', details: { locationId: locationX } }]);
       const emails = await app.database.db.select().from(outbox).where(eq(outbox.recipient, 'revoke.me@example.com'));
       expect(emails).toHaveLength(1);
+    });
+  });
+  describe('the invited path of POST /api/user-registration', () => {
+    let serial = 0;
+    function registration(email: string, token: unknown, locations: object[] = []) {
+      serial++;
+      return callAs(app, { ip: newIp() }, 'POST', ACCESS_REQUEST_ROUTES.userRegistration, {
+        firstName: 'Dana',
+        lastName: 'Reyes',
+        email,
+        emailConfirmation: email,
+        phone: '(410) 555-0188',
+        dob: '1988-03-02',
+        username: `invited.r${serial}`,
+        password: 'copper lantern meadow 77 violin',
+        securityQuestions: [
+          { questionId: 'first-car', answer: 'Red Civic' },
+          { questionId: 'first-school', answer: 'Jefferson' },
+          { questionId: 'childhood-nickname', answer: 'Dee' },
+        ],
+        locations,
+        ...(token === undefined ? {} : { invitationToken: token }),
+      });
+    }
+    const userNamed = (username: string) => app.database.db.select().from(users).where(eq(users.username, username));
+
+    it('creates the account with the location already granted, no request, and uses the invitation', async () => {
+      const token = await invited('New.Invitee@example.com', 'user');
+      const res = await registration('new.invitee@example.com', token);
+      expect(res.statusCode).toBe(201);
+      const [user] = await userNamed(`invited.r${serial}`);
+      expect(user).toMatchObject({ status: 'pending', email: 'new.invitee@example.com' });
+      const links = await app.database.db.select().from(userLocations).where(eq(userLocations.userId, user!.id));
+      expect(links).toMatchObject([{ locationId: locationX, role: 'user', certifiedBy: adminX.id }]);
+      expect(await app.database.db.select().from(accessRequests).where(eq(accessRequests.userId, user!.id))).toEqual(
+        [],
+      );
+      expect(await latestEmail(app, 'new.invitee@example.com', 'verify-email')).toBeDefined();
+      expect((await lookup(token)).json()).toEqual({ errorMessage: 'Invitation_Used' });
+    });
+
+    it('refuses a bad token or another address with its code and creates nothing', async () => {
+      const token = await invited('only.me@example.com');
+      for (const [email, bad, code] of [
+        ['someone.else@example.com', token, 'Invitation_Email_Mismatch'],
+        ['only.me@example.com', 'C'.repeat(43), 'Invitation_Invalid'],
+      ] as const) {
+        const res = await registration(email, bad);
+        expect(res.statusCode).toBeGreaterThanOrEqual(400);
+        expect(res.statusCode).toBeLessThan(500);
+        expect(res.json()).toEqual({ errorMessage: code });
+        expect(await userNamed(`invited.r${serial}`)).toEqual([]);
+      }
+      const malformed = await registration('only.me@example.com', 'short');
+      expect(malformed.statusCode).toBe(400);
+      expect(malformed.json().fieldErrors).toEqual({ invitationToken: ['Invitation_Invalid'] });
+      // Without an invitation a location is still required.
+      const none = await registration('only.me@example.com', undefined);
+      expect(none.json().fieldErrors).toEqual({ locations: ['Access_Request_Location_Required'] });
+      expect((await lookup(token)).statusCode).toBe(200);
+    });
+
+    it('an address that already has an account: the same answer, the invitation stays for that account', async () => {
+      const holder = await person({ email: 'has.account@example.com' });
+      const token = await invited('has.account@example.com');
+      const res = await registration('has.account@example.com', token);
+      expect(res.statusCode).toBe(201);
+      const [pending] = await userNamed(`invited.r${serial}`);
+      expect(await app.database.db.select().from(userLocations).where(eq(userLocations.userId, pending!.id))).toEqual(
+        [],
+      );
+      expect((await lookup(token)).statusCode).toBe(200);
+      // A bad token is refused as it is for a free address: the answer never says whether the address has an account.
+      expect((await registration('has.account@example.com', 'D'.repeat(43))).json()).toEqual({
+        errorMessage: 'Invitation_Invalid',
+      });
+      expect((await callAs(app, holder, 'POST', INVITATION_ACCEPT_PATH, { token })).statusCode).toBe(200);
     });
   });
 });

@@ -3,6 +3,7 @@ import { dataEnvelope } from './http';
 import { NpiSchema, PtanSchema, TinSchema } from './identifiers';
 import { LineOfBusinessSchema, MacJurisdictionSchema } from './jurisdictions';
 import { localToday, type Today } from './fields';
+import { InvitationTokenSchema } from './invitations';
 import { accountChecks, accountFields } from './registration';
 
 /**
@@ -65,19 +66,30 @@ export type AccessRequestResponse = z.infer<typeof AccessRequestResponse>;
 /** `POST /api/access-requests/:id/withdraw`: an id that is not a uuid is simply not found. */
 export const AccessRequestParams = z.strictObject({ id: z.string().check(z.maxLength(64)) });
 
-/** `POST /api/user-registration`; the server passes its clock as `today` (the date of birth's check). */
+/**
+ * `POST /api/user-registration`; the server passes its clock as `today` (the date of birth's check). With an
+ * administrator's `invitationToken` (docs/requirements/staff-accounts.md#invitations) the invited location is granted
+ * at once and further locations are optional; without one, at least one location is asked for.
+ */
 export const userRegistrationRequest = (today: Today = localToday) =>
   z
     .strictObject({
       ...accountFields(today),
       locations: z
         .array(LocationIdentifiers)
-        .check(
-          z.minLength(1, 'Access_Request_Location_Required'),
-          z.maxLength(MAX_REGISTRATION_LOCATIONS, 'Access_Request_Too_Many_Locations'),
-        ),
+        .check(z.maxLength(MAX_REGISTRATION_LOCATIONS, 'Access_Request_Too_Many_Locations')),
+      invitationToken: z.optional(InvitationTokenSchema),
     })
-    .check(...accountChecks());
+    .check(
+      ...accountChecks(),
+      z.refine(
+        (r: { locations: unknown[]; invitationToken?: string }) => r.locations.length > 0 || !!r.invitationToken,
+        {
+          message: 'Access_Request_Location_Required',
+          path: ['locations'],
+        },
+      ),
+    );
 export const UserRegistrationRequest = userRegistrationRequest();
 export type UserRegistrationRequest = z.input<typeof UserRegistrationRequest>;
 

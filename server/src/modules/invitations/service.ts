@@ -238,6 +238,25 @@ export async function lookupInvitation(
   return { locationName: row.locationName, role: row.role, expiresAt: row.expiresAt.toISOString() };
 }
 
+/** 403 `Invitation_Email_Mismatch` unless `email` is the invited address (whatever its case). */
+function checkInvitedAddress(invitation: { email: string }, email: string): void {
+  if (invitation.email.toLowerCase() !== email.toLowerCase()) throw new PortalError(403, 'Invitation_Email_Mismatch');
+}
+
+/**
+ * Checks, without using it, that the invitation can be used by the address: the same refusals as `redeemInvitation`.
+ * The registration calls it when the address already has an account (that account accepts it after logging in), so
+ * the answer does not depend on whether the address has one.
+ */
+export async function checkInvitation(
+  ctx: Pick<ServiceContext, 'now'>,
+  tx: DbExecutor,
+  token: string,
+  email: string,
+): Promise<void> {
+  checkInvitedAddress(await usableInvitation(tx, token, ctx.now()), email);
+}
+
 export interface RedeemedInvitation {
   locationId: string;
   locationName: string;
@@ -261,8 +280,7 @@ export async function redeemInvitation(
 ): Promise<RedeemedInvitation> {
   const now = ctx.now();
   const invitation = await usableInvitation(tx, token, now, true);
-  if (invitation.email.toLowerCase() !== user.email.toLowerCase())
-    throw new PortalError(403, 'Invitation_Email_Mismatch');
+  checkInvitedAddress(invitation, user.email);
   const linked = await tx
     .insert(userLocations)
     .values({

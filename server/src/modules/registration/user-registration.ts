@@ -1,10 +1,12 @@
 import type { UserRegistrationRequest } from '@portal/contracts/access-requests';
 import type { z } from 'zod/mini';
 import { accessRequests } from '../../db/schema';
+import { usersByEmail } from '../../db/users';
 import { findLocationsLimited } from '../../platform/location-lookup';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { audit } from '../../platform/service-context';
+import { checkInvitation, redeemInvitation, type RedeemedInvitation } from '../invitations/service';
 import {
   checkAccountFields,
   hashAccountSecrets,
@@ -27,7 +29,7 @@ export const USER_REGISTRATION_ACTION = 'registration.user';
 export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): Promise<void> {
   await checkAccountFields(ctx, input, USER_REGISTRATION_ACTION);
 
-  const found = await findLocationsLimited(ctx, input.locations);
+  const found = input.locations.length ? await findLocationsLimited(ctx, input.locations) : [];
   const missing = found.flatMap((location, i) => (location ? [] : [i]));
   if (missing.length) {
     await refusal(ctx, input.username, 'no_match', USER_REGISTRATION_ACTION);
@@ -45,8 +47,18 @@ export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): P
   let userId: string;
   try {
     userId = await ctx.db.transaction(async (tx) => {
+      // An address that already has an account gets a notice instead of a verification link, and this pending
+      // account expires: the invitation stays for that account to accept after logging in.
+      const [existing] = input.invitationToken ? await usersByEmail(tx, input.email).limit(1) : [];
       const id = await insertPendingAccount(ctx, tx, input, hashes);
-      await tx.insert(accessRequests).values(locationIds.map((locationId) => ({ userId: id, locationId })));
+      // Invited (docs/requirements/staff-accounts.md#invitations): the location is linked at once, no request.
+      let invited: RedeemedInvitation | undefined;
+      if (input.invitationToken && existing) await checkInvitation(ctx, tx, input.invitationToken, input.email);
+      else if (input.invitationToken)
+        invited = await redeemInvitation(ctx, tx, input.invitationToken, { id, email: input.email });
+      const requested = locationIds.filter((locationId) => locationId !== invited?.locationId);
+      if (requested.length)
+        await tx.insert(accessRequests).values(requested.map((locationId) => ({ userId: id, locationId })));
       await audit(ctx, tx, {
         actor: id,
         action: USER_REGISTRATION_ACTION,
@@ -54,7 +66,7 @@ export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): P
         outcome: 'success',
         details: { count: locationIds.length },
       });
-      for (const locationId of locationIds)
+      for (const locationId of requested)
         await audit(ctx, tx, {
           actor: id,
           action: 'access-request.create',
