@@ -209,8 +209,9 @@ export const EnvSchema = z.object({
     .default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
   // Login help and account lifecycle (docs/requirements/portal.md#login-help).
   INACTIVITY_DISABLE_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
-  // Staff accounts: a person–location link is certified this long after its approval or last recertification.
+  // Staff accounts (docs/requirements/staff-accounts.md).
   RECERTIFICATION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  ADMINS_PER_LOCATION_MAX: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_HELP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
@@ -312,6 +313,11 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       mfaAccountMaxFailures: env.MFA_ACCOUNT_MAX_FAILURES,
       reauthenticationWindowMs: env.REAUTHENTICATION_WINDOW_MS,
     },
+    staff: {
+      /** A person–location link's certification lasts this long from its approval or last recertification. */
+      recertificationDays: env.RECERTIFICATION_DAYS,
+      adminsPerLocationMax: env.ADMINS_PER_LOCATION_MAX,
+    },
     loginHelp: {
       inactivityDisableDays: env.INACTIVITY_DISABLE_DAYS,
       attemptsPerMinute: env.LOGIN_HELP_ATTEMPTS_PER_MINUTE,
@@ -320,9 +326,6 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       findAdminPerDay: env.FIND_ADMIN_PER_DAY,
       findAdminContactPerClientPerDay: env.FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY,
       findAdminContactPerLocationPerDay: env.FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY,
-    },
-    staff: {
-      recertificationDays: env.RECERTIFICATION_DAYS,
     },
     retention: {
       auditDays: env.AUDIT_RETENTION_DAYS,

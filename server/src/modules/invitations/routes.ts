@@ -103,7 +103,11 @@ export const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: {
         audit: { action: 'invitation.accepted' },
         rateLimit: routeRateLimit({ max: INVITATION_ATTEMPTS_PER_MINUTE, timeWindow: 60_000, key: 'ip' }),
-        errors: { 400: [...TOKEN_ERRORS], 403: ['Invitation_Email_Mismatch'], 409: ['Invitation_Already_Member'] },
+        errors: {
+          400: [...TOKEN_ERRORS],
+          403: ['Invitation_Email_Mismatch'],
+          409: ['Invitation_Already_Member', 'Admin_Limit_Reached'],
+        },
       },
       schema: { body: InvitationTokenRequest, response: { 200: InvitationAcceptResponse } },
     },

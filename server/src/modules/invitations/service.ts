@@ -12,8 +12,9 @@ import { emailIs, userById, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { hashOneTimeToken, newOneTimeToken } from '../../platform/one-time-tokens';
-import { administeredLocationIds } from '../../platform/admin-guard';
+import { administeredLocations } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
+import { lockAdministrators } from '../admin/service';
 import { audit, type ServiceContext } from '../../platform/service-context';
 
 /**
@@ -141,8 +142,8 @@ export async function listInvitations(
   actorId: string,
   locationId: string | null,
 ): Promise<{ invitations: OpenInvitation[]; locations: InvitableLocation[] }> {
-  const scope = locationId ? [locationId] : await administeredLocationIds(ctx.db, actorId);
-  if (!scope.length) return { invitations: [], locations: [] };
+  // The guard's location, else a subquery of the caller's locations: the SQL is scoped by construction (decision 0039).
+  const scope = locationId ? [locationId] : administeredLocations(ctx.db, actorId);
   const now = ctx.now();
   const rows = await openInvitationsQuery(ctx.db, now)
     .where(
@@ -267,7 +268,8 @@ export interface RedeemedInvitation {
  * Uses the invitation for `user` in the caller's transaction: the user is linked to the location at once with the
  * invited role, certified for RECERTIFICATION_DAYS by the inviter; a pending access request of the user for the
  * location is approved with it. The account's address must be the invited one (403 `Invitation_Email_Mismatch`); a
- * user who already has the location gets 409 `Invitation_Already_Member` and the invitation stays unused. Of two
+ * user who already has the location gets 409 `Invitation_Already_Member`, an administrator invitation to a location
+ * that has ADMINS_PER_LOCATION_MAX administrators 409 `Admin_Limit_Reached`; the invitation then stays unused. Of two
  * concurrent uses exactly one succeeds (the row is locked). The end-user registration calls this with the new
  * account; `acceptInvitation` with the logged-in one. A success is audited as `invitation.accepted` by the user; a
  * refusal rolls the caller's transaction back, so the route's declared audit records it with its code.
@@ -281,6 +283,12 @@ export async function redeemInvitation(
   const now = ctx.now();
   const invitation = await usableInvitation(tx, token, now, true);
   checkInvitedAddress(invitation, user.email);
+  // The administrators-per-location limit holds for an invitation too, counted under the location's lock.
+  if (
+    invitation.role === 'administrator' &&
+    (await lockAdministrators(tx, invitation.locationId)).length >= ctx.config.staff.adminsPerLocationMax
+  )
+    throw new PortalError(409, 'Admin_Limit_Reached');
   const linked = await tx
     .insert(userLocations)
     .values({
