@@ -6,7 +6,7 @@ import {
   INVITATION_LOOKUP_PATH,
   INVITATION_TTL_MS,
 } from '@portal/contracts/invitations';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_REQUEST_ROUTES } from '@portal/contracts/access-requests';
@@ -287,6 +287,25 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
         expect(answer.statusCode).toBe(400);
         expect(JSON.stringify(answer.json())).toContain('Invitation_Invalid');
       }
+    });
+
+    it('an administrator invitation to a location at the administrators limit is 409 and stays usable', async () => {
+      const invitee = await person({ email: 'sixth.admin@example.com' });
+      const token = await invited('sixth.admin@example.com', 'administrator');
+      const [{ count }] = (await app.database.db
+        .execute(
+          sql`select count(*)::int as count from user_locations where location_id = ${locationX} and role = 'administrator'`,
+        )
+        .then((r) => ('rows' in r ? r.rows : r))) as { count: number }[];
+      for (let i = count; i < app.config.staff.adminsPerLocationMax; i++)
+        await person({ locationId: locationX, role: 'administrator' });
+      const res = await callAs(app, invitee, 'POST', INVITATION_ACCEPT_PATH, { token });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ errorMessage: 'Admin_Limit_Reached' });
+      expect((await lookup(token)).statusCode).toBe(200);
+      expect(await app.database.db.select().from(userLocations).where(eq(userLocations.userId, invitee.id))).toEqual(
+        [],
+      );
     });
 
     it('of two concurrent acceptances exactly one wins', async () => {
