@@ -42,7 +42,7 @@ import {
   SectionError,
   SectionSkeleton,
 } from './account-section';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { ScrollTable } from './scroll-table';
 
 const NAME_MESSAGE = 'Give the passkey a name of up to 60 characters, e.g. "Work laptop".';

@@ -11,7 +11,7 @@ import {
   SectionError,
   SectionSkeleton,
 } from './account-section';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { ScrollTable } from './scroll-table';
 
 /** The user's active sessions (this one marked) and "Sign out everywhere else", after a confirmation. */
