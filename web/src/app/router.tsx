@@ -94,6 +94,10 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
       },
       {
+        path: paths.registerUser.path,
+        lazy: async () => ({ Component: (await import('./routes/register-user')).RegisterUserRoute }),
+      },
+      {
         path: paths.verifyEmail.path,
         lazy: async () => ({ Component: (await import('./routes/verify-email')).VerifyEmailRoute }),
       },

@@ -16,6 +16,8 @@ export const paths = {
   /** My account (docs/requirements/session.md#my-account): logged-in users only. */
   account: { path: '/account', href: () => '/account' },
   register: { path: '/register', href: () => '/register' },
+  /** An end user's registration (docs/requirements/staff-accounts.md#end-users). */
+  registerUser: { path: '/register/user', href: () => '/register/user' },
   /** The emailed verification link carries its token in the fragment (`#token=…`), never in the query. */
   verifyEmail: { path: PAGE_PATHS.verifyEmail, href: () => PAGE_PATHS.verifyEmail },
   /** The link that confirms a new email address (`#token=…`); it works logged in or not. */
@@ -30,6 +32,4 @@ export const paths = {
   admin: { path: '/admin', href: () => '/admin' },
   /** An administrator's invitation (`#token=…`; docs/requirements/staff-accounts.md#invitations); logged in or not. */
   invitation: { path: PAGE_PATHS.invitation, href: () => PAGE_PATHS.invitation },
-  /** The end-user registration (docs/requirements/staff-accounts.md#end-users); an invitation goes along with it. */
-  registerUser: { path: '/register/user', href: () => '/register/user' },
 } as const;

@@ -7,6 +7,7 @@ import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useOwnDdeRequests, usePortalAccount } from './api/portal-home-api';
+import { AccessRequestsSection } from './components/access-requests-section';
 
 /** One thing the home offers, shown when `visible` says the user may do it. */
 interface PortalAction {
@@ -157,7 +158,8 @@ function DdeRequests() {
 
 /**
  * `/portal` (docs/requirements/portal.md#portal-home): where a login lands. The user's provider locations and roles,
- * what they can do, and the status of their DDE access requests.
+ * what they can do, their requests for access to locations (docs/requirements/staff-accounts.md#end-users) and the
+ * status of their DDE access requests.
  */
 export function PortalHomePage() {
   useDocumentTitle('Portal home');
@@ -185,6 +187,9 @@ export function PortalHomePage() {
         ) : (
           <Locations account={account.data} />
         )}
+      </Section>
+      <Section id="portal-access-requests-title" title="Access requests">
+        <AccessRequestsSection />
       </Section>
       <Section id="portal-dde-title" title="Your DDE access requests">
         <DdeRequests />
