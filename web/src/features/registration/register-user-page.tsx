@@ -1,13 +1,15 @@
-import { Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
+import { Alert, Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
 import { UserRegistrationRequest } from '@portal/contracts/access-requests';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { StepHeading } from '../../components/form/step-heading';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
+import { forgetInvitationToken, rememberedInvitationToken } from '../../lib/invitation-token';
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useHydrated } from '../../lib/use-hydrated';
 import { registerUser } from './api/registration-api';
 import { AccountStep, emptyAdministratorValues, type AdministratorFormValues } from './components/administrator-step';
 import { DoneStep } from './components/done-step';
@@ -44,6 +46,13 @@ export function RegisterUserPage() {
   const [state, setState] = useState<WizardState>({ step: 0, moved: false, locations: [] });
   const go = (step: number, changes: Partial<WizardState> = {}) =>
     setState((current) => ({ ...current, ...changes, step, moved: true }));
+  // Opened from an invitation (docs/requirements/staff-accounts.md#invitations): the invited location comes with the
+  // account, so the wizard starts at the account; more locations stay possible from the locations step.
+  const hydrated = useHydrated();
+  const invitationToken = hydrated ? rememberedInvitationToken() : '';
+  useEffect(() => {
+    if (invitationToken) setState((current) => (current.moved ? current : { ...current, step: 1 }));
+  }, [invitationToken]);
 
   return (
     <Box sx={{ maxWidth: 720, mx: 'auto' }}>
@@ -67,6 +76,13 @@ export function RegisterUserPage() {
           </>
         )}
       </Typography>
+      {invitationToken && state.step < 2 && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="register-invited">
+          You are registering with an invitation: the invited provider location is on your account as soon as it exists,
+          with no request to wait for. Use the email address the invitation was sent to. You can add other locations on
+          the first step.
+        </Alert>
+      )}
       <Stepper activeStep={state.step} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
         {stepTitles.map((title) => (
           <Step key={title}>
@@ -91,7 +107,11 @@ export function RegisterUserPage() {
           label="Your account"
           defaultValues={state.account ?? emptyAdministratorValues()}
           schema={UserRegistrationRequest}
-          toRequest={(values) => ({ ...values, locations: state.locations.map((l) => l.request) })}
+          toRequest={(values) => ({
+            ...values,
+            locations: state.locations.map((l) => l.request),
+            ...(invitationToken ? { invitationToken } : {}),
+          })}
           register={async (request) => {
             try {
               return await registerUser(request);
@@ -108,7 +128,10 @@ export function RegisterUserPage() {
               return false;
             }
           }}
-          onRegistered={(account) => go(2, { account })}
+          onRegistered={(account) => {
+            forgetInvitationToken();
+            go(2, { account });
+          }}
           onBack={(account) => go(0, { account })}
         />
       )}
