@@ -34,8 +34,10 @@ import { adminRoutes } from './modules/admin/routes';
 import { adminGuardPlugin } from './platform/admin-guard';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
+import { accessRequestRoutes } from './modules/access-requests/routes';
 import { ddeAccessRoutes } from './modules/dde-access/routes';
 import { findAdminRoutes } from './modules/find-admin/routes';
+import { invitationRoutes } from './modules/invitations/routes';
 import { inactivityDisableJob } from './modules/login-help/inactivity-job';
 import { loginHelpRoutes } from './modules/login-help/routes';
 import { demoClaimsRefreshJob, registrationExpiryJob } from './modules/registration/jobs';
@@ -230,8 +232,10 @@ export async function buildApp({
   await app.register(accountRoutes);
   await app.register(loginHelpRoutes);
   await app.register(findAdminRoutes);
+  await app.register(invitationRoutes);
   await app.register(ddeAccessRoutes);
   await app.register(adminRoutes);
+  await app.register(accessRequestRoutes);
   await app.register(registrationRoutes);
   if (config.mail.viewer) {
     app.log.warn(

@@ -941,6 +941,9 @@ describe('My account, passkeys and re-authentication', () => {
       'registration.verify-email.resend',
       'dde.submit',
       'dde.easi',
+      'registration.user',
+      'access-request.create',
+      'access-request.withdraw',
       'password.changed',
       'sessions.ended_others',
     ];

@@ -573,6 +573,18 @@ describe('demo accounts', () => {
           { username: 'demo.user.j8', role: 'user' },
         ]),
       );
+      // Two end users wait for demo.admin.j5's approval of its location (the reseed adds no second request).
+      const pending = rowsOf<{ username: string; admin: string }>(
+        await app.database.db.execute(
+          sql`select u.username, a.username as admin from access_requests r join users u on u.id = r.user_id
+              join user_locations ul on ul.location_id = r.location_id and ul.role = 'administrator'
+              join users a on a.id = ul.user_id where r.status = 'pending' order by u.username`,
+        ),
+      );
+      expect(pending).toEqual([
+        { username: 'demo.wait.1', admin: 'demo.admin.j5' },
+        { username: 'demo.wait.2', admin: 'demo.admin.j5' },
+      ]);
 
       const client: Client = { ip: newIp() };
       const login = await call(app, client, 'POST', '/api/auth/login', {

@@ -20,6 +20,7 @@ const AUDIT_EXEMPT = [
   'PUT /api/content/*',
   'POST /api/content/webhook',
   'POST /api/csp-report',
+  'POST /api/invitations/lookup',
   'POST /api/password/generate/get',
   'POST /api/session/extend',
 ];

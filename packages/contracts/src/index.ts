@@ -9,6 +9,7 @@ export * from './fields';
 export * from './find-admin';
 export * from './http';
 export * from './identifiers';
+export * from './invitations';
 export * from './jurisdictions';
 export * from './login-help';
 export * from './one-time-code';

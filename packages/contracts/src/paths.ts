@@ -26,6 +26,8 @@ export const AUTH_ROUTES = {
 /** Pages the server's emails link to; the web's route table routes them (`web/src/config/paths.ts`). */
 export const PAGE_PATHS = {
   login: '/login',
+  /** An administrator's invitation (`#token=…`): docs/requirements/staff-accounts.md#invitations. */
+  invitation: '/invitation',
   /** The emailed reset link: `#token=…` in the fragment, never the query. */
   resetPassword: '/reset-password',
   /** The emailed verification link (`#token=…`). */

@@ -167,35 +167,55 @@ const trimmed = (code: string, max: number) =>
     z.string().check(z.minLength(1, code), z.maxLength(max, code)),
   );
 
+/**
+ * The account fields every self-registration asks for (administrator and end user): name, email twice, phone, date of
+ * birth, username, password, security answers. The server passes its clock as `today` (the date of birth's check).
+ */
+export const accountFields = (today: Today = localToday) => ({
+  firstName: trimmed('First_Name_Invalid', 50),
+  lastName: trimmed('Last_Name_Invalid', 50),
+  email: EmailSchema,
+  emailConfirmation: z.string({ error: 'Email_Mismatch' }),
+  phone: PhoneSchema,
+  dob: dateOfBirthSchema(today),
+  username: UsernameSchema,
+  password: PasswordSchema,
+  securityQuestions: SecurityQuestionsSchema,
+});
+
+interface AccountValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  emailConfirmation: string;
+  username: string;
+  password: string;
+}
+
+/** The checks across the account fields: the confirmed email, a password free of the person's own words. */
+export const accountChecks = () => [
+  z.refine<AccountValues>((r) => emailKey(r.emailConfirmation) === emailKey(r.email), {
+    message: 'Email_Mismatch',
+    path: ['emailConfirmation'],
+  }),
+  // The blocklist is checked by the server (and lazily by the form); the personal words need no list.
+  z.refine<AccountValues>(
+    (r) => {
+      const normal = r.password.toLowerCase();
+      return !personalWords([r.firstName, r.lastName, r.username, r.email]).some((w) => normal.includes(w));
+    },
+    { message: 'Password_Contains_Personal_Info', path: ['password'] },
+  ),
+];
+
 /** `POST /api/admin-self-registration`; the server passes its clock as `today` (the date of birth's check). */
 export const selfRegistrationRequest = (today: Today = localToday) =>
   z
     .strictObject({
       registrationToken: oneTimeTokenSchema('Registration_Token_Invalid'),
-      firstName: trimmed('First_Name_Invalid', 50),
-      lastName: trimmed('Last_Name_Invalid', 50),
-      email: EmailSchema,
-      emailConfirmation: z.string({ error: 'Email_Mismatch' }),
-      phone: PhoneSchema,
-      dob: dateOfBirthSchema(today),
-      username: UsernameSchema,
-      password: PasswordSchema,
-      securityQuestions: SecurityQuestionsSchema,
+      ...accountFields(today),
     })
-    .check(
-      z.refine((r) => emailKey(r.emailConfirmation) === emailKey(r.email), {
-        message: 'Email_Mismatch',
-        path: ['emailConfirmation'],
-      }),
-      // The blocklist is checked by the server (and lazily by the form); the personal words need no list.
-      z.refine(
-        (r) => {
-          const normal = r.password.toLowerCase();
-          return !personalWords([r.firstName, r.lastName, r.username, r.email]).some((w) => normal.includes(w));
-        },
-        { message: 'Password_Contains_Personal_Info', path: ['password'] },
-      ),
-    );
+    .check(...accountChecks());
 export const SelfRegistrationRequest = selfRegistrationRequest();
 export type SelfRegistrationRequest = z.input<typeof SelfRegistrationRequest>;
 

@@ -9,6 +9,11 @@ export type OneTimeTokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose']
 /** 32 random bytes (256 bits), base64url: far above the 128 bits a guess would have to beat. */
 const TOKEN_BYTES = 32;
 
+/** A new random token (base64url), e.g. for a table of its own that stores only `hashOneTimeToken` of it. */
+export function newOneTimeToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
 /** Only this hash is stored: a stolen table gives no usable token. The tokens are random, so no key or salt is needed. */
 export function hashOneTimeToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
@@ -33,7 +38,7 @@ export async function issueOneTimeToken(
   tx: DbExecutor,
   { userId, purpose, ttlMs, now, email }: IssueOptions & { userId: string; email?: string },
 ): Promise<string> {
-  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  const token = newOneTimeToken();
   await revokeOneTimeTokens(tx, { userId, purpose, now });
   await tx.insert(oneTimeTokens).values({
     tokenHash: hashOneTimeToken(token),
@@ -103,7 +108,7 @@ export async function issueLocationToken(
   tx: DbExecutor,
   { locationId, purpose, ttlMs, now }: IssueOptions & { locationId: string },
 ): Promise<string> {
-  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  const token = newOneTimeToken();
   await tx
     .update(oneTimeTokens)
     .set({ usedAt: now ?? sql`now()` })

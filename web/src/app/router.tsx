@@ -85,8 +85,17 @@ export const routes: RouteObject[] = [
         handle: pageHandle({ requiresLogin: true }),
       },
       {
+        path: paths.admin.path,
+        lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }),
+        handle: pageHandle({ requiresLogin: true }),
+      },
+      {
         path: paths.register.path,
         lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
+      },
+      {
+        path: paths.registerUser.path,
+        lazy: async () => ({ Component: (await import('./routes/register-user')).RegisterUserRoute }),
       },
       {
         path: paths.verifyEmail.path,
@@ -95,6 +104,10 @@ export const routes: RouteObject[] = [
       {
         path: paths.confirmEmail.path,
         lazy: async () => ({ Component: (await import('./routes/confirm-email')).ConfirmEmailRoute }),
+      },
+      {
+        path: paths.invitation.path,
+        lazy: async () => ({ Component: (await import('./routes/invitation')).InvitationRoute }),
       },
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],

@@ -16,6 +16,8 @@ export const paths = {
   /** My account (docs/requirements/session.md#my-account): logged-in users only. */
   account: { path: '/account', href: () => '/account' },
   register: { path: '/register', href: () => '/register' },
+  /** An end user's registration (docs/requirements/staff-accounts.md#end-users). */
+  registerUser: { path: '/register/user', href: () => '/register/user' },
   /** The emailed verification link carries its token in the fragment (`#token=…`), never in the query. */
   verifyEmail: { path: PAGE_PATHS.verifyEmail, href: () => PAGE_PATHS.verifyEmail },
   /** The link that confirms a new email address (`#token=…`); it works logged in or not. */
@@ -26,4 +28,8 @@ export const paths = {
   reactivate: { path: PAGE_PATHS.reactivate, href: () => PAGE_PATHS.reactivate },
   findAdmin: { path: '/find-admin', href: () => '/find-admin' },
   ddeAccess: { path: '/dde-access', href: () => '/dde-access' },
+  /** The administrator's console (docs/requirements/staff-accounts.md#the-administrators-console): logged-in users only. */
+  admin: { path: '/admin', href: () => '/admin' },
+  /** An administrator's invitation (`#token=…`; docs/requirements/staff-accounts.md#invitations); logged in or not. */
+  invitation: { path: PAGE_PATHS.invitation, href: () => PAGE_PATHS.invitation },
 } as const;

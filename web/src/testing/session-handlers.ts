@@ -1,5 +1,6 @@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
 import { ACCOUNT_ROUTES, DDE_REQUESTS_PATH, type SessionState } from '@portal/contracts';
+import { ACCESS_REQUEST_ROUTES } from '@portal/contracts/access-requests';
 import { http, HttpResponse } from 'msw';
 import { demoAccount } from './account-handlers';
 
@@ -14,4 +15,5 @@ export const sessionHandlers = [
   // The portal home, where a login lands: no DDE requests yet unless a test says otherwise.
   http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: demoAccount })),
   http.get(DDE_REQUESTS_PATH, () => HttpResponse.json({ data: { requests: [] } })),
+  http.get(ACCESS_REQUEST_ROUTES.mine, () => HttpResponse.json({ data: { requests: [] } })),
 ];

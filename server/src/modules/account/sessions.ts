@@ -143,6 +143,13 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   ],
   'registration.provider': ['Registration: provider details checked', 'Registration: provider details refused'],
   'registration.authority': ['Registration: signing authority checked', 'Registration: signing authority refused'],
+  'registration.user': ['Registered as a user of provider locations', 'Registration refused'],
+  'access-request.create': ['Access to a provider location requested', 'Access request refused'],
+  'access-request.withdraw': ['Access request withdrawn', 'Access request withdrawal refused'],
+  // Invitations (docs/requirements/staff-accounts.md#invitations).
+  'invitation.sent': ['Invitation to a provider location sent', 'Invitation to a provider location not sent'],
+  'invitation.revoked': ['Invitation to a provider location withdrawn', 'Invitation could not be withdrawn'],
+  'invitation.accepted': ['Invitation accepted: provider location added', 'Invitation refused'],
 };
 
 const METHOD_TEXT: Record<string, string> = {

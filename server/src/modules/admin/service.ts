@@ -14,3 +14,5 @@ export {
   setPersonRole,
   unlockPerson,
 } from './actions';
+/** For other modules granting a link (an invitation): the location's administrators, locked. */
+export { lockAdministrators } from './scope';

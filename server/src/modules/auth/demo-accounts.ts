@@ -1,7 +1,7 @@
 import { macJurisdictions, type MacJurisdiction } from '@portal/contracts/jurisdictions';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { providerLocations, userLocations, users } from '../../db/schema';
+import { accessRequests, providerLocations, userLocations, users } from '../../db/schema';
 import { userByUsername } from '../../db/users';
 import { encryptSecret } from '../../platform/encryption';
 import type { PasswordHasher } from '../../platform/password-hashing';
@@ -39,6 +39,8 @@ interface DemoAccount {
   status: UserStatus;
   isInternal?: boolean;
   location?: { jurisdiction: MacJurisdiction; role: 'administrator' | 'user' };
+  /** An end user with a pending access request for the jurisdiction's first demo location (no link yet). */
+  requests?: MacJurisdiction;
 }
 
 export function demoAccounts(): DemoAccount[] {
@@ -79,6 +81,9 @@ export function demoAccounts(): DemoAccount[] {
       location: { jurisdiction: first, role: 'user' },
     },
     { username: 'demo.internal', firstName: 'Casey', lastName: 'Internal', status: 'active', isInternal: true },
+    // End users waiting for demo.admin.j5's approval (docs/requirements/staff-accounts.md#demo-data).
+    { username: 'demo.wait.1', firstName: 'Riley', lastName: 'Requester', status: 'active', requests: first },
+    { username: 'demo.wait.2', firstName: 'Morgan', lastName: 'Requester', status: 'active', requests: first },
   );
   return accounts;
 }
@@ -92,6 +97,15 @@ async function firstLocation(db: Db, jurisdiction: MacJurisdiction): Promise<str
     .orderBy(asc(providerLocations.npi), asc(providerLocations.ptan))
     .limit(1);
   return row?.id;
+}
+
+async function hasAccessRequest(db: Db, userId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: accessRequests.id })
+    .from(accessRequests)
+    .where(eq(accessRequests.userId, userId))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /**
@@ -142,6 +156,12 @@ export async function seedDemoAccounts(
       if (!inserted) continue; // another instance created it at the same moment
       user = inserted;
       created++;
+    }
+    if (account.requests) {
+      const requested = await firstLocation(db, account.requests);
+      // Once per account: a request withdrawn or decided since is left as it is (the index allows one pending).
+      if (requested && !(await hasAccessRequest(db, user.id)))
+        await db.insert(accessRequests).values({ userId: user.id, locationId: requested }).onConflictDoNothing();
     }
     if (!account.location) continue;
     const locationId = await firstLocation(db, account.location.jurisdiction);

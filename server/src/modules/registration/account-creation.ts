@@ -9,6 +9,7 @@ import { PortalError } from '../../platform/portal-error';
 import { hashSecurityAnswer } from '../../platform/security-answers';
 import { requireListedSecurityQuestions } from '../../platform/security-questions';
 import { audit, type ServiceContext } from '../../platform/service-context';
+import type { DbExecutor } from '../../platform/db-executor';
 import { hasAdministrator, lockLocation } from './locations';
 
 /**
@@ -17,6 +18,8 @@ import { hasAdministrator, lockLocation } from './locations';
  */
 
 type RegistrationInput = z.output<typeof SelfRegistrationRequest>;
+/** The account fields both registrations ask for (`accountFields` in the contracts). */
+export type AccountInput = Omit<RegistrationInput, 'registrationToken'>;
 
 const USERNAME_UNIQUE_INDEX = 'users_username_lower_key';
 
@@ -27,16 +30,16 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
   return false;
 }
 
-type Ctx = Pick<
+export type Ctx = Pick<
   ServiceContext,
   'db' | 'now' | 'config' | 'hasher' | 'jobs' | 'securityQuestionKeys' | 'log' | 'client'
 >;
 
 /** A refused submission, audited with its reason (never the typed values but the username it was for). */
-function refusal(ctx: Ctx, username: string, reason: string) {
+export function refusal(ctx: Ctx, username: string, reason: string, action = 'registration.submit') {
   return audit(ctx, ctx.db, {
     actor: null,
-    action: 'registration.submit',
+    action,
     target: username,
     outcome: 'failure',
     details: { reason },
@@ -44,22 +47,111 @@ function refusal(ctx: Ctx, username: string, reason: string) {
 }
 
 /** A username someone already has: the refusal is audited; answers 409 `Username_Taken` (shown next to the field). */
-async function usernameTakenRefusal(ctx: Ctx, username: string) {
-  await refusal(ctx, username, 'username_taken');
+async function usernameTakenRefusal(ctx: Ctx, username: string, action?: string) {
+  await refusal(ctx, username, 'username_taken', action);
   return new PortalError(409, 'Username_Taken', { username: ['Username_Taken'] });
 }
 
-export async function registerAdministrator(ctx: Ctx, input: RegistrationInput): Promise<void> {
-  const { db, hasher } = ctx;
-  const now = ctx.now();
-
-  // Answers only for questions of the CMS's current list (503 when it cannot be read), before the token is spent.
+/**
+ * The checks of the account fields that need the server (the CMS's question list, the password blocklist, the
+ * usernames taken), before anything is spent or hashed.
+ */
+export async function checkAccountFields(ctx: Ctx, input: AccountInput, action?: string): Promise<void> {
+  // Answers only for questions of the CMS's current list (503 when it cannot be read).
   await requireListedSecurityQuestions(ctx.securityQuestionKeys, input.securityQuestions);
-
   const problems = passwordProblems(input.password, [input.firstName, input.lastName, input.username, input.email]);
   if (problems.length) throw new PortalError(400, 'Validation_Failed', { password: problems });
+  if (await usernameTaken(ctx.db, input.username)) throw await usernameTakenRefusal(ctx, input.username, action);
+}
 
-  if (await usernameTaken(db, input.username)) throw await usernameTakenRefusal(ctx, input.username);
+export interface AccountHashes {
+  passwordHash: string;
+  answerHashes: string[];
+}
+
+/** The expensive hashing, before the transaction (in the hasher's threads), so no row is locked while it runs. */
+export async function hashAccountSecrets(ctx: Ctx, input: AccountInput): Promise<AccountHashes> {
+  const [passwordHash, ...answerHashes] = await Promise.all([
+    ctx.hasher.hash(input.password),
+    ...input.securityQuestions.map((q) => hashSecurityAnswer(q.answer, ctx.hasher)),
+  ]);
+  return { passwordHash: passwordHash!, answerHashes };
+}
+
+/**
+ * Inserts the `pending` account with its password history and security answers, and emails the address its
+ * verification link — or, when the address already has an account, a notice instead (the same answer and the same
+ * rows either way; the pending account expires unverified). Answers the new user's id.
+ */
+export async function insertPendingAccount(
+  ctx: Ctx,
+  tx: DbExecutor,
+  input: AccountInput,
+  hashes: AccountHashes,
+): Promise<string> {
+  const now = ctx.now();
+  const [existing] = await usersByEmail(tx, input.email).limit(1);
+  const [user] = await tx
+    .insert(users)
+    .values({
+      username: input.username,
+      email: input.email,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      phone: input.phone,
+      dob: input.dob,
+      passwordHash: hashes.passwordHash,
+      status: 'pending',
+      passwordChangedAt: now,
+    })
+    .returning({ id: users.id });
+  const userId = user!.id;
+  await rememberPassword(tx, userId, hashes.passwordHash, ctx.config.passwords.historyCount);
+  await tx.insert(securityAnswers).values(
+    input.securityQuestions.map((q, i) => ({
+      userId,
+      questionId: q.questionId,
+      answerHash: hashes.answerHashes[i]!,
+    })),
+  );
+  if (existing) {
+    await enqueueEmail(tx, {
+      to: input.email,
+      template: 'registration-email-in-use',
+      data: { firstName: existing.firstName },
+    });
+  } else {
+    const verifyToken = await issueOneTimeToken(tx, {
+      userId,
+      purpose: 'email-verify',
+      ttlMs: EMAIL_VERIFY_TTL_MS,
+      now,
+    });
+    await enqueueEmail(tx, {
+      to: input.email,
+      template: 'verify-email',
+      data: { firstName: input.firstName, token: verifyToken },
+    });
+  }
+  return userId;
+}
+
+/** Maps what a registration's transaction threw: refusals audited, a username race answered as `Username_Taken`. */
+export async function registrationFailure(ctx: Ctx, input: AccountInput, err: unknown, action?: string) {
+  if (err instanceof PortalError) {
+    await refusal(ctx, input.username, err.code.toLowerCase(), action);
+    return err;
+  }
+  // Two registrations choosing one username at the same moment: the unique index decides.
+  if (isUniqueViolation(err, USERNAME_UNIQUE_INDEX)) return usernameTakenRefusal(ctx, input.username, action);
+  return err;
+}
+
+export async function registerAdministrator(ctx: Ctx, input: RegistrationInput): Promise<void> {
+  const { db } = ctx;
+  const now = ctx.now();
+
+  await checkAccountFields(ctx, input);
 
   // A token that cannot be used costs no hashing (the transaction below still decides, atomically).
   if (!(await peekLocationToken(db, { token: input.registrationToken, purpose: 'registration', now }))) {
@@ -67,11 +159,7 @@ export async function registerAdministrator(ctx: Ctx, input: RegistrationInput):
     throw new PortalError(400, 'Registration_Token_Invalid');
   }
 
-  // The expensive hashing happens before the transaction (in the hasher's threads), so no row is locked while it runs.
-  const [passwordHash, ...answerHashes] = await Promise.all([
-    hasher.hash(input.password),
-    ...input.securityQuestions.map((q) => hashSecurityAnswer(q.answer, hasher)),
-  ]);
+  const hashes = await hashAccountSecrets(ctx, input);
 
   let outcome: { userId: string; locationId: string };
   try {
@@ -82,52 +170,8 @@ export async function registerAdministrator(ctx: Ctx, input: RegistrationInput):
       await lockLocation(tx, token.locationId);
       if (await hasAdministrator(tx, token.locationId)) throw new PortalError(409, 'Location_Has_Administrator');
 
-      const [existing] = await usersByEmail(tx, input.email).limit(1);
-
-      const [user] = await tx
-        .insert(users)
-        .values({
-          username: input.username,
-          email: input.email,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          phone: input.phone,
-          dob: input.dob,
-          passwordHash: passwordHash!,
-          status: 'pending',
-          passwordChangedAt: now,
-        })
-        .returning({ id: users.id });
-      const userId = user!.id;
-      await rememberPassword(tx, userId, passwordHash!, ctx.config.passwords.historyCount);
-      await tx
-        .insert(securityAnswers)
-        .values(
-          input.securityQuestions.map((q, i) => ({ userId, questionId: q.questionId, answerHash: answerHashes[i]! })),
-        );
+      const userId = await insertPendingAccount(ctx, tx, input, hashes);
       await tx.insert(userLocations).values({ userId, locationId: token.locationId, role: 'administrator' });
-
-      if (existing) {
-        // The address already has an account: the same answer and the same rows as a new registration (the pending
-        // account expires unverified), but the address gets a notice instead of a verification link.
-        await enqueueEmail(tx, {
-          to: input.email,
-          template: 'registration-email-in-use',
-          data: { firstName: existing.firstName },
-        });
-      } else {
-        const verifyToken = await issueOneTimeToken(tx, {
-          userId,
-          purpose: 'email-verify',
-          ttlMs: EMAIL_VERIFY_TTL_MS,
-          now,
-        });
-        await enqueueEmail(tx, {
-          to: input.email,
-          template: 'verify-email',
-          data: { firstName: input.firstName, token: verifyToken },
-        });
-      }
       await audit(ctx, tx, {
         actor: userId,
         action: 'registration.submit',
@@ -138,13 +182,7 @@ export async function registerAdministrator(ctx: Ctx, input: RegistrationInput):
       return { userId, locationId: token.locationId };
     });
   } catch (err) {
-    if (err instanceof PortalError) {
-      await refusal(ctx, input.username, err.code.toLowerCase());
-      throw err;
-    }
-    // Two registrations choosing one username at the same moment: the unique index decides.
-    if (isUniqueViolation(err, USERNAME_UNIQUE_INDEX)) throw await usernameTakenRefusal(ctx, input.username);
-    throw err;
+    throw await registrationFailure(ctx, input, err);
   }
   ctx.log.info(
     { userId: outcome.userId, locationId: outcome.locationId },

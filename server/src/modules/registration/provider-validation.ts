@@ -8,6 +8,7 @@ import {
 import { maskTin } from '@portal/contracts/identifiers';
 import type { z } from 'zod/mini';
 import { and, eq, gte, lte } from 'drizzle-orm';
+import { activeLocationByIdentifiers } from '../../db/locations';
 import { claims, providerLocations } from '../../db/schema';
 import type { AuditDetails } from '../../platform/audit';
 import { issueLocationToken } from '../../platform/one-time-tokens';
@@ -45,21 +46,7 @@ export async function validateProvider(
 ): Promise<{ validationToken: string; expiresAt: string; location: LocationSummary }> {
   const { db } = ctx;
   const details: AuditDetails = { npi: input.npi, ptan: input.ptan };
-  // The unique (npi, ptan, line of business) index answers this with one index probe, whatever the table size.
-  const [location] = await db
-    .select()
-    .from(providerLocations)
-    .where(
-      and(
-        eq(providerLocations.npi, input.npi),
-        eq(providerLocations.ptan, input.ptan),
-        eq(providerLocations.lineOfBusiness, input.lineOfBusiness),
-        eq(providerLocations.tin, input.tin),
-        eq(providerLocations.jurisdiction, input.jurisdiction),
-        eq(providerLocations.status, 'active'),
-      ),
-    )
-    .limit(2);
+  const location = await activeLocationByIdentifiers(db, input);
   if (!location) {
     await audit(ctx, db, {
       actor: null,

@@ -12,6 +12,11 @@ import {
   VerifyEmailRequest,
   VerifyEmailResponse,
 } from '@portal/contracts/registration';
+import {
+  ACCESS_REQUEST_ROUTES,
+  userRegistrationRequest,
+  UserRegistrationResponse,
+} from '@portal/contracts/access-requests';
 import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,6 +25,7 @@ import { serviceContext } from '../../platform/service-context';
 import { registerAdministrator } from './account-creation';
 import { resendVerification, verifyEmail } from './email-verification';
 import { validateAuthority, validateProvider } from './provider-validation';
+import { registerEndUser, USER_REGISTRATION_ACTION } from './user-registration';
 
 /** Resend requests per client address and minute (the per-address limit is in the service). */
 const RESENDS_PER_MINUTE = 5;
@@ -41,7 +47,7 @@ async function errorCodeAsSentence(_request: FastifyRequest, reply: FastifyReply
   }
 }
 
-/** Administrator registration and email verification (docs/requirements/portal.md, docs/decisions/0025). */
+/** Administrator and end-user registration and email verification (docs/requirements/portal.md, docs/decisions/0025). */
 export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
   await registerSharedRateLimit(app);
   const perClient = routeRateLimit({
@@ -104,6 +110,23 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       await registerAdministrator(serviceContext(request), request.body);
+      return reply.code(201).send({ data: { registered: true as const } });
+    },
+  );
+
+  // The end user's registration (docs/requirements/staff-accounts.md#end-users): account fields and locations.
+  app.post(
+    ACCESS_REQUEST_ROUTES.userRegistration,
+    {
+      config: {
+        audit: { action: USER_REGISTRATION_ACTION },
+        rateLimit: perClient,
+        errors: { 400: ['Provider_Not_Found', 'Security_Question_Invalid'], 409: ['Username_Taken'] },
+      },
+      schema: { body: userRegistrationRequest(today), response: { 201: UserRegistrationResponse } },
+    },
+    async (request, reply) => {
+      await registerEndUser(serviceContext(request), request.body);
       return reply.code(201).send({ data: { registered: true as const } });
     },
   );

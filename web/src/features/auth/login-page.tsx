@@ -179,6 +179,12 @@ export function LoginPage() {
               Register as an administrator
             </Link>
           </Typography>
+          <Typography sx={{ mt: 1 }}>
+            Work for a location that has an administrator?{' '}
+            <Link component={RouterLink} to={paths.registerUser.href()}>
+              Register as a user
+            </Link>
+          </Typography>
           <LoginHelpLinks />
         </>
       )}

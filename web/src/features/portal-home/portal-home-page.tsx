@@ -7,6 +7,7 @@ import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useOwnDdeRequests, usePortalAccount } from './api/portal-home-api';
+import { AccessRequestsSection } from './components/access-requests-section';
 
 /** One thing the home offers, shown when `visible` says the user may do it. */
 interface PortalAction {
@@ -22,10 +23,15 @@ export const administersALocation = (account: Account) =>
 
 /**
  * What the user can do from here (docs/requirements/portal.md#portal-home). The administrator's console of the staff
- * accounts joins this list when its page exists, shown to administrators only:
- * `{ label: 'Staff accounts', description: …, href: paths.staffAccounts.href(), visible: administersALocation }`.
+ * accounts is shown to administrators only (docs/requirements/staff-accounts.md#the-administrators-console).
  */
 const portalActions: PortalAction[] = [
+  {
+    label: 'Staff accounts',
+    description: 'Approve or deny requests for access to your locations and manage the people who have it.',
+    href: paths.admin.href(),
+    visible: administersALocation,
+  },
   {
     label: 'Request DDE access',
     description: 'Ask for new, changed or removed Direct Data Entry access for one of your provider locations.',
@@ -152,7 +158,8 @@ function DdeRequests() {
 
 /**
  * `/portal` (docs/requirements/portal.md#portal-home): where a login lands. The user's provider locations and roles,
- * what they can do, and the status of their DDE access requests.
+ * what they can do, their requests for access to locations (docs/requirements/staff-accounts.md#end-users) and the
+ * status of their DDE access requests.
  */
 export function PortalHomePage() {
   useDocumentTitle('Portal home');
@@ -180,6 +187,9 @@ export function PortalHomePage() {
         ) : (
           <Locations account={account.data} />
         )}
+      </Section>
+      <Section id="portal-access-requests-title" title="Access requests">
+        <AccessRequestsSection />
       </Section>
       <Section id="portal-dde-title" title="Your DDE access requests">
         <DdeRequests />

@@ -2,7 +2,6 @@ import { Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { ResendVerificationForm } from '../../components/verification/resend-verification-form';
 import { paths } from '../../config/paths';
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -14,6 +13,7 @@ import {
 import { AuthorityStep, emptyAuthorityValues, type AuthorityFormValues } from './components/authority-step';
 import { ProviderStep, type ProviderFormValues, type ValidatedLocation } from './components/provider-step';
 import { StepHeading } from '../../components/form/step-heading';
+import { DoneStep } from './components/done-step';
 
 const stepTitles = ['Provider location', 'Authority', 'Administrator', 'Check your email'] as const;
 
@@ -54,7 +54,11 @@ export function RegisterPage() {
         {state.step < 3 && (
           <>
             {' '}
-            Already registered?{' '}
+            Your location already has an administrator?{' '}
+            <Link component={RouterLink} to={paths.registerUser.href()}>
+              Register as a user
+            </Link>
+            . Already registered?{' '}
             <Link component={RouterLink} to={paths.login.href()}>
               Log in
             </Link>
@@ -98,33 +102,6 @@ export function RegisterPage() {
         />
       )}
       {state.step === 3 && <DoneStep email={state.administrator?.email ?? ''} />}
-    </Box>
-  );
-}
-
-/** Step 4: what happens next. The email comes first: nothing else works until its link is used. */
-function DoneStep({ email }: { email: string }) {
-  return (
-    <Box data-testid="registration-done">
-      <Typography sx={{ mb: 2 }}>
-        Your account is created. We sent an email to <strong>{email}</strong> with a link to verify your address.
-      </Typography>
-      <Box component="ol" sx={{ pl: 3, '& li': { mb: 1 } }}>
-        <li>Open the email and select the link within 72 hours. Without it the registration is removed.</li>
-        <li>Then log in with your username and password.</li>
-        <li>
-          At your first login you set up an authenticator app (multi-factor authentication) and save your recovery
-          codes.
-        </li>
-      </Box>
-      <Typography sx={{ mb: 1 }}>No email after a few minutes? Check your spam folder, or send a new link.</Typography>
-      <ResendVerificationForm id="register-resend-email" />
-      <Typography sx={{ mt: 3 }}>
-        Already used the link?{' '}
-        <Link component={RouterLink} to={paths.login.href()}>
-          Log in
-        </Link>
-      </Typography>
     </Box>
   );
 }

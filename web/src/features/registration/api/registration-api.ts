@@ -1,4 +1,9 @@
 import {
+  ACCESS_REQUEST_ROUTES,
+  UserRegistrationResponse,
+  type UserRegistrationRequest,
+} from '@portal/contracts/access-requests';
+import {
   REGISTRATION_ROUTES,
   SelfRegistrationResponse,
   ValidateAuthorityResponse,
@@ -37,4 +42,12 @@ export const verifyEmail = (token: string) =>
     method: 'POST',
     body: { token },
     schema: VerifyEmailResponse.shape.data,
+  });
+
+/** The end user's registration (docs/requirements/staff-accounts.md#end-users). */
+export const registerUser = (body: UserRegistrationRequest) =>
+  apiRequest(ACCESS_REQUEST_ROUTES.userRegistration, {
+    method: 'POST',
+    body,
+    schema: UserRegistrationResponse.shape.data,
   });

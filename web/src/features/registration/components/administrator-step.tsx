@@ -62,13 +62,13 @@ const fieldIds: Record<string, string> = {
   ...securityQuestionFieldIds('register'),
 };
 
-function administratorResolver(registrationToken: string) {
+/** The account fields without what only the form checks: the request's part the page's schema parses. */
+export type AccountRequestValues = Omit<AdministratorFormValues, 'passwordConfirmation'>;
+
+function accountResolver<S extends z.ZodMiniType>(schema: S, toRequest: (values: AccountRequestValues) => unknown) {
   const resolve = requestResolver(
-    SelfRegistrationRequest,
-    ({ passwordConfirmation: _confirmation, ...values }: AdministratorFormValues) => ({
-      ...values,
-      registrationToken,
-    }),
+    schema,
+    ({ passwordConfirmation: _confirmation, ...values }: AdministratorFormValues) => toRequest(values),
     { dob: 'Date_Of_Birth_Invalid', emailConfirmation: 'Email_Mismatch' },
   );
   return async (...args: Parameters<typeof resolve>) => {
@@ -88,18 +88,49 @@ function administratorResolver(registrationToken: string) {
  * CMS with their answers. A taken username (409 `Username_Taken`) is shown next to the username.
  */
 export function AdministratorStep({
-  defaultValues,
   registrationToken,
-  onRegistered,
-  onBack,
+  ...props
 }: {
   defaultValues: AdministratorFormValues;
   registrationToken: string;
   onRegistered: (values: AdministratorFormValues) => void;
   onBack: (values: AdministratorFormValues) => void;
 }) {
-  const form = useForm<AdministratorFormValues, unknown, z.output<typeof SelfRegistrationRequest>>({
-    resolver: administratorResolver(registrationToken),
+  return (
+    <AccountStep
+      {...props}
+      label="Administrator"
+      schema={SelfRegistrationRequest}
+      toRequest={(values) => ({ ...values, registrationToken })}
+      register={registerAdministrator}
+    />
+  );
+}
+
+/**
+ * The account fields of a self-registration (the administrator's and the end user's,
+ * docs/requirements/staff-accounts.md#end-users): `schema` is the request the server checks, `toRequest` adds what
+ * the page's other steps hold, `register` sends it (answering `false` when it handled a refusal itself: the step stays).
+ */
+export function AccountStep<S extends z.ZodMiniType>({
+  defaultValues,
+  label,
+  schema,
+  toRequest,
+  register,
+  onRegistered,
+  onBack,
+}: {
+  defaultValues: AdministratorFormValues;
+  label: string;
+  schema: S;
+  toRequest: (values: AccountRequestValues) => z.input<S>;
+  register: (request: z.output<S>) => Promise<unknown>;
+  onRegistered: (values: AdministratorFormValues) => void;
+  onBack: (values: AdministratorFormValues) => void;
+}) {
+  const form = useForm<AdministratorFormValues, unknown, z.output<S>>({
+    resolver: accountResolver(schema, toRequest) as never,
     defaultValues,
     shouldFocusError: false,
   });
@@ -108,13 +139,13 @@ export function AdministratorStep({
   const { onSubmit, summary, text } = useApiFormSubmit(form, fieldIds, {
     fieldForCode: { Username_Taken: 'username' },
     submit: async (request) => {
-      await registerAdministrator(request);
+      if ((await register(request)) === false) return;
       onRegistered(form.getValues());
     },
   });
   return (
     <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Administrator">
+      <form onSubmit={onSubmit} noValidate aria-label={label}>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
         <Typography component="h3" variant="h6" sx={{ mt: 1 }}>
           About you

@@ -1,26 +1,22 @@
 import { Alert, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
-import { isJurisdiction, selectableJurisdictions, toJurisdictionParts } from '@portal/contracts';
+import { selectableJurisdictions } from '@portal/contracts';
 import { ValidateProviderRequest, type LocationSummary } from '@portal/contracts/registration';
 import { useState } from 'react';
 import type { z } from 'zod/mini';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { FormSelectField } from '../../../components/form/form-select-field';
-import { ProviderIdentifierFields } from '../../../components/form/provider-identifier-fields';
+import {
+  ProviderLocationFields,
+  providerLocationResolver,
+  type ProviderLocationValues,
+} from '../../../components/form/provider-location-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { validateProvider } from '../api/registration-api';
-import { requestResolver } from '../../../components/form/request-resolver';
 
-export interface ProviderFormValues {
-  npi: string;
-  ptan: string;
-  tin: string;
-  /** The jurisdiction and line of business as one choice (`J5B`), the way the region picker names them. */
-  region: string;
-}
+export type ProviderFormValues = ProviderLocationValues;
 
 export interface ValidatedLocation {
   npi: string;
@@ -34,18 +30,7 @@ const fieldIds = {
   tin: 'register-tin',
   region: 'register-region',
 } as const;
-const regionOptions = selectableJurisdictions.map((entry) => ({ value: entry.value, label: entry.title }));
-const REGION_MESSAGE = 'Choose the jurisdiction and line of business.';
-
-const resolver = requestResolver(
-  ValidateProviderRequest,
-  ({ region, ...values }: ProviderFormValues) => ({
-    ...values,
-    ...(isJurisdiction(region) ? toJurisdictionParts(region) : { jurisdiction: '', lineOfBusiness: '' }),
-  }),
-  { jurisdiction: REGION_MESSAGE, lineOfBusiness: REGION_MESSAGE },
-  { jurisdiction: 'region', lineOfBusiness: 'region' },
-);
+const resolver = providerLocationResolver<ProviderFormValues, typeof ValidateProviderRequest>(ValidateProviderRequest);
 
 function LocationSummaryList({ summary }: { summary: LocationSummary }) {
   const region = selectableJurisdictions.find(
@@ -96,7 +81,7 @@ export function ProviderStep({
     shouldFocusError: false,
   });
   const [confirming, setConfirming] = useState(!!validated);
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
     submit: async (request) => {
       const answer = await validateProvider(request);
@@ -147,21 +132,18 @@ export function ProviderStep({
           Your location&apos;s administrator can give you access.{' '}
           <Link component={RouterLink} to={paths.findAdmin.href()}>
             Find my administrator
-          </Link>
+          </Link>{' '}
+          or{' '}
+          <Link component={RouterLink} to={paths.registerUser.href()}>
+            register as a user
+          </Link>{' '}
+          to ask for access.
         </Alert>
       )}
       <Typography sx={{ mb: 1 }}>
         Enter the identifiers of the provider location you are the administrator for.
       </Typography>
-      <ProviderIdentifierFields form={form} ids={fieldIds} />
-      <FormSelectField
-        id={fieldIds.region}
-        label="Jurisdiction and line of business"
-        options={regionOptions}
-        registration={form.register('region')}
-        error={errors.region}
-        required
-      />
+      <ProviderLocationFields form={form} ids={fieldIds} />
       <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
         Find my provider location
       </Button>

@@ -1,0 +1,119 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
+import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { freshTotp, loginWithTotp, logOut, submitPassword } from './support/login';
+import { readEmail } from './support/mail';
+import { portalSuite } from './support/portal-suite';
+
+/**
+ * Invitations (docs/requirements/staff-accounts.md#invitations) against a portal of this file's own with the mail
+ * viewer: `demo.admin.j5` invites by email from `/admin` (keyboard only), the email's link opens `/invitation`, and
+ * the invitee either already has an account (`demo.user.j8`: logs in from the page, comes back, accepts) or creates
+ * one through the end-user registration with the invitation, and has the location after logging in.
+ */
+const ADMIN = 'demo.admin.j5';
+const ADMIN_SECRET = DEMO_TOTP_SECRETS[ADMIN]!;
+const EXISTING = 'demo.user.j8';
+// A refused call (a re-authentication asked for, a login step) answers 4xx, which Chromium reports as a console error.
+const allowConsoleErrors = [/status of 40[0-9]/];
+
+describe('invitations', () => {
+  let locationName = '';
+  const suite = portalSuite({
+    env: { MAIL_VIEWER: 'true', LOGIN_ATTEMPTS_PER_MINUTE: '200' },
+    pageDefaults: { allowConsoleErrors },
+  });
+
+  /** As the administrator, keyboard only from the section's button: invites `email` as a user; answers the email's link. */
+  async function invite(page: Page, email: string, shots = false): Promise<string> {
+    const since = new Date();
+    await loginWithTotp(page, ADMIN, ADMIN_SECRET);
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Invitations' });
+    const open = section.getByRole('button', { name: 'Invite a person' });
+    await expect.poll(() => open.isEnabled()).toBe(true);
+    await waitForSettled(page);
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Invite a person' });
+    await dialog.waitFor();
+    const emailField = dialog.getByRole('textbox', { name: 'Their email address' });
+    await expect.poll(() => emailField.evaluate((el) => el === document.activeElement)).toBe(true);
+    if (shots) {
+      await expectNoAxeViolations(page, 'invite dialog');
+      await screenshot(page, 'invite-dialog-1440');
+    }
+    await page.keyboard.type(email);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('invitations-status').getByText(`We emailed an invitation to ${email}`).waitFor();
+    const row = section.getByRole('row', { name: new RegExp(email.replace(/\./g, '\\.')) });
+    await row.waitFor();
+    // The administrator's one location, as the console names it.
+    locationName = (await row.getByRole('cell').nth(0).innerText()).trim();
+    if (shots) {
+      await expectNoAxeViolations(page, 'console with an open invitation');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expectNoAxeViolations(page, 'invitations at 390 px');
+      await screenshot(page, 'invitations-section-390');
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await screenshot(page, 'invitations-section-1440');
+    }
+    await logOut(page);
+    const mail = await readEmail(suite.url, { to: email, subject: /invited/i, since });
+    expect(mail).toContain(locationName);
+    const link = /Open the invitation: (\S+)/.exec(mail)?.[1];
+    expect(link).toMatch(/\/invitation#token=[A-Za-z0-9_-]{40,}$/);
+    return link!;
+  }
+
+  it('an existing user opens the link, logs in from the page, comes back and accepts: the location is theirs', async () => {
+    const { page: adminPage } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    const link = await invite(adminPage, `${EXISTING}@example.com`, true);
+
+    const { page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(link);
+    const summary = page.getByTestId('invitation-summary');
+    await summary.waitFor();
+    expect(await summary.innerText()).toContain(locationName);
+    // The token left the address bar at once.
+    expect(page.url()).not.toContain('#');
+    await expectNoAxeViolations(page, 'invitation page at 1440 px');
+    await screenshot(page, 'invitation-page-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoAxeViolations(page, 'invitation page at 390 px');
+    await screenshot(page, 'invitation-page-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await page.getByRole('link', { name: 'I already have an account' }).click();
+    await page.waitForURL('**/login?next=%2Finvitation');
+    await submitPassword(page, EXISTING);
+    // Its first login: the authenticator is set up, then back to the invitation.
+    const key = (await page.getByTestId('mfa-manual-key').innerText()).trim();
+    await page.getByRole('textbox', { name: /6-digit code/i }).fill(await freshTotp(key));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByLabel('I saved my recovery codes').check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL('**/invitation');
+    const accept = page.getByRole('button', { name: 'Accept the invitation' });
+    await accept.waitFor();
+    await expectNoAxeViolations(page, 'invitation page logged in');
+    await accept.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('invitation-accepted').getByText(`${locationName} is now on your account`).waitFor();
+    await screenshot(page, 'invitation-accepted-1440');
+
+    await page.goto('/account');
+    const locations = page.getByRole('region', { name: 'Provider locations and roles' });
+    await locations.getByRole('row', { name: new RegExp(locationName) }).waitFor();
+
+    // The link works once.
+    const { page: again } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    await again.goto(link);
+    await again
+      .getByTestId('invitation-error')
+      .getByText(/already used/)
+      .waitFor();
+  });
+});

@@ -1,0 +1,156 @@
+import { Button, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import type { OpenInvitation } from '@portal/contracts/invitations';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import {
+  PageSection,
+  SectionError,
+  SectionSkeleton,
+  formatDate,
+  useFocusSectionHeadingAfterRender,
+} from '../../../components/layouts/page-section';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { StatusMessage } from '../../../components/status/status-message';
+import { ScrollTable } from '../../../components/tables/scroll-table';
+import { useApiErrorText } from '../../../lib/use-api-error-text';
+import { InviteDialog } from './invite-dialog';
+import { invitationsQueryKey, revokeInvitation, useInvitations } from './invitations-api';
+
+const roleText = { administrator: 'Administrator', user: 'User' } as const;
+
+/**
+ * Invitations on `/admin` (docs/requirements/staff-accounts.md#invitations): "Invite a person" and the invitations
+ * of the administrator's locations still waiting to be used, each with Withdraw behind a confirmation. Outcomes are
+ * announced in the section's status region.
+ */
+export function InvitationsSection() {
+  const invitations = useInvitations();
+  const queryClient = useQueryClient();
+  const { withReauth } = useReauth();
+  const [inviting, setInviting] = useState(false);
+  const [revoking, setRevoking] = useState<OpenInvitation>();
+  const [revokeError, setRevokeError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string>();
+  const revokeErrorText = useApiErrorText(revokeError);
+  const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('invitations');
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: invitationsQueryKey });
+  const sent = async (invitation: OpenInvitation) => {
+    setInviting(false);
+    setStatus(`We emailed an invitation to ${invitation.email} for ${invitation.locationName}.`);
+    await refresh();
+  };
+  const revoke = async (invitation: OpenInvitation) => {
+    setBusy(true);
+    setRevokeError(undefined);
+    try {
+      await withReauth(() => revokeInvitation(invitation.locationId, invitation.id));
+      focusHeadingAfterRender();
+      setRevoking(undefined);
+      setStatus(`The invitation to ${invitation.email} was withdrawn: its link no longer works.`);
+      await refresh();
+    } catch (err) {
+      setRevokeError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const locations = invitations.data?.locations ?? [];
+
+  return (
+    <PageSection id="invitations" title="Invitations">
+      <StatusMessage message={status} testId="invitations-status" />
+      <Typography sx={{ mb: 2 }}>
+        Invite someone by email to one of your locations: they get access as soon as they accept, with no request to
+        approve.
+      </Typography>
+      <Button
+        variant="contained"
+        onClick={() => {
+          setStatus(undefined);
+          setInviting(true);
+        }}
+        disabled={!locations.length}
+        sx={{ mb: 2 }}
+      >
+        Invite a person
+      </Button>
+      {invitations.isPending ? (
+        <SectionSkeleton label="Loading the open invitations" />
+      ) : invitations.isError ? (
+        <SectionError error={invitations.error} onRetry={() => void invitations.refetch()} />
+      ) : invitations.data.invitations.length === 0 ? (
+        <Typography data-testid="invitations-empty">No invitation is waiting to be used.</Typography>
+      ) : (
+        <ScrollTable label="Open invitations">
+          <TableHead>
+            <TableRow>
+              <TableCell component="th" scope="col">
+                Email
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Location
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Role
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Invited by
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Expires
+              </TableCell>
+              <TableCell component="th" scope="col">
+                Action
+              </TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {invitations.data.invitations.map((invitation) => (
+              <TableRow key={invitation.id}>
+                <TableCell component="th" scope="row" data-label="Email">
+                  {invitation.email}
+                </TableCell>
+                <TableCell data-label="Location">{invitation.locationName}</TableCell>
+                <TableCell data-label="Role">{roleText[invitation.role]}</TableCell>
+                <TableCell data-label="Invited by">{invitation.invitedBy || '—'}</TableCell>
+                <TableCell data-label="Expires">{formatDate(invitation.expiresAt)}</TableCell>
+                <TableCell data-label="Action">
+                  <Button
+                    size="small"
+                    color="error"
+                    onClick={() => {
+                      setRevokeError(undefined);
+                      setRevoking(invitation);
+                    }}
+                    aria-label={`Withdraw the invitation to ${invitation.email}`}
+                  >
+                    Withdraw
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </ScrollTable>
+      )}
+      {inviting && (
+        <InviteDialog locations={locations} onDone={(i) => void sent(i)} onCancel={() => setInviting(false)} />
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title="Withdraw the invitation?"
+          confirmLabel="Withdraw"
+          busy={busy}
+          onConfirm={() => void revoke(revoking)}
+          onCancel={() => setRevoking(undefined)}
+        >
+          The link sent to {revoking.email} for {revoking.locationName} stops working at once. You can invite them again
+          later.
+          {revokeErrorText && ` ${revokeErrorText}`}
+        </ConfirmDialog>
+      )}
+    </PageSection>
+  );
+}

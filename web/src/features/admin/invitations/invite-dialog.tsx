@@ -1,0 +1,104 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { CreateInvitationRequest, type InvitableLocation, type OpenInvitation } from '@portal/contracts/invitations';
+import { useId } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import type { z } from 'zod/mini';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { EmailField } from '../../../components/form/form-field';
+import { FormRadioGroup } from '../../../components/form/form-radio-group';
+import { FormSelectField } from '../../../components/form/form-select-field';
+import { requestResolver } from '../../../components/form/request-resolver';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { createInvitation } from './invitations-api';
+
+const roleOptions = [
+  { value: 'user', label: 'User: uses the portal for this location' },
+  { value: 'administrator', label: 'Administrator: also approves and manages its people' },
+] as const;
+
+const resolver = requestResolver(CreateInvitationRequest, (values: CreateInvitationRequest) => values, {
+  locationId: 'Choose the location.',
+  role: 'Choose the role.',
+});
+
+/**
+ * "Invite a person" (docs/requirements/staff-accounts.md#invitations): an email address, one of the administrator's
+ * locations (chosen only when they have several) and the role. Labelled by its title; the email field takes focus when
+ * it opens. The server emails the link; a login older than the window asks for the password first.
+ */
+export function InviteDialog({
+  locations,
+  onDone,
+  onCancel,
+}: {
+  locations: InvitableLocation[];
+  onDone: (invitation: OpenInvitation) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const fieldIds = { email: `${id}-email`, locationId: `${id}-location`, role: `${id}-role` };
+  const { withReauth } = useReauth();
+  const form = useForm<CreateInvitationRequest, unknown, z.output<typeof CreateInvitationRequest>>({
+    resolver,
+    defaultValues: { email: '', locationId: locations.length === 1 ? locations[0]!.locationId : '', role: 'user' },
+    shouldFocusError: false,
+  });
+  const { submitCount, isSubmitting, errors } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => onDone(await withReauth(() => createInvitation(values))),
+    fieldForCode: { Invitation_Already_Member: 'email' },
+  });
+  const only = locations.length === 1 ? locations[0] : undefined;
+
+  return (
+    <Dialog
+      open
+      onClose={onCancel}
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-text`}
+      fullWidth
+      maxWidth="sm"
+      slotProps={{ transition: { onEntered: () => document.getElementById(fieldIds.email)?.focus() } }}
+    >
+      <FormProvider {...form}>
+        <form onSubmit={onSubmit} noValidate data-testid="invite-form">
+          <DialogTitle id={`${id}-title`}>Invite a person</DialogTitle>
+          <DialogContent>
+            <FormErrorSummary errors={summary} submitCount={submitCount} />
+            <DialogContentText id={`${id}-text`}>
+              We email them a link that works once, for 7 days. They create their account with that address, or log in
+              to the account that has it, and get the location at once.
+              {only && ` The location: ${only.legalName} (NPI ${only.npi}).`}
+            </DialogContentText>
+            <EmailField id={fieldIds.email} name="email" label="Their email address" required />
+            {!only && (
+              <FormSelectField
+                id={fieldIds.locationId}
+                label="Location"
+                options={locations.map((l) => ({ value: l.locationId, label: `${l.legalName} (NPI ${l.npi})` }))}
+                registration={form.register('locationId')}
+                error={errors.locationId}
+                required
+              />
+            )}
+            <FormRadioGroup
+              id={fieldIds.role}
+              label="Role"
+              name="role"
+              control={form.control}
+              options={roleOptions}
+              required
+            />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onCancel}>Cancel</Button>
+            <Button type="submit" variant="contained" disabled={isSubmitting}>
+              Send the invitation
+            </Button>
+          </DialogActions>
+        </form>
+      </FormProvider>
+    </Dialog>
+  );
+}

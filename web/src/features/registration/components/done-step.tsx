@@ -1,0 +1,31 @@
+import { Box, Link, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { ResendVerificationForm } from '../../../components/verification/resend-verification-form';
+import { paths } from '../../../config/paths';
+
+/** The last step of a self-registration: what happens next. The email comes first: nothing else works until its link is used. */
+export function DoneStep({ email }: { email: string }) {
+  return (
+    <Box data-testid="registration-done">
+      <Typography sx={{ mb: 2 }}>
+        Your account is created. We sent an email to <strong>{email}</strong> with a link to verify your address.
+      </Typography>
+      <Box component="ol" sx={{ pl: 3, '& li': { mb: 1 } }}>
+        <li>Open the email and select the link within 72 hours. Without it the registration is removed.</li>
+        <li>Then log in with your username and password.</li>
+        <li>
+          At your first login you set up an authenticator app (multi-factor authentication) and save your recovery
+          codes.
+        </li>
+      </Box>
+      <Typography sx={{ mb: 1 }}>No email after a few minutes? Check your spam folder, or send a new link.</Typography>
+      <ResendVerificationForm id="register-resend-email" />
+      <Typography sx={{ mt: 3 }}>
+        Already used the link?{' '}
+        <Link component={RouterLink} to={paths.login.href()}>
+          Log in
+        </Link>
+      </Typography>
+    </Box>
+  );
+}
