@@ -45,7 +45,7 @@ export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): P
   let userId: string;
   try {
     userId = await ctx.db.transaction(async (tx) => {
-      const id = await insertPendingAccount(ctx, tx, input, hashes);
+      const id = await insertPendingAccount(ctx, tx, input, hashes, 'user');
       await tx.insert(accessRequests).values(locationIds.map((locationId) => ({ userId: id, locationId })));
       await audit(ctx, tx, {
         actor: id,
