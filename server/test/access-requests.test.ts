@@ -2,10 +2,11 @@ import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { ACCESS_REQUEST_ROUTES } from '@portal/contracts/access-requests';
 import { npiCheckDigit } from '@portal/contracts/identifiers';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessRequests, auditEvents, outbox, providerLocations, userLocations, users } from '../src/db/schema';
+import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
 import { buildTestApp, callAs, otherSession, portalHeaders, testClock, testConfig, type TestClient } from './helpers';
 import { createAccount } from './support/accounts';
 
@@ -199,6 +200,25 @@ describe('end users and access requests', () => {
       expect(res.statusCode).toBe(201);
       const mails = await app.database.db.select().from(outbox).where(eq(outbox.recipient, existing.email));
       expect(mails.map((m) => m.template)).toEqual(['registration-email-in-use']);
+    });
+
+    it('words the verification email for an end user, and deletes the registration unverified after 72 hours', async () => {
+      const a = await createLocation(app);
+      const stale = userBody([ids(a)]);
+      const fresh = userBody([ids(a)]);
+      for (const body of [stale, fresh])
+        expect((await post(app, ACCESS_REQUEST_ROUTES.userRegistration, body)).statusCode).toBe(201);
+      const { db } = app.database;
+      const [mail] = await db.select().from(outbox).where(eq(outbox.recipient, stale.email));
+      expect(mail!.data).toMatchObject({ role: 'user' });
+      const [staleUser] = await db.select().from(users).where(eq(users.username, stale.username));
+      await db.execute(
+        sql`update users set created_at = now() - interval '72 hours 1 minute' where id = ${staleUser!.id}`,
+      );
+      expect(await app.jobs.runOnce(REGISTRATION_EXPIRY_JOB, { force: true })).toBe(true);
+      expect(await db.select().from(users).where(eq(users.id, staleUser!.id))).toEqual([]);
+      expect(await db.select().from(accessRequests).where(eq(accessRequests.userId, staleUser!.id))).toEqual([]);
+      expect(await db.select().from(users).where(eq(users.username, fresh.username))).toHaveLength(1);
     });
 
     it('limits lookups that find nothing per client, however many locations one request names', async () => {

@@ -88,6 +88,7 @@ export async function insertPendingAccount(
   tx: DbExecutor,
   input: AccountInput,
   hashes: AccountHashes,
+  role: 'administrator' | 'user' = 'administrator',
 ): Promise<string> {
   const now = ctx.now();
   const [existing] = await usersByEmail(tx, input.email).limit(1);
@@ -130,7 +131,7 @@ export async function insertPendingAccount(
     await enqueueEmail(tx, {
       to: input.email,
       template: 'verify-email',
-      data: { firstName: input.firstName, token: verifyToken },
+      data: { firstName: input.firstName, token: verifyToken, ...(role === 'user' ? { role } : {}) },
     });
   }
   return userId;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { EMAIL_VERIFY_TTL_MS } from '@portal/contracts/registration';
 import { emailKey } from '@portal/contracts/fields';
 import { and, eq } from 'drizzle-orm';
-import { oneTimeTokens, users } from '../../db/schema';
+import { accessRequests, oneTimeTokens, users } from '../../db/schema';
 import { userById, usersByEmail } from '../../db/users';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, issueOneTimeToken, usedOneTimeTokenUser } from '../../platform/one-time-tokens';
@@ -91,10 +91,16 @@ export async function resendVerification(
           ttlMs: EMAIL_VERIFY_TTL_MS,
           now,
         });
+        // An end user's registration (no location link yet, only requests) gets its own wording.
+        const [request] = await tx
+          .select({ id: accessRequests.id })
+          .from(accessRequests)
+          .where(eq(accessRequests.userId, user.id))
+          .limit(1);
         await enqueueEmail(tx, {
           to: user.email,
           template: 'verify-email',
-          data: { firstName: user.firstName, token },
+          data: { firstName: user.firstName, token, ...(request ? { role: 'user' as const } : {}) },
         });
         any = true;
       }

@@ -10,7 +10,8 @@ export const REGISTRATION_EXPIRY_JOB = 'registration-expiry';
 /**
  * Deletes self-registrations still unverified after 72 hours (docs/requirements/portal.md#email-verification): the
  * pending administrator account never logged in, and with it (cascade) its location link, tokens, answers and
- * password history, so the location can be registered again. Under the job runner's advisory lock.
+ * password history, so the location can be registered again; a pending end user's account goes the same way with its
+ * access requests (docs/requirements/staff-accounts.md#end-users). Under the job runner's advisory lock.
  */
 export function registrationExpiryJob(intervalMs = 15 * 60_000, ttlMs = EMAIL_VERIFY_TTL_MS): Job {
   return {
@@ -22,7 +23,8 @@ export function registrationExpiryJob(intervalMs = 15 * 60_000, ttlMs = EMAIL_VE
           delete from users u
           where u.status = 'pending' and u.last_login_at is null
             and u.created_at <= now() - ${ttlMs} * interval '1 millisecond'
-            and exists (select 1 from user_locations ul where ul.user_id = u.id and ul.role = 'administrator')
+            and (exists (select 1 from user_locations ul where ul.user_id = u.id and ul.role = 'administrator')
+              or exists (select 1 from access_requests ar where ar.user_id = u.id))
           returning u.id`),
       );
       for (const { id } of deleted)

@@ -50,7 +50,7 @@ export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): P
       // An address that already has an account gets a notice instead of a verification link, and this pending
       // account expires: the invitation stays for that account to accept after logging in.
       const [existing] = input.invitationToken ? await usersByEmail(tx, input.email).limit(1) : [];
-      const id = await insertPendingAccount(ctx, tx, input, hashes);
+      const id = await insertPendingAccount(ctx, tx, input, hashes, 'user');
       // Invited (docs/requirements/staff-accounts.md#invitations): the location is linked at once, no request.
       let invited: RedeemedInvitation | undefined;
       if (input.invitationToken && existing) await checkInvitation(ctx, tx, input.invitationToken, input.email);

@@ -241,12 +241,17 @@ export const emailTemplates = {
     }),
   },
   'verify-email': {
-    data: z.strictObject({ firstName: z.string().max(100), token: z.string().regex(/^[A-Za-z0-9_-]{20,200}$/) }),
-    body: (d: { firstName: string; token: string }): Body => ({
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      token: z.string().regex(/^[A-Za-z0-9_-]{20,200}$/),
+      /** `user`: an end user's registration (docs/requirements/staff-accounts.md#end-users); default administrator. */
+      role: z.enum(['administrator', 'user']).optional(),
+    }),
+    body: (d: { firstName: string; token: string; role?: 'administrator' | 'user' }): Body => ({
       subject: 'Confirm your email address',
       paragraphs: [
         `Hello ${d.firstName},`,
-        'Thank you for registering as the administrator of your provider location. Confirm your email address to activate your account. The link works once and expires in 72 hours; after that the registration is removed and you can register again.',
+        `Thank you for registering ${d.role === 'user' ? 'to ask for access to your provider locations' : 'as the administrator of your provider location'}. Confirm your email address to activate your account. The link works once and expires in 72 hours; after that the registration is removed and you can register again.`,
         'At your first login you will set up an authenticator app for the second login step.',
         'If you did not register, ignore this email.',
       ],
