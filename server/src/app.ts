@@ -30,6 +30,7 @@ import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
 import { accountRoutes } from './modules/account/routes';
+import { adminRoutes } from './modules/admin/routes';
 import { adminGuardPlugin } from './platform/admin-guard';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
@@ -224,6 +225,7 @@ export async function buildApp({
   await app.register(loginHelpRoutes);
   await app.register(findAdminRoutes);
   await app.register(ddeAccessRoutes);
+  await app.register(adminRoutes);
   await app.register(registrationRoutes);
   if (config.mail.viewer) {
     app.log.warn(

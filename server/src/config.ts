@@ -209,6 +209,9 @@ export const EnvSchema = z.object({
     .default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
   // Login help and account lifecycle (docs/requirements/portal.md#login-help).
   INACTIVITY_DISABLE_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+  // Staff accounts (docs/requirements/staff-accounts.md).
+  RECERTIFICATION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  ADMINS_PER_LOCATION_MAX: z.coerce.number().int().min(1).max(100).default(5),
   LOGIN_HELP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
@@ -307,6 +310,11 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       mfaMaxFailures: env.MFA_MAX_FAILURES,
       mfaAccountMaxFailures: env.MFA_ACCOUNT_MAX_FAILURES,
       reauthenticationWindowMs: env.REAUTHENTICATION_WINDOW_MS,
+    },
+    staff: {
+      /** A person–location link's certification lasts this long from its approval or last recertification. */
+      recertificationDays: env.RECERTIFICATION_DAYS,
+      adminsPerLocationMax: env.ADMINS_PER_LOCATION_MAX,
     },
     loginHelp: {
       inactivityDisableDays: env.INACTIVITY_DISABLE_DAYS,

@@ -163,12 +163,7 @@ export type PersonDetailResponse = z.infer<typeof PersonDetailResponse>;
 export const SetPersonRoleRequest = z.strictObject({ role: LocationRole });
 export type SetPersonRoleRequest = z.input<typeof SetPersonRoleRequest>;
 
-/**
- * The other actions (remove from the location; disable, enable, unlock, reset the second factor) take an empty body
- * (or none).
- */
-export const PersonActionRequest = z.optional(z.strictObject({}));
-export type PersonActionRequest = z.input<typeof PersonActionRequest>;
+/** The other actions (remove from the location; disable, enable, unlock, reset the second factor) take no body. */
 
 /**
  * Every action answers the person as the caller now sees them; `null` when the action left them outside every

@@ -119,6 +119,11 @@ export const users = pgTable(
      */
     mfaFailedCount: integer('mfa_failed_count').notNull().default(0),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    /**
+     * When a location administrator last re-enabled the account (docs/requirements/staff-accounts.md): the inactivity
+     * limit counts from it too, so a re-enabled account is not disabled again before its owner could log in.
+     */
+    reenabledAt: timestamp('reenabled_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
   },

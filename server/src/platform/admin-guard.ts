@@ -72,14 +72,16 @@ function administratorLink(userId: string): SQL {
   )!;
 }
 
-/** The locations `userId` administers (active link, access not suspended): the scope of every list. */
-export async function administeredLocationIds(db: DbExecutor, userId: string): Promise<string[]> {
-  const rows = await db
+/**
+ * The locations `userId` administers (active link, access not suspended) as a subquery of location ids: lists put it
+ * in their SQL (`inArray(table.locationId, administeredLocations(db, userId))`), so they never read another location.
+ */
+export function administeredLocations(db: DbExecutor, userId: string) {
+  return db
     .select({ locationId: userLocations.locationId })
     .from(userLocations)
     .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
     .where(administratorLink(userId));
-  return rows.map((row) => row.locationId);
 }
 
 /** Whether `userId` administers `locationId` now. */

@@ -58,9 +58,14 @@ export async function revokeOneTimeTokens(
 
 /**
  * Why every outstanding token of a user stops working: a credential changed (password, authenticator, passkeys), the
- * user signed out everywhere else, or the account was locked.
+ * user signed out everywhere else, or the account was locked or disabled.
  */
-export type TokenRevocationReason = 'credential_change' | 'sign_out_everywhere' | 'account_locked';
+export type TokenRevocationReason =
+  | 'credential_change'
+  | 'sign_out_everywhere'
+  | 'account_locked'
+  /** A location administrator disabled the account (docs/requirements/staff-accounts.md). */
+  | 'account_disabled';
 
 /**
  * Stops every unused token of the user, whatever its purpose: pending email changes, reset links, reactivation codes,

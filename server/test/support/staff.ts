@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { accessRequests, providerLocations, userLocations, users } from '../../src/db/schema';
+import { createSession } from '../../src/platform/session';
 import type { TestClient, TestClock } from '../helpers';
 import { otherSession } from '../helpers';
 
@@ -76,6 +77,24 @@ export async function requestAccess(app: FastifyInstance, userId: string, locati
 /** A logged-in, freshly authenticated client of the person. */
 export function sessionOf(app: FastifyInstance, clock: TestClock, userId: string): Promise<TestClient> {
   return otherSession(app, clock, userId, { ip: `10.9.${counter++ % 250}.${(counter++ % 250) + 1}` });
+}
+
+/** A logged-in client whose login is `minutesAgo` old (active just now): past 20 minutes it must re-authenticate. */
+export async function staleSessionOf(
+  app: FastifyInstance,
+  clock: TestClock,
+  userId: string,
+  minutesAgo: number,
+): Promise<TestClient> {
+  const now = clock.now();
+  const id = await createSession(app.database.db, {
+    userId,
+    stage: 'active',
+    now,
+    limits: app.config.sessions,
+    authenticatedAt: new Date(now.getTime() - minutesAgo * 60_000),
+  });
+  return { ip: '10.8.0.1', cookie: id };
 }
 
 /** A UUID nothing carries. */

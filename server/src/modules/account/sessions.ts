@@ -112,6 +112,25 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'registration.verify-email.resend': ['Email confirmation link sent again', 'Email confirmation link not sent'],
   'dde.submit': ['DDE access request sent', 'DDE access request refused'],
   'dde.easi': ['DDE enrollment details viewed', 'DDE enrollment details refused'],
+  // A location administrator's actions (docs/requirements/staff-accounts.md): the person acted on sees them, and so
+  // does the administrator, hence the neutral wording.
+  'admin.request.approve': ['Access request approved by a location administrator', 'Access request approval refused'],
+  'admin.request.deny': ['Access request denied by a location administrator', 'Access request denial refused'],
+  'admin.person.role': [
+    'Role at a provider location changed by a location administrator',
+    'Role change at a provider location refused',
+  ],
+  'admin.person.remove': [
+    'Removed from a provider location by a location administrator',
+    'Removal from a provider location refused',
+  ],
+  'admin.person.disable': ['Account disabled by a location administrator', 'Account disabling refused'],
+  'admin.person.enable': ['Account enabled again by a location administrator', 'Account enabling refused'],
+  'admin.person.unlock': ['Account unlocked by a location administrator', 'Account unlocking refused'],
+  'admin.person.reset-mfa': [
+    'Authenticator app, recovery codes and passkeys reset by a location administrator',
+    'Second-factor reset refused',
+  ],
 };
 
 const METHOD_TEXT: Record<string, string> = {

@@ -10,7 +10,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Disables active accounts nobody has used for `days` days (docs/requirements/portal.md#self-reactivation): no login
  * and no password set since (a reset or a reactivation counts as use; an account that never logged in counts from
- * its creation). Each gets status `disabled_inactive`, an audit event and an emailed notice, in the job's transaction
+ * its creation; an administrator's re-enabling counts too). Each gets status `disabled_inactive`, an audit event and an emailed notice, in the job's transaction
  * (which holds its advisory lock, so one instance runs it; daily). Sessions are left alone: an account idle this long has none.
  */
 export function inactivityDisableJob(settings: { days: number; now?: () => Date; intervalMs?: number }): Job {
@@ -24,7 +24,7 @@ export function inactivityDisableJob(settings: { days: number; now?: () => Date;
         await tx.execute(sql`
           update users set status = 'disabled_inactive'
           where status = 'active'
-            and greatest(coalesce(last_login_at, created_at), password_changed_at) < ${cutoff}::timestamptz
+            and greatest(coalesce(last_login_at, created_at), password_changed_at, reenabled_at) < ${cutoff}::timestamptz
           returning id, email, first_name`),
       );
       for (const user of disabled) {

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "reenabled_at" timestamp with time zone;

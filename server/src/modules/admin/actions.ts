@@ -1,0 +1,248 @@
+import type { LocationRole, PersonDetail } from '@portal/contracts/admin';
+import type { ErrorCode } from '@portal/contracts/errors';
+import { and, eq, sql } from 'drizzle-orm';
+import { mfaRecoveryCodes, passkeys, userLocations, users } from '../../db/schema';
+import type { AdminGrant } from '../../platform/admin-guard';
+import type { AuditDetails } from '../../platform/audit';
+import type { DbExecutor } from '../../platform/db-executor';
+import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { PortalError } from '../../platform/portal-error';
+import { audit, type ServiceContext } from '../../platform/service-context';
+import { endAllSessions } from '../../platform/session';
+import { personDetail } from './people';
+import { lockAdministrators } from './scope';
+
+/**
+ * What an administrator does to a person of their locations (docs/requirements/staff-accounts.md#people-of-my-locations).
+ * The guard checked the scope (`link` for a location's link, `person` for the account); each action is audited with
+ * the person as target (their My account activity lists it) and answers the person as the administrator now sees
+ * them. The routes require a recent login.
+ */
+
+type ActionContext = Pick<ServiceContext, 'db' | 'now' | 'config' | 'jobs' | 'client'>;
+
+/** A refusal decided inside the transaction: audited after it rolled back, then answered. */
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly details: AuditDetails,
+  ) {}
+}
+
+/**
+ * Runs a change in a transaction and audits its success there; a `Refusal` it returns is audited as a failure after
+ * the rollback and answered. Then answers the person as the administrator sees them.
+ */
+async function act(
+  ctx: ActionContext,
+  grant: AdminGrant,
+  target: string,
+  action: string,
+  change: (tx: DbExecutor) => Promise<Refusal | { details: AuditDetails; email?: boolean }>,
+): Promise<PersonDetail | null> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const outcome = await change(tx);
+    if (outcome instanceof Refusal) return outcome;
+    await audit(ctx, tx, { actor: grant.actorId, action, target, outcome: 'success', details: outcome.details });
+    return outcome;
+  });
+  if (result instanceof Refusal) {
+    await audit(ctx, ctx.db, { actor: grant.actorId, action, target, outcome: 'failure', details: result.details });
+    throw new PortalError(result.status, result.code);
+  }
+  if (result.email) ctx.jobs.kick(OUTBOX_JOB);
+  return personDetail(ctx, grant, target);
+}
+
+/**
+ * The location's administrators under its lock; 404 when the actor is no longer one of them (a concurrent change took
+ * their role away after the guard let them in: of two administrators removing each other, one wins).
+ */
+async function lockedAdministrators(tx: DbExecutor, grant: AdminGrant, locationId: string) {
+  const administrators = await lockAdministrators(tx, locationId);
+  if (!administrators.some((a) => a.userId === grant.actorId && a.status === 'active'))
+    throw new PortalError(404, 'Not_Found');
+  return administrators;
+}
+
+/** The person's link to the location, locked (404 when it went meanwhile). */
+async function lockedLink(tx: DbExecutor, userId: string, locationId: string) {
+  const [link] = await tx
+    .select({ role: userLocations.role })
+    .from(userLocations)
+    .where(and(eq(userLocations.userId, userId), eq(userLocations.locationId, locationId)))
+    .for('update');
+  if (!link) throw new PortalError(404, 'Not_Found');
+  return link;
+}
+
+/** Whether an active administrator other than `userId` remains. */
+const anotherAdministrator = (administrators: { userId: string; status: string }[], userId: string) =>
+  administrators.some((a) => a.userId !== userId && a.status === 'active');
+
+/**
+ * Makes the person an administrator of the location (409 `Admin_Limit_Reached` at ADMINS_PER_LOCATION_MAX) or a user
+ * again (409 `Last_Administrator` when no other active administrator would remain, the actor included). Giving the
+ * role the person already has changes nothing.
+ */
+export function setPersonRole(
+  ctx: ActionContext,
+  grant: AdminGrant,
+  userId: string,
+  role: LocationRole,
+): Promise<PersonDetail | null> {
+  const locationId = grant.locationId!;
+  return act(ctx, grant, userId, 'admin.person.role', async (tx) => {
+    const administrators = await lockedAdministrators(tx, grant, locationId);
+    const link = await lockedLink(tx, userId, locationId);
+    const details = { locationId, field: 'role', reason: role } as const;
+    if (link.role === role) return { details: { ...details, count: 0 } };
+    if (role === 'administrator' && administrators.length >= ctx.config.staff.adminsPerLocationMax)
+      return new Refusal(409, 'Admin_Limit_Reached', { ...details, reason: 'admin_limit' });
+    if (role === 'user' && !anotherAdministrator(administrators, userId))
+      return new Refusal(409, 'Last_Administrator', { ...details, reason: 'last_administrator' });
+    await tx
+      .update(userLocations)
+      .set({ role })
+      .where(and(eq(userLocations.userId, userId), eq(userLocations.locationId, locationId)));
+    return { details };
+  });
+}
+
+/**
+ * Removes the person from the location (the actor may remove themselves: leaving). 409 `Last_Administrator` when they
+ * are its last active administrator.
+ */
+export function removeFromLocation(
+  ctx: ActionContext,
+  grant: AdminGrant,
+  userId: string,
+): Promise<PersonDetail | null> {
+  const locationId = grant.locationId!;
+  return act(ctx, grant, userId, 'admin.person.remove', async (tx) => {
+    const administrators = await lockedAdministrators(tx, grant, locationId);
+    const link = await lockedLink(tx, userId, locationId);
+    if (link.role === 'administrator' && !anotherAdministrator(administrators, userId))
+      return new Refusal(409, 'Last_Administrator', { locationId, reason: 'last_administrator' });
+    await tx
+      .delete(userLocations)
+      .where(and(eq(userLocations.userId, userId), eq(userLocations.locationId, locationId)));
+    return { details: { locationId } };
+  });
+}
+
+/** The account actions are on someone else: an administrator does not disable or reset themselves here. */
+function refuseSelf(grant: AdminGrant, userId: string): void {
+  if (grant.actorId === userId) throw new PortalError(400, 'Admin_Self_Action');
+}
+
+/** The person's name and address for the notice, in the transaction. */
+async function recipient(tx: DbExecutor, userId: string) {
+  const [user] = await tx
+    .select({ email: users.email, firstName: users.firstName, status: users.status })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  if (!user) throw new PortalError(404, 'Not_Found');
+  return user;
+}
+
+/**
+ * Disables the account (`disabled_admin`): every session ends at once with every outstanding emailed link, and the
+ * person is emailed. Disabling a disabled account changes nothing.
+ */
+export function disablePerson(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
+  refuseSelf(grant, userId);
+  return act(ctx, grant, userId, 'admin.person.disable', async (tx) => {
+    const user = await recipient(tx, userId);
+    if (user.status === 'disabled_admin') return { details: { field: 'status', count: 0 } };
+    await tx.update(users).set({ status: 'disabled_admin' }).where(eq(users.id, userId));
+    const sessionCount = await endAllSessions(tx, userId, { reason: 'account_disabled' });
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-changed-by-admin',
+      data: { firstName: user.firstName, change: 'disabled' },
+    });
+    return { details: { field: 'status', reason: user.status, sessionCount }, email: true };
+  });
+}
+
+/**
+ * Enables a disabled account again, whether an administrator or the inactivity job disabled it; the inactivity limit
+ * restarts from now (`reenabled_at`). An account that is not disabled is left as it is.
+ */
+export function enablePerson(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
+  refuseSelf(grant, userId);
+  return act(ctx, grant, userId, 'admin.person.enable', async (tx) => {
+    const user = await recipient(tx, userId);
+    if (user.status !== 'disabled_admin' && user.status !== 'disabled_inactive')
+      return { details: { field: 'status', count: 0 } };
+    await tx.update(users).set({ status: 'active', reenabledAt: ctx.now() }).where(eq(users.id, userId));
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-changed-by-admin',
+      data: { firstName: user.firstName, change: 'enabled' },
+    });
+    return { details: { field: 'status', reason: user.status }, email: true };
+  });
+}
+
+/**
+ * Lifts a lockout (failed passwords or second factors): the lock and the failure counts are cleared. An account that
+ * is not locked is left as it is.
+ */
+export function unlockPerson(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
+  refuseSelf(grant, userId);
+  return act(ctx, grant, userId, 'admin.person.unlock', async (tx) => {
+    const user = await recipient(tx, userId);
+    const [row] = await tx
+      .update(users)
+      .set({
+        status: sql`case when ${users.status} = 'locked' then 'active'::user_status else ${users.status} end`,
+        lockedUntil: null,
+        failedLoginCount: 0,
+        failedLoginFirstAt: null,
+        mfaFailedCount: 0,
+      })
+      .where(
+        and(
+          eq(users.id, userId),
+          sql`(${users.status} = 'locked' or ${users.lockedUntil} > ${ctx.now().toISOString()}::timestamptz)`,
+        ),
+      )
+      .returning({ id: users.id });
+    if (!row) return { details: { field: 'status', count: 0 } };
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-changed-by-admin',
+      data: { firstName: user.firstName, change: 'unlocked' },
+    });
+    return { details: { field: 'status' }, email: true };
+  });
+}
+
+/**
+ * Resets the second factor: the authenticator, its recovery codes and every passkey are removed (a passkey left would
+ * log in without the new enrolment, docs/decisions/0030-passkeys-and-credential-changes.md), so the next login enrols
+ * an authenticator again; every session ends with every outstanding emailed link; the person is emailed.
+ */
+export function resetPersonMfa(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
+  refuseSelf(grant, userId);
+  return act(ctx, grant, userId, 'admin.person.reset-mfa', async (tx) => {
+    const user = await recipient(tx, userId);
+    await tx
+      .update(users)
+      .set({ totpSecretEncrypted: null, totpLastStep: null, mfaEnrolledAt: null })
+      .where(eq(users.id, userId));
+    await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+    const removed = await tx.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id });
+    const sessionCount = await endAllSessions(tx, userId, { reason: 'credential_change' });
+    await enqueueEmail(tx, {
+      to: user.email,
+      template: 'account-changed-by-admin',
+      data: { firstName: user.firstName, change: 'mfa-reset' },
+    });
+    return { details: { field: 'mfa', count: removed.length, sessionCount }, email: true };
+  });
+}
