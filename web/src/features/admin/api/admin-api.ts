@@ -79,11 +79,11 @@ const accountActionPaths = {
   'reset-mfa': ADMIN_ROUTES.resetPersonMfa,
 } as const;
 
-/** The request an action sends: its path and body. */
+/** The request an action sends: its path and body (the role change's; the other actions take none). */
 export function personActionRequest(userId: string, action: PersonAction): { path: string; body: unknown } {
   switch (action.kind) {
     case 'remove':
-      return { path: adminPath(ADMIN_ROUTES.removePerson, { userId, locationId: action.locationId }), body: {} };
+      return { path: adminPath(ADMIN_ROUTES.removePerson, { userId, locationId: action.locationId }), body: undefined };
     case 'make-admin':
     case 'revoke-admin':
       return {
@@ -91,7 +91,7 @@ export function personActionRequest(userId: string, action: PersonAction): { pat
         body: { role: action.kind === 'make-admin' ? 'administrator' : 'user' },
       };
     default:
-      return { path: adminPath(accountActionPaths[action.kind], { userId }), body: {} };
+      return { path: adminPath(accountActionPaths[action.kind], { userId }), body: undefined };
   }
 }
 
