@@ -185,14 +185,11 @@ export function SessionProvider({
     return () => controller.abort();
   }, []);
 
-  // Logged in without knowing whether the user administers a location (a login in this tab or another one): ask.
-  // Logged out, it is forgotten, so the next login asks again.
+  // Logged out, whether the user administers a location is forgotten, so the next login (maybe another user's) asks.
+  if (!loggedIn && administersLocation !== undefined) setAdministersLocation(undefined);
+  // Logged in without knowing it (a login in this tab or another one): ask.
   useEffect(() => {
-    if (!loggedIn) {
-      setAdministersLocation(undefined);
-      return;
-    }
-    if (administersLocation !== undefined) return;
+    if (!loggedIn || administersLocation !== undefined) return;
     const controller = new AbortController();
     fetchSessionState(controller.signal)
       .then((state) => {
