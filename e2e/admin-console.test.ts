@@ -96,7 +96,7 @@ describe('the administrator console', () => {
       .getByTestId('requests-status')
       .getByText(/^Approved: /)
       .waitFor();
-    expect(await requests.getByRole('row', { name: new RegExp(APPROVED) }).count()).toBe(0);
+    await expect.poll(() => requests.getByRole('row', { name: new RegExp(APPROVED) }).count()).toBe(0);
 
     const approvedMail = await readEmail(suite.url, { to: `${APPROVED}@example.com`, subject: /approved/i, since });
     expect(approvedMail).toContain(locationName);
@@ -154,7 +154,7 @@ describe('the administrator console', () => {
       .getByTestId('people-status')
       .getByText(/is now an administrator of/)
       .waitFor();
-    await person.getByRole('cell', { name: 'Administrator' }).waitFor();
+    await person.getByRole('cell', { name: 'Administrator', exact: true }).waitFor();
     await expectNoAxeViolations(page, 'people after the change');
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoAxeViolations(page, 'people at 390 px');
@@ -169,6 +169,6 @@ describe('the administrator console', () => {
       .getByTestId('people-status')
       .getByText(/is no longer an administrator of/)
       .waitFor();
-    await person.getByRole('cell', { name: 'User' }).waitFor();
+    await person.getByRole('cell', { name: 'User', exact: true }).waitFor();
   });
 });

@@ -8,6 +8,7 @@ import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import type { Config } from '../../config';
 import { cookieValue } from '../../content/preview';
 import { sendCachedAnswer } from '../../content/send-answer';
+import { administersAnyLocation } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { clearSessionCookie, lookupSession, sessionCookieOf } from '../../platform/session';
 import { createPageRenderer, HTML, type PageRenderer, type PageRequest } from './server-render';
@@ -56,7 +57,10 @@ async function sendPersonalPage(
       .send();
     return true;
   }
-  const page = await renderer.personalPage(pageRequest, request.log);
+  const page = await renderer.personalPage(pageRequest, request.log, {
+    loggedIn: true,
+    administersLocation: await administersAnyLocation(request.server.database.db, lookup.session.userId),
+  });
   if (!page) return false;
   await reply
     .code(page.status)

@@ -23,13 +23,22 @@ interface ServerEntry {
   renderPage(request: PageRequest): Promise<{ status: number; head: string; root: string; state: string } | undefined>;
 }
 
+/**
+ * What a personal page is rendered with: the checked session, and whether its user administers a location (the
+ * header's console link is then in the first HTML, so nothing shifts when the browser asks the session).
+ */
+export interface PersonalSession {
+  loggedIn: true;
+  administersLocation: boolean;
+}
+
 export interface PageRequest {
   path: string;
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
   sessionCookie: boolean;
   /** Only for a page that requires a login, once the server has checked the session. */
-  session?: { loggedIn: true };
+  session?: PersonalSession;
 }
 
 export const HTML = 'text/html; charset=utf-8';
@@ -67,7 +76,11 @@ export interface PageRenderer {
     beforeRender: () => Promise<void>,
   ): Promise<CachedAnswer | undefined>;
   /** A page rendered for one logged-in session, or undefined when it cannot be rendered (the browser renders it). */
-  personalPage(request: PageRequest, log: FastifyBaseLogger): Promise<{ status: number; html: string } | undefined>;
+  personalPage(
+    request: PageRequest,
+    log: FastifyBaseLogger,
+    session: PersonalSession,
+  ): Promise<{ status: number; html: string } | undefined>;
 }
 
 /**
@@ -133,11 +146,11 @@ export async function createPageRenderer(
       return lookup.kind === 'ok' ? lookup.answer : undefined;
     },
 
-    async personalPage(request, log) {
+    async personalPage(request, log, session) {
       const started = performance.now();
       let page: Awaited<ReturnType<typeof renderHtml>>;
       try {
-        page = await renderHtml({ ...request, session: { loggedIn: true } });
+        page = await renderHtml({ ...request, session });
       } catch (err) {
         log.error({ err }, 'server rendering failed; the browser renders the page');
         return undefined;

@@ -1,5 +1,9 @@
-import { Box, Link, List, ListItem, Stack, Typography } from '@mui/material';
+import { Alert, Box, Link, List, ListItem, Stack, Typography } from '@mui/material';
 import type { MouseEvent } from 'react';
+import { Link as RouterLink } from 'react-router';
+import { paths } from '../../config/paths';
+import { useSession } from '../../lib/session/session-context';
+import { SectionSkeleton } from '../../components/layouts/page-section';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { PeopleSection } from './components/people-section';
 import { RequestsSection } from './components/requests-section';
@@ -22,6 +26,38 @@ function goToSection(event: MouseEvent<HTMLAnchorElement>, id: string) {
  */
 export function AdminPage() {
   useDocumentTitle('Staff accounts');
+  const { administersLocation } = useSession();
+  if (administersLocation === false)
+    return (
+      <Box sx={{ maxWidth: 1200, mx: 'auto' }}>
+        <Typography component="h1" variant="h4" gutterBottom>
+          Staff accounts
+        </Typography>
+        <Alert severity="info" data-testid="admin-not-administrator">
+          Only an administrator of a provider location manages its staff accounts, and you are not one. To ask for
+          access to a location, or to find who administers yours, see{' '}
+          <Link component={RouterLink} to={paths.findAdmin.href()}>
+            find my administrator
+          </Link>
+          .
+        </Alert>
+      </Box>
+    );
+  if (administersLocation === undefined)
+    // Known from the first HTML when the server renders the page; after a login in the app, asked at once.
+    return (
+      <Box sx={{ maxWidth: 1200, mx: 'auto', minHeight: '100vh' }}>
+        <Typography component="h1" variant="h4" gutterBottom>
+          Staff accounts
+        </Typography>
+        <SectionSkeleton label="Loading the console" />
+      </Box>
+    );
+  return <Console />;
+}
+
+/** The console's sections, for an administrator. */
+function Console() {
   const sections = [
     ...consoleSections.map(({ id, title }) => ({ id, title })),
     { id: 'requests', title: 'Access requests' },

@@ -9,20 +9,22 @@ const portalLinks = [
   { label: 'DDE access', path: paths.ddeAccess.path, href: paths.ddeAccess.href() },
   { label: 'My account', path: paths.account.path, href: paths.account.href() },
 ];
+/** The administrator's console, for administrators of a location (docs/requirements/staff-accounts.md). */
+const adminLink = { label: 'Admin', path: paths.admin.path, href: paths.admin.href() };
 
 /**
  * Logged out: Register and Log in (back to this page afterwards). Logged in: the portal's menu (Portal home, DDE
- * access, My account) and Log out (server logout, then "You have logged out" at `/logged-out`). While the browser may
+ * access, My account, and Admin for an administrator of a location) and Log out (server logout, then "You have logged out" at `/logged-out`). While the browser may
  * have a session the server has not confirmed yet, the same place stays empty (Register and Log in, invisible): a
  * logged-in visitor never sees Log in flash.
  */
 export function LoginHeaderControl() {
-  const { loggedIn, sessionPending, logout } = useSession();
+  const { loggedIn, administersLocation, sessionPending, logout } = useSession();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   if (loggedIn) {
     return (
-      // On a phone the four controls keep to one row (docs/requirements/portal.md): tighter padding and gaps.
+      // On a phone the controls keep to as few rows as they can (docs/requirements/portal.md): tighter padding and gaps.
       <Stack
         direction="row"
         spacing={{ xs: 0.5, sm: 1 }}
@@ -31,7 +33,7 @@ export function LoginHeaderControl() {
         component="nav"
         aria-label="Portal"
       >
-        {portalLinks.map((link) => (
+        {(administersLocation ? [...portalLinks, adminLink] : portalLinks).map((link) => (
           <Button
             key={link.href}
             color="inherit"

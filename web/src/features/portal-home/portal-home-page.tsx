@@ -4,6 +4,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../config/paths';
+import { useSession } from '../../lib/session/session-context';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useOwnDdeRequests, usePortalAccount } from './api/portal-home-api';
@@ -14,12 +15,8 @@ interface PortalAction {
   label: string;
   description: string;
   href: string;
-  visible?: (account: Account) => boolean;
+  visible?: (account: Account, session: { administersLocation: boolean | undefined }) => boolean;
 }
-
-/** Whether the user administers at least one provider location. */
-export const administersALocation = (account: Account) =>
-  account.locations.some((location) => location.role === 'administrator');
 
 /**
  * What the user can do from here (docs/requirements/portal.md#portal-home). The administrator's console of the staff
@@ -30,7 +27,8 @@ const portalActions: PortalAction[] = [
     label: 'Staff accounts',
     description: 'Approve or deny requests for access to your locations and manage the people who have it.',
     href: paths.admin.href(),
-    visible: administersALocation,
+    // The session's answer, the same predicate as the console's guard (an active link to a location not suspended).
+    visible: (_account, session) => session.administersLocation === true,
   },
   {
     label: 'Request DDE access',
@@ -91,10 +89,11 @@ function LoadError({ query }: { query: UseQueryResult<unknown> }) {
 }
 
 function Actions({ account }: { account: Account }) {
+  const session = useSession();
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {portalActions
-        .filter((action) => action.visible?.(account) ?? true)
+        .filter((action) => action.visible?.(account, session) ?? true)
         .map((action) => (
           <Paper component="li" variant="outlined" key={action.href} sx={{ p: 2, flex: 1 }}>
             <Link component={RouterLink} to={action.href} sx={{ typography: 'h6', display: 'inline-block' }}>

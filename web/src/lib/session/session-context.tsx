@@ -37,6 +37,11 @@ type TabMessage = { type: 'logged-in' } | { type: 'session-ended' };
 
 export interface SessionContextValue {
   loggedIn: boolean;
+  /**
+   * Logged in and an administrator of at least one location (the session answer's `administersLocation`): the header
+   * and the portal home link to the console. Undefined while not known (logged out, or the server has not said).
+   */
+  administersLocation: boolean | undefined;
   /** The server's answer about an existing session has arrived (protected pages wait for it). */
   sessionChecked: boolean;
   /**
@@ -87,6 +92,8 @@ export interface SessionProviderProps {
 /** A session the server has checked: what a page rendered for logged-in users starts from. */
 export interface KnownSession {
   loggedIn: true;
+  /** Whether the user administers a location (the header's console link is in the page's first HTML). */
+  administersLocation?: boolean;
 }
 
 /**
@@ -103,6 +110,7 @@ export function SessionProvider({
 }: SessionProviderProps) {
   const [timerConfig] = useState(() => readSessionTimerConfig(givenConfig));
   const [loggedIn, setLoggedIn] = useState(session?.loggedIn ?? false);
+  const [administersLocation, setAdministersLocation] = useState(session?.administersLocation);
   const [sessionChecked, setSessionChecked] = useState(session !== undefined);
   const [activityStatus, setActivityStatus] = useState<ActivityStatus>('active');
   const [showAlerts, setShowAlerts] = useState(true);
@@ -165,7 +173,10 @@ export function SessionProvider({
     const controller = new AbortController();
     fetchSessionState(controller.signal)
       .then((state) => {
-        if (state.loggedIn) setLoggedIn(true);
+        if (state.loggedIn) {
+          setLoggedIn(true);
+          setAdministersLocation(state.administersLocation ?? false);
+        }
       })
       .catch(() => undefined)
       .finally(() => {
@@ -173,6 +184,20 @@ export function SessionProvider({
       });
     return () => controller.abort();
   }, []);
+
+  // Logged out, whether the user administers a location is forgotten, so the next login (maybe another user's) asks.
+  if (!loggedIn && administersLocation !== undefined) setAdministersLocation(undefined);
+  // Logged in without knowing it (a login in this tab or another one): ask.
+  useEffect(() => {
+    if (!loggedIn || administersLocation !== undefined) return;
+    const controller = new AbortController();
+    fetchSessionState(controller.signal)
+      .then((state) => {
+        if (state.loggedIn) setAdministersLocation(state.administersLocation ?? false);
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [loggedIn, administersLocation]);
 
   // A tab without the timer does not hear another tab's login: it asks again whenever it is shown while logged out.
   useEffect(() => {
@@ -250,6 +275,7 @@ export function SessionProvider({
   const value = useMemo(
     () => ({
       loggedIn,
+      administersLocation,
       sessionChecked,
       sessionPending: mayHaveSession && !loggedIn && !sessionChecked,
       setLoggedIn,
@@ -268,6 +294,7 @@ export function SessionProvider({
     }),
     [
       loggedIn,
+      administersLocation,
       sessionChecked,
       mayHaveSession,
       activityStatus,

@@ -1,17 +1,32 @@
-import { ACCOUNT_ROUTES } from '@portal/contracts';
+import { ACCOUNT_ROUTES, type AdminAccessRequest, type PersonSummary } from '@portal/contracts';
+import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { defaultErrorMessages } from '../../../testing/content-handlers';
 import { server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
-import { adminPaths, type AdminAccessRequest, type AdminPerson } from '../api/admin-api';
 
 const cookies = { region: 'J5B', amaApproved: 'true' };
-const loggedIn = () =>
+const loggedIn = (administersLocation = true) =>
   server.use(
-    http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, username: 'demo.admin.j5' } })),
+    http.get('/api/session', () =>
+      HttpResponse.json({ data: { loggedIn: true, username: 'demo.admin.j5', administersLocation } }),
+    ),
   );
+const REQUEST_ID = '7d1c6f1e-8f7a-4c41-9d7e-2f1f0f6b5a01';
+const USER_ID = '3b0a9c55-1d4e-4f7e-8a53-6c2d9e0f4b12';
+const LOCATION_ID = 'c6a1f0d2-5b3e-4a9c-8e7f-1a2b3c4d5e6f';
+const paths = {
+  requests: ADMIN_ROUTES.requests,
+  people: ADMIN_ROUTES.people,
+  approve: adminPath(ADMIN_ROUTES.approveRequest, { requestId: REQUEST_ID }),
+  deny: adminPath(ADMIN_ROUTES.denyRequest, { requestId: REQUEST_ID }),
+  resetMfa: adminPath(ADMIN_ROUTES.resetPersonMfa, { userId: USER_ID }),
+  setRole: adminPath(ADMIN_ROUTES.setPersonRole, { userId: USER_ID, locationId: LOCATION_ID }),
+};
+/** A list answer of one page. */
+const page = (items: unknown[]) => ({ items, page: 1, pageSize: 25, total: items.length, hasMore: false });
 const ok = (data: unknown) => () => HttpResponse.json({ data });
 const fail = (status: number, code: string) => () => HttpResponse.json({ errorMessage: code }, { status });
 
@@ -39,17 +54,19 @@ function gets(route: string, answers: (() => Response)[]) {
 }
 
 const pending: AdminAccessRequest = {
-  requestId: 'req-1',
+  requestId: REQUEST_ID,
+  userId: '9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a',
   name: 'Jordan User J8',
   username: 'demo.user.j8',
   email: 'demo.user.j8@example.com',
-  locationId: 'loc-1',
+  locationId: LOCATION_ID,
   legalName: 'Prairie Valley Clinic',
   npi: '1234567893',
-  createdAt: '2026-11-20T15:00:00.000Z',
+  ptan: 'J5B00001',
+  requestedAt: '2026-11-20T15:00:00.000Z',
 };
-const person: AdminPerson = {
-  userId: 'user-1',
+const person: PersonSummary = {
+  userId: USER_ID,
   name: 'Jordan User J5',
   username: 'demo.user.j5',
   email: 'demo.user.j5@example.com',
@@ -58,7 +75,7 @@ const person: AdminPerson = {
   mfaEnrolled: true,
   locations: [
     {
-      locationId: 'loc-1',
+      locationId: LOCATION_ID,
       legalName: 'Prairie Valley Clinic',
       npi: '1234567893',
       role: 'user',
@@ -81,12 +98,15 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   });
 
   it('lists pending requests; Approve asks for the role, sends it, announces the outcome and reloads the list', async () => {
-    gets(adminPaths.requests, [ok({ requests: [pending] }), ok({ requests: [] })]);
-    gets(adminPaths.people, [ok({ people: [], total: 0 })]);
-    const approvals = posts(adminPaths.approve('req-1'), [ok({ approved: true })]);
+    gets(paths.requests, [ok(page([pending])), ok(page([]))]);
+    gets(paths.people, [ok(page([]))]);
+    const approvals = posts(paths.approve, [ok({ requestId: REQUEST_ID, status: 'approved' })]);
     const { user } = renderConsole();
     const requests = await screen.findByRole('region', { name: 'Access requests' });
     const row = await within(requests).findByRole('row', { name: /demo\.user\.j8/ });
+    // The header's menu leads here for an administrator of a location, marked as the current page.
+    const menu = screen.getByRole('navigation', { name: 'Portal' });
+    expect(within(menu).getByRole('link', { name: 'Admin' })).toHaveAttribute('aria-current', 'page');
     expect(row).toHaveTextContent(
       'Jordan User J8demo.user.j8demo.user.j8@example.comPrairie Valley Clinic (NPI 1234567893)Nov 20, 2026',
     );
@@ -114,9 +134,12 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   });
 
   it('Deny sends the optional reason; a refusal of the server stays in the dialog', async () => {
-    gets(adminPaths.requests, [ok({ requests: [pending] })]);
-    gets(adminPaths.people, [ok({ people: [], total: 0 })]);
-    const denials = posts(adminPaths.deny('req-1'), [fail(409, 'Request_Already_Decided'), ok({ denied: true })]);
+    gets(paths.requests, [ok(page([pending]))]);
+    gets(paths.people, [ok(page([]))]);
+    const denials = posts(paths.deny, [
+      fail(409, 'Access_Request_Not_Pending'),
+      ok({ requestId: REQUEST_ID, status: 'denied' }),
+    ]);
     const { user } = renderConsole();
     const requests = await screen.findByRole('region', { name: 'Access requests' });
     await user.click(await within(requests).findByRole('button', { name: 'Deny Jordan User J8' }));
@@ -134,13 +157,13 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   });
 
   it('searches people and shows status, last login, MFA, locations with role and certified-until', async () => {
-    gets(adminPaths.requests, [ok({ requests: [] })]);
-    const searches = gets(adminPaths.people, [ok({ people: [person], total: 1 })]);
+    gets(paths.requests, [ok(page([]))]);
+    const searches = gets(paths.people, [ok(page([person]))]);
     const { user } = renderConsole();
     const people = await screen.findByRole('region', { name: 'People of my locations' });
     await user.type(within(people).getByRole('searchbox', { name: 'Name, username or email' }), ' j5 ');
     await user.click(within(people).getByRole('button', { name: 'Search' }));
-    await waitFor(() => expect(searches.at(-1)).toBe('?q=j5'));
+    await waitFor(() => expect(searches.at(-1)).toBe('?q=j5&page=1'));
     const card = await within(people).findByRole('listitem', { name: 'Jordan User J5' });
     expect(card).toHaveTextContent('StatusActive');
     expect(card).toHaveTextContent('Two-step verificationSet up');
@@ -152,11 +175,19 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   });
 
   it('an action asks for confirmation; "re-authentication required" opens the password dialog, then it is sent again', async () => {
-    gets(adminPaths.requests, [ok({ requests: [] })]);
-    gets(adminPaths.people, [ok({ people: [person], total: 1 })]);
-    const resets = posts(adminPaths.action('user-1', 'reset-mfa'), [
-      fail(401, 'Reauthentication_Required'),
-      ok({ reset: true }),
+    gets(paths.requests, [ok(page([]))]);
+    gets(paths.people, [ok(page([person]))]);
+    const resets = posts(paths.resetMfa, [
+      fail(403, 'Reauthentication_Required'),
+      ok({
+        person: {
+          ...person,
+          mfaEnrolled: false,
+          locked: false,
+          passkeyCount: 0,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        },
+      }),
     ]);
     const reauths = posts(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
     const { user } = renderConsole();
@@ -182,14 +213,14 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   it('a refused action is shown in the section with the CMS text; loading, then an error with Try again', async () => {
     let failing = true;
     server.use(
-      http.get(adminPaths.requests, () =>
+      http.get(paths.requests, () =>
         failing
           ? HttpResponse.json({ errorMessage: 'Service_Unavailable' }, { status: 503 })
-          : HttpResponse.json({ data: { requests: [] } }),
+          : HttpResponse.json({ data: page([]) }),
       ),
     );
-    gets(adminPaths.people, [ok({ people: [person], total: 1 })]);
-    const changes = posts(adminPaths.action('user-1', 'make-admin'), [fail(400, 'Current_Password_Invalid')]);
+    gets(paths.people, [ok(page([person]))]);
+    const changes = posts(paths.setRole, [fail(400, 'Current_Password_Invalid')]);
     const { user } = renderConsole();
     expect(await screen.findByRole('progressbar', { name: 'Loading the access requests' })).toBeInTheDocument();
     const requests = await screen.findByRole('region', { name: 'Access requests' });
@@ -206,8 +237,21 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
     });
     await user.click(within(confirm).getByRole('button', { name: 'Make administrator' }));
     expect(await within(people).findByRole('alert')).toHaveTextContent(defaultErrorMessages.Current_Password_Invalid!);
-    expect(changes).toEqual([{ locationId: 'loc-1' }]);
+    expect(changes).toEqual([{ role: 'administrator' }]);
     expect(within(screen.getByTestId('people-status')).queryByText(/administrator/)).toBeNull();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('tells a logged-in user who administers no location that the console is not theirs, and asks the API nothing', async () => {
+    const lists = gets(paths.requests, [ok(page([]))]);
+    loggedIn(false);
+    renderApp({ path: '/admin', cookies });
+    expect(await screen.findByTestId('admin-not-administrator')).toHaveTextContent(
+      'Only an administrator of a provider location manages its staff accounts',
+    );
+    expect(screen.queryByRole('region', { name: 'Access requests' })).toBeNull();
+    expect(lists).toEqual([]);
+    const menu = screen.getByRole('navigation', { name: 'Portal' });
+    expect(within(menu).queryByRole('link', { name: 'Admin' })).toBeNull();
   });
 });

@@ -1,92 +1,68 @@
-// TEMP: local shapes until s3-admin's contracts land; replaced by @portal/contracts' admin schemas.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  AccessRequestDecisionResponse,
+  AccessRequestListResponse,
+  PeopleSearchResponse,
+  PersonActionResponse,
+  type LocationRole,
+} from '@portal/contracts';
+import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 
-export type AdminRole = 'administrator' | 'user';
-
-export interface AdminAccessRequest {
-  requestId: string;
-  name: string;
-  username: string;
-  email: string;
-  locationId: string;
-  legalName: string;
-  npi: string;
-  createdAt: string;
-}
-
-export interface AdminPersonLocation {
-  locationId: string;
-  legalName: string;
-  npi: string;
-  role: AdminRole;
-  certifiedUntil: string | null;
-  status: string;
-}
-
-export interface AdminPerson {
-  userId: string;
-  name: string;
-  username: string;
-  email: string;
-  status: string;
-  lastLoginAt: string | null;
-  mfaEnrolled: boolean;
-  locations: AdminPersonLocation[];
-}
-
-export const adminPaths = {
-  requests: '/api/admin/access-requests',
-  approve: (id: string) => `/api/admin/access-requests/${encodeURIComponent(id)}/approve`,
-  deny: (id: string) => `/api/admin/access-requests/${encodeURIComponent(id)}/deny`,
-  people: '/api/admin/people',
-  action: (userId: string, kind: string) => `/api/admin/people/${encodeURIComponent(userId)}/${kind}`,
-};
-
-// Personal data of other people: never kept once the page is left.
+// Other people's personal data: never kept once the page is left (as on My account).
 const personal = { gcTime: 0, refetchOnWindowFocus: false } as const;
 
 export const adminQueryKeys = {
   all: ['admin'] as const,
-  requests: ['admin', 'requests'] as const,
-  people: (q: string) => ['admin', 'people', q] as const,
+  requests: (page: number) => ['admin', 'requests', page] as const,
+  people: (q: string, page: number) => ['admin', 'people', q, page] as const,
 };
 
-export const requestsQueryOptions = () =>
+const withQuery = (path: string, params: Record<string, string | number | undefined>) => {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined && value !== '') query.set(name, `${value}`);
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+/** `GET /api/admin/requests`: the pending requests of the caller's locations, oldest first, a page at a time. */
+export const requestsQueryOptions = (page: number) =>
   queryOptions({
-    queryKey: adminQueryKeys.requests,
-    queryFn: ({ signal }) => apiRequest(adminPaths.requests, { signal }) as Promise<{ requests: AdminAccessRequest[] }>,
-    ...personal,
-  });
-
-export const usePendingRequests = () => useQuery(requestsQueryOptions());
-
-export function usePeopleSearch(q: string | undefined) {
-  return useQuery({
-    queryKey: adminQueryKeys.people(q ?? ''),
+    queryKey: adminQueryKeys.requests(page),
     queryFn: ({ signal }) =>
-      apiRequest(`${adminPaths.people}?q=${encodeURIComponent(q ?? '')}`, { signal }) as Promise<{
-        people: AdminPerson[];
-        total: number;
-      }>,
-    enabled: q !== undefined,
+      apiRequest(withQuery(ADMIN_ROUTES.requests, { page }), { schema: AccessRequestListResponse.shape.data, signal }),
+    placeholderData: keepPreviousData,
     ...personal,
   });
-}
 
-export const approveRequest = (requestId: string, role: AdminRole) =>
-  apiRequest(adminPaths.approve(requestId), {
+export const usePendingRequests = (page: number) => useQuery(requestsQueryOptions(page));
+
+/** `GET /api/admin/people`: people of the caller's locations matching `q` (everyone without it), a page at a time. */
+export const usePeopleSearch = (q: string, page: number) =>
+  useQuery({
+    queryKey: adminQueryKeys.people(q, page),
+    queryFn: ({ signal }) =>
+      apiRequest(withQuery(ADMIN_ROUTES.people, { q, page }), { schema: PeopleSearchResponse.shape.data, signal }),
+    placeholderData: keepPreviousData,
+    ...personal,
+  });
+
+export const approveRequest = (requestId: string, role: LocationRole) =>
+  apiRequest(adminPath(ADMIN_ROUTES.approveRequest, { requestId }), {
     method: 'POST',
     body: { role },
+    schema: AccessRequestDecisionResponse.shape.data,
   });
 
 export const denyRequest = (requestId: string, reason?: string) =>
-  apiRequest(adminPaths.deny(requestId), {
+  apiRequest(adminPath(ADMIN_ROUTES.denyRequest, { requestId }), {
     method: 'POST',
     body: reason ? { reason } : {},
+    schema: AccessRequestDecisionResponse.shape.data,
   });
 
-/** The actions on a person: on one of their locations, or on the account. */
+/** The actions on a person: on one of their locations (remove, the administrator role), or on the account. */
 export type PersonAction =
   | { kind: 'remove'; locationId: string }
   | { kind: 'make-admin'; locationId: string }
@@ -96,8 +72,30 @@ export type PersonAction =
   | { kind: 'unlock' }
   | { kind: 'reset-mfa' };
 
-export const runPersonAction = (userId: string, action: PersonAction) =>
-  apiRequest(adminPaths.action(userId, action.kind), {
-    method: 'POST',
-    body: 'locationId' in action ? { locationId: action.locationId } : {},
-  });
+const accountActionPaths = {
+  disable: ADMIN_ROUTES.disablePerson,
+  enable: ADMIN_ROUTES.enablePerson,
+  unlock: ADMIN_ROUTES.unlockPerson,
+  'reset-mfa': ADMIN_ROUTES.resetPersonMfa,
+} as const;
+
+/** The request an action sends: its path and body (the role change's; the other actions take none). */
+export function personActionRequest(userId: string, action: PersonAction): { path: string; body: unknown } {
+  switch (action.kind) {
+    case 'remove':
+      return { path: adminPath(ADMIN_ROUTES.removePerson, { userId, locationId: action.locationId }), body: undefined };
+    case 'make-admin':
+    case 'revoke-admin':
+      return {
+        path: adminPath(ADMIN_ROUTES.setPersonRole, { userId, locationId: action.locationId }),
+        body: { role: action.kind === 'make-admin' ? 'administrator' : 'user' },
+      };
+    default:
+      return { path: adminPath(accountActionPaths[action.kind], { userId }), body: undefined };
+  }
+}
+
+export const runPersonAction = (userId: string, action: PersonAction) => {
+  const { path, body } = personActionRequest(userId, action);
+  return apiRequest(path, { method: 'POST', body, schema: PersonActionResponse.shape.data });
+};

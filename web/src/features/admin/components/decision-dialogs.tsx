@@ -2,23 +2,24 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useId } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { z } from 'zod/mini';
+import {
+  ApproveAccessRequest,
+  DENY_REASON_MAX,
+  DenyAccessRequest,
+  type AdminAccessRequest,
+  type LocationRole,
+} from '@portal/contracts';
 import { FormCountedTextField } from '../../../components/form/form-counted-text-field';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
-import { approveRequest, denyRequest, type AdminAccessRequest, type AdminRole } from '../api/admin-api';
-
-export const DENY_REASON_MAX = 500;
+import { approveRequest, denyRequest } from '../api/admin-api';
 
 const roleOptions = [
   { value: 'user', label: 'User: uses the portal for this location' },
   { value: 'administrator', label: 'Administrator: also approves and manages its people' },
 ] as const;
-
-const ApproveForm = z.object({ role: z.enum(['user', 'administrator']) });
-const DenyForm = z.object({ reason: z.string().check(z.trim(), z.maxLength(DENY_REASON_MAX)) });
 
 const who = (request: AdminAccessRequest) => `${request.name} (${request.username})`;
 
@@ -32,13 +33,13 @@ export function ApproveDialog({
   onCancel,
 }: {
   request: AdminAccessRequest;
-  onDone: (role: AdminRole) => void;
+  onDone: (role: LocationRole) => void;
   onCancel: () => void;
 }) {
   const id = useId();
   const { withReauth } = useReauth();
-  const form = useForm<z.infer<typeof ApproveForm>>({
-    resolver: zodResolver(ApproveForm, { error: () => 'Choose the role.' }),
+  const form = useForm<{ role: LocationRole }>({
+    resolver: zodResolver(ApproveAccessRequest, { error: () => 'Choose the role.' }),
     defaultValues: { role: 'user' },
     shouldFocusError: false,
   });
@@ -102,8 +103,10 @@ export function DenyDialog({
 }) {
   const id = useId();
   const { withReauth } = useReauth();
-  const form = useForm<z.infer<typeof DenyForm>>({
-    resolver: zodResolver(DenyForm, { error: () => `The reason can be at most ${DENY_REASON_MAX} characters.` }),
+  const form = useForm<DenyAccessRequest>({
+    resolver: zodResolver(DenyAccessRequest, {
+      error: () => `The reason can be at most ${DENY_REASON_MAX} characters.`,
+    }),
     defaultValues: { reason: '' },
     shouldFocusError: false,
   });

@@ -27,16 +27,11 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
-import {
-  adminQueryKeys,
-  runPersonAction,
-  usePeopleSearch,
-  type AdminPerson,
-  type AdminPersonLocation,
-  type PersonAction,
-} from '../api/admin-api';
+import { adminQueryKeys, runPersonAction, usePeopleSearch, type PersonAction } from '../api/admin-api';
+import { Pager } from './pager';
+import type { AccountStatus, PersonLocation, PersonSummary } from '@portal/contracts';
 
-const statusText: Record<string, string> = {
+const statusText: Record<AccountStatus, string> = {
   active: 'Active',
   pending: 'Email not verified yet',
   locked: 'Locked',
@@ -46,7 +41,7 @@ const statusText: Record<string, string> = {
 const roleText = { administrator: 'Administrator', user: 'User' } as const;
 
 /** What each action is called, what its dialog asks and says, and what the status region announces after it. */
-function describe(person: AdminPerson, action: PersonAction) {
+function describe(person: PersonSummary, action: PersonAction) {
   const location =
     'locationId' in action ? person.locations.find((l) => l.locationId === action.locationId)?.legalName : undefined;
   const name = person.name;
@@ -111,14 +106,14 @@ function describe(person: AdminPerson, action: PersonAction) {
 }
 
 /** The buttons of one person: per location (remove, administrator role) and for the account. */
-function PersonCard({ person, onAction }: { person: AdminPerson; onAction: (action: PersonAction) => void }) {
+function PersonCard({ person, onAction }: { person: PersonSummary; onAction: (action: PersonAction) => void }) {
   const disabled = person.status === 'disabled_admin' || person.status === 'disabled_inactive';
   const action = (label: string, a: PersonAction, color: 'primary' | 'error' = 'primary') => (
     <Button variant="outlined" size="small" color={color} onClick={() => onAction(a)}>
       {label}
     </Button>
   );
-  const locationActions = (location: AdminPersonLocation): ReactNode => (
+  const locationActions = (location: PersonLocation): ReactNode => (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
       {location.role === 'administrator'
         ? action('Revoke administrator', { kind: 'revoke-admin', locationId: location.locationId }, 'error')
@@ -141,7 +136,7 @@ function PersonCard({ person, onAction }: { person: AdminPerson; onAction: (acti
         <dt>Email</dt>
         <dd style={{ margin: 0, overflowWrap: 'anywhere' }}>{person.email}</dd>
         <dt>Status</dt>
-        <dd style={{ margin: 0 }}>{statusText[person.status] ?? person.status}</dd>
+        <dd style={{ margin: 0 }}>{statusText[person.status]}</dd>
         <dt>Last login</dt>
         <dd style={{ margin: 0 }}>{person.lastLoginAt ? formatDateTime(person.lastLoginAt) : 'Never'}</dd>
         <dt>Two-step verification</dt>
@@ -206,10 +201,11 @@ function PersonCard({ person, onAction }: { person: AdminPerson; onAction: (acti
 export function PeopleSection() {
   const searchForm = useForm<{ q: string }>({ defaultValues: { q: '' } });
   const [query, setQuery] = useState('');
-  const people = usePeopleSearch(query);
+  const [page, setPage] = useState(1);
+  const people = usePeopleSearch(query, page);
   const queryClient = useQueryClient();
   const { withReauth } = useReauth();
-  const [confirming, setConfirming] = useState<{ person: AdminPerson; action: PersonAction }>();
+  const [confirming, setConfirming] = useState<{ person: PersonSummary; action: PersonAction }>();
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string>();
   const [error, setError] = useState<unknown>();
@@ -219,6 +215,7 @@ export function PeopleSection() {
     setStatus(undefined);
     setError(undefined);
     setQuery(q.trim());
+    setPage(1);
   });
 
   const run = async () => {
@@ -271,7 +268,7 @@ export function PeopleSection() {
         <SectionSkeleton label="Loading the people of your locations" lines={6} />
       ) : people.isError ? (
         <SectionError error={people.error} onRetry={() => void people.refetch()} />
-      ) : people.data.people.length === 0 ? (
+      ) : people.data.items.length === 0 ? (
         <Typography data-testid="people-empty">
           {query ? `No one of your locations matches "${query}".` : 'No one else belongs to your locations yet.'}
         </Typography>
@@ -282,7 +279,7 @@ export function PeopleSection() {
             {query ? ` match "${query}"` : ''}.
           </Typography>
           <Box component="ul" aria-label="People" sx={{ p: 0, m: 0 }}>
-            {people.data.people.map((person) => (
+            {people.data.items.map((person) => (
               <PersonCard
                 key={person.userId}
                 person={person}
@@ -294,6 +291,14 @@ export function PeopleSection() {
               />
             ))}
           </Box>
+          <Pager
+            label="People"
+            page={people.data.page}
+            pageSize={people.data.pageSize}
+            total={people.data.total}
+            hasMore={people.data.hasMore}
+            onPage={setPage}
+          />
         </>
       )}
       {confirming && described && (

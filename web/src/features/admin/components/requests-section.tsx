@@ -10,8 +10,10 @@ import {
 } from '../../../components/layouts/page-section';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
-import { adminQueryKeys, usePendingRequests, type AdminAccessRequest } from '../api/admin-api';
+import type { AdminAccessRequest } from '@portal/contracts';
+import { adminQueryKeys, usePendingRequests } from '../api/admin-api';
 import { ApproveDialog, DenyDialog } from './decision-dialogs';
+import { Pager } from './pager';
 
 const roleText = { administrator: 'an administrator', user: 'a user' } as const;
 
@@ -21,7 +23,8 @@ const roleText = { administrator: 'an administrator', user: 'a user' } as const;
  * is announced in the section's status region; the row goes, so focus goes to the section's heading.
  */
 export function RequestsSection() {
-  const requests = usePendingRequests();
+  const [page, setPage] = useState(1);
+  const requests = usePendingRequests(page);
   const queryClient = useQueryClient();
   const [deciding, setDeciding] = useState<{ request: AdminAccessRequest; decision: 'approve' | 'deny' }>();
   const [status, setStatus] = useState<string>();
@@ -31,6 +34,7 @@ export function RequestsSection() {
     focusHeadingAfterRender();
     setDeciding(undefined);
     setStatus(message);
+    if (requests.data?.items.length === 1 && page > 1) setPage(page - 1);
     await queryClient.invalidateQueries({ queryKey: adminQueryKeys.all });
   };
 
@@ -41,7 +45,7 @@ export function RequestsSection() {
         <SectionSkeleton label="Loading the access requests" />
       ) : requests.isError ? (
         <SectionError error={requests.error} onRetry={() => void requests.refetch()} />
-      ) : requests.data.requests.length === 0 ? (
+      ) : requests.data.items.length === 0 && page === 1 ? (
         <Typography data-testid="requests-empty">No one is waiting for access to your locations.</Typography>
       ) : (
         <ScrollTable label="Pending access requests">
@@ -68,7 +72,7 @@ export function RequestsSection() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {requests.data.requests.map((request) => (
+            {requests.data.items.map((request) => (
               <TableRow key={request.requestId}>
                 <TableCell component="th" scope="row" data-label="Name">
                   {request.name}
@@ -78,7 +82,7 @@ export function RequestsSection() {
                 <TableCell data-label="Location">
                   {request.legalName} (NPI {request.npi})
                 </TableCell>
-                <TableCell data-label="Requested">{formatDate(request.createdAt)}</TableCell>
+                <TableCell data-label="Requested">{formatDate(request.requestedAt)}</TableCell>
                 <TableCell data-label="Decision">
                   <Stack direction="row" spacing={1}>
                     <Button
@@ -104,6 +108,16 @@ export function RequestsSection() {
             ))}
           </TableBody>
         </ScrollTable>
+      )}
+      {requests.data && (
+        <Pager
+          label="Access requests"
+          page={requests.data.page}
+          pageSize={requests.data.pageSize}
+          total={requests.data.total}
+          hasMore={requests.data.hasMore}
+          onPage={setPage}
+        />
       )}
       {deciding?.decision === 'approve' && (
         <ApproveDialog

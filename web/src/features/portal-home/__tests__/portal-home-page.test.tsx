@@ -7,9 +7,11 @@ import { server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
 const cookies = { region: 'J5B', amaApproved: 'true' };
-const loggedIn = () =>
+const loggedIn = (administersLocation = true) =>
   server.use(
-    http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, username: 'demo.admin.j5' } })),
+    http.get('/api/session', () =>
+      HttpResponse.json({ data: { loggedIn: true, username: 'demo.admin.j5', administersLocation } }),
+    ),
   );
 
 const request = (n: number, extra: Partial<DdeRequestSummary> = {}): DdeRequestSummary => ({
@@ -58,8 +60,8 @@ describe('/portal, the portal home (docs/requirements/portal.md#portal-home)', (
     ]);
   });
 
-  it('says so when there are no DDE requests and no locations (no DDE action then)', async () => {
-    loggedIn();
+  it('says so when there are no DDE requests and no locations (no DDE action, no console then)', async () => {
+    loggedIn(false);
     server.use(http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: { ...demoAccount, locations: [] } })));
     renderApp({ path: '/portal', cookies });
     expect(await screen.findByText(/No provider locations are linked to your account yet/)).toBeInTheDocument();
