@@ -209,6 +209,8 @@ export const EnvSchema = z.object({
     .default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
   // Login help and account lifecycle (docs/requirements/portal.md#login-help).
   INACTIVITY_DISABLE_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+  // Staff accounts: a person–location link is certified this long after its approval or last recertification.
+  RECERTIFICATION_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   LOGIN_HELP_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   RESET_EMAILS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(20),
   FIND_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
@@ -316,6 +318,9 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       findAdminPerDay: env.FIND_ADMIN_PER_DAY,
       findAdminContactPerClientPerDay: env.FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY,
       findAdminContactPerLocationPerDay: env.FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY,
+    },
+    staff: {
+      recertificationDays: env.RECERTIFICATION_DAYS,
     },
     retention: {
       auditDays: env.AUDIT_RETENTION_DAYS,

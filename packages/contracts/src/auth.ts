@@ -111,6 +111,11 @@ export const SessionState = z.object({
    * (`mfa-enroll`) or, after both factors, a new password for an expired one (`password-change`).
    */
   mfaPending: z.optional(PendingLoginStep),
+  /**
+   * The user administers a location with a person's access past its recertification date: the web app keeps them on
+   * the recertification screen until it is done (docs/requirements/staff-accounts.md#annual-recertification).
+   */
+  recertificationOverdue: z.optional(z.boolean()),
 });
 export type SessionState = z.infer<typeof SessionState>;
 export const SessionResponse = dataEnvelope(SessionState);

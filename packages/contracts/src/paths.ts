@@ -33,6 +33,8 @@ export const PAGE_PATHS = {
   /** The link that confirms a new email address (`#token=…`). */
   confirmEmail: '/confirm-email',
   reactivate: '/reactivate',
+  /** The administrator's recertification screen (docs/requirements/staff-accounts.md#annual-recertification). */
+  recertify: '/admin/recertify',
 } as const;
 
 /** An emailed link's path: the page with its one-time token in the fragment (never sent to a server or logged). */

@@ -16,6 +16,7 @@ import { AUTH_ROUTES } from '@portal/contracts/paths';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { serviceContext } from '../../platform/service-context';
+import { hasOverdueRecertifications } from '../recertification/service';
 import {
   clearSessionCookie,
   lookupSession,
@@ -155,9 +156,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(AUTH_ROUTES.session, { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') clearSessionCookie(reply);
-    return {
-      data: sessionState(lookup.status === 'valid' ? lookup.session : undefined, app.clock(), app.config.sessions),
-    };
+    const state = sessionState(
+      lookup.status === 'valid' ? lookup.session : undefined,
+      app.clock(),
+      app.config.sessions,
+    );
+    if (state.loggedIn && lookup.status === 'valid')
+      state.recertificationOverdue = await hasOverdueRecertifications(serviceContext(request), lookup.session.userId);
+    return { data: state };
   });
 
   app.post(
