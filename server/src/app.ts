@@ -30,6 +30,7 @@ import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
 import { accountRoutes } from './modules/account/routes';
+import { adminGuardPlugin } from './platform/admin-guard';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
 import { ddeAccessRoutes } from './modules/dde-access/routes';
@@ -206,6 +207,8 @@ export async function buildApp({
   // After the CSRF check's: each plugin puts its onRequest hook first, so the audit's watch runs before any refusal.
   await app.register(routeAuditPlugin);
   await app.register(sessionPlugin);
+  // Before every route: it guards each one under /api/admin as declared (docs/decisions/0039-admin-guard.md).
+  await app.register(adminGuardPlugin);
   // The API reference collects routes as they are declared: before them (docs/decisions/0033-openapi-metrics-deployment.md).
   if (config.apiDocs) await registerOpenApi(app, { publicUrl: config.publicUrl, ui: true });
   await app.register(healthRoutes, { database });

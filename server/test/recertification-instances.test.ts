@@ -7,7 +7,7 @@ import { staffAccountJobs } from '../src/modules/recertification/jobs';
 import { ACCESS_REQUEST_DIGEST_JOB } from '../src/modules/recertification/request-notifications';
 import { JobRunner } from '../src/platform/jobs';
 import { testClock } from './helpers';
-import { link, makeLocation, makePerson, outboxMail, requestAccess } from './support/staff';
+import { link, makeLocation, makePerson, outboxMail, requestAccess } from './support/recertification';
 
 const DAY = 24 * 60 * 60 * 1000;
 

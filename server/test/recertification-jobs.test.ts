@@ -14,7 +14,15 @@ import {
   ACCESS_REQUEST_DIGEST_JOB,
 } from '../src/modules/recertification/request-notifications';
 import { createTestDatabase, testClock, type TestClock } from './helpers';
-import { clearOutbox, link, linkOf, makeLocation, makePerson, outboxMail, requestAccess } from './support/staff';
+import {
+  clearOutbox,
+  link,
+  linkOf,
+  makeLocation,
+  makePerson,
+  outboxMail,
+  requestAccess,
+} from './support/recertification';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, providerLocations } from '../src/db/schema';
 import { RECERTIFICATION_SUSPENSION_JOB } from '../src/modules/recertification/jobs';
 import { buildTestApp, callAs, otherSession, testClock, type TestClient } from './helpers';
-import { link, linkOf, makeLocation, makePerson } from './support/staff';
+import { link, linkOf, makeLocation, makePerson } from './support/recertification';
 
 const DAY = 24 * 60 * 60 * 1000;
 const restorePath = (locationId: string) => `/api/help-desk/locations/${locationId}/restore`;
@@ -61,8 +61,9 @@ describe('recertification endpoints (docs/requirements/staff-accounts.md#annual-
     expect(ozLinks.map((l) => l.username)).toEqual(['eli.user']);
     expect((await callAs(app, oz, 'GET', AUTH_ROUTES.session)).json().data.recertificationOverdue).toBe(false);
 
+    // Not an administrator: the admin guard's 404, nothing listed.
     const cy = await session('cy.user');
-    expect((await callAs(app, cy, 'GET', RECERTIFICATIONS_PATH)).json().data.links).toEqual([]);
+    expect((await callAs(app, cy, 'GET', RECERTIFICATIONS_PATH)).json()).toEqual({ errorMessage: 'Not_Found' });
   });
 
   it('refuses a link of another location, my own link and bad input, changing nothing', async () => {

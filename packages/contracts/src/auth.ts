@@ -116,6 +116,11 @@ export const SessionState = z.object({
    * the recertification screen until it is done (docs/requirements/staff-accounts.md#annual-recertification).
    */
   recertificationOverdue: z.optional(z.boolean()),
+  /**
+   * Logged in and an active administrator of at least one location whose access is not suspended: the header and the
+   * portal home link to the console (`/admin`). Absent when not logged in.
+   */
+  administersLocation: z.optional(z.boolean()),
 });
 export type SessionState = z.infer<typeof SessionState>;
 export const SessionResponse = dataEnvelope(SessionState);

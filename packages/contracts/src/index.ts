@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './account';
+export * from './admin';
 export * from './content';
 export * from './content-types';
 export * from './dde-access';

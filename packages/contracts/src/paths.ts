@@ -33,6 +33,8 @@ export const PAGE_PATHS = {
   /** The link that confirms a new email address (`#token=…`). */
   confirmEmail: '/confirm-email',
   reactivate: '/reactivate',
+  /** The administrator's console (docs/requirements/staff-accounts.md#the-administrators-console). */
+  admin: '/admin',
   /** The administrator's recertification screen (docs/requirements/staff-accounts.md#annual-recertification). */
   recertify: '/admin/recertify',
 } as const;
@@ -40,4 +42,39 @@ export const PAGE_PATHS = {
 /** An emailed link's path: the page with its one-time token in the fragment (never sent to a server or logged). */
 export function tokenLinkPath(page: string, token: string): string {
   return `${page}#token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The administrator's API (docs/requirements/staff-accounts.md#the-administrators-console, schemas in `admin.ts`).
+ * Every route under `/api/admin` declares where its target's location comes from (`config.adminScope`): the guard
+ * reads `:locationId`, `:requestId` and `:userId` by these names (docs/decisions/0039-admin-guard.md).
+ */
+export const ADMIN_ROUTES = {
+  /** GET `?page=&locationId=`: pending access requests of the caller's locations. */
+  requests: '/api/admin/requests',
+  /** POST `{ role }`: approve a pending request. */
+  approveRequest: '/api/admin/requests/:requestId/approve',
+  /** POST `{ reason? }`: deny a pending request. */
+  denyRequest: '/api/admin/requests/:requestId/deny',
+  /** GET `?q=&page=&locationId=`: people of the caller's locations. */
+  people: '/api/admin/people',
+  /** GET: one person, with their links to the caller's locations. */
+  person: '/api/admin/people/:userId',
+  /** POST: disable the account (its sessions end). */
+  disablePerson: '/api/admin/people/:userId/disable',
+  /** POST: re-enable a disabled account (an administrator's or the inactivity job's). */
+  enablePerson: '/api/admin/people/:userId/enable',
+  /** POST: lift a lockout. */
+  unlockPerson: '/api/admin/people/:userId/unlock',
+  /** POST: clear the authenticator and passkeys: the person enrols again at the next login (their sessions end). */
+  resetPersonMfa: '/api/admin/people/:userId/reset-mfa',
+  /** POST `{ role }`: make or revoke administrator of the location. */
+  setPersonRole: '/api/admin/locations/:locationId/people/:userId/role',
+  /** POST: remove the person from the location. */
+  removePerson: '/api/admin/locations/:locationId/people/:userId/remove',
+} as const;
+
+/** A path of `ADMIN_ROUTES` with its parameters filled in. */
+export function adminPath(path: string, params: Record<string, string>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? `:${name}`));
 }

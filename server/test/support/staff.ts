@@ -1,79 +1,82 @@
-import { randomInt } from 'node:crypto';
-import { asc, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../src/db/client';
-import { accessRequests, outbox, providerLocations, userLocations, users } from '../../src/db/schema';
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { accessRequests, providerLocations, userLocations, users } from '../../src/db/schema';
+import type { TestClient, TestClock } from '../helpers';
+import { otherSession } from '../helpers';
 
-/** Staff-account fixtures (docs/requirements/staff-accounts.md): locations, people and their links, made in the tables. */
+/**
+ * People, locations and links for the staff-accounts tests, written straight to the tables (no password hashing: the
+ * sessions are made in the table too, as `otherSession` does). Every name is unique per call.
+ */
 
-export async function makeLocation(db: Db, legalName: string): Promise<string> {
-  const [row] = await db
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A provider location with a unique NPI/PTAN. */
+export async function createLocation(app: FastifyInstance, legalName = `Clinic ${unique()}`) {
+  const n = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999)).slice(0, 10);
+  const [location] = await app.database.db
     .insert(providerLocations)
     .values({
-      npi: String(1_000_000_000 + randomInt(999_999_999)),
-      ptan: `P${randomInt(99999)}`,
+      npi: n,
+      ptan: `P${unique()}`.slice(0, 10),
       tin: '123456789',
       legalName,
       jurisdiction: 'J5',
       lineOfBusiness: 'B',
       state: 'IA',
       addressLine1: '1 Main St',
-      city: 'Ames',
-      zip: '50010',
+      city: 'Des Moines',
+      zip: '50309',
     })
-    .returning({ id: providerLocations.id });
-  return row!.id;
+    .returning();
+  return location!;
 }
 
-export async function makePerson(
-  db: Db,
-  username: string,
-  extra: Partial<typeof users.$inferInsert> = {},
-): Promise<{ id: string; email: string }> {
-  const [row] = await db
+/** An active person (no usable password: tests give them sessions directly). */
+export async function createPerson(
+  app: FastifyInstance,
+  extra: Partial<typeof users.$inferInsert> & { username?: string } = {},
+) {
+  const username = extra.username ?? `person.${unique()}`;
+  const [user] = await app.database.db
     .insert(users)
     .values({
       username,
       email: `${username}@example.com`,
-      firstName: username.split('.')[0]!,
-      lastName: 'Tester',
+      firstName: 'Pat',
+      lastName: `Tester ${unique()}`,
       dob: '1980-01-01',
-      passwordHash: 'x',
+      passwordHash: 'not-a-hash',
       status: 'active',
+      mfaEnrolledAt: new Date('2026-01-01T00:00:00Z'),
       ...extra,
     })
-    .returning({ id: users.id, email: users.email });
-  return row!;
+    .returning();
+  return user!;
 }
 
+/** Links a person to a location with a role. */
 export async function link(
-  db: Db,
+  app: FastifyInstance,
   userId: string,
   locationId: string,
   role: 'administrator' | 'user',
-  certifiedUntil: Date,
-): Promise<void> {
-  await db.insert(userLocations).values({ userId, locationId, role, certifiedUntil });
+  extra: Partial<typeof userLocations.$inferInsert> = {},
+) {
+  await app.database.db.insert(userLocations).values({ userId, locationId, role, ...extra });
 }
 
-export async function requestAccess(db: Db, userId: string, locationId: string, at: Date): Promise<string> {
-  const [row] = await db
-    .insert(accessRequests)
-    .values({ userId, locationId, createdAt: at, updatedAt: at })
-    .returning({ id: accessRequests.id });
-  return row!.id;
+/** A pending access request of a person to a location. */
+export async function requestAccess(app: FastifyInstance, userId: string, locationId: string) {
+  const [row] = await app.database.db.insert(accessRequests).values({ userId, locationId }).returning();
+  return row!;
 }
 
-/** The queued emails (oldest first), optionally only those of one template, then forgotten by `clearOutbox`. */
-export async function outboxMail(db: Db, template?: string) {
-  const rows = await db.select().from(outbox).where(isNull(outbox.sentAt)).orderBy(asc(outbox.createdAt));
-  return rows.filter((row) => !template || row.template === template);
+/** A logged-in, freshly authenticated client of the person. */
+export function sessionOf(app: FastifyInstance, clock: TestClock, userId: string): Promise<TestClient> {
+  return otherSession(app, clock, userId, { ip: `10.9.${counter++ % 250}.${(counter++ % 250) + 1}` });
 }
 
-export async function clearOutbox(db: Db): Promise<void> {
-  await db.update(outbox).set({ sentAt: new Date() }).where(isNull(outbox.sentAt));
-}
-
-export async function linkOf(db: Db, userId: string, locationId: string) {
-  const rows = await db.select().from(userLocations).where(eq(userLocations.userId, userId));
-  return rows.find((row) => row.locationId === locationId);
-}
+/** A UUID nothing carries. */
+export const unknownId = () => randomUUID();

@@ -16,7 +16,6 @@ import { AUTH_ROUTES } from '@portal/contracts/paths';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
 import { serviceContext } from '../../platform/service-context';
-import { hasOverdueRecertifications } from '../recertification/service';
 import {
   clearSessionCookie,
   lookupSession,
@@ -24,7 +23,6 @@ import {
   requirePendingSession,
   requirePendingStage,
   requireSession,
-  sessionState,
 } from '../../platform/session';
 import {
   completeMfa,
@@ -33,6 +31,7 @@ import {
   loginWithPassword,
   logout,
   reauthenticate,
+  sessionAnswer,
   startEnrolment,
 } from './service';
 import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
@@ -156,14 +155,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(AUTH_ROUTES.session, { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') clearSessionCookie(reply);
-    const state = sessionState(
-      lookup.status === 'valid' ? lookup.session : undefined,
-      app.clock(),
-      app.config.sessions,
-    );
-    if (state.loggedIn && lookup.status === 'valid')
-      state.recertificationOverdue = await hasOverdueRecertifications(serviceContext(request), lookup.session.userId);
-    return { data: state };
+    return {
+      data: await sessionAnswer(serviceContext(request), lookup.status === 'valid' ? lookup.session : undefined),
+    };
   });
 
   app.post(
@@ -173,6 +167,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireSession,
       schema: { response: { 200: SessionExtendResponse } },
     },
-    async (request) => ({ data: sessionState(request.portalSession, app.clock(), app.config.sessions) }),
+    async (request) => ({ data: await sessionAnswer(serviceContext(request), request.portalSession) }),
   );
 };

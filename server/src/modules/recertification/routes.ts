@@ -18,10 +18,11 @@ import { dueRecertifications, recertify, restoreLocation } from './service';
  * location. The flows are in service.ts; the jobs in jobs.ts and request-notifications.ts.
  */
 export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
-  // Reading is not a change: no audit. Only links of locations the caller administers now.
+  // Reading is not a change: no audit. The admin guard (scope `administered`) lets administrators in; the service
+  // lists only links of the locations they administer now.
   app.get(
     RECERTIFICATIONS_PATH,
-    { preHandler: requireSession, schema: { response: { 200: RecertificationListResponse } } },
+    { config: { adminScope: 'administered' }, schema: { response: { 200: RecertificationListResponse } } },
     async (request) => ({
       data: { links: await dueRecertifications(serviceContext(request), request.portalSession!.userId) },
     }),
@@ -30,8 +31,14 @@ export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     RECERTIFICATIONS_PATH,
     {
-      config: { audit: { action: 'recertification.submit' }, errors: { 404: ['Not_Found'] } },
-      preHandler: [requireSession, requireRecentAuthentication],
+      // The body names links of several locations: the guard admits an administrator, the service checks each link
+      // against the locations they administer (all or nothing, 404 otherwise).
+      config: {
+        adminScope: 'administered',
+        audit: { action: 'recertification.submit' },
+        errors: { 404: ['Not_Found'] },
+      },
+      preHandler: requireRecentAuthentication,
       schema: { body: RecertificationRequest, response: { 200: RecertificationResponse } },
     },
     async (request) => ({

@@ -1,29 +1,20 @@
 import type { DueRecertification, RecertificationDecision } from '@portal/contracts/recertification';
-import { and, asc, eq, gt, inArray, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
+import { administeredLocationIds } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
 import { DAY_MS, DUE_WITHIN_DAYS } from './links';
 
 type Ctx = Pick<ServiceContext, 'db' | 'now' | 'config' | 'client'>;
 
-/** The locations the user administers now (an active, certified administrator link on a location not suspended). */
-async function administeredLocations(db: DbExecutor, userId: string, now: Date): Promise<string[]> {
-  const rows = await db
-    .select({ locationId: userLocations.locationId })
-    .from(userLocations)
-    .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
-    .where(
-      and(
-        eq(userLocations.userId, userId),
-        eq(userLocations.role, 'administrator'),
-        eq(userLocations.status, 'active'),
-        gt(userLocations.certifiedUntil, now),
-        sql`${providerLocations.accessSuspendedAt} is null`,
-      ),
-    );
-  return rows.map((row) => row.locationId);
+/**
+ * The locations the user administers now: the admin guard's own definition (docs/decisions/0039-admin-guard.md), so
+ * the list, the decisions and the guard agree.
+ */
+function administeredLocations(db: DbExecutor, userId: string): Promise<string[]> {
+  return administeredLocationIds(db, userId);
 }
 
 /**
@@ -42,7 +33,7 @@ function decidableLinks(locationIds: string[], adminId: string, now: Date) {
 /** `GET /api/admin/recertifications`: the due and overdue links of the caller's locations, most urgent first. */
 export async function dueRecertifications(ctx: Ctx, adminId: string): Promise<DueRecertification[]> {
   const now = ctx.now();
-  const locations = await administeredLocations(ctx.db, adminId, now);
+  const locations = await administeredLocations(ctx.db, adminId);
   if (!locations.length) return [];
   const rows = await ctx.db
     .select({
@@ -84,7 +75,7 @@ export async function hasOverdueRecertifications(
   userId: string,
 ): Promise<boolean> {
   const now = ctx.now();
-  const locations = await administeredLocations(ctx.db, userId, now);
+  const locations = await administeredLocations(ctx.db, userId);
   if (!locations.length) return false;
   const [row] = await ctx.db
     .select({ userId: userLocations.userId })
@@ -109,7 +100,7 @@ export async function recertify(
   const key = (d: { userId: string; locationId: string }) => `${d.userId}/${d.locationId}`;
   const unique = new Map(decisions.map((d) => [key(d), d]));
   return ctx.db.transaction(async (tx) => {
-    const locations = await administeredLocations(tx, adminId, now);
+    const locations = await administeredLocations(tx, adminId);
     const wanted = [...unique.values()];
     const found = locations.length
       ? await tx

@@ -1,0 +1,222 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { accessRequests, providerLocations, userLocations } from '../db/schema';
+import { rowsOf, type DbExecutor } from './db-executor';
+import { PortalError } from './portal-error';
+import { guardErrors } from './route-errors';
+import { requireSession } from './session';
+
+/**
+ * The ONE authorization check of the administrator's API (docs/decisions/0039-admin-guard.md,
+ * docs/requirements/staff-accounts.md#authorization). Every route under `/api/admin` declares in `config.adminScope`
+ * where its target's location comes from; this plugin adds the session check and the guard to each such route as it
+ * is declared, and refuses to start with an admin route that declares none. The guard answers 404 `Not_Found` (no
+ * data: the same answer as for an id that does not exist) unless the logged-in user is an active administrator of
+ * that location and the location's access is not suspended. Handlers never check again; list services scope their SQL
+ * to `administeredLocationIds`.
+ */
+
+/** Under this prefix every route is guarded. */
+export const ADMIN_API_PREFIX = '/api/admin/';
+
+/**
+ * Where a route's target location comes from:
+ * - `location`: the `:locationId` path parameter;
+ * - `access-request`: the location of the access request `:requestId`;
+ * - `link`: the `:userId` person's link to the `:locationId` location (the link must exist);
+ * - `person`: the `:userId` person, linked to at least one location the caller administers (any of them);
+ * - `body-location`: the body's `locationId` (a state change naming its location in the body);
+ * - `administered`: lists over the caller's own locations (scoped in SQL by the service); an optional `?locationId`
+ *   query parameter must be one of them.
+ */
+export type AdminScope = 'location' | 'access-request' | 'link' | 'person' | 'body-location' | 'administered';
+
+/** The path parameters each scope reads, by name. */
+const SCOPE_PARAMS: Record<AdminScope, readonly string[]> = {
+  location: ['locationId'],
+  'access-request': ['requestId'],
+  link: ['userId', 'locationId'],
+  person: ['userId'],
+  'body-location': [],
+  administered: [],
+};
+
+/** What the guard established, for the handler: the acting administrator and the target location when one. */
+export interface AdminGrant {
+  actorId: string;
+  /** The target's location (null for `person` and `administered` scopes). */
+  locationId: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Required on every route under `/api/admin` (the server does not start otherwise). */
+    adminScope?: AdminScope;
+  }
+  interface FastifyRequest {
+    /** Set by the admin guard on every `/api/admin` route it let through. */
+    adminGrant?: AdminGrant;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The conditions of "`userId` administers the location of `ul`": an active administrator link, access not suspended. */
+function administratorLink(userId: string): SQL {
+  return and(
+    eq(userLocations.userId, userId),
+    eq(userLocations.role, 'administrator'),
+    eq(userLocations.status, 'active'),
+    isNull(providerLocations.accessSuspendedAt),
+  )!;
+}
+
+/** The locations `userId` administers (active link, access not suspended): the scope of every list. */
+export async function administeredLocationIds(db: DbExecutor, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ locationId: userLocations.locationId })
+    .from(userLocations)
+    .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
+    .where(administratorLink(userId));
+  return rows.map((row) => row.locationId);
+}
+
+/** Whether `userId` administers `locationId` now. */
+export async function administersLocation(db: DbExecutor, userId: string, locationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(userLocations)
+    .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
+    .where(and(administratorLink(userId), eq(userLocations.locationId, locationId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Whether `userId` administers at least one location (the session's `administersLocation`). */
+export async function administersAnyLocation(db: DbExecutor, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(userLocations)
+    .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
+    .where(administratorLink(userId))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Whether the person `targetId` has a link (of any role or status) to a location `userId` administers. */
+async function administersPerson(db: DbExecutor, userId: string, targetId: string): Promise<boolean> {
+  const rows = await db.execute(sql`
+    select 1 from ${userLocations} target
+    join ${userLocations} admin on admin.location_id = target.location_id
+    join ${providerLocations} location on location.id = admin.location_id
+    where target.user_id = ${targetId} and admin.user_id = ${userId} and admin.role = 'administrator'
+      and admin.status = 'active' and location.access_suspended_at is null
+    limit 1`);
+  return rowsOf(rows).length > 0;
+}
+
+/** Whether the person `targetId` is linked to `locationId`. */
+async function isLinked(db: DbExecutor, targetId: string, locationId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(userLocations)
+    .where(and(eq(userLocations.userId, targetId), eq(userLocations.locationId, locationId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** An id the guard reads, or nothing when it is absent or not a UUID (an unknown id: 404 like any other). */
+function idOf(value: unknown): string | undefined {
+  return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : undefined;
+}
+
+const notFound = () => new PortalError(404, 'Not_Found');
+
+/** The target's location the caller may act on, or a 404. */
+export async function checkAdminScope(
+  db: DbExecutor,
+  actorId: string,
+  scope: AdminScope,
+  input: { params: unknown; query: unknown; body: unknown },
+): Promise<AdminGrant> {
+  const params = (input.params ?? {}) as Record<string, unknown>;
+  const grant = (locationId: string | null): AdminGrant => ({ actorId, locationId });
+  switch (scope) {
+    case 'administered': {
+      const query = (input.query ?? {}) as Record<string, unknown>;
+      if (query.locationId === undefined) {
+        if (await administersAnyLocation(db, actorId)) return grant(null);
+        throw notFound();
+      }
+      const locationId = idOf(query.locationId);
+      if (locationId && (await administersLocation(db, actorId, locationId))) return grant(locationId);
+      throw notFound();
+    }
+    case 'location':
+    case 'body-location': {
+      const source = scope === 'location' ? params : ((input.body ?? {}) as Record<string, unknown>);
+      const locationId = idOf(source.locationId);
+      if (locationId && (await administersLocation(db, actorId, locationId))) return grant(locationId);
+      throw notFound();
+    }
+    case 'access-request': {
+      const requestId = idOf(params.requestId);
+      if (!requestId) throw notFound();
+      const [request] = await db
+        .select({ locationId: accessRequests.locationId })
+        .from(accessRequests)
+        .where(eq(accessRequests.id, requestId));
+      if (request && (await administersLocation(db, actorId, request.locationId))) return grant(request.locationId);
+      throw notFound();
+    }
+    case 'link': {
+      const userId = idOf(params.userId);
+      const locationId = idOf(params.locationId);
+      if (
+        userId &&
+        locationId &&
+        (await administersLocation(db, actorId, locationId)) &&
+        (await isLinked(db, userId, locationId))
+      )
+        return grant(locationId);
+      throw notFound();
+    }
+    case 'person': {
+      const userId = idOf(params.userId);
+      if (userId && (await administersPerson(db, actorId, userId))) return grant(null);
+      throw notFound();
+    }
+  }
+}
+
+/** The guard hook: after `requireSession`, before validation (an outsider learns nothing, not even a field error). */
+const adminGuard: preHandlerAsyncHookHandler = guardErrors(
+  async function (request: FastifyRequest) {
+    const scope = request.routeOptions.config.adminScope;
+    const session = request.portalSession;
+    // Both are set for every route the plugin guards; their absence is a wiring mistake, answered as a refusal.
+    if (!scope || !session) throw notFound();
+    request.adminGrant = await checkAdminScope(request.server.database.db, session.userId, scope, request);
+  } as preHandlerAsyncHookHandler,
+  { 404: ['Not_Found'] },
+);
+
+/**
+ * Registers the guard on every route under `/api/admin` declared after it (register it before the routes, with the
+ * other route-table plugins). A route there without `config.adminScope`, or whose path lacks a parameter its scope
+ * reads, stops the server at startup.
+ */
+export const adminGuardPlugin = fp(async (app: FastifyInstance) => {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
+    const scope = route.config?.adminScope;
+    if (!scope || !(scope in SCOPE_PARAMS))
+      throw new Error(`${route.url}: every /api/admin route declares config.adminScope (platform/admin-guard.ts)`);
+    for (const name of SCOPE_PARAMS[scope])
+      if (!route.url.includes(`:${name}`)) throw new Error(`${route.url}: adminScope '${scope}' reads :${name}`);
+    // Session, then the guard, before validation and before the route's own preValidation/preHandler hooks
+    // (re-authentication among them): an outsider is refused before anything else is said.
+    route.preValidation = [requireSession, adminGuard, ...[route.preValidation ?? []].flat()];
+  });
+});
