@@ -3,7 +3,10 @@ import { AUTH_ROUTES } from '@portal/contracts/paths';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoData } from '../src/db/demo-data';
 import { auditEvents, providerLocations } from '../src/db/schema';
+import { userByUsername } from '../src/db/users';
+import { seedDemoAccounts } from '../src/modules/auth/demo-accounts';
 import { RECERTIFICATION_SUSPENSION_JOB } from '../src/modules/recertification/jobs';
 import { buildTestApp, callAs, otherSession, testClock, type TestClient } from './helpers';
 import { link, linkOf, makeLocation, makePerson } from './support/recertification';
@@ -163,5 +166,34 @@ describe('recertification endpoints (docs/requirements/staff-accounts.md#annual-
       'location.access-restored',
       people['help.desk']!.id,
     ]);
+  });
+});
+
+describe('recertification demo data (README: Demo accounts)', () => {
+  it('demo.admin.j5 has a link due in 10 days; demo.admin.recert has one overdue, so the forced screen shows at once', async () => {
+    const clock = testClock(Date.now());
+    const { app } = await buildTestApp({ clock: clock.now });
+    try {
+      await seedDemoData(app.database.db, { locations: 20, today: '2026-11-22' });
+      await seedDemoAccounts(app.database.db, app.passwordHasher, app.secrets.encryptionKey, clock.now());
+      const idOf = async (username: string) => (await userByUsername(app.database.db, username))!.id;
+
+      const j5 = await otherSession(app, clock, await idOf('demo.admin.j5'), { ip: '10.9.1.1' });
+      const due = (await callAs(app, j5, 'GET', RECERTIFICATIONS_PATH)).json().data.links as DueRecertification[];
+      expect(due.map((l) => [l.username, l.overdue])).toEqual([['demo.user.due', false]]);
+      expect(Date.parse(due[0]!.certifiedUntil) - clock.now().getTime()).toBe(10 * DAY);
+      expect((await callAs(app, j5, 'GET', AUTH_ROUTES.session)).json().data.recertificationOverdue).toBe(false);
+
+      const recert = await otherSession(app, clock, await idOf('demo.admin.recert'), { ip: '10.9.1.2' });
+      expect((await callAs(app, recert, 'GET', AUTH_ROUTES.session)).json().data.recertificationOverdue).toBe(true);
+      const overdue = (await callAs(app, recert, 'GET', RECERTIFICATIONS_PATH)).json().data.links;
+      expect(overdue).toMatchObject([{ username: 'demo.user.overdue', overdue: true }]);
+
+      // demo.admin.j8 (used by other flows) is not held on the recertification screen.
+      const j8 = await otherSession(app, clock, await idOf('demo.admin.j8'), { ip: '10.9.1.3' });
+      expect((await callAs(app, j8, 'GET', AUTH_ROUTES.session)).json().data.recertificationOverdue).toBe(false);
+    } finally {
+      await app.close();
+    }
   });
 });

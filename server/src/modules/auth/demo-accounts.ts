@@ -38,7 +38,17 @@ interface DemoAccount {
   lastName: string;
   status: UserStatus;
   isInternal?: boolean;
-  location?: { jurisdiction: MacJurisdiction; role: 'administrator' | 'user' };
+  location?: {
+    jurisdiction: MacJurisdiction;
+    role: 'administrator' | 'user';
+    /** Which demo location of the jurisdiction (by NPI): 0, the first, unless told. */
+    index?: number;
+    /**
+     * Days until the link's recertification date (negative: overdue, and suspended as the job would have done it),
+     * set when the link is created (docs/requirements/staff-accounts.md#demo-data). Default: RECERTIFICATION_DAYS.
+     */
+    certifiedInDays?: number;
+  };
 }
 
 export function demoAccounts(): DemoAccount[] {
@@ -79,17 +89,41 @@ export function demoAccounts(): DemoAccount[] {
       location: { jurisdiction: first, role: 'user' },
     },
     { username: 'demo.internal', firstName: 'Casey', lastName: 'Internal', status: 'active', isInternal: true },
+    // Annual recertification: one link due in 10 days on demo.admin.j5's location, and another demo administrator
+    // (of a second J8 location, so demo.admin.j8 is not held on the recertification screen) with one overdue.
+    {
+      username: 'demo.user.due',
+      firstName: 'Dale',
+      lastName: 'Due',
+      status: 'active',
+      location: { jurisdiction: first, role: 'user', certifiedInDays: 10 },
+    },
+    {
+      username: 'demo.admin.recert',
+      firstName: 'Remy',
+      lastName: 'Recertifier',
+      status: 'active',
+      location: { jurisdiction: 'J8', role: 'administrator', index: 1 },
+    },
+    {
+      username: 'demo.user.overdue',
+      firstName: 'Owen',
+      lastName: 'Overdue',
+      status: 'active',
+      location: { jurisdiction: 'J8', role: 'user', index: 1, certifiedInDays: -1 },
+    },
   );
   return accounts;
 }
 
-/** The first demo location of a jurisdiction (by NPI, so the same one on every install with the same seed). */
-async function firstLocation(db: Db, jurisdiction: MacJurisdiction): Promise<string | undefined> {
+/** The `index`th demo location of a jurisdiction (by NPI, so the same one on every install with the same seed). */
+async function nthLocation(db: Db, jurisdiction: MacJurisdiction, index = 0): Promise<string | undefined> {
   const [row] = await db
     .select({ id: providerLocations.id })
     .from(providerLocations)
     .where(eq(providerLocations.jurisdiction, jurisdiction))
     .orderBy(asc(providerLocations.npi), asc(providerLocations.ptan))
+    .offset(index)
     .limit(1);
   return row?.id;
 }
@@ -144,11 +178,19 @@ export async function seedDemoAccounts(
       created++;
     }
     if (!account.location) continue;
-    const locationId = await firstLocation(db, account.location.jurisdiction);
+    const { jurisdiction, role, index, certifiedInDays } = account.location;
+    const locationId = await nthLocation(db, jurisdiction, index);
+    const certification =
+      certifiedInDays === undefined
+        ? {}
+        : {
+            certifiedUntil: new Date(now.getTime() + certifiedInDays * 24 * 60 * 60 * 1000),
+            ...(certifiedInDays <= 0 ? { status: 'suspended' } : {}),
+          };
     if (locationId)
       await db
         .insert(userLocations)
-        .values({ userId: user.id, locationId, role: account.location.role })
+        .values({ userId: user.id, locationId, role, ...certification })
         .onConflictDoNothing();
   }
   return created;
