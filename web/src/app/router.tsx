@@ -85,6 +85,11 @@ export const routes: RouteObject[] = [
         handle: pageHandle({ requiresLogin: true }),
       },
       {
+        path: paths.admin.path,
+        lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }),
+        handle: pageHandle({ requiresLogin: true }),
+      },
+      {
         path: paths.register.path,
         lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
       },

@@ -26,4 +26,6 @@ export const paths = {
   reactivate: { path: PAGE_PATHS.reactivate, href: () => PAGE_PATHS.reactivate },
   findAdmin: { path: '/find-admin', href: () => '/find-admin' },
   ddeAccess: { path: '/dde-access', href: () => '/dde-access' },
+  /** The administrator's console (docs/requirements/staff-accounts.md#the-administrators-console): logged-in users only. */
+  admin: { path: '/admin', href: () => '/admin' },
 } as const;

@@ -13,7 +13,7 @@ import { ProfileSection } from './components/profile-section';
 import { SecurityAnswersSection } from './components/security-answers-section';
 import { SessionsSection } from './components/sessions-section';
 
-/** The sections in page order: the id each `AccountSection` is given and the name the navigation shows. */
+/** The sections in page order: the id each `PageSection` is given and the name the navigation shows. */
 const sections = [
   ['profile', 'Profile'],
   ['email', 'Email address'],

@@ -22,10 +22,15 @@ export const administersALocation = (account: Account) =>
 
 /**
  * What the user can do from here (docs/requirements/portal.md#portal-home). The administrator's console of the staff
- * accounts joins this list when its page exists, shown to administrators only:
- * `{ label: 'Staff accounts', description: …, href: paths.staffAccounts.href(), visible: administersALocation }`.
+ * accounts is shown to administrators only (docs/requirements/staff-accounts.md#the-administrators-console).
  */
 const portalActions: PortalAction[] = [
+  {
+    label: 'Staff accounts',
+    description: 'Approve or deny requests for access to your locations and manage the people who have it.',
+    href: paths.admin.href(),
+    visible: administersALocation,
+  },
   {
     label: 'Request DDE access',
     description: 'Ask for new, changed or removed Direct Data Entry access for one of your provider locations.',

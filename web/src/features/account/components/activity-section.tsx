@@ -2,8 +2,8 @@ import { Box, Button, TableBody, TableCell, TableHead, TableRow, Typography } fr
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { getActivityQueryOptions } from '../api/account-api';
-import { AccountSection, formatDateTime, SectionError, SectionSkeleton } from './account-section';
-import { ScrollTable } from './scroll-table';
+import { PageSection, formatDateTime, SectionError, SectionSkeleton } from '../../../components/layouts/page-section';
+import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** Recent account activity from the audit log, newest first, a page at a time. */
 export function ActivitySection() {
@@ -11,7 +11,7 @@ export function ActivitySection() {
   const activity = useQuery({ ...getActivityQueryOptions(page), placeholderData: keepPreviousData });
 
   return (
-    <AccountSection id="activity" title="Recent activity">
+    <PageSection id="activity" title="Recent activity">
       {activity.isPending ? (
         <SectionSkeleton label="Loading your recent activity" lines={5} />
       ) : activity.isError ? (
@@ -71,6 +71,6 @@ export function ActivitySection() {
           </Box>
         </>
       )}
-    </AccountSection>
+    </PageSection>
   );
 }

@@ -11,7 +11,7 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, changePhone } from '../api/account-api';
-import { AccountSection } from './account-section';
+import { PageSection } from '../../../components/layouts/page-section';
 import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 import { MaskedPhone } from './masked-phone';
 
@@ -48,7 +48,7 @@ export function ChangePhoneSection({ account }: { account: UseQueryResult<Accoun
   const current = changedTo ?? account.data?.phoneMasked;
 
   return (
-    <AccountSection id="phone" title="Phone number">
+    <PageSection id="phone" title="Phone number">
       <StatusMessage
         message={
           changedTo && (
@@ -90,6 +90,6 @@ export function ChangePhoneSection({ account }: { account: UseQueryResult<Accoun
       ) : (
         <ChangeButton id="phone" what="phone number" onClick={openForm} />
       )}
-    </AccountSection>
+    </PageSection>
   );
 }

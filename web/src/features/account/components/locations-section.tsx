@@ -1,15 +1,15 @@
 import { Box, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { AccountSection, SectionError, SectionSkeleton } from './account-section';
-import { ScrollTable } from './scroll-table';
+import { PageSection, SectionError, SectionSkeleton } from '../../../components/layouts/page-section';
+import { ScrollTable } from '../../../components/tables/scroll-table';
 
 const roleText = { administrator: 'Administrator', user: 'User' } as const;
 
 /** The provider locations the user belongs to, with the role at each (the TIN masked by the server). */
 export function LocationsSection({ account }: { account: UseQueryResult<Account> }) {
   return (
-    <AccountSection id="locations" title="Provider locations and roles">
+    <PageSection id="locations" title="Provider locations and roles">
       {account.isPending ? (
         <SectionSkeleton label="Loading your provider locations" />
       ) : account.isError ? (
@@ -54,6 +54,6 @@ export function LocationsSection({ account }: { account: UseQueryResult<Account>
           </TableBody>
         </ScrollTable>
       )}
-    </AccountSection>
+    </PageSection>
   );
 }

@@ -8,7 +8,7 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, confirmMfaReset, startMfaReset } from '../api/account-api';
-import { AccountSection, formatDate, SectionError, SectionSkeleton } from './account-section';
+import { PageSection, formatDate, SectionError, SectionSkeleton } from '../../../components/layouts/page-section';
 
 type Stage = { name: 'summary' } | { name: 'setup'; enrolment: MfaEnrollStart } | { name: 'codes'; codes: string[] };
 
@@ -56,7 +56,7 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
   };
 
   return (
-    <AccountSection id="mfa" title="Authenticator app and recovery codes">
+    <PageSection id="mfa" title="Authenticator app and recovery codes">
       <StatusMessage message={status} testId="mfa-status" />
       <Box ref={stageRef} tabIndex={-1} sx={{ outline: 'none' }} data-testid="mfa-stage">
         {stage.name === 'setup' ? (
@@ -105,6 +105,6 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
           </>
         )}
       </Box>
-    </AccountSection>
+    </PageSection>
   );
 }

@@ -35,15 +35,15 @@ import {
   usePasskeys,
 } from '../api/account-api';
 import {
-  AccountSection,
+  PageSection,
   useFocusSectionHeadingAfterRender,
   formatDate,
   formatDateTime,
   SectionError,
   SectionSkeleton,
-} from './account-section';
-import { ConfirmDialog } from './confirm-dialog';
-import { ScrollTable } from './scroll-table';
+} from '../../../components/layouts/page-section';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { ScrollTable } from '../../../components/tables/scroll-table';
 
 const NAME_MESSAGE = 'Give the passkey a name of up to 60 characters, e.g. "Work laptop".';
 type NameForm = PasskeyRenameRequest;
@@ -73,7 +73,7 @@ export function PasskeysSection() {
   };
 
   return (
-    <AccountSection id="passkeys" title="Passkeys">
+    <PageSection id="passkeys" title="Passkeys">
       <Typography sx={{ mb: 1 }}>
         A passkey lets you confirm it&apos;s you with your device&apos;s fingerprint, face or screen lock instead of
         typing a code from your authenticator app. You still enter your password first. A passkey works only on this
@@ -173,7 +173,7 @@ export function PasskeysSection() {
           }}
         />
       )}
-    </AccountSection>
+    </PageSection>
   );
 }
 

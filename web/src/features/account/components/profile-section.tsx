@@ -1,13 +1,13 @@
 import { Box, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { AccountSection, SectionError, SectionSkeleton } from './account-section';
+import { PageSection, SectionError, SectionSkeleton } from '../../../components/layouts/page-section';
 import { MaskedPhone } from './masked-phone';
 
 /** Name, username, email and phone (masked by the server). */
 export function ProfileSection({ account }: { account: UseQueryResult<Account> }) {
   return (
-    <AccountSection id="profile" title="Profile">
+    <PageSection id="profile" title="Profile">
       {account.isPending ? (
         <SectionSkeleton label="Loading your profile" lines={4} />
       ) : account.isError ? (
@@ -43,6 +43,6 @@ export function ProfileSection({ account }: { account: UseQueryResult<Account> }
           </dd>
         </Box>
       )}
-    </AccountSection>
+    </PageSection>
   );
 }

@@ -5,14 +5,14 @@ import { StatusMessage } from '../../../components/status/status-message';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, endOtherSessions, useAccountSessions } from '../api/account-api';
 import {
-  AccountSection,
+  PageSection,
   useFocusSectionHeadingAfterRender,
   formatDateTime,
   SectionError,
   SectionSkeleton,
-} from './account-section';
-import { ConfirmDialog } from './confirm-dialog';
-import { ScrollTable } from './scroll-table';
+} from '../../../components/layouts/page-section';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** The user's active sessions (this one marked) and "Sign out everywhere else", after a confirmation. */
 export function SessionsSection() {
@@ -48,7 +48,7 @@ export function SessionsSection() {
   };
 
   return (
-    <AccountSection id="sessions" title="Where you're logged in">
+    <PageSection id="sessions" title="Where you're logged in">
       <StatusMessage message={status} testId="sessions-status" />
       {errorText && (
         <Alert severity="error" sx={{ mb: 2 }}>
@@ -117,6 +117,6 @@ export function SessionsSection() {
           Links we emailed you before, and an email address change you have not confirmed yet, stop working too.
         </ConfirmDialog>
       )}
-    </AccountSection>
+    </PageSection>
   );
 }

@@ -47,6 +47,8 @@ describe('/portal, the portal home (docs/requirements/portal.md#portal-home)', (
     const actions = screen.getByRole('region', { name: 'What you can do' });
     expect(within(actions).getByRole('link', { name: 'Request DDE access' })).toHaveAttribute('href', '/dde-access');
     expect(within(actions).getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/account');
+    // An administrator of a location reaches the console from here (docs/requirements/staff-accounts.md).
+    expect(within(actions).getByRole('link', { name: 'Staff accounts' })).toHaveAttribute('href', '/admin');
 
     const requests = screen.getByRole('region', { name: 'Your DDE access requests' });
     const items = await within(requests).findAllByRole('listitem');
@@ -66,6 +68,7 @@ describe('/portal, the portal home (docs/requirements/portal.md#portal-home)', (
     );
     const actions = screen.getByRole('region', { name: 'What you can do' });
     expect(within(actions).queryByRole('link', { name: 'Request DDE access' })).toBeNull();
+    expect(within(actions).queryByRole('link', { name: 'Staff accounts' })).toBeNull();
     expect(within(actions).getByRole('link', { name: 'My account' })).toBeInTheDocument();
   });
 

@@ -7,6 +7,7 @@ export function ConfirmDialog({
   children,
   confirmLabel,
   busy,
+  confirmColor = 'error',
   onConfirm,
   onCancel,
 }: {
@@ -14,6 +15,8 @@ export function ConfirmDialog({
   children: ReactNode;
   confirmLabel: string;
   busy?: boolean;
+  /** Red for what takes something away (the default); the theme's primary colour for what grants something. */
+  confirmColor?: 'error' | 'primary';
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -28,7 +31,7 @@ export function ConfirmDialog({
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel}>Cancel</Button>
-        <Button variant="contained" color="error" onClick={onConfirm} disabled={busy}>
+        <Button variant="contained" color={confirmColor} onClick={onConfirm} disabled={busy}>
           {confirmLabel}
         </Button>
       </DialogActions>

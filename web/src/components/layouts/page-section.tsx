@@ -1,12 +1,12 @@
 import { Alert, Box, Button, Paper, Skeleton, Typography } from '@mui/material';
 import { useCallback, useEffect, useRef, type ReactNode } from 'react';
-import { useApiErrorText } from '../../../lib/use-api-error-text';
+import { useApiErrorText } from '../../lib/use-api-error-text';
 
 /**
- * One part of My account: a labelled region with its heading, so screen-reader users can jump between them. The
+ * One part of a page with sections (My account, the administrator's console): a labelled region with its heading, so screen-reader users can jump between them. The
  * heading can take focus (`useFocusSectionHeadingAfterRender`) when the control the user was on disappears.
  */
-export function AccountSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+export function PageSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <Paper
       component="section"

@@ -12,7 +12,7 @@ const visuallyHidden = {
 } as const;
 
 /**
- * A table of My account. On a narrow screen each row becomes a small card: its cells stack, each preceded by its
+ * A table of the portal (My account, the administrator's console). On a narrow screen each row becomes a small card: its cells stack, each preceded by its
  * column's name (the cell's `data-label`), so nothing scrolls sideways. Wider, it is a plain table in a labelled,
  * focusable region that can scroll if it ever has to.
  */

@@ -1,0 +1,70 @@
+import { Box, Link, List, ListItem, Stack, Typography } from '@mui/material';
+import type { MouseEvent } from 'react';
+import { useDocumentTitle } from '../../lib/use-document-title';
+import { PeopleSection } from './components/people-section';
+import { RequestsSection } from './components/requests-section';
+import { consoleActions, consoleSections } from './console-slots';
+
+/** Jumps to a section and puts focus on its heading (as on My account: no navigation, nothing reloads). */
+function goToSection(event: MouseEvent<HTMLAnchorElement>, id: string) {
+  const heading = document.getElementById(`${id}-title`);
+  if (!heading) return;
+  event.preventDefault();
+  heading.scrollIntoView({ block: 'start' });
+  heading.focus({ preventScroll: true });
+}
+
+/**
+ * `/admin`, the administrator's console (docs/requirements/staff-accounts.md#the-administrators-console): the
+ * sections plugged in by the folders beside this one (recertification), the pending access requests of the
+ * administrator's locations, and their people. Each section loads, fails and succeeds on its own; every change asks
+ * for the password again (the route's re-authentication dialog) when the login is older than the window.
+ */
+export function AdminPage() {
+  useDocumentTitle('Staff accounts');
+  const sections = [
+    ...consoleSections.map(({ id, title }) => ({ id, title })),
+    { id: 'requests', title: 'Access requests' },
+    { id: 'people', title: 'People of my locations' },
+  ];
+  return (
+    <Box sx={{ maxWidth: 1200, mx: 'auto' }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 2 }}
+      >
+        <Typography component="h1" variant="h4">
+          Staff accounts
+        </Typography>
+        {consoleActions.length > 0 && (
+          <Stack direction="row" spacing={1}>
+            {consoleActions.map((Action, index) => (
+              <Action key={index} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+      <Typography sx={{ mb: 2 }}>
+        Approve or deny requests for access to your provider locations, and manage the people who have it. Each change
+        is recorded and the person sees it in their account&apos;s recent activity.
+      </Typography>
+      <Box component="nav" aria-label="Staff accounts sections" sx={{ mb: 3 }}>
+        <List dense disablePadding sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
+          {sections.map(({ id, title }) => (
+            <ListItem key={id} disableGutters sx={{ width: 'auto', py: 0.25 }}>
+              <Link href={`#${id}-title`} onClick={(event) => goToSection(event, id)}>
+                {title}
+              </Link>
+            </ListItem>
+          ))}
+        </List>
+      </Box>
+      {consoleSections.map(({ id, Component }) => (
+        <Component key={id} />
+      ))}
+      <RequestsSection />
+      <PeopleSection />
+    </Box>
+  );
+}

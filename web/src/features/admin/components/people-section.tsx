@@ -1,0 +1,313 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Paper,
+  Stack,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useForm } from 'react-hook-form';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { FormTextField } from '../../../components/form/form-text-field';
+import {
+  PageSection,
+  SectionError,
+  SectionSkeleton,
+  formatDate,
+  formatDateTime,
+} from '../../../components/layouts/page-section';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { StatusMessage } from '../../../components/status/status-message';
+import { ScrollTable } from '../../../components/tables/scroll-table';
+import { useApiErrorText } from '../../../lib/use-api-error-text';
+import {
+  adminQueryKeys,
+  runPersonAction,
+  usePeopleSearch,
+  type AdminPerson,
+  type AdminPersonLocation,
+  type PersonAction,
+} from '../api/admin-api';
+
+const statusText: Record<string, string> = {
+  active: 'Active',
+  pending: 'Email not verified yet',
+  locked: 'Locked',
+  disabled_inactive: 'Disabled (inactivity)',
+  disabled_admin: 'Disabled by an administrator',
+};
+const roleText = { administrator: 'Administrator', user: 'User' } as const;
+
+/** What each action is called, what its dialog asks and says, and what the status region announces after it. */
+function describe(person: AdminPerson, action: PersonAction) {
+  const location =
+    'locationId' in action ? person.locations.find((l) => l.locationId === action.locationId)?.legalName : undefined;
+  const name = person.name;
+  switch (action.kind) {
+    case 'remove':
+      return {
+        title: `Remove ${name} from ${location}?`,
+        text: `${name} loses access to ${location} at once. To come back they must ask for access again or be invited.`,
+        confirm: 'Remove',
+        done: `${name} was removed from ${location}.`,
+        grants: false,
+      };
+    case 'make-admin':
+      return {
+        title: `Make ${name} an administrator of ${location}?`,
+        text: `${name} will approve requests and manage the people of ${location}. A location has at most 5 administrators.`,
+        confirm: 'Make administrator',
+        done: `${name} is now an administrator of ${location}.`,
+        grants: true,
+      };
+    case 'revoke-admin':
+      return {
+        title: `Revoke ${name}'s administrator role at ${location}?`,
+        text: `${name} stays a user of ${location} but no longer manages its people. The last administrator of a location cannot be revoked.`,
+        confirm: 'Revoke administrator',
+        done: `${name} is no longer an administrator of ${location}.`,
+        grants: false,
+      };
+    case 'disable':
+      return {
+        title: `Disable ${name}'s account?`,
+        text: `${name} is logged out everywhere and cannot log in until an administrator re-enables the account.`,
+        confirm: 'Disable account',
+        done: `${name}'s account is disabled.`,
+        grants: false,
+      };
+    case 'enable':
+      return {
+        title: `Re-enable ${name}'s account?`,
+        text: `${name} can log in again with their password and authenticator.`,
+        confirm: 'Re-enable account',
+        done: `${name}'s account is enabled again.`,
+        grants: true,
+      };
+    case 'unlock':
+      return {
+        title: `Unlock ${name}'s account?`,
+        text: `${name} can try to log in again at once.`,
+        confirm: 'Unlock',
+        done: `${name}'s account is unlocked.`,
+        grants: true,
+      };
+    case 'reset-mfa':
+      return {
+        title: `Reset ${name}'s two-step verification?`,
+        text: `${name}'s authenticator app, recovery codes and passkeys stop working and they are logged out everywhere. They set up a new authenticator at their next login.`,
+        confirm: 'Reset two-step verification',
+        done: `${name}'s two-step verification was reset. They set it up again at their next login.`,
+        grants: false,
+      };
+  }
+}
+
+/** The buttons of one person: per location (remove, administrator role) and for the account. */
+function PersonCard({ person, onAction }: { person: AdminPerson; onAction: (action: PersonAction) => void }) {
+  const disabled = person.status === 'disabled_admin' || person.status === 'disabled_inactive';
+  const action = (label: string, a: PersonAction, color: 'primary' | 'error' = 'primary') => (
+    <Button variant="outlined" size="small" color={color} onClick={() => onAction(a)}>
+      {label}
+    </Button>
+  );
+  const locationActions = (location: AdminPersonLocation): ReactNode => (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+      {location.role === 'administrator'
+        ? action('Revoke administrator', { kind: 'revoke-admin', locationId: location.locationId }, 'error')
+        : action('Make administrator', { kind: 'make-admin', locationId: location.locationId })}
+      {action('Remove from location', { kind: 'remove', locationId: location.locationId }, 'error')}
+    </Stack>
+  );
+  const headingId = `person-${person.userId}`;
+  return (
+    <Paper component="li" variant="outlined" aria-labelledby={headingId} sx={{ p: 2, mb: 2, listStyle: 'none' }}>
+      <Typography component="h3" variant="h6" id={headingId}>
+        {person.name}
+      </Typography>
+      <Box
+        component="dl"
+        sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
+      >
+        <dt>Username</dt>
+        <dd style={{ margin: 0 }}>{person.username}</dd>
+        <dt>Email</dt>
+        <dd style={{ margin: 0, overflowWrap: 'anywhere' }}>{person.email}</dd>
+        <dt>Status</dt>
+        <dd style={{ margin: 0 }}>{statusText[person.status] ?? person.status}</dd>
+        <dt>Last login</dt>
+        <dd style={{ margin: 0 }}>{person.lastLoginAt ? formatDateTime(person.lastLoginAt) : 'Never'}</dd>
+        <dt>Two-step verification</dt>
+        <dd style={{ margin: 0 }}>{person.mfaEnrolled ? 'Set up' : 'Not set up'}</dd>
+      </Box>
+      <ScrollTable label={`${person.name}'s locations`}>
+        <TableHead>
+          <TableRow>
+            <TableCell component="th" scope="col">
+              Location
+            </TableCell>
+            <TableCell component="th" scope="col">
+              Role
+            </TableCell>
+            <TableCell component="th" scope="col">
+              Certified until
+            </TableCell>
+            <TableCell component="th" scope="col">
+              Actions
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {person.locations.map((location) => (
+            <TableRow key={location.locationId}>
+              <TableCell component="th" scope="row" data-label="Location">
+                {location.legalName} (NPI {location.npi})
+                {location.status !== 'active' && <Chip size="small" label={location.status} sx={{ ml: 1 }} />}
+              </TableCell>
+              <TableCell data-label="Role">{roleText[location.role]}</TableCell>
+              <TableCell data-label="Certified until">
+                {location.certifiedUntil ? formatDate(location.certifiedUntil) : '—'}
+              </TableCell>
+              <TableCell data-label="Actions">{locationActions(location)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </ScrollTable>
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', mt: 1 }}
+        aria-label={`${person.name}'s account`}
+        role="group"
+      >
+        {disabled
+          ? action('Re-enable account', { kind: 'enable' })
+          : action('Disable account', { kind: 'disable' }, 'error')}
+        {person.status === 'locked' && action('Unlock', { kind: 'unlock' })}
+        {person.mfaEnrolled && action('Reset two-step verification', { kind: 'reset-mfa' }, 'error')}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * People of the administrator's locations (docs/requirements/staff-accounts.md#people-of-my-locations): search by
+ * name, username or email; per person their status, last login, authenticator, and their links to these locations
+ * only; each action after a confirmation, asking for the password again when the login is old.
+ */
+export function PeopleSection() {
+  const searchForm = useForm<{ q: string }>({ defaultValues: { q: '' } });
+  const [query, setQuery] = useState('');
+  const people = usePeopleSearch(query);
+  const queryClient = useQueryClient();
+  const { withReauth } = useReauth();
+  const [confirming, setConfirming] = useState<{ person: AdminPerson; action: PersonAction }>();
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const errorText = useApiErrorText(error);
+
+  const search = searchForm.handleSubmit(({ q }) => {
+    setStatus(undefined);
+    setError(undefined);
+    setQuery(q.trim());
+  });
+
+  const run = async () => {
+    if (!confirming) return;
+    const { person, action } = confirming;
+    setBusy(true);
+    setError(undefined);
+    setStatus(undefined);
+    try {
+      await withReauth(() => runPersonAction(person.userId, action));
+      setStatus(describe(person, action).done);
+      await queryClient.invalidateQueries({ queryKey: adminQueryKeys.all });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+      setConfirming(undefined);
+    }
+  };
+
+  const described = confirming && describe(confirming.person, confirming.action);
+  return (
+    <PageSection id="people" title="People of my locations">
+      <Box
+        component="form"
+        role="search"
+        aria-label="Search people"
+        onSubmit={search}
+        noValidate
+        sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}
+      >
+        <FormTextField
+          id="people-search"
+          label="Name, username or email"
+          registration={searchForm.register('q')}
+          type="search"
+          sx={{ flex: '1 1 16rem' }}
+        />
+        <Button type="submit" variant="contained" sx={{ mt: 2, height: 56 }}>
+          Search
+        </Button>
+      </Box>
+      <StatusMessage message={status} testId="people-status" />
+      {errorText && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {errorText}
+        </Alert>
+      )}
+      {people.isPending ? (
+        <SectionSkeleton label="Loading the people of your locations" lines={6} />
+      ) : people.isError ? (
+        <SectionError error={people.error} onRetry={() => void people.refetch()} />
+      ) : people.data.people.length === 0 ? (
+        <Typography data-testid="people-empty">
+          {query ? `No one of your locations matches "${query}".` : 'No one else belongs to your locations yet.'}
+        </Typography>
+      ) : (
+        <>
+          <Typography data-testid="people-count" sx={{ my: 1 }}>
+            {people.data.total === 1 ? '1 person' : `${people.data.total} people`}
+            {query ? ` match "${query}"` : ''}.
+          </Typography>
+          <Box component="ul" aria-label="People" sx={{ p: 0, m: 0 }}>
+            {people.data.people.map((person) => (
+              <PersonCard
+                key={person.userId}
+                person={person}
+                onAction={(action) => {
+                  setStatus(undefined);
+                  setError(undefined);
+                  setConfirming({ person, action });
+                }}
+              />
+            ))}
+          </Box>
+        </>
+      )}
+      {confirming && described && (
+        <ConfirmDialog
+          title={described.title}
+          confirmLabel={described.confirm}
+          confirmColor={described.grants ? 'primary' : 'error'}
+          busy={busy}
+          onConfirm={() => void run()}
+          onCancel={() => setConfirming(undefined)}
+        >
+          {described.text}
+        </ConfirmDialog>
+      )}
+    </PageSection>
+  );
+}
