@@ -28,4 +28,6 @@ export const paths = {
   ddeAccess: { path: '/dde-access', href: () => '/dde-access' },
   /** The administrator's console (docs/requirements/staff-accounts.md#the-administrators-console): logged-in users only. */
   admin: { path: '/admin', href: () => '/admin' },
+  /** Where an administrator with overdue recertifications is held (docs/requirements/staff-accounts.md). */
+  recertify: { path: PAGE_PATHS.recertify, href: () => PAGE_PATHS.recertify },
 } as const;

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { RecertificationSection } from './recertification/recertification-section';
 
 /**
  * Where the parts of the console built in their own folders plug in (docs/requirements/staff-accounts.md):
@@ -15,7 +16,9 @@ export interface ConsoleSection {
 }
 
 /** Sections, in page order (e.g. `{ id: 'recertification', title: 'Recertification', Component: … }`). */
-export const consoleSections: ConsoleSection[] = [];
+export const consoleSections: ConsoleSection[] = [
+  { id: 'recertification', title: 'Recertification', Component: RecertificationSection },
+];
 
 /** Buttons beside the page's heading, each opening its own dialog (e.g. "Invite a person"). */
 export const consoleActions: ComponentType[] = [];
