@@ -27,8 +27,9 @@ interface JobClock {
 }
 
 /**
- * Reminds the administrators of a location of the links falling due (docs/requirements/staff-accounts.md#annual-
- * recertification): from 45 days before `certified_until`, at 45, 30, 15, 7 and 1 days. `reminder_days_sent` keeps the
+ * Reminds the administrators of a location of the links falling due
+ * (docs/requirements/staff-accounts.md#annual-recertification): from 45 days before `certified_until`, at 45, 30, 15,
+ * 7 and 1 days. `reminder_days_sent` keeps the
  * threshold last sent, so each is sent once per link and date whatever the number of runs or instances; a link first
  * seen late (10 days before) gets one reminder (15), not three. Each current administrator gets one email per run
  * listing the due links of all their locations, never their own (administrators certify each other).
