@@ -19,6 +19,6 @@ export async function sessionAnswer(
     ...state,
     administersLocation,
     // The web app keeps such an administrator on the recertification screen (docs/decisions/0041).
-    recertificationOverdue: administersLocation && (await hasOverdueRecertifications(ctx, session.userId)),
+    ...(administersLocation ? { recertificationOverdue: await hasOverdueRecertifications(ctx, session.userId) } : {}),
   };
 }
