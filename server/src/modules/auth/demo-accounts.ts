@@ -141,10 +141,13 @@ export async function seedDemoAccounts(
 ): Promise<number> {
   let created = 0;
   let demoAnswerHash: Promise<string> | undefined;
+  // One hash of the (public) demo password for every account created now: start-up pays for one, not one per account.
+  let demoPasswordHash: Promise<string> | undefined;
   for (const account of demoAccounts()) {
     let user: { id: string } | undefined = await userByUsername(db, account.username);
     if (!user) {
-      const passwordHash = await hasher.hash(DEMO_PASSWORD);
+      demoPasswordHash ??= hasher.hash(DEMO_PASSWORD);
+      const passwordHash = await demoPasswordHash;
       // One hash for every demo answer (the same public answer): start-up pays for one hash, not one per answer.
       demoAnswerHash ??= hashSecurityAnswer(DEMO_SECURITY_ANSWER, hasher);
       const answerHash = await demoAnswerHash;
