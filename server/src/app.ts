@@ -42,6 +42,8 @@ import { inactivityDisableJob } from './modules/login-help/inactivity-job';
 import { loginHelpRoutes } from './modules/login-help/routes';
 import { demoClaimsRefreshJob, registrationExpiryJob } from './modules/registration/jobs';
 import { registrationRoutes } from './modules/registration/routes';
+import { recertificationRoutes } from './modules/recertification/routes';
+import { staffAccountJobs } from './modules/recertification/jobs';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
@@ -183,11 +185,12 @@ export async function buildApp({
     ...retentionJobs({ ...config.retention, now: app.clock }),
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
     registrationExpiryJob(),
+    ...staffAccountJobs({ now: app.clock }),
   ];
   if (config.seedDemoData) jobs.push(demoClaimsRefreshJob());
   if (config.mail.smtpUrl)
     jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
-  const jobRunner = new JobRunner(database.db, jobs, app.log);
+  const jobRunner = new JobRunner(database.db, jobs, app.log, app.clock);
   app.decorate('jobs', jobRunner);
   // Before every route: its onResponse hook times them all (docs/decisions/0033-openapi-metrics-deployment.md).
   await app.register(metricsPlugin, { database });
@@ -237,6 +240,7 @@ export async function buildApp({
   await app.register(adminRoutes);
   await app.register(accessRequestRoutes);
   await app.register(registrationRoutes);
+  await app.register(recertificationRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

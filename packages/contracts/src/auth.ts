@@ -112,6 +112,11 @@ export const SessionState = z.object({
    */
   mfaPending: z.optional(PendingLoginStep),
   /**
+   * The user administers a location with a person's access past its recertification date: the web app keeps them on
+   * the recertification screen until it is done (docs/requirements/staff-accounts.md#annual-recertification).
+   */
+  recertificationOverdue: z.optional(z.boolean()),
+  /**
    * Logged in and an active administrator of at least one location whose access is not suspended: the header and the
    * portal home link to the console (`/admin`). Absent when not logged in.
    */

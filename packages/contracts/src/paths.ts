@@ -37,6 +37,8 @@ export const PAGE_PATHS = {
   reactivate: '/reactivate',
   /** The administrator's console (docs/requirements/staff-accounts.md#the-administrators-console). */
   admin: '/admin',
+  /** The administrator's recertification screen (docs/requirements/staff-accounts.md#annual-recertification). */
+  recertify: '/admin/recertify',
 } as const;
 
 /** An emailed link's path: the page with its one-time token in the fragment (never sent to a server or logged). */

@@ -90,6 +90,11 @@ export const routes: RouteObject[] = [
         handle: pageHandle({ requiresLogin: true }),
       },
       {
+        path: paths.recertify.path,
+        lazy: async () => ({ Component: (await import('./routes/recertify')).RecertifyRoute }),
+        handle: pageHandle({ requiresLogin: true }),
+      },
+      {
         path: paths.register.path,
         lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
       },

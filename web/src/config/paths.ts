@@ -32,4 +32,6 @@ export const paths = {
   admin: { path: '/admin', href: () => '/admin' },
   /** An administrator's invitation (`#token=…`; docs/requirements/staff-accounts.md#invitations); logged in or not. */
   invitation: { path: PAGE_PATHS.invitation, href: () => PAGE_PATHS.invitation },
+  /** Where an administrator with overdue recertifications is held (docs/requirements/staff-accounts.md). */
+  recertify: { path: PAGE_PATHS.recertify, href: () => PAGE_PATHS.recertify },
 } as const;

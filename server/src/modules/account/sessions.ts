@@ -103,6 +103,11 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'security_answers.changed': ['Security questions changed', 'Security questions change failed'],
   // Every other action a user's events can carry is named too: "Account activity" said nothing (issue 22).
   'account.disabled-inactive': ['Account disabled after a long time without a login', 'Account disabling failed'],
+  // Annual recertification (docs/requirements/staff-accounts.md#annual-recertification): the person's side.
+  'recertification.kept': ['Access to a provider location recertified', 'Recertification refused'],
+  'recertification.removed': ['Access to a provider location removed at recertification', 'Recertification refused'],
+  'recertification.lapsed': ['Access to a provider location suspended: not recertified in time', 'Suspension failed'],
+  'recertification.submit': ['Recertification decisions submitted', 'Recertification decisions refused'],
   'account.reactivation': ['Account reactivation step completed', 'Account reactivation step refused'],
   'login-help.forgot-username': ['Username reminder emailed', 'Username reminder not sent'],
   'login-help.forgot-password': ['Password reset link emailed', 'Password reset link not sent'],

@@ -38,7 +38,17 @@ interface DemoAccount {
   lastName: string;
   status: UserStatus;
   isInternal?: boolean;
-  location?: { jurisdiction: MacJurisdiction; role: 'administrator' | 'user' };
+  location?: {
+    jurisdiction: MacJurisdiction;
+    role: 'administrator' | 'user';
+    /** Which demo location of the jurisdiction (by NPI): 0, the first, unless told. */
+    index?: number;
+    /**
+     * Days until the link's recertification date (negative: overdue, and suspended as the job would have done it),
+     * set when the link is created (docs/requirements/staff-accounts.md#demo-data). Default: RECERTIFICATION_DAYS.
+     */
+    certifiedInDays?: number;
+  };
   /** An end user with a pending access request for the jurisdiction's first demo location (no link yet). */
   requests?: MacJurisdiction;
 }
@@ -84,17 +94,41 @@ export function demoAccounts(): DemoAccount[] {
     // End users waiting for demo.admin.j5's approval (docs/requirements/staff-accounts.md#demo-data).
     { username: 'demo.wait.1', firstName: 'Riley', lastName: 'Requester', status: 'active', requests: first },
     { username: 'demo.wait.2', firstName: 'Morgan', lastName: 'Requester', status: 'active', requests: first },
+    // Annual recertification: one link due in 10 days on demo.admin.j5's location, and another demo administrator
+    // (of a second J8 location, so demo.admin.j8 is not held on the recertification screen) with one overdue.
+    {
+      username: 'demo.user.due',
+      firstName: 'Dale',
+      lastName: 'Due',
+      status: 'active',
+      location: { jurisdiction: first, role: 'user', certifiedInDays: 10 },
+    },
+    {
+      username: 'demo.admin.recert',
+      firstName: 'Remy',
+      lastName: 'Recertifier',
+      status: 'active',
+      location: { jurisdiction: 'J8', role: 'administrator', index: 1 },
+    },
+    {
+      username: 'demo.user.overdue',
+      firstName: 'Owen',
+      lastName: 'Overdue',
+      status: 'active',
+      location: { jurisdiction: 'J8', role: 'user', index: 1, certifiedInDays: -1 },
+    },
   );
   return accounts;
 }
 
-/** The first demo location of a jurisdiction (by NPI, so the same one on every install with the same seed). */
-async function firstLocation(db: Db, jurisdiction: MacJurisdiction): Promise<string | undefined> {
+/** The `index`th demo location of a jurisdiction (by NPI, so the same one on every install with the same seed). */
+async function nthLocation(db: Db, jurisdiction: MacJurisdiction, index = 0): Promise<string | undefined> {
   const [row] = await db
     .select({ id: providerLocations.id })
     .from(providerLocations)
     .where(eq(providerLocations.jurisdiction, jurisdiction))
     .orderBy(asc(providerLocations.npi), asc(providerLocations.ptan))
+    .offset(index)
     .limit(1);
   return row?.id;
 }
@@ -121,10 +155,13 @@ export async function seedDemoAccounts(
 ): Promise<number> {
   let created = 0;
   let demoAnswerHash: Promise<string> | undefined;
+  // One hash of the (public) demo password for every account created now: start-up pays for one, not one per account.
+  let demoPasswordHash: Promise<string> | undefined;
   for (const account of demoAccounts()) {
     let user: { id: string } | undefined = await userByUsername(db, account.username);
     if (!user) {
-      const passwordHash = await hasher.hash(DEMO_PASSWORD);
+      demoPasswordHash ??= hasher.hash(DEMO_PASSWORD);
+      const passwordHash = await demoPasswordHash;
       // One hash for every demo answer (the same public answer): start-up pays for one hash, not one per answer.
       demoAnswerHash ??= hashSecurityAnswer(DEMO_SECURITY_ANSWER, hasher);
       const answerHash = await demoAnswerHash;
@@ -164,11 +201,19 @@ export async function seedDemoAccounts(
         await db.insert(accessRequests).values({ userId: user.id, locationId: requested }).onConflictDoNothing();
     }
     if (!account.location) continue;
-    const locationId = await firstLocation(db, account.location.jurisdiction);
+    const { jurisdiction, role, index, certifiedInDays } = account.location;
+    const locationId = await nthLocation(db, jurisdiction, index);
+    const certification =
+      certifiedInDays === undefined
+        ? {}
+        : {
+            certifiedUntil: new Date(now.getTime() + certifiedInDays * 24 * 60 * 60 * 1000),
+            ...(certifiedInDays <= 0 ? { status: 'suspended' } : {}),
+          };
     if (locationId)
       await db
         .insert(userLocations)
-        .values({ userId: user.id, locationId, role: account.location.role })
+        .values({ userId: user.id, locationId, role, ...certification })
         .onConflictDoNothing();
   }
   return created;

@@ -1,5 +1,6 @@
 import type { SessionState } from '@portal/contracts/auth';
 import { administersAnyLocation } from '../../platform/admin-guard';
+import { hasOverdueRecertifications } from '../recertification/service';
 import type { ServiceContext } from '../../platform/service-context';
 import { sessionState, type LoadedSession } from '../../platform/session';
 
@@ -13,5 +14,11 @@ export async function sessionAnswer(
 ): Promise<SessionState> {
   const state = sessionState(session, ctx.now(), ctx.config.sessions);
   if (!state.loggedIn || !session) return state;
-  return { ...state, administersLocation: await administersAnyLocation(ctx.db, session.userId) };
+  const administersLocation = await administersAnyLocation(ctx.db, session.userId);
+  return {
+    ...state,
+    administersLocation,
+    // The web app keeps such an administrator on the recertification screen (docs/decisions/0041).
+    ...(administersLocation ? { recertificationOverdue: await hasOverdueRecertifications(ctx, session.userId) } : {}),
+  };
 }

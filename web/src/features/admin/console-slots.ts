@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { InvitationsSection } from './invitations/invitations-section';
+import { RecertificationSection } from './recertification/recertification-section';
 
 /**
  * Where the parts of the console built in their own folders plug in (docs/requirements/staff-accounts.md):
@@ -18,6 +19,7 @@ export interface ConsoleSection {
 /** Sections, in page order (e.g. `{ id: 'recertification', title: 'Recertification', Component: … }`). */
 export const consoleSections: ConsoleSection[] = [
   { id: 'invitations', title: 'Invitations', Component: InvitationsSection },
+  { id: 'recertification', title: 'Recertification', Component: RecertificationSection },
 ];
 
 /** Buttons beside the page's heading, each opening its own dialog (e.g. "Invite a person"). */

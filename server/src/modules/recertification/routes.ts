@@ -1,0 +1,60 @@
+import {
+  LOCATION_RESTORE_PATH,
+  LocationRestoreParams,
+  LocationRestoreResponse,
+  RECERTIFICATIONS_PATH,
+  RecertificationListResponse,
+  RecertificationRequest,
+  RecertificationResponse,
+} from '@portal/contracts/recertification';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { serviceContext } from '../../platform/service-context';
+import { requireRecentAuthentication, requireSession } from '../../platform/session';
+import { dueRecertifications, recertify, restoreLocation } from './service';
+
+/**
+ * Annual recertification (docs/requirements/staff-accounts.md#annual-recertification, docs/decisions/0041): what is
+ * due on the caller's locations and the bulk keep-or-remove decisions, and the help desk's restore of a suspended
+ * location. The flows are in service.ts; the jobs in jobs.ts and request-notifications.ts.
+ */
+export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Reading is not a change: no audit. The admin guard (scope `administered`) lets administrators in; the service
+  // lists only links of the locations they administer now.
+  app.get(
+    RECERTIFICATIONS_PATH,
+    { config: { adminScope: 'administered' }, schema: { response: { 200: RecertificationListResponse } } },
+    async (request) => ({
+      data: { links: await dueRecertifications(serviceContext(request), request.portalSession!.userId) },
+    }),
+  );
+
+  app.post(
+    RECERTIFICATIONS_PATH,
+    {
+      // The body names links of several locations: the guard admits an administrator, the service checks each link
+      // against the locations they administer (all or nothing, 404 otherwise).
+      config: {
+        adminScope: 'administered',
+        audit: { action: 'recertification.submit' },
+        errors: { 404: ['Not_Found'] },
+      },
+      preHandler: requireRecentAuthentication,
+      schema: { body: RecertificationRequest, response: { 200: RecertificationResponse } },
+    },
+    async (request) => ({
+      data: await recertify(serviceContext(request), request.portalSession!.userId, request.body.decisions),
+    }),
+  );
+
+  app.post(
+    LOCATION_RESTORE_PATH,
+    {
+      config: { audit: { action: 'location.access-restored' }, errors: { 403: ['Forbidden'], 404: ['Not_Found'] } },
+      preHandler: [requireSession, requireRecentAuthentication],
+      schema: { params: LocationRestoreParams, response: { 200: LocationRestoreResponse } },
+    },
+    async (request) => ({
+      data: await restoreLocation(serviceContext(request), request.portalSession!.userId, request.params.locationId),
+    }),
+  );
+};

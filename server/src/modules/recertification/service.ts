@@ -1,0 +1,197 @@
+import type { DueRecertification, RecertificationDecision } from '@portal/contracts/recertification';
+import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
+import { providerLocations, userLocations, users } from '../../db/schema';
+import type { DbExecutor } from '../../platform/db-executor';
+import { administeredLocationIds } from '../../platform/admin-guard';
+import { PortalError } from '../../platform/portal-error';
+import { audit, type ServiceContext } from '../../platform/service-context';
+import { DAY_MS, DUE_WITHIN_DAYS } from './links';
+
+type Ctx = Pick<ServiceContext, 'db' | 'now' | 'config' | 'client'>;
+
+/**
+ * The locations the user administers now: the admin guard's own definition (docs/decisions/0039-admin-guard.md), so
+ * the list, the decisions and the guard agree.
+ */
+function administeredLocations(db: DbExecutor, userId: string): Promise<string[]> {
+  return administeredLocationIds(db, userId);
+}
+
+/**
+ * The links the administrator decides on: of their locations, not their own (administrators certify each other),
+ * due within 45 days or overdue (an overdue link is suspended by the job; keeping it restores it).
+ */
+function decidableLinks(locationIds: string[], adminId: string, now: Date) {
+  return and(
+    inArray(userLocations.locationId, locationIds),
+    ne(userLocations.userId, adminId),
+    lte(userLocations.certifiedUntil, new Date(now.getTime() + DUE_WITHIN_DAYS * DAY_MS)),
+    or(eq(userLocations.status, 'active'), eq(userLocations.status, 'suspended')),
+  );
+}
+
+/** `GET /api/admin/recertifications`: the due and overdue links of the caller's locations, most urgent first. */
+export async function dueRecertifications(ctx: Ctx, adminId: string): Promise<DueRecertification[]> {
+  const now = ctx.now();
+  const locations = await administeredLocations(ctx.db, adminId);
+  if (!locations.length) return [];
+  const rows = await ctx.db
+    .select({
+      userId: userLocations.userId,
+      locationId: userLocations.locationId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      username: users.username,
+      legalName: providerLocations.legalName,
+      npi: providerLocations.npi,
+      role: userLocations.role,
+      certifiedUntil: userLocations.certifiedUntil,
+    })
+    .from(userLocations)
+    .innerJoin(users, eq(users.id, userLocations.userId))
+    .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
+    .where(decidableLinks(locations, adminId, now))
+    .orderBy(asc(userLocations.certifiedUntil), asc(users.lastName), asc(users.firstName))
+    .limit(1000);
+  return rows.map((row) => ({
+    userId: row.userId,
+    locationId: row.locationId,
+    name: `${row.firstName} ${row.lastName}`,
+    username: row.username,
+    legalName: row.legalName,
+    npi: row.npi,
+    role: row.role,
+    certifiedUntil: row.certifiedUntil.toISOString(),
+    overdue: row.certifiedUntil.getTime() <= now.getTime(),
+  }));
+}
+
+/**
+ * Whether the user administers a location with an overdue link of another person: the web app then keeps them on the
+ * recertification screen until it is done (docs/requirements/staff-accounts.md#annual-recertification).
+ */
+export async function hasOverdueRecertifications(
+  ctx: Pick<ServiceContext, 'db' | 'now'>,
+  userId: string,
+): Promise<boolean> {
+  const now = ctx.now();
+  const locations = await administeredLocations(ctx.db, userId);
+  if (!locations.length) return false;
+  const [row] = await ctx.db
+    .select({ userId: userLocations.userId })
+    .from(userLocations)
+    .where(and(decidableLinks(locations, userId, now), lte(userLocations.certifiedUntil, now)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * `POST /api/admin/recertifications`: keep (certified for RECERTIFICATION_DAYS more, by the caller; reminders start
+ * again; a suspended link is active again) or remove (the link is deleted). All or nothing: a decision naming a link
+ * the caller may not decide on (another location's, their own, one not due) answers 404 `Not_Found` and changes
+ * nothing, so ids of other locations reveal nothing. Each decision is audited with the person as target.
+ */
+export async function recertify(
+  ctx: Ctx,
+  adminId: string,
+  decisions: RecertificationDecision[],
+): Promise<{ kept: number; removed: number }> {
+  const now = ctx.now();
+  const key = (d: { userId: string; locationId: string }) => `${d.userId}/${d.locationId}`;
+  const unique = new Map(decisions.map((d) => [key(d), d]));
+  return ctx.db.transaction(async (tx) => {
+    const locations = await administeredLocations(tx, adminId);
+    const wanted = [...unique.values()];
+    const found = locations.length
+      ? await tx
+          .select({ userId: userLocations.userId, locationId: userLocations.locationId })
+          .from(userLocations)
+          .where(
+            and(
+              decidableLinks(locations, adminId, now),
+              inArray(
+                userLocations.userId,
+                wanted.map((d) => d.userId),
+              ),
+            ),
+          )
+          .for('update')
+      : [];
+    const decidable = new Set(found.map(key));
+    if (wanted.some((d) => !decidable.has(key(d)))) throw new PortalError(404, 'Not_Found');
+
+    const until = new Date(now.getTime() + ctx.config.staff.recertificationDays * DAY_MS);
+    let kept = 0;
+    let removed = 0;
+    for (const d of wanted) {
+      const link = and(eq(userLocations.userId, d.userId), eq(userLocations.locationId, d.locationId));
+      if (d.decision === 'keep') {
+        await tx
+          .update(userLocations)
+          .set({ certifiedUntil: until, certifiedBy: adminId, reminderDaysSent: null, status: 'active' })
+          .where(link);
+        kept++;
+      } else {
+        await tx.delete(userLocations).where(link);
+        removed++;
+      }
+      await audit(ctx, tx, {
+        actor: adminId,
+        action: d.decision === 'keep' ? 'recertification.kept' : 'recertification.removed',
+        target: d.userId,
+        outcome: 'success',
+        details: { locationId: d.locationId, ...(d.decision === 'keep' ? { until: until.toISOString() } : {}) },
+      });
+    }
+    return { kept, removed };
+  });
+}
+
+/**
+ * The help desk's restore of a location whose access was suspended for want of a current administrator: an internal
+ * user only (403 `Forbidden` otherwise; 404 for an unknown location). The location's administrator links are
+ * recertified for RECERTIFICATION_DAYS by the help-desk user (active again), so the location has a current
+ * administrator who then recertifies the others. Audited with the location as target.
+ */
+export async function restoreLocation(
+  ctx: Ctx,
+  actorId: string,
+  locationId: string,
+): Promise<{ restored: boolean; administrators: number }> {
+  const now = ctx.now();
+  return ctx.db.transaction(async (tx) => {
+    const [actor] = await tx.select({ isInternal: users.isInternal }).from(users).where(eq(users.id, actorId));
+    if (!actor?.isInternal) throw new PortalError(403, 'Forbidden');
+    const [location] = await tx
+      .select({ suspendedAt: providerLocations.accessSuspendedAt })
+      .from(providerLocations)
+      .where(eq(providerLocations.id, locationId))
+      .for('update');
+    if (!location) throw new PortalError(404, 'Not_Found');
+    const until = new Date(now.getTime() + ctx.config.staff.recertificationDays * DAY_MS);
+    let administrators = 0;
+    if (location.suspendedAt) {
+      const links = await tx
+        .update(userLocations)
+        .set({ certifiedUntil: until, certifiedBy: actorId, reminderDaysSent: null, status: 'active' })
+        .where(
+          and(
+            eq(userLocations.locationId, locationId),
+            eq(userLocations.role, 'administrator'),
+            or(eq(userLocations.status, 'suspended'), lte(userLocations.certifiedUntil, now)),
+          ),
+        )
+        .returning({ userId: userLocations.userId });
+      administrators = links.length;
+      await tx.update(providerLocations).set({ accessSuspendedAt: null }).where(eq(providerLocations.id, locationId));
+    }
+    await audit(ctx, tx, {
+      actor: actorId,
+      action: 'location.access-restored',
+      target: locationId,
+      outcome: 'success',
+      details: { count: administrators, ...(location.suspendedAt ? {} : { reason: 'not suspended' }) },
+    });
+    return { restored: location.suspendedAt !== null, administrators };
+  });
+}

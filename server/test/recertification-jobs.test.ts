@@ -1,0 +1,213 @@
+import { eq } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../src/db/client';
+import { accessRequests, auditEvents, providerLocations } from '../src/db/schema';
+import { JobRunner } from '../src/platform/jobs';
+import {
+  RECERTIFICATION_REMINDER_JOB,
+  RECERTIFICATION_SUSPENSION_JOB,
+  staffAccountJobs,
+} from '../src/modules/recertification/jobs';
+import {
+  ACCESS_REQUEST_BATCH_JOB,
+  ACCESS_REQUEST_DIGEST_JOB,
+} from '../src/modules/recertification/request-notifications';
+import { createTestDatabase, testClock, type TestClock } from './helpers';
+import {
+  clearOutbox,
+  link,
+  linkOf,
+  makeLocation,
+  makePerson,
+  outboxMail,
+  requestAccess,
+} from './support/recertification';
+
+const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
+const log = pino({ level: 'silent' });
+
+/** Each test gets its own database, so counts of emails are exact. */
+describe('staff-account jobs (docs/decisions/0041), on the injectable clock', () => {
+  let database: DatabaseHandle;
+  let clock: TestClock;
+  let runner: JobRunner;
+  const databases: DatabaseHandle[] = [];
+  beforeEach(async () => {
+    database = await createTestDatabase();
+    databases.push(database);
+    clock = testClock();
+    runner = new JobRunner(database.db, staffAccountJobs({ now: clock.now }), log, clock.now);
+  });
+  afterAll(async () => {
+    for (const d of databases) await d.close();
+  });
+  const run = (job: string) => runner.runOnce(job, { force: true });
+  const recipients = (rows: { recipient: string }[]) => rows.map((row) => row.recipient).sort();
+
+  it('reminds each administrator once at 45, 30, 15, 7 and 1 days; a run again sends nothing new', async () => {
+    const { db } = database;
+    const location = await makeLocation(db, 'Harbor Clinic');
+    const a1 = await makePerson(db, 'ann.admin');
+    const a2 = await makePerson(db, 'bob.admin');
+    const person = await makePerson(db, 'cy.user');
+    const due = new Date(clock.now().getTime() + 50 * DAY);
+    await link(db, a1.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    await link(db, a2.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    await link(db, person.id, location, 'user', due);
+
+    expect(await run(RECERTIFICATION_REMINDER_JOB)).toBe(true);
+    expect(await outboxMail(db)).toEqual([]);
+
+    for (const days of [45, 30, 15, 7, 1]) {
+      clock.advance(due.getTime() - days * DAY + HOUR - clock.now().getTime());
+      await run(RECERTIFICATION_REMINDER_JOB);
+      const sent = await outboxMail(db, 'recertification-due');
+      expect(recipients(sent), `${days} days`).toEqual([a1.email, a2.email]);
+      expect(sent[0]!.data).toMatchObject({ people: [{ name: 'cy Tester', daysLeft: days }] });
+      await clearOutbox(db);
+      await run(RECERTIFICATION_REMINDER_JOB);
+      clock.advance(2 * HOUR);
+      await run(RECERTIFICATION_REMINDER_JOB);
+      expect(await outboxMail(db), `again at ${days} days`).toEqual([]);
+      expect((await linkOf(db, person.id, location))!.reminderDaysSent).toBe(days);
+    }
+  });
+
+  it('a link first seen 10 days before gets one reminder (15), then the 7-day one; one email per administrator for all their locations, never about themselves', async () => {
+    const { db } = database;
+    const [l1, l2] = [await makeLocation(db, 'North Office'), await makeLocation(db, 'South Office')];
+    const admin = await makePerson(db, 'dee.admin');
+    const other = await makePerson(db, 'eve.admin');
+    const p1 = await makePerson(db, 'fay.user');
+    const p2 = await makePerson(db, 'gil.user');
+    const at = (days: number) => new Date(clock.now().getTime() + days * DAY);
+    await link(db, admin.id, l1, 'administrator', at(10));
+    await link(db, admin.id, l2, 'administrator', at(300));
+    await link(db, other.id, l1, 'administrator', at(300));
+    await link(db, p1.id, l1, 'user', at(10));
+    await link(db, p2.id, l2, 'user', at(10));
+
+    await run(RECERTIFICATION_REMINDER_JOB);
+    const sent = await outboxMail(db, 'recertification-due');
+    expect(recipients(sent)).toEqual([admin.email, other.email]);
+    const toAdmin = sent.find((row) => row.recipient === admin.email)!.data as { people: { name: string }[] };
+    expect(toAdmin.people.map((p) => p.name).sort()).toEqual(['fay Tester', 'gil Tester']);
+    const toOther = sent.find((row) => row.recipient === other.email)!.data as { people: { name: string }[] };
+    expect(toOther.people.map((p) => p.name).sort()).toEqual(['dee Tester', 'fay Tester']);
+    expect((await linkOf(db, p1.id, l1))!.reminderDaysSent).toBe(15);
+
+    await clearOutbox(db);
+    clock.advance(3 * DAY + HOUR);
+    await run(RECERTIFICATION_REMINDER_JOB);
+    expect((await outboxMail(db, 'recertification-due')).length).toBe(2);
+  });
+
+  it('suspends a link past its date and tells the person once; a location left without a current administrator is suspended', async () => {
+    const { db } = database;
+    const kept = await makeLocation(db, 'Kept Clinic');
+    const lost = await makeLocation(db, 'Lost Clinic');
+    const admin = await makePerson(db, 'hal.admin');
+    const soleAdmin = await makePerson(db, 'ida.admin');
+    const person = await makePerson(db, 'jo.user');
+    const at = (days: number) => new Date(clock.now().getTime() + days * DAY);
+    await link(db, admin.id, kept, 'administrator', at(300));
+    await link(db, person.id, kept, 'user', at(2));
+    await link(db, soleAdmin.id, lost, 'administrator', at(3));
+    await link(db, person.id, lost, 'user', at(300));
+
+    await run(RECERTIFICATION_SUSPENSION_JOB);
+    expect((await linkOf(db, person.id, kept))!.status).toBe('active');
+
+    clock.advance(2 * DAY + 1);
+    await run(RECERTIFICATION_SUSPENSION_JOB);
+    expect((await linkOf(db, person.id, kept))!.status).toBe('suspended');
+    expect((await linkOf(db, person.id, lost))!.status).toBe('active');
+    const told = await outboxMail(db, 'location-access-suspended');
+    expect(recipients(told)).toEqual([person.email]);
+    expect(told[0]!.data).toMatchObject({ locations: [expect.stringContaining('Kept Clinic')] });
+    await run(RECERTIFICATION_SUSPENSION_JOB);
+    expect((await outboxMail(db)).length).toBe(1);
+    const [keptRow] = await db.select().from(providerLocations).where(eq(providerLocations.id, kept));
+    expect(keptRow!.accessSuspendedAt).toBeNull();
+
+    clock.advance(DAY);
+    await run(RECERTIFICATION_SUSPENSION_JOB);
+    expect((await linkOf(db, soleAdmin.id, lost))!.status).toBe('suspended');
+    const [lostRow] = await db.select().from(providerLocations).where(eq(providerLocations.id, lost));
+    expect(lostRow!.accessSuspendedAt).toEqual(clock.now());
+    const events = await db.select().from(auditEvents).where(eq(auditEvents.target, lost));
+    expect(events.map((e) => e.action)).toEqual(['location.access-suspended']);
+    const lapsed = await db.select().from(auditEvents).where(eq(auditEvents.action, 'recertification.lapsed'));
+    expect(lapsed.map((e) => e.target).sort()).toEqual([person.id, soleAdmin.id].sort());
+  });
+
+  it('the hourly batch emails each administrator once about the new requests of their locations, then only newer ones', async () => {
+    const { db } = database;
+    const [l1, l2] = [await makeLocation(db, 'East Office'), await makeLocation(db, 'West Office')];
+    const a1 = await makePerson(db, 'kim.admin');
+    const a2 = await makePerson(db, 'lou.admin');
+    const stale = await makePerson(db, 'max.admin');
+    await link(db, a1.id, l1, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    await link(db, a1.id, l2, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    await link(db, a2.id, l1, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    // Past its date: not a current administrator, so not told.
+    await link(db, stale.id, l1, 'administrator', new Date(clock.now().getTime() - DAY));
+    const r1 = await makePerson(db, 'ned.user');
+    const r2 = await makePerson(db, 'ola.user');
+    const unverified = await makePerson(db, 'pia.user', { status: 'pending' });
+    await requestAccess(db, r1.id, l1, clock.now());
+    await requestAccess(db, r2.id, l1, clock.now());
+    await requestAccess(db, r2.id, l2, clock.now());
+    await requestAccess(db, unverified.id, l1, clock.now());
+
+    await run(ACCESS_REQUEST_BATCH_JOB);
+    const sent = await outboxMail(db, 'access-requests-pending');
+    expect(recipients(sent)).toEqual([a1.email, a2.email]);
+    const listed = (email: string) =>
+      (sent.find((row) => row.recipient === email)!.data as { requests: { username: string; location: string }[] })
+        .requests;
+    expect(listed(a1.email)).toHaveLength(3);
+    expect(listed(a2.email).map((r) => r.username)).toEqual(['ned.user', 'ola.user']);
+    expect(sent.every((row) => (row.data as { kind: string }).kind === 'new')).toBe(true);
+    const announced = await db.select().from(accessRequests);
+    expect(announced.filter((r) => r.notifiedAt).length).toBe(3);
+
+    await clearOutbox(db);
+    await run(ACCESS_REQUEST_BATCH_JOB);
+    expect(await outboxMail(db)).toEqual([]);
+
+    const r3 = await makePerson(db, 'quinn.user');
+    clock.advance(HOUR);
+    await requestAccess(db, r3.id, l2, clock.now());
+    expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(true);
+    const next = await outboxMail(db, 'access-requests-pending');
+    expect(recipients(next)).toEqual([a1.email]);
+    expect(next[0]!.data).toMatchObject({ requests: [{ username: 'quinn.user' }] });
+  });
+
+  it('the weekly digest lists the requests still pending, once a week across runs', async () => {
+    const { db } = database;
+    const location = await makeLocation(db, 'Digest Clinic');
+    const admin = await makePerson(db, 'ray.admin');
+    await link(db, admin.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    const requester = await makePerson(db, 'sam.user');
+    const decided = await makePerson(db, 'tia.user');
+    await requestAccess(db, requester.id, location, clock.now());
+    const decidedId = await requestAccess(db, decided.id, location, clock.now());
+    await db.update(accessRequests).set({ status: 'denied' }).where(eq(accessRequests.id, decidedId));
+
+    expect(await runner.runOnce(ACCESS_REQUEST_DIGEST_JOB)).toBe(true);
+    const sent = await outboxMail(db, 'access-requests-pending');
+    expect(recipients(sent)).toEqual([admin.email]);
+    expect(sent[0]!.data).toMatchObject({ kind: 'digest', requests: [{ username: 'sam.user' }] });
+    await clearOutbox(db);
+
+    clock.advance(6 * DAY);
+    expect(await runner.runOnce(ACCESS_REQUEST_DIGEST_JOB)).toBe(false);
+    clock.advance(DAY);
+    expect(await runner.runOnce(ACCESS_REQUEST_DIGEST_JOB)).toBe(true);
+    expect(recipients(await outboxMail(db, 'access-requests-pending'))).toEqual([admin.email]);
+  });
+});

@@ -1,0 +1,53 @@
+import { AUTH_ROUTES } from '@portal/contracts/paths';
+import { SessionState } from '@portal/contracts/auth';
+import {
+  RECERTIFICATIONS_PATH,
+  RecertificationListResponse,
+  RecertificationResponse,
+  type RecertificationDecision,
+} from '@portal/contracts/recertification';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+/** Under the console's `['admin']` key: a change anywhere in the console refreshes it too. */
+export const recertificationQueryKeys = {
+  all: ['admin'] as const,
+  due: ['admin', 'recertifications'] as const,
+  /** The session answer's `recertificationOverdue`, read by every logged-in page. */
+  overdue: ['admin', 'recertification-overdue'] as const,
+};
+
+/** The due and overdue links of the administrator's locations (docs/requirements/staff-accounts.md#annual-recertification). */
+export function useDueRecertifications() {
+  return useQuery(
+    queryOptions({
+      queryKey: recertificationQueryKeys.due,
+      queryFn: ({ signal }) =>
+        apiRequest(RECERTIFICATIONS_PATH, { schema: RecertificationListResponse.shape.data, signal }),
+    }),
+  );
+}
+
+/** Keep or remove, in bulk (all or nothing; a login older than the window asks for the password first). */
+export const submitRecertifications = (decisions: RecertificationDecision[]) =>
+  apiRequest(RECERTIFICATIONS_PATH, {
+    method: 'POST',
+    body: { decisions },
+    schema: RecertificationResponse.shape.data,
+  });
+
+/**
+ * Whether the logged-in user is an administrator with overdue recertifications: such a user is held on
+ * `/admin/recertify` (docs/decisions/0041). Read from `GET /api/session`, which never extends the session.
+ */
+export function useRecertificationOverdue(enabled: boolean): boolean {
+  const state = useQuery(
+    queryOptions({
+      queryKey: recertificationQueryKeys.overdue,
+      queryFn: ({ signal }) => apiRequest(AUTH_ROUTES.session, { schema: SessionState, signal }),
+      enabled,
+      staleTime: 15_000,
+    }),
+  );
+  return enabled && state.data?.recertificationOverdue === true;
+}
