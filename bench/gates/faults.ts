@@ -288,6 +288,10 @@ async function rollingRestart(stack: Stack, data: MixData): Promise<Check[]> {
       const t = Date.now();
       await stack.instances[k]!.stop('SIGTERM');
       const stopped = Date.now() - t;
+      // A drain that ran into SHUTDOWN_TIMEOUT_MS logged what held it (main.ts): shown with the figures.
+      if (stopped > 10_000)
+        for (const line of stack.instances[k]!.logs.filter((l) => /"level":(50|60)/.test(l)).slice(-4))
+          log.push(`instance ${k + 1} logged: ${line.slice(0, 1500)}`);
       const instance = await stack.startInstance(k);
       log.push(
         `instance ${k + 1}: drained and exited in ${stopped} ms, ready again ${Date.now() - t - stopped} ms later (pid ${instance.pid})`,

@@ -9,7 +9,7 @@ import { preparePrivateDataDir, restrictNewFilesToOwner } from './platform/data-
 import { logDestination, loggerOptions } from './platform/logger';
 import { startMetricsServer } from './platform/metrics';
 import { loadSecrets } from './platform/secrets';
-import { closeGracefully } from './platform/shutdown';
+import { closeGracefully, drainState } from './platform/shutdown';
 
 function readConfig(): Config {
   try {
@@ -74,8 +74,12 @@ closeWithGrace(
   {
     delay: config.shutdownTimeoutMs,
     logger: { error: (message: unknown) => app.log.error(message) },
+    // With what held it: the connections still open (none: an onClose hook — hashing, jobs, the database — did).
     onTimeout: (delay) =>
-      app.log.error({ shutdownTimeoutMs: delay }, 'shutdown: requests still running at SHUTDOWN_TIMEOUT_MS; exiting'),
+      app.log.error(
+        { shutdownTimeoutMs: delay, connections: drainState(app) },
+        'shutdown: requests still running at SHUTDOWN_TIMEOUT_MS; exiting',
+      ),
   },
   async ({ signal, err }) => {
     const started = Date.now();

@@ -112,11 +112,11 @@ describe('the shutdown drain behind a load balancer', () => {
     const proxy = new Connection(port);
     expect((await proxy.request('GET', '/healthz')).status).toBe(200);
     const started = Date.now();
-    await closeGracefully(app);
-    const took = Date.now() - started;
+    const closing = closeGracefully(app);
     await proxy.closedByServer();
-    expect(took).toBeGreaterThanOrEqual(500);
-    expect(took).toBeLessThan(5_000);
+    // Not before the limit (the proxy may still send on it); the drain then ends by itself.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    await closing;
   });
 
   it("closes another client's idle connection at once", async () => {
@@ -125,8 +125,9 @@ describe('the shutdown drain behind a load balancer', () => {
     expect((await browser.request('GET', '/healthz')).status).toBe(200);
     const started = Date.now();
     await closeGracefully(app);
-    expect(Date.now() - started).toBeLessThan(5_000);
     await browser.closedByServer();
+    // Far below the 60 s a proxy's connection would be left open: it was not waited for.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
 

@@ -78,3 +78,15 @@ export async function closeGracefully(app: FastifyInstance, now: () => number = 
     clearInterval(interval);
   }
 }
+
+/** What still holds a shutdown, for the log line at SHUTDOWN_TIMEOUT_MS: open connections, busy or idle, by peer. */
+export function drainState(app: FastifyInstance, now: () => number = Date.now) {
+  const drain = drains.get(app.server);
+  if (!drain) return undefined;
+  const at = now();
+  return [...drain.sockets].map(([socket, tracked]) => ({
+    peer: `${socket.remoteAddress}:${socket.remotePort}`,
+    requestsInProgress: tracked.busy,
+    idleMs: tracked.busy ? 0 : at - tracked.idleSince,
+  }));
+}
