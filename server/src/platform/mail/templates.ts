@@ -458,6 +458,8 @@ export const emailTemplates = {
       ],
       // The token travels in the fragment, so it never reaches server logs or Referer headers.
       link: { label: 'Open the invitation', path: tokenLinkPath(PAGE_PATHS.invitation, d.token) },
+    }),
+  },
   // Staff accounts (docs/requirements/staff-accounts.md): recertification and request notices to administrators.
   'recertification-due': {
     data: z.strictObject({
