@@ -336,9 +336,6 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       findAdminContactPerClientPerDay: env.FIND_ADMIN_CONTACT_PER_CLIENT_PER_DAY,
       findAdminContactPerLocationPerDay: env.FIND_ADMIN_CONTACT_PER_LOCATION_PER_DAY,
     },
-    staff: {
-      recertificationDays: env.RECERTIFICATION_DAYS,
-    },
     retention: {
       auditDays: env.AUDIT_RETENTION_DAYS,
       tokenDays: env.ONE_TIME_TOKEN_RETENTION_DAYS,

@@ -195,7 +195,7 @@ export async function seedDemoAccounts(
       created++;
     }
     if (account.requests) {
-      const requested = await firstLocation(db, account.requests);
+      const requested = await nthLocation(db, account.requests);
       // Once per account: a request withdrawn or decided since is left as it is (the index allows one pending).
       if (requested && !(await hasAccessRequest(db, user.id)))
         await db.insert(accessRequests).values({ userId: user.id, locationId: requested }).onConflictDoNothing();

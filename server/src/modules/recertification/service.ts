@@ -2,7 +2,7 @@ import type { DueRecertification, RecertificationDecision } from '@portal/contra
 import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
-import { administeredLocationIds } from '../../platform/admin-guard';
+import { administeredLocations as administeredLocationsQuery } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
 import { DAY_MS, DUE_WITHIN_DAYS } from './links';
@@ -13,8 +13,9 @@ type Ctx = Pick<ServiceContext, 'db' | 'now' | 'config' | 'client'>;
  * The locations the user administers now: the admin guard's own definition (docs/decisions/0039-admin-guard.md), so
  * the list, the decisions and the guard agree.
  */
-function administeredLocations(db: DbExecutor, userId: string): Promise<string[]> {
-  return administeredLocationIds(db, userId);
+async function administeredLocations(db: DbExecutor, userId: string): Promise<string[]> {
+  const rows = await administeredLocationsQuery(db, userId);
+  return rows.map((row) => row.locationId);
 }
 
 /**
