@@ -179,8 +179,8 @@ export function AccessRequestsSection() {
           onConfirm={() => void withdraw()}
           onCancel={() => setWithdrawing(undefined)}
         >
-          Your request for access to {withdrawing.location.legalName} (NPI {withdrawing.location.npi}) is withdrawn. Its
-          administrator no longer sees it. You can ask again later.
+          Your request for access to {withdrawing.location.legalName} (NPI {withdrawing.location.npi}) will be withdrawn
+          and its administrator will no longer see it. You can ask again later.
         </ConfirmDialog>
       )}
     </Box>
