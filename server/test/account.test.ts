@@ -17,12 +17,12 @@ import {
 } from '../src/db/schema';
 import { describeActivity, describeBrowser } from '../src/modules/account/service';
 import { currentTotp } from '../src/platform/mfa/totp';
-import { encryptSecret } from '../src/platform/encryption';
 import { rememberPassword } from '../src/platform/password-hashing';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
 import {
   buildTestApp,
   callAs,
+  insertTestUser,
   logInWithTotp,
   otherSession as otherSessionOf,
   portalHeaders,
@@ -75,25 +75,17 @@ describe('My account, passkeys and re-authentication', () => {
   /** An enrolled user with a known password and TOTP secret. */
   async function createUser(extra: Partial<typeof users.$inferInsert> = {}) {
     const username = `account.user${++userCounter}`;
-    const passwordHash = await app.passwordHasher.hash(PASSWORD);
-    const [user] = await app.database.db
-      .insert(users)
-      .values({
-        username,
-        email: `${username}@example.com`,
-        firstName: 'Robin',
-        lastName: 'Example',
-        phone: '555-867-5309',
-        dob: '1980-01-01',
-        passwordHash,
-        status: 'active',
-        totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, SECRET),
-        mfaEnrolledAt: clock.now(),
-        ...extra,
-      })
-      .returning();
-    await rememberPassword(app.database.db, user!.id, passwordHash, 6);
-    return user!;
+    const user = await insertTestUser(app, username, {
+      firstName: 'Robin',
+      lastName: 'Example',
+      phone: '555-867-5309',
+      password: PASSWORD,
+      totpSecret: SECRET,
+      mfaEnrolledAt: clock.now(),
+      ...extra,
+    });
+    await rememberPassword(app.database.db, user.id, user.passwordHash, 6);
+    return user;
   }
 
   const login = (client: Client, username: string, password = PASSWORD) =>
