@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import { SESSION_COOKIE, SESSION_COOKIE_SECURE, type SessionState } from '@portal/contracts/auth';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQLWrapper } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { sessions, users } from '../db/schema';
+import { auditEvents, sessions, users } from '../db/schema';
+import { auditRow, auditWritten, type AuditEvent } from './audit';
 import type { ServiceContext } from './service-context';
-import type { DbExecutor } from './db-executor';
+import { rowsOf, type DbExecutor } from './db-executor';
 import type { Job } from './jobs';
 import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
 import { PortalError } from './portal-error';
@@ -335,6 +336,56 @@ export async function rotateSession(
     authenticatedAt: session.authenticatedAt,
   });
   ctx.session.issue(id);
+}
+
+/**
+ * `rotateSession` and the audit event that records it, in ONE statement and only if `gate` answers a row: a query
+ * answering the account's `id`, e.g. its lock re-checked (`for share`) or its failure count reset where it is still
+ * open. A statement with data-modifying CTEs is atomic by itself and the gate's row lock holds until it ends, so the
+ * verdict and the session need no explicit transaction: one round trip where BEGIN, the re-check, the session insert,
+ * the event insert and COMMIT took five (docs/decisions/0020). Answers whether the session was created; only then is
+ * the old session (the cookie's) ended and the new cookie issued.
+ */
+export async function rotateSessionIf(
+  ctx: Pick<ServiceContext, 'config' | 'now' | 'client' | 'session'>,
+  db: DbExecutor,
+  gate: SQLWrapper,
+  session: { userId: string; stage: SessionStage },
+  event: Omit<AuditEvent, 'ip' | 'requestId'>,
+): Promise<boolean> {
+  const stamped: AuditEvent = { ...event, ip: ctx.client.ip, requestId: ctx.client.requestId };
+  const row = auditRow(stamped);
+  const id = newSessionId();
+  const now = ctx.now();
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+  const columns = (...names: string[]) =>
+    sql.join(
+      names.map((name) => sql.identifier(name)),
+      sql`, `,
+    );
+  const old = ctx.session.cookie;
+  const [written] = rowsOf<{ id: unknown }>(
+    await db.execute(sql`
+      with opened as (${gate.getSQL()}),
+      ${old ? sql`ended as (delete from ${sessions} where ${sessions.idHash} = ${hashSessionId(old)} and exists (select 1 from opened)),` : sql``}
+      created as (
+        insert into ${sessions} (${columns('id_hash', 'user_id', 'stage', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent')})
+        select ${hashSessionId(id)}, opened.id, ${session.stage}::session_stage, ${at(now)}, ${at(now)},
+          ${at(new Date(now.getTime() + ctx.config.sessions.absoluteMs))}, ${ctx.client.ip.slice(0, 45)},
+          ${ctx.client.userAgent.slice(0, 512) || null}
+        from opened where opened.id = ${session.userId}
+        returning user_id
+      )
+      insert into ${auditEvents} (${columns('actor', 'action', 'target', 'outcome', 'ip', 'request_id', 'details')})
+      select ${row.actor}, ${row.action}, ${row.target}, ${row.outcome}::audit_outcome, ${row.ip}, ${row.requestId},
+        ${row.details === null ? null : JSON.stringify(row.details)}::jsonb
+      from created
+      returning id`),
+  );
+  if (!written) return false;
+  auditWritten(stamped);
+  ctx.session.issue(id);
+  return true;
 }
 
 /** Deletes sessions past their absolute limit, or idle for longer than the idle limit (run by the job runner). */
