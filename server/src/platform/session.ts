@@ -140,6 +140,16 @@ export async function endAllSessions(
   return ended.length;
 }
 
+/**
+ * The account may be tried: active and not locked at `now`. Every statement that records a verdict (a failure
+ * counted, a lock, a session created, a second factor accepted) carries this condition, so a verdict and the lock
+ * it depends on are one atomic step, whatever the order in which parallel attempts finish their hashing. A session
+ * of an account no longer open ends at its next request (`sessionOfCookie`, `requireSession`).
+ */
+export function openAt(now: Date) {
+  return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
+}
+
 export type SessionLookup = { status: 'none' } | { status: 'expired' } | { status: 'valid'; session: LoadedSession };
 
 /** Past the idle or the absolute limit at `now`. */
@@ -205,6 +215,48 @@ export async function sessionOfCookie(
   return { status: 'valid', session };
 }
 
+/**
+ * Restarts the idle timer of a logged-in session and answers it, in one statement, only if it is within its limits
+ * at `now` and its account is open (the checks of `sessionOfCookie`, in the `UPDATE`'s condition); undefined
+ * otherwise, and then nothing was written.
+ */
+async function touchActiveSession(
+  db: DbExecutor,
+  idHash: string,
+  now: Date,
+  limits: SessionLimits,
+): Promise<LoadedSession | undefined> {
+  const [row] = await db
+    .update(sessions)
+    .set({ lastSeenAt: now })
+    .from(users)
+    .where(
+      and(
+        eq(sessions.idHash, idHash),
+        eq(users.id, sessions.userId),
+        eq(sessions.stage, 'active'),
+        sql`${sessions.expiresAt} > ${now.toISOString()}::timestamptz`,
+        sql`${sessions.lastSeenAt} > ${new Date(now.getTime() - limits.idleMs).toISOString()}::timestamptz`,
+        openAt(now),
+      ),
+    )
+    .returning({
+      idHash: sessions.idHash,
+      userId: sessions.userId,
+      stage: sessions.stage,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      authenticatedAt: sessions.authenticatedAt,
+      pendingTotpSecretEncrypted: sessions.pendingTotpSecretEncrypted,
+      mfaFailures: sessions.mfaFailures,
+      username: users.username,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    });
+  return row;
+}
+
 /** Restarts the idle timer (activity on a protected route, or I'm still here). */
 export async function touchSession(db: DbExecutor, idHash: string, now: Date): Promise<void> {
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
@@ -235,14 +287,25 @@ export function sessionState(session: LoadedSession | undefined, now: Date, limi
  */
 export const requireSession: preHandlerAsyncHookHandler = guardErrors(
   async function (request, reply) {
+    const { db } = request.server.database;
+    const now = request.server.clock();
+    const id = sessionCookieOf(request);
+    // The usual case in one round trip: a logged-in session within its limits, of an open account, touched.
+    const touched = id
+      ? await touchActiveSession(db, hashSessionId(id), now, request.server.config.sessions)
+      : undefined;
+    if (touched) {
+      request.portalSession = touched;
+      return;
+    }
+    // Anything else (no cookie, expired, another stage, the account locked since) is told apart by the lookup.
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') {
       clearSessionCookie(reply);
       throw new PortalError(401, 'Session_Expired');
     }
     if (lookup.status === 'none' || lookup.session.stage !== 'active') throw new PortalError(401, 'Not_Logged_In');
-    const now = request.server.clock();
-    await touchSession(request.server.database.db, lookup.session.idHash, now);
+    await touchSession(db, lookup.session.idHash, now);
     request.portalSession = { ...lookup.session, lastSeenAt: now };
   } as preHandlerAsyncHookHandler,
   { 401: ['Not_Logged_In', 'Session_Expired'] },

@@ -5,8 +5,8 @@ import { userByUsername } from '../../db/users';
 import { unknownUsernameTarget } from '../../platform/audit';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { rotateSessionIf } from '../../platform/session';
-import { openAt, recordPasswordFailure } from './lockout';
+import { rotateSessionIf, openAt } from '../../platform/session';
+import { recordPasswordFailure } from './lockout';
 
 /**
  * The login's password step (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
