@@ -1,14 +1,14 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, outbox, securityAnswers, users } from '../src/db/schema';
+import { auditEvents, outbox, securityAnswers } from '../src/db/schema';
 import { userById } from '../src/db/users';
 import { confirmEmailChange, changeSecurityAnswers, requestEmailChange } from '../src/modules/account/service';
 import { PortalError } from '../src/platform/portal-error';
 import { contextOf, type ClientInfo } from '../src/platform/service-context';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
 import { createSession, hashSessionId, type LoadedSession } from '../src/platform/session';
-import { buildTestApp, testClock } from './helpers';
+import { buildTestApp, testClock, insertTestUser } from './helpers';
 
 /**
  * My account's flows called as plain functions over a `ServiceContext` (docs/architecture.md#server-modules): no
@@ -29,19 +29,11 @@ describe('My account flows without HTTP', () => {
   /** A logged-in user and their session, made directly in the tables. */
   async function loggedInUser(): Promise<LoadedSession> {
     const username = `account.flow${++userCounter}`;
-    const [user] = await app.database.db
-      .insert(users)
-      .values({
-        username,
-        email: `${username}@example.com`,
-        firstName: 'Robin',
-        lastName: 'Example',
-        phone: '555-867-5309',
-        dob: '1980-01-01',
-        passwordHash: 'not used here',
-        status: 'active',
-      })
-      .returning();
+    const user = await insertTestUser(app, username, {
+      firstName: 'Robin',
+      lastName: 'Example',
+      phone: '555-867-5309',
+    });
     const now = clock.now();
     const id = await createSession(app.database.db, {
       userId: user!.id,

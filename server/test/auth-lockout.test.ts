@@ -3,9 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
-import { encryptSecret } from '../src/platform/encryption';
 import { currentTotp } from '../src/platform/mfa/totp';
-import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock } from './helpers';
+import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock, insertTestUser } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -44,21 +43,13 @@ describe('account lockout', () => {
 
   async function createUser() {
     const username = `lockout.user${++userCounter}`;
-    const [user] = await app.database.db
-      .insert(users)
-      .values({
-        username,
-        email: `${username}@example.com`,
-        firstName: 'Sam',
-        lastName: 'Lockwood',
-        dob: '1980-01-01',
-        passwordHash: await app.passwordHasher.hash(PASSWORD),
-        status: 'active',
-        totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, SECRET),
-        mfaEnrolledAt: clock.now(),
-      })
-      .returning();
-    return user!;
+    return insertTestUser(app, username, {
+      firstName: 'Sam',
+      lastName: 'Lockwood',
+      password: PASSWORD,
+      totpSecret: SECRET,
+      mfaEnrolledAt: clock.now(),
+    });
   }
 
   const userRow = async (id: string) => (await app.database.db.select().from(users).where(eq(users.id, id)))[0]!;

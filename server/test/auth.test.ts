@@ -9,10 +9,17 @@ import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS, seedDemoAccounts } from '../src/modules/auth/demo-accounts';
 import { currentTotp } from '../src/platform/mfa/totp';
 import { rowsOf } from '../src/platform/db-executor';
-import { encryptSecret } from '../src/platform/encryption';
 import { passwordProblems } from '../src/platform/password-hashing';
 import { endAllSessions, hashSessionId } from '../src/platform/session';
-import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
+import {
+  buildTestApp,
+  callAs,
+  insertTestUser,
+  testConfig,
+  type TestClient,
+  testClock,
+  type TestUserValues,
+} from './helpers';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const MINUTE = 60_000;
@@ -30,35 +37,14 @@ function sessionCookie(res: { cookies: { name: string; value: string }[] }): str
 
 const call = callAs;
 
-async function createUser(app: FastifyInstance, username: string, extra: Partial<typeof users.$inferInsert> = {}) {
-  const [row] = await app.database.db
-    .insert(users)
-    .values({
-      username,
-      email: `${username}@example.com`,
-      firstName: 'Pat',
-      lastName: 'Tester',
-      dob: '1980-01-01',
-      passwordHash: await app.passwordHasher.hash(PASSWORD),
-      status: 'active',
-      ...extra,
-    })
-    .returning();
-  return row!;
+function createUser(app: FastifyInstance, username: string, extra: TestUserValues = {}) {
+  return insertTestUser(app, username, { password: PASSWORD, ...extra });
 }
 
 /** A user already enrolled with a known TOTP secret. */
-async function createEnrolledUser(
-  app: FastifyInstance,
-  username: string,
-  extra: Partial<typeof users.$inferInsert> = {},
-) {
+async function createEnrolledUser(app: FastifyInstance, username: string, extra: TestUserValues = {}) {
   const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
-  const user = await createUser(app, username, {
-    totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, secret),
-    mfaEnrolledAt: new Date(),
-    ...extra,
-  });
+  const user = await createUser(app, username, { totpSecret: secret, ...extra });
   return { user, secret };
 }
 

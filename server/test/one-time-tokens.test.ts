@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseSecurityAnswer } from '@portal/contracts/fields';
 import { eq } from 'drizzle-orm';
 import type { DatabaseHandle } from '../src/db/client';
-import { oneTimeTokens, providerLocations, securityAnswers, users } from '../src/db/schema';
+import { oneTimeTokens, providerLocations, securityAnswers } from '../src/db/schema';
 import {
   consumeLocationToken,
   consumeOneTimeToken,
@@ -19,7 +19,7 @@ import {
   saveSecurityAnswers,
   verifySecurityAnswer,
 } from '../src/platform/security-answers';
-import { createTestDatabase } from './helpers';
+import { createTestDatabase, insertTestUser } from './helpers';
 
 const t0 = new Date('2026-11-23T10:00:00Z');
 const later = (ms: number) => new Date(t0.getTime() + ms);
@@ -30,18 +30,7 @@ describe('one-time tokens and security answers (shared by registration and login
   let locationId: string;
   beforeAll(async () => {
     database = await createTestDatabase();
-    const [user] = await database.db
-      .insert(users)
-      .values({
-        username: 'token.user',
-        email: 't@example.com',
-        firstName: 'T',
-        lastName: 'U',
-        dob: '1980-01-01',
-        passwordHash: 'x',
-      })
-      .returning({ id: users.id });
-    userId = user!.id;
+    ({ id: userId } = await insertTestUser({ database }, 'token.user', { status: 'pending' }));
     const [location] = await database.db
       .insert(providerLocations)
       .values({

@@ -2,11 +2,10 @@ import { ACCOUNT_ROUTES } from '@portal/contracts/account';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, users } from '../src/db/schema';
-import { encryptSecret } from '../src/platform/encryption';
 import { currentTotp } from '../src/platform/mfa/totp';
 import { rememberPassword } from '../src/platform/password-hashing';
 import { createSession } from '../src/platform/session';
-import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient, insertTestUser } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -39,25 +38,15 @@ async function portal(settings: Record<string, string> = {}) {
   /** A user whose password was set `ageMs` ago; enrolled in the authenticator app unless `enrolled` is false. */
   async function createUser(ageMs = 0, enrolled = true) {
     const username = `expiry.user${++userCounter}`;
-    const passwordHash = await app.passwordHasher.hash(PASSWORD);
-    const [user] = await app.database.db
-      .insert(users)
-      .values({
-        username,
-        email: `${username}@example.com`,
-        firstName: 'Robin',
-        lastName: 'Example',
-        dob: '1980-01-01',
-        passwordHash,
-        passwordChangedAt: new Date(clock.now().getTime() - ageMs),
-        status: 'active',
-        ...(enrolled
-          ? { totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, SECRET), mfaEnrolledAt: clock.now() }
-          : {}),
-      })
-      .returning();
-    await rememberPassword(app.database.db, user!.id, passwordHash, 6);
-    return user!;
+    const user = await insertTestUser(app, username, {
+      firstName: 'Robin',
+      lastName: 'Example',
+      password: PASSWORD,
+      passwordChangedAt: new Date(clock.now().getTime() - ageMs),
+      ...(enrolled ? { totpSecret: SECRET, mfaEnrolledAt: clock.now() } : {}),
+    });
+    await rememberPassword(app.database.db, user.id, user.passwordHash, 6);
+    return user;
   }
 
   /** Password, then a TOTP code (each login takes the next 30-second step: a code is accepted once). Answers the MFA answer. */

@@ -4,11 +4,11 @@ import { eq } from 'drizzle-orm';
 import { GeneratedPasswordResponse } from '@portal/contracts/password-policy';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
-import { users, passwordHistory } from '../src/db/schema';
+import { passwordHistory } from '../src/db/schema';
 import { GENERATOR_ALPHABET } from '../src/modules/password/service';
 import { GENERATE_PER_MINUTE } from '../src/modules/password/routes';
 import { isRecentPassword, PasswordHasher, passwordProblems, rememberPassword } from '../src/platform/password-hashing';
-import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { buildTestApp, portalHeaders, testConfig, insertTestUser } from './helpers';
 
 const settings = { memoryKib: 19_456, iterations: 2 };
 
@@ -47,18 +47,7 @@ describe('password history', () => {
   let userId: string;
   beforeAll(async () => {
     ({ app } = await buildTestApp());
-    const [user] = await app.database.db
-      .insert(users)
-      .values({
-        username: 'history',
-        email: 'h@example.com',
-        firstName: 'H',
-        lastName: 'I',
-        dob: '1970-01-01',
-        passwordHash: 'x',
-      })
-      .returning({ id: users.id });
-    userId = user!.id;
+    ({ id: userId } = await insertTestUser(app, 'history', { status: 'pending' }));
   });
   afterAll(() => app.close());
 

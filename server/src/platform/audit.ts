@@ -72,12 +72,12 @@ export function onAuditRecorded(listener: (event: AuditEvent) => void): () => vo
   return () => auditListeners.delete(listener);
 }
 
-/** Writes one audit event, in the caller's transaction when given one (the event exists only if the change commits). */
-export async function recordAudit(db: DbExecutor, event: AuditEvent): Promise<void> {
+/** The row `recordAudit` writes for `event`: details checked against the closed schema, TIN-like values masked. */
+export function auditRow(event: AuditEvent): typeof auditEvents.$inferInsert {
   const details = event.details === undefined ? null : AuditDetails.parse(event.details);
   if (details?.reason !== undefined) details.reason = maskTinLike(details.reason);
   if (details?.ptan !== undefined) details.ptan = maskTinLike(details.ptan);
-  await db.insert(auditEvents).values({
+  return {
     actor: event.actor === null ? null : maskTinLike(event.actor),
     action: event.action,
     target: event.target == null ? null : maskTinLike(event.target),
@@ -85,6 +85,19 @@ export async function recordAudit(db: DbExecutor, event: AuditEvent): Promise<vo
     ip: event.ip ?? null,
     requestId: event.requestId ?? null,
     details,
-  });
+  };
+}
+
+/**
+ * Tells the listeners (`onAuditRecorded`) that `event` was written. `recordAudit` does it; a statement that wrote
+ * the event's `auditRow` itself (one round trip for a change and its event) calls it after that statement.
+ */
+export function auditWritten(event: AuditEvent): void {
   for (const listener of auditListeners) listener(event);
+}
+
+/** Writes one audit event, in the caller's transaction when given one (the event exists only if the change commits). */
+export async function recordAudit(db: DbExecutor, event: AuditEvent): Promise<void> {
+  await db.insert(auditEvents).values(auditRow(event));
+  auditWritten(event);
 }

@@ -36,26 +36,25 @@ export const routeAuditPlugin = fp(async (app: FastifyInstance) => {
     inFlight.set(request.id, false);
     done();
   };
-  const fillGap: onResponseHookHandler = async (request, reply) => {
+  // Callback style, not async: most requests (a success its service audited) end here with no promise made.
+  const fillGap: onResponseHookHandler = (request, reply, done) => {
     const written = inFlight.get(request.id);
     inFlight.delete(request.id);
     const declared = request.routeOptions.config.audit;
-    if (written !== false || !declared || !('action' in declared)) return;
+    if (written !== false || !declared || !('action' in declared)) return done();
     const failed = reply.statusCode >= 400;
     const userId = request.portalSession?.userId ?? null;
-    try {
-      await recordAudit(app.database.db, {
-        actor: userId,
-        action: declared.action,
-        target: userId,
-        outcome: failed ? 'failure' : 'success',
-        ip: request.ip,
-        requestId: request.id,
-        ...(failed ? { details: { reason: answeredErrorCode(request) ?? `http_${reply.statusCode}` } } : {}),
-      });
-    } catch (err) {
-      request.log.warn({ err }, 'could not record the audit event of a request');
-    }
+    recordAudit(app.database.db, {
+      actor: userId,
+      action: declared.action,
+      target: userId,
+      outcome: failed ? 'failure' : 'success',
+      ip: request.ip,
+      requestId: request.id,
+      ...(failed ? { details: { reason: answeredErrorCode(request) ?? `http_${reply.statusCode}` } } : {}),
+    })
+      .catch((err: unknown) => request.log.warn({ err }, 'could not record the audit event of a request'))
+      .finally(() => done());
   };
   const forget: onRequestAbortHookHandler = (request, done) => {
     inFlight.delete(request.id);

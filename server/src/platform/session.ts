@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import { SESSION_COOKIE, SESSION_COOKIE_SECURE, type SessionState } from '@portal/contracts/auth';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQLWrapper } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { sessions, users } from '../db/schema';
+import { auditEvents, sessions, users } from '../db/schema';
+import { auditRow, auditWritten, type AuditEvent } from './audit';
 import type { ServiceContext } from './service-context';
-import type { DbExecutor } from './db-executor';
+import { rowsOf, type DbExecutor } from './db-executor';
 import type { Job } from './jobs';
 import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
 import { PortalError } from './portal-error';
@@ -139,6 +140,16 @@ export async function endAllSessions(
   return ended.length;
 }
 
+/**
+ * The account may be tried: active and not locked at `now`. Every statement that records a verdict (a failure
+ * counted, a lock, a session created, a second factor accepted) carries this condition, so a verdict and the lock
+ * it depends on are one atomic step, whatever the order in which parallel attempts finish their hashing. A session
+ * of an account no longer open ends at its next request (`sessionOfCookie`, `requireSession`).
+ */
+export function openAt(now: Date) {
+  return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
+}
+
 export type SessionLookup = { status: 'none' } | { status: 'expired' } | { status: 'valid'; session: LoadedSession };
 
 /** Past the idle or the absolute limit at `now`. */
@@ -204,6 +215,48 @@ export async function sessionOfCookie(
   return { status: 'valid', session };
 }
 
+/**
+ * Restarts the idle timer of a logged-in session and answers it, in one statement, only if it is within its limits
+ * at `now` and its account is open (the checks of `sessionOfCookie`, in the `UPDATE`'s condition); undefined
+ * otherwise, and then nothing was written.
+ */
+async function touchActiveSession(
+  db: DbExecutor,
+  idHash: string,
+  now: Date,
+  limits: SessionLimits,
+): Promise<LoadedSession | undefined> {
+  const [row] = await db
+    .update(sessions)
+    .set({ lastSeenAt: now })
+    .from(users)
+    .where(
+      and(
+        eq(sessions.idHash, idHash),
+        eq(users.id, sessions.userId),
+        eq(sessions.stage, 'active'),
+        sql`${sessions.expiresAt} > ${now.toISOString()}::timestamptz`,
+        sql`${sessions.lastSeenAt} > ${new Date(now.getTime() - limits.idleMs).toISOString()}::timestamptz`,
+        openAt(now),
+      ),
+    )
+    .returning({
+      idHash: sessions.idHash,
+      userId: sessions.userId,
+      stage: sessions.stage,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      authenticatedAt: sessions.authenticatedAt,
+      pendingTotpSecretEncrypted: sessions.pendingTotpSecretEncrypted,
+      mfaFailures: sessions.mfaFailures,
+      username: users.username,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    });
+  return row;
+}
+
 /** Restarts the idle timer (activity on a protected route, or I'm still here). */
 export async function touchSession(db: DbExecutor, idHash: string, now: Date): Promise<void> {
   await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
@@ -234,14 +287,25 @@ export function sessionState(session: LoadedSession | undefined, now: Date, limi
  */
 export const requireSession: preHandlerAsyncHookHandler = guardErrors(
   async function (request, reply) {
+    const { db } = request.server.database;
+    const now = request.server.clock();
+    const id = sessionCookieOf(request);
+    // The usual case in one round trip: a logged-in session within its limits, of an open account, touched.
+    const touched = id
+      ? await touchActiveSession(db, hashSessionId(id), now, request.server.config.sessions)
+      : undefined;
+    if (touched) {
+      request.portalSession = touched;
+      return;
+    }
+    // Anything else (no cookie, expired, another stage, the account locked since) is told apart by the lookup.
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') {
       clearSessionCookie(reply);
       throw new PortalError(401, 'Session_Expired');
     }
     if (lookup.status === 'none' || lookup.session.stage !== 'active') throw new PortalError(401, 'Not_Logged_In');
-    const now = request.server.clock();
-    await touchSession(request.server.database.db, lookup.session.idHash, now);
+    await touchSession(db, lookup.session.idHash, now);
     request.portalSession = { ...lookup.session, lastSeenAt: now };
   } as preHandlerAsyncHookHandler,
   { 401: ['Not_Logged_In', 'Session_Expired'] },
@@ -335,6 +399,56 @@ export async function rotateSession(
     authenticatedAt: session.authenticatedAt,
   });
   ctx.session.issue(id);
+}
+
+/**
+ * `rotateSession` and the audit event that records it, in ONE statement and only if `gate` answers a row: a query
+ * answering the account's `id`, e.g. its lock re-checked (`for share`) or its failure count reset where it is still
+ * open. A statement with data-modifying CTEs is atomic by itself and the gate's row lock holds until it ends, so the
+ * verdict and the session need no explicit transaction: one round trip where BEGIN, the re-check, the session insert,
+ * the event insert and COMMIT took five (docs/decisions/0020). Answers whether the session was created; only then is
+ * the old session (the cookie's) ended and the new cookie issued.
+ */
+export async function rotateSessionIf(
+  ctx: Pick<ServiceContext, 'config' | 'now' | 'client' | 'session'>,
+  db: DbExecutor,
+  gate: SQLWrapper,
+  session: { userId: string; stage: SessionStage },
+  event: Omit<AuditEvent, 'ip' | 'requestId'>,
+): Promise<boolean> {
+  const stamped: AuditEvent = { ...event, ip: ctx.client.ip, requestId: ctx.client.requestId };
+  const row = auditRow(stamped);
+  const id = newSessionId();
+  const now = ctx.now();
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+  const columns = (...names: string[]) =>
+    sql.join(
+      names.map((name) => sql.identifier(name)),
+      sql`, `,
+    );
+  const old = ctx.session.cookie;
+  const [written] = rowsOf<{ id: unknown }>(
+    await db.execute(sql`
+      with opened as (${gate.getSQL()}),
+      ${old ? sql`ended as (delete from ${sessions} where ${sessions.idHash} = ${hashSessionId(old)} and exists (select 1 from opened)),` : sql``}
+      created as (
+        insert into ${sessions} (${columns('id_hash', 'user_id', 'stage', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent')})
+        select ${hashSessionId(id)}, opened.id, ${session.stage}::session_stage, ${at(now)}, ${at(now)},
+          ${at(new Date(now.getTime() + ctx.config.sessions.absoluteMs))}, ${ctx.client.ip.slice(0, 45)},
+          ${ctx.client.userAgent.slice(0, 512) || null}
+        from opened where opened.id = ${session.userId}
+        returning user_id
+      )
+      insert into ${auditEvents} (${columns('actor', 'action', 'target', 'outcome', 'ip', 'request_id', 'details')})
+      select ${row.actor}, ${row.action}, ${row.target}, ${row.outcome}::audit_outcome, ${row.ip}, ${row.requestId},
+        ${row.details === null ? null : JSON.stringify(row.details)}::jsonb
+      from created
+      returning id`),
+  );
+  if (!written) return false;
+  auditWritten(stamped);
+  ctx.session.issue(id);
+  return true;
 }
 
 /** Deletes sessions past their absolute limit, or idle for longer than the idle limit (run by the job runner). */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { and, desc, eq } from 'drizzle-orm';
+import { insertTestUser } from '../helpers';
 import { outbox, users } from '../../src/db/schema';
 import { rememberPassword } from '../../src/platform/password-hashing';
 import { saveSecurityAnswers } from '../../src/platform/security-answers';
@@ -18,27 +19,15 @@ export async function createAccount(
 ): Promise<typeof users.$inferSelect> {
   const passwordHash = await app.passwordHasher.hash(START_PASSWORD);
   return app.database.db.transaction(async (tx) => {
-    const [user] = await tx
-      .insert(users)
-      .values({
-        username,
-        email: `${username}@example.com`,
-        firstName: 'Pat',
-        lastName: 'Tester',
-        dob: '1980-01-01',
-        passwordHash,
-        status: 'active',
-        ...extra,
-      })
-      .returning();
-    await rememberPassword(tx, user!.id, passwordHash, 6);
+    const user = await insertTestUser(app, username, { passwordHash, ...extra }, tx);
+    await rememberPassword(tx, user.id, passwordHash, 6);
     await saveSecurityAnswers(
       tx,
-      user!.id,
+      user.id,
       QUESTION_KEYS.map((questionId) => ({ questionId, answer: ANSWER })),
       app.passwordHasher,
     );
-    return user!;
+    return user;
   });
 }
 

@@ -4,22 +4,13 @@ import type { User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions } from '../../platform/session';
+import { endAllSessions, openAt } from '../../platform/session';
 
 /**
  * The per-account lockout (docs/requirements/session.md#lockout, docs/decisions/0029): wrong passwords counted in a
  * window, too many wrong second factors, and the lock they take. Shared by the password step, the second-factor step
  * and re-authentication.
  */
-
-/**
- * The account may be tried: active and not locked at `now`. Every statement that records a verdict (a failure
- * counted, a lock, a session created, a second factor accepted) carries this condition, so a verdict and the lock
- * it depends on are one atomic step, whatever the order in which parallel attempts finish their hashing.
- */
-export function openAt(now: Date) {
-  return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
-}
 
 /** Audits a lock and emails the owner, in the transaction that took it. */
 async function announceLock(

@@ -5,8 +5,8 @@ import { userByUsername } from '../../db/users';
 import { unknownUsernameTarget } from '../../platform/audit';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { rotateSession } from '../../platform/session';
-import { openAt, recordPasswordFailure } from './lockout';
+import { rotateSessionIf, openAt } from '../../platform/session';
+import { recordPasswordFailure } from './lockout';
 
 /**
  * The login's password step (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
@@ -55,38 +55,33 @@ export async function loginWithPassword(
   // Parameters raised since the hash was made: store a new hash while the password is at hand.
   const newHash = hasher.needsRehash(user.passwordHash) ? await hasher.hash(input.password) : undefined;
   const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
-  // Most logins have nothing to reset: then a shared lock on the account's row re-checks it and writes nothing (one
-  // row write fewer per login, decision 0020); a failure's count or lock waits for it, and it waits for theirs.
+  // The lock read above is from before the hashing: the session is created only if the account is still open now, in
+  // one statement whose gate re-checks it and locks the account's row until the statement ends (a lock taken meanwhile
+  // by a failure of the same burst wins), with the success's audit event (decision 0020: one round trip). Most logins
+  // have nothing to reset: then the gate is a shared row lock that writes nothing; a failure's count or lock waits for
+  // it, and it waits for theirs.
   const reset = user.failedLoginCount !== 0 || user.failedLoginFirstAt !== null || user.lockedUntil !== null;
-  const opened = await db.transaction(async (tx) => {
-    // The lock read above is from before the hashing: the session is created only if the account is still open now,
-    // in the transaction whose first statement re-checks it (and locks the account's row until it commits). A lock
-    // taken meanwhile by a failure of the same burst wins.
-    const stillOpen = and(eq(users.id, user.id), openAt(ctx.now()));
-    const [open] =
-      reset || newHash
-        ? await tx
-            .update(users)
-            .set({
-              failedLoginCount: 0,
-              failedLoginFirstAt: null,
-              lockedUntil: null,
-              ...(newHash ? { passwordHash: newHash } : {}),
-            })
-            .where(stillOpen)
-            .returning({ id: users.id })
-        : await tx.select({ id: users.id }).from(users).where(stillOpen).for('share');
-    if (!open) return false;
-    await rotateSession(ctx, tx, { userId: user.id, stage: next });
-    await audit(ctx, tx, {
-      actor: user.id,
-      action: 'login.password',
-      target: user.id,
-      outcome: 'success',
-      details: { method: 'password' },
-    });
-    return true;
-  });
+  const stillOpen = and(eq(users.id, user.id), openAt(ctx.now()));
+  const gate =
+    reset || newHash
+      ? db
+          .update(users)
+          .set({
+            failedLoginCount: 0,
+            failedLoginFirstAt: null,
+            lockedUntil: null,
+            ...(newHash ? { passwordHash: newHash } : {}),
+          })
+          .where(stillOpen)
+          .returning({ id: users.id })
+      : db.select({ id: users.id }).from(users).where(stillOpen).for('share');
+  const opened = await rotateSessionIf(
+    ctx,
+    db,
+    gate,
+    { userId: user.id, stage: next },
+    { actor: user.id, action: 'login.password', target: user.id, outcome: 'success', details: { method: 'password' } },
+  );
   if (!opened) {
     await auditLoginFailed(ctx, user.id, 'locked');
     throw loginFailed();

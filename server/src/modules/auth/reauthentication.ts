@@ -3,8 +3,8 @@ import { sessions, users } from '../../db/schema';
 import { userById, type User } from '../../db/users';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions, type LoadedSession } from '../../platform/session';
-import { openAt, recordPasswordFailure } from './lockout';
+import { endAllSessions, type LoadedSession, openAt } from '../../platform/session';
+import { recordPasswordFailure } from './lockout';
 
 /**
  * The password of a logged-in user checked again (docs/requirements/session.md#re-authentication): to restart the

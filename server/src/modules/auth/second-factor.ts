@@ -10,8 +10,8 @@ import { verifyTotp } from '../../platform/mfa/totp';
 import { passwordExpired } from '../../platform/password-change';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { destroySession, rotateSession, type LoadedSession } from '../../platform/session';
-import { lockForSecondFactors, openAt } from './lockout';
+import { destroySession, rotateSession, type LoadedSession, openAt } from '../../platform/session';
+import { lockForSecondFactors } from './lockout';
 
 /**
  * The login's second factor (docs/requirements/session.md#mfa): a TOTP or recovery code, or a passkey (the passkeys
