@@ -219,13 +219,37 @@ export function createConfig(root) {
     },
     {
       // Code that reaches the browser uses zod/mini: classic zod would put the whole library in the bundle
-      // (docs/decisions/0012-zod-mini-in-contracts.md). Tests may use either.
+      // (docs/decisions/0012-zod-mini-in-contracts.md). Tests may use either. The app renders its routes in React
+      // Router's declarative mode (docs/decisions/0034-server-rendered-portal-pages.md): the data router's hooks and
+      // components would throw there (the unit tests' memory router is a data router, so they would not see it).
       files: ['web/src/**/*.{ts,tsx}', 'packages/contracts/src/**/*.ts'],
-      ignores: ['**/*.test.*', '**/__tests__/**'],
+      ignores: ['**/*.test.*', '**/__tests__/**', 'web/src/testing/**'],
       rules: {
         'no-restricted-imports': [
           'error',
-          { paths: [{ name: 'zod', message: "Import from 'zod/mini' in code the browser loads (decision 0012)." }] },
+          {
+            paths: [
+              { name: 'zod', message: "Import from 'zod/mini' in code the browser loads (decision 0012)." },
+              {
+                name: 'react-router',
+                importNames: [
+                  'createBrowserRouter',
+                  'createMemoryRouter',
+                  'RouterProvider',
+                  'ScrollRestoration',
+                  'useRouteError',
+                  'useMatches',
+                  'useNavigation',
+                  'useBlocker',
+                  'useFetcher',
+                  'useLoaderData',
+                  'useActionData',
+                  'Form',
+                ],
+                message: 'The routes render in declarative mode, without the data router (decision 0034).',
+              },
+            ],
+          },
         ],
       },
     },

@@ -109,9 +109,13 @@ describe('every page server-rendered, steady and hydrated; the login form first'
     }
   }
 
-  it('/login has the system-use notice in its first HTML', async () => {
+  it('/login has the system-use notice and the login form in its first HTML', async () => {
     const html = await (await fetch(`${portal.url}/login`, { headers: { cookie: 'region=J5A' } })).text();
     expect(html).toContain('Government-authorized use only');
+    // The form hydrates after the page (its code loads beside hydration): its server markup is what shows meanwhile.
+    expect(html).toContain('id="login-username"');
+    expect(html).toContain('id="login-password"');
+    expect(html).toMatch(/<button[^>]*type="submit"[^>]*>Log in</);
   });
 
   it('a page for logged-in users redirects a visitor without a session to the login page, by HTTP', async () => {

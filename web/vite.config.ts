@@ -37,6 +37,28 @@ function inlineEntryCss(): Plugin {
 }
 
 /**
+ * MUI's touch ripple (TouchRipple, its Ripple and transition group: about 2.5 KB gzip of the entry chunk) is imported
+ * by ButtonBase whether or not a ripple ever shows. The portal's theme turns ripples off (src/app/theme.ts: an outline
+ * shows keyboard focus instead), so the module is replaced by one that renders nothing: a component that still asks
+ * for a ripple gets none (docs/decisions/0034-server-rendered-portal-pages.md).
+ */
+function muiWithoutTouchRipple(): Plugin {
+  return {
+    name: 'portal:mui-without-touch-ripple',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      const path = id.split('?')[0]!.replaceAll('\\', '/');
+      if (!path.endsWith('/@mui/material/ButtonBase/TouchRipple.mjs')) return undefined;
+      return `export const DELAY_RIPPLE = 80;
+export default function TouchRipple() {
+  return null;
+}`;
+    },
+  };
+}
+
+/**
  * MUI's `createTheme` and `ThemeProvider` carry the machinery of CSS-variables themes (colour schemes, their
  * localStorage manager and inline script, the variables' parser: about 7 KB gzip of the entry chunk) for a theme
  * made with `cssVariables` or `colorSchemes`. The portal's theme (src/app/theme.ts) has neither, so MUI takes its
@@ -80,7 +102,7 @@ export default function ThemeProvider({ theme, ...props }) {
 }
 
 export default defineConfig(({ command, isSsrBuild, mode }) => ({
-  plugins: [react(), inlineEntryCss(), muiThemeWithoutCssVariables()],
+  plugins: [react(), inlineEntryCss(), muiThemeWithoutCssVariables(), muiWithoutTouchRipple()],
   resolve: {
     alias: command === 'build' && !isSsrBuild ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },

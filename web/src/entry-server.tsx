@@ -3,11 +3,12 @@ import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { dehydrate, type FetchQueryOptions, type QueryClient } from '@tanstack/react-query';
 import { renderToReadableStream } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, matchRoutes, StaticRouterProvider } from 'react-router';
+import { matchRoutes, StaticRouter } from 'react-router';
 import { AppProviders } from './app/app-providers';
 import { dialogsAllowedFor } from './app/dialogs/global-dialogs';
 import { pageHandleOf } from './app/page-handle';
 import { createQueryClient } from './app/query-client';
+import { PageRoutes } from './app/page-routes';
 import { routes } from './app/router';
 import { SERVER_STATE_ELEMENT_ID, serializeServerState } from './app/server-state';
 import { recordMarkdownTrees } from './components/content-markdown/markdown-trees';
@@ -136,10 +137,6 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
   if (!(await prefetch(queryClient, matches))) return undefined;
 
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(request.path, origin)));
-  if (context instanceof Response) return undefined;
-  const router = createStaticRouter(handler.dataRoutes, context);
   // A cache per render, so the critical CSS of this page can be read back (MUI's server-rendering guide).
   const emotionCache = createCache({ key: 'css' });
   const emotionServer = createEmotionServer(emotionCache);
@@ -158,8 +155,9 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
           session={request.session}
           markdownTrees={markdownTrees}
         >
-          {/* No inline hydration script (CSP, docs/decisions/0006-csp.md): the routes have no loaders to hand over. */}
-          <StaticRouterProvider router={router} context={context} hydrate={false} />
+          <StaticRouter location={request.path}>
+            <PageRoutes routes={routes} />
+          </StaticRouter>
         </AppProviders>
       </PageHeadRecorderContext>
     </CacheProvider>,

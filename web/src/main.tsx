@@ -4,7 +4,6 @@ import '@fontsource/source-sans-pro/latin-400.css';
 import '@fontsource/source-sans-pro/latin-700.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
 import { App } from './app/app';
 import { portalTheme } from './app/theme';
 import { routes } from './app/router';
@@ -23,30 +22,27 @@ if (serverState) {
   // A server-rendered page (docs/decisions/0018-server-rendering.md): hydrate the same tree once its route modules
   // (and the markdown renderer, if the page shows markdown) are here. The page is already visible, so the work is
   // spread over tasks that each leave the browser free to respond: evaluating the entry, then matching and loading
-  // the route modules, then building the theme, then creating the router, then hydrating as a transition, which
-  // yields every few milliseconds.
+  // the route modules, then building the theme, then hydrating as a transition, which yields every few milliseconds.
   void nextTask(() => undefined)
     .then(() => Promise.all([loadMatchedRoutes(routes, window.location.pathname), loadContentMarkdownFor(document)]))
     .then(() => nextTask(portalTheme))
-    .then(() => nextTask(() => createBrowserRouter(routes)))
-    .then((router) =>
+    .then(() =>
       startTransition(() => {
         hydrateRoot(
           root,
           <StrictMode>
-            <App router={router} serverState={serverState} />
+            <App routes={routes} serverState={serverState} />
           </StrictMode>,
         );
       }),
     );
 } else {
   // A page the server did not render (the portal's forms): its route module is loaded before the router starts, so
-  // the router's first render has the page to show (no empty first render, no "No `HydrateFallback` element" warning
-  // in the console, issue 22).
+  // the first render has the page to show (no empty first render, issue 22).
   void loadMatchedRoutes(routes, window.location.pathname).then(() =>
     createRoot(root).render(
       <StrictMode>
-        <App router={createBrowserRouter(routes)} />
+        <App routes={routes} />
       </StrictMode>,
     ),
   );

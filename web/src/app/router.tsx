@@ -3,6 +3,7 @@ import { RouteErrorFallback } from '../components/errors/route-error-fallback';
 import { paths } from '../config/paths';
 import { pageHandle } from './page-handle';
 import { RootLayout } from './root-layout';
+import { openingThePage } from './server-state';
 
 /**
  * Pages load on demand so each page's first download stays small (bench/web-size). Every route is server-rendered
@@ -38,7 +39,13 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.login.path,
-        lazy: async () => ({ Component: (await import('./routes/login')).LoginRoute }),
+        lazy: async () => {
+          const opening = openingThePage();
+          const { LoginRoute, loadPasswordStep } = await import('./routes/login');
+          // Reached by a link: the page shows with its form (no server markup to keep while the form loads).
+          if (!opening) await loadPasswordStep();
+          return { Component: LoginRoute };
+        },
         handle: pageHandle({
           serverQueries: async () => [
             (await import('../features/auth/api/system-use-notice')).getSystemUseNoticeQueryOptions(),

@@ -49,11 +49,21 @@ export function freshQueries(state: DehydratedState, now: number): DehydratedSta
  */
 export async function loadMatchedRoutes(routes: RouteObject[], pathname: string): Promise<void> {
   const matches = matchRoutes(routes, pathname) ?? [];
-  await Promise.all(
-    matches.map(async ({ route }) => {
-      if (typeof route.lazy !== 'function') return;
-      const loaded = await route.lazy();
-      Object.assign(route, { ...loaded, lazy: undefined });
-    }),
-  );
+  openingPage = true;
+  const loading = matches.map(async ({ route }) => {
+    if (typeof route.lazy !== 'function') return;
+    const loaded = await route.lazy();
+    Object.assign(route, { ...loaded, lazy: undefined });
+  });
+  openingPage = false;
+  await Promise.all(loading);
 }
+
+let openingPage = false;
+/**
+ * True while a route's `lazy` is called for the page the browser opened (by `loadMatchedRoutes`, before the first
+ * render), false when the router calls it for a link followed in the app. A route whose page hydrates a part of
+ * itself later (the login form) waits for that part only in the second case, where there is no server markup to
+ * keep meanwhile. Read it before the first `await`.
+ */
+export const openingThePage = () => openingPage;

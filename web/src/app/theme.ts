@@ -38,6 +38,17 @@ export function portalTheme(): Theme {
     },
     components: {
       MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE },
+      // No ripples: their code is left out of the build (web/vite.config.ts, docs/decisions/0034-server-rendered-portal-pages.md).
+      // The ripple was a button's only sign of keyboard focus; an outline (as the jurisdiction tiles have) takes its
+      // place on every button, link button, icon button, checkbox and menu item.
+      MuiButtonBase: {
+        defaultProps: { disableRipple: true },
+        styleOverrides: {
+          root: ({ theme }) => ({
+            '&.Mui-focusVisible': { outline: `3px solid ${theme.palette.primary.main}`, outlineOffset: 2 },
+          }),
+        },
+      },
       MuiButton: {
         defaultProps: { disableElevation: true },
         styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } },

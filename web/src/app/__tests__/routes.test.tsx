@@ -1,11 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { describe, expect, it } from 'vitest';
-import { RouteErrorFallback } from '../../components/errors/route-error-fallback';
-import { allowConsoleError, unexpectedConsoleErrors } from '../../testing/console-guard';
+import { unexpectedConsoleErrors } from '../../testing/console-guard';
 import { renderApp, renderWithProviders } from '../../testing/render-app';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { render } from '@testing-library/react';
 
 describe('routes', () => {
   it('answers an unknown address with "Page not found" and a way home', async () => {
@@ -23,17 +20,6 @@ describe('routes', () => {
       '/topics/privacy',
       '/topics/accessibility',
     ]);
-  });
-
-  it('a page that fails to render shows "Something went wrong", never a blank screen', async () => {
-    allowConsoleError(/the page broke/);
-    function Broken(): never {
-      throw new Error('the page broke');
-    }
-    const router = createMemoryRouter([{ path: '*', element: <Broken />, errorElement: <RouteErrorFallback /> }]);
-    render(<RouterProvider router={router} />);
-    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent('An error has happened, please try again.');
   });
 });
 

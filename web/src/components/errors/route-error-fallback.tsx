@@ -1,10 +1,10 @@
 import { Alert, Box, Button, Typography } from '@mui/material';
-import { useRouteError } from 'react-router';
 
-/** Shown when a page fails to render or its code cannot be loaded (e.g. after a deploy): never a blank screen. */
+/**
+ * Shown when a page fails to render or its code cannot be loaded (e.g. after a deploy): never a blank screen. React
+ * reports the error in the console.
+ */
 export function RouteErrorFallback() {
-  const error = useRouteError();
-  console.error(error);
   return (
     <Box component="main" sx={{ maxWidth: 720, mx: 'auto', p: 4 }}>
       <Typography variant="h1" gutterBottom>

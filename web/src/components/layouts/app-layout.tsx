@@ -1,7 +1,7 @@
 import { AppBar, Box, Container, Link, Stack, Toolbar, Typography } from '@mui/material';
 import { linesOfBusiness, macJurisdictions, statesOf } from '@portal/contracts/jurisdiction-list';
 import type { ReactNode } from 'react';
-import { Link as RouterLink, Outlet, ScrollRestoration } from 'react-router';
+import { Link as RouterLink, Outlet } from 'react-router';
 import { paths } from '../../config/paths';
 
 const footerLinks = [
@@ -96,7 +96,6 @@ export function AppLayout({
           </Typography>
         </Container>
       </Box>
-      <ScrollRestoration />
     </Box>
   );
 }

@@ -7,8 +7,7 @@ import { StepHeading } from '../../components/form/step-heading';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useSystemUseNotice } from './api/auth-api';
-import { PasswordStep } from './components/password-step';
+import { useSystemUseNotice } from './api/system-use-notice';
 import { safeNextPath } from './safe-next-path';
 
 type Step = 'password' | PendingLoginStep;
@@ -20,6 +19,20 @@ const MfaEnrolStep = lazy(() => import('./components/mfa-enrol-step').then((m) =
 const PasswordChangeStep = lazy(() =>
   import('./components/password-change-step').then((m) => ({ default: m.PasswordChangeStep })),
 );
+
+// The username and password form is not part of the page's own download either: its form code (react-hook-form,
+// the contracts' schemas and zod, MUI's input parts: about 40 KB gzip) starts loading as soon as this module runs,
+// beside the page's hydration instead of before it. A server-rendered page keeps the form's server markup meanwhile
+// (its fields read-only until the form has hydrated, as every form's are); a link in the app waits for it before
+// showing the page (`loadPasswordStep` in the route's `lazy`), so nothing moves
+// (docs/decisions/0034-server-rendered-portal-pages.md).
+let passwordStep: Promise<typeof import('./components/password-step')> | undefined;
+export const loadPasswordStep = () => (passwordStep ??= import('./components/password-step'));
+if (typeof document !== 'undefined') void loadPasswordStep();
+const PasswordStep = lazy(() => loadPasswordStep().then((m) => ({ default: m.PasswordStep })));
+
+/** The room the username and password form takes, while its code loads (a page the server did not render). */
+const PASSWORD_STEP_HEIGHT = '15.5rem';
 
 const NOTICE_TEXT_ID = 'system-use-notice-text';
 
@@ -133,15 +146,12 @@ export function LoginPage() {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
-  const { loggedIn, loggedInNow, loginRef } = useSession();
+  const { loggedIn, loggedInNow } = useSession();
   // Without a `next` (or with one that leaves the site) the login lands on the portal home.
   const next = safeNextPath(searchParams.get('next'), paths.portalHome.href());
 
-  // The session-ended dialog's Login brings the user here to its login element.
-  const focusLogin = (location.state as { focusLogin?: boolean } | null)?.focusLogin;
-  useEffect(() => {
-    if (focusLogin) loginRef.current?.focus();
-  }, [focusLogin, loginRef]);
+  // The session-ended dialog's Login brings the user here to its login element (the password step focuses it).
+  const focusLogin = (location.state as { focusLogin?: boolean } | null)?.focusLogin === true;
 
   // Already logged in (e.g. in another tab, or back here from history): nothing to do on this page.
   useEffect(() => {
@@ -172,7 +182,9 @@ export function LoginPage() {
       )}
       {step === 'password' && (
         <>
-          <PasswordStep onNext={setStep} />
+          <Suspense fallback={<Box sx={{ minHeight: PASSWORD_STEP_HEIGHT }} />}>
+            <PasswordStep onNext={setStep} focusLogin={focusLogin} />
+          </Suspense>
           <Typography sx={{ mt: 3 }}>
             First person from your provider location?{' '}
             <Link component={RouterLink} to={paths.register.href()}>

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@mui/material';
 import { LoginRequest, type ErrorCode, type LoginNextStep } from '@portal/contracts';
+import { useEffect } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormField } from '../../../components/form/form-field';
@@ -18,8 +19,18 @@ const EMAIL_NOT_VERIFIED = 'Email_Not_Verified' satisfies ErrorCode;
  * Username and password (docs/requirements/session.md#login); the server answers which second-factor step follows,
  * or that the account's email address still needs verifying (with a form to send a new link).
  */
-export function PasswordStep({ onNext }: { onNext: (next: LoginNextStep) => void }) {
+export function PasswordStep({
+  onNext,
+  focusLogin = false,
+}: {
+  onNext: (next: LoginNextStep) => void;
+  /** Focus the username field when the form appears (the session-ended dialog's Login). */
+  focusLogin?: boolean;
+}) {
   const { loginRef } = useSession();
+  useEffect(() => {
+    if (focusLogin) loginRef.current?.focus();
+  }, [focusLogin, loginRef]);
   const form = useForm<LoginRequest>({
     resolver: zodResolver(LoginRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
     defaultValues: { username: '', password: '' },
