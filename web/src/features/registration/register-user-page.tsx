@@ -1,7 +1,7 @@
 import { Alert, Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
 import { UserRegistrationRequest } from '@portal/contracts/access-requests';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { StepHeading } from '../../components/form/step-heading';
 import { paths } from '../../config/paths';
@@ -50,9 +50,7 @@ export function RegisterUserPage() {
   // account, so the wizard starts at the account; more locations stay possible from the locations step.
   const hydrated = useHydrated();
   const invitationToken = hydrated ? rememberedInvitationToken() : '';
-  useEffect(() => {
-    if (invitationToken) setState((current) => (current.moved ? current : { ...current, step: 1 }));
-  }, [invitationToken]);
+  const step = invitationToken && !state.moved ? 1 : state.step;
 
   return (
     <Box sx={{ maxWidth: 720, mx: 'auto' }}>
@@ -61,7 +59,7 @@ export function RegisterUserPage() {
       </Typography>
       <Typography sx={{ mb: 2 }}>
         For people who work for a provider location that has an administrator.
-        {state.step < 2 && (
+        {step < 2 && (
           <>
             {' '}
             First person from your provider location?{' '}
@@ -76,25 +74,25 @@ export function RegisterUserPage() {
           </>
         )}
       </Typography>
-      {invitationToken && state.step < 2 && (
+      {invitationToken && step < 2 && (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="register-invited">
           You are registering with an invitation: the invited provider location is on your account as soon as it exists,
           with no request to wait for. Use the email address the invitation was sent to. You can add other locations on
           the first step.
         </Alert>
       )}
-      <Stepper activeStep={state.step} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
+      <Stepper activeStep={step} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
         {stepTitles.map((title) => (
           <Step key={title}>
             <StepLabel sx={{ '& .MuiStepLabel-label': { display: { xs: 'none', sm: 'block' } } }}>{title}</StepLabel>
           </Step>
         ))}
       </Stepper>
-      <StepHeading key={state.step} focus={state.moved} progress={{ step: state.step + 1, of: stepTitles.length }}>
-        {stepTitles[state.step]}
+      <StepHeading key={step} focus={state.moved} progress={{ step: step + 1, of: stepTitles.length }}>
+        {stepTitles[step]}
       </StepHeading>
 
-      {state.step === 0 && (
+      {step === 0 && (
         <LocationsStep
           locations={state.locations}
           region={isJurisdiction(jurisdiction) ? jurisdiction : ''}
@@ -102,7 +100,7 @@ export function RegisterUserPage() {
           onContinue={() => go(1)}
         />
       )}
-      {state.step === 1 && (
+      {step === 1 && (
         <AccountStep
           label="Your account"
           defaultValues={state.account ?? emptyAdministratorValues()}
@@ -135,7 +133,7 @@ export function RegisterUserPage() {
           onBack={(account) => go(0, { account })}
         />
       )}
-      {state.step === 2 && <DoneStep email={state.account?.email ?? ''} />}
+      {step === 2 && <DoneStep email={state.account?.email ?? ''} />}
     </Box>
   );
 }
