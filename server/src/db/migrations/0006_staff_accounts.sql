@@ -23,6 +23,7 @@ CREATE TABLE "invitations" (
 	"expires_at" timestamp with time zone NOT NULL,
 	"used_at" timestamp with time zone,
 	"used_by" uuid,
+	"revoked_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -30,6 +31,7 @@ ALTER TABLE "provider_locations" ADD COLUMN "access_suspended_at" timestamp with
 ALTER TABLE "user_locations" ADD COLUMN "certified_until" timestamp with time zone DEFAULT now() + interval '365 days' NOT NULL;--> statement-breakpoint
 ALTER TABLE "user_locations" ADD COLUMN "certified_by" uuid;--> statement-breakpoint
 ALTER TABLE "user_locations" ADD COLUMN "reminder_days_sent" integer;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "reenabled_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "access_requests" ADD CONSTRAINT "access_requests_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "access_requests" ADD CONSTRAINT "access_requests_location_id_provider_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."provider_locations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "access_requests" ADD CONSTRAINT "access_requests_decided_by_users_id_fk" FOREIGN KEY ("decided_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

@@ -1,1 +1,0 @@
-ALTER TABLE "users" ADD COLUMN "reenabled_at" timestamp with time zone;

@@ -1,1 +1,0 @@
-ALTER TABLE "invitations" ADD COLUMN "revoked_at" timestamp with time zone;
