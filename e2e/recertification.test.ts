@@ -13,9 +13,7 @@ import { portalSuite } from './support/portal-suite';
  * server/test/recertification-jobs.test.ts.
  */
 describe('annual recertification', () => {
-  // The console's other sections call the requests and people endpoints, which live on the s3-admin branch and are
-  // not on this one yet: their 404s are the page's console errors until the branches are merged.
-  const suite = portalSuite({ pageDefaults: { allowConsoleErrors: [/status of 404/] } });
+  const suite = portalSuite();
 
   /** Presses Tab until `target` has the focus (keyboard only: no click reaches it). */
   async function tabTo(page: Page, target: Locator, limit = 80) {
