@@ -154,6 +154,10 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   // Invitations (docs/requirements/staff-accounts.md#invitations).
   'invitation.sent': ['Invitation to a provider location sent', 'Invitation to a provider location not sent'],
   'invitation.revoked': ['Invitation to a provider location withdrawn', 'Invitation could not be withdrawn'],
+  'location.access-restored': [
+    'Provider location access restored by the help desk',
+    'Provider location access restore refused',
+  ],
   'invitation.accepted': ['Invitation accepted: provider location added', 'Invitation refused'],
 };
 
