@@ -1,6 +1,8 @@
 import { Button, Typography } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
+import { useEffect } from 'react';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
+import { useSession } from '../../lib/session/session-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
 /**
@@ -9,6 +11,18 @@ import { useDocumentTitle } from '../../lib/use-document-title';
  */
 export function LoggedOutPage() {
   useDocumentTitle('You have logged out');
+  const { logout } = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const endSession = (location.state as { endSession?: boolean } | null)?.endSession === true;
+  // The header's Log out comes here first and the session ends once this page shows, so no protected page is on
+  // screen to see the logout (its RequireLogin would send the user to the login). The mark is dropped at once so a
+  // reload does not log out again.
+  useEffect(() => {
+    if (!endSession) return;
+    void navigate(paths.loggedOut.href(), { replace: true, state: null });
+    void logout();
+  }, [endSession, logout, navigate]);
   return (
     <>
       <Typography component="h1" variant="h4" gutterBottom>

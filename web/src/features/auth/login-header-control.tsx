@@ -19,7 +19,7 @@ const adminLink = { label: 'Admin', path: paths.admin.path, href: paths.admin.hr
  * logged-in visitor never sees Log in flash.
  */
 export function LoginHeaderControl() {
-  const { loggedIn, administersLocation, sessionPending, logout } = useSession();
+  const { loggedIn, administersLocation, sessionPending } = useSession();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   if (loggedIn) {
@@ -48,9 +48,9 @@ export function LoginHeaderControl() {
           color="inherit"
           variant="outlined"
           onClick={() => {
-            // The confirmation page first (its code may still have to load): a protected page left behind must not
-            // see the logout and send the user to the login.
-            void Promise.resolve(navigate(paths.loggedOut.href())).then(logout);
+            // The confirmation page first, and it ends the session once it shows (its code may still have to load):
+            // a protected page left behind must not see the logout and send the user to the login.
+            void navigate(paths.loggedOut.href(), { state: { endSession: true } });
           }}
         >
           Log out

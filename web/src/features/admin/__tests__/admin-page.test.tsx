@@ -30,12 +30,14 @@ const page = (items: unknown[]) => ({ items, page: 1, pageSize: 25, total: items
 const ok = (data: unknown) => () => HttpResponse.json({ data });
 const fail = (status: number, code: string) => () => HttpResponse.json({ errorMessage: code }, { status });
 
-/** Answers `route`'s POSTs with the answers in turn (the last one again after that), recording each body. */
+/** Answers `route`'s POSTs with the answers in turn (the last one again after that), recording each body (undefined: none). */
 function posts(route: string, answers: (() => Response)[]) {
   const bodies: unknown[] = [];
   server.use(
     http.post(route, async ({ request }) => {
-      bodies.push(await request.json());
+      // Most actions send no body (only the role change and the decisions do).
+      const text = await request.text();
+      bodies.push(text ? JSON.parse(text) : undefined);
       return answers[Math.min(bodies.length - 1, answers.length - 1)]!();
     }),
   );
