@@ -41,8 +41,9 @@ describe('the administrator console', () => {
         .orderBy(asc(providerLocations.npi))
         .limit(1);
       locationName = link!.legalName;
-      // Only this test's two requests wait (the demo's own requesters are cleared), so the list empties after them.
-      await db.delete(accessRequests);
+      // Only this test's two requests wait, so the list empties after them: the demo's own requesters have withdrawn
+      // theirs (withdrawn, not deleted, or the demo seeding at start would ask again).
+      await db.update(accessRequests).set({ status: 'withdrawn' });
       for (const username of [APPROVED, DENIED]) {
         const [requester] = await db.select().from(users).where(eq(users.username, username));
         await db.insert(accessRequests).values({ userId: requester!.id, locationId: link!.locationId });
