@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { accessRequests, providerLocations, userLocations } from '../db/schema';
@@ -62,8 +62,11 @@ declare module 'fastify' {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A user: their id, or a column holding it (a subquery correlated with an outer statement's user). */
+export type UserRef = string | AnyColumn;
+
 /** The conditions of "`userId` administers the location of `ul`": an active administrator link, access not suspended. */
-function administratorLink(userId: string): SQL {
+function administratorLink(userId: UserRef): SQL {
   return and(
     eq(userLocations.userId, userId),
     eq(userLocations.role, 'administrator'),
@@ -76,7 +79,7 @@ function administratorLink(userId: string): SQL {
  * The locations `userId` administers (active link, access not suspended) as a subquery of location ids: lists put it
  * in their SQL (`inArray(table.locationId, administeredLocations(db, userId))`), so they never read another location.
  */
-export function administeredLocations(db: DbExecutor, userId: string) {
+export function administeredLocations(db: DbExecutor, userId: UserRef) {
   return db
     .select({ locationId: userLocations.locationId })
     .from(userLocations)
@@ -95,7 +98,15 @@ export async function administersLocation(db: DbExecutor, userId: string, locati
   return Boolean(row);
 }
 
-/** Whether `userId` administers at least one location (the session's `administersLocation`). */
+/**
+ * "`userId` administers at least one location" as a boolean SQL expression: the session lookup reads it in its own
+ * statement (the session's `administersLocation`, docs/decisions/0020), with `userId` the session's user column.
+ */
+export function administersAnyLocationSql(db: DbExecutor, userId: UserRef): SQL<boolean> {
+  return sql<boolean>`exists(${administeredLocations(db, userId)})`;
+}
+
+/** Whether `userId` administers at least one location. */
 export async function administersAnyLocation(db: DbExecutor, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ one: sql`1` })

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import { SESSION_COOKIE, SESSION_COOKIE_SECURE, type SessionState } from '@portal/contracts/auth';
-import { and, eq, ne, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { auditEvents, sessions, users } from '../db/schema';
@@ -150,7 +150,16 @@ export function openAt(now: Date) {
   return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
 }
 
-export type SessionLookup = { status: 'none' } | { status: 'expired' } | { status: 'valid'; session: LoadedSession };
+/**
+ * Values a caller reads with the session in the lookup's own statement (no second round trip on the hot
+ * `GET /api/session`): SQL expressions over the session's user id column, by name.
+ */
+export type SessionExtras = Record<string, SQL<unknown>>;
+type ExtraValues<E extends SessionExtras> = { [K in keyof E]: E[K] extends SQL<infer T> ? T : never };
+type NoExtras = Record<never, never>;
+
+export type SessionLookup<X = NoExtras> =
+  { status: 'none' } | { status: 'expired' } | { status: 'valid'; session: LoadedSession; extras: X };
 
 /** Past the idle or the absolute limit at `now`. */
 export function isExpired(
@@ -161,11 +170,18 @@ export function isExpired(
   return now.getTime() >= session.expiresAt.getTime() || now.getTime() - session.lastSeenAt.getTime() >= limits.idleMs;
 }
 
-/** Reads the session named by the request's cookie; an expired one is deleted. Never extends it. */
-export function lookupSession(request: FastifyRequest): Promise<SessionLookup> {
+/**
+ * Reads the session named by the request's cookie; an expired one is deleted. Never extends it. `extras` are read in
+ * the same statement (`SessionExtras`).
+ */
+export function lookupSession<E extends SessionExtras = NoExtras>(
+  request: FastifyRequest,
+  extras?: (userId: typeof sessions.userId) => E,
+): Promise<SessionLookup<ExtraValues<E>>> {
   return sessionOfCookie(
     { db: request.server.database.db, now: request.server.clock, config: request.server.config },
     sessionCookieOf(request),
+    extras,
   );
 }
 
@@ -173,13 +189,15 @@ export function lookupSession(request: FastifyRequest): Promise<SessionLookup> {
  * The session a cookie value names (none without one); an expired one, or one of an account locked or disabled since,
  * is deleted. Never extends it. `lookupSession` for a request; a flow run without HTTP (a test, a job) calls this.
  */
-export async function sessionOfCookie(
+export async function sessionOfCookie<E extends SessionExtras = NoExtras>(
   ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>,
   id: string | undefined,
-): Promise<SessionLookup> {
+  extras?: (userId: typeof sessions.userId) => E,
+): Promise<SessionLookup<ExtraValues<E>>> {
   if (!id) return { status: 'none' };
   const { db } = ctx;
   const idHash = hashSessionId(id);
+  const extraColumns: SessionExtras = extras?.(sessions.userId) ?? {};
   const [row] = await db
     .select({
       idHash: sessions.idHash,
@@ -196,6 +214,7 @@ export async function sessionOfCookie(
       lastName: users.lastName,
       userStatus: users.status,
       lockedUntil: users.lockedUntil,
+      ...extraColumns,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -203,7 +222,13 @@ export async function sessionOfCookie(
   // A cookie naming no row was ended (logout, endAllSessions, expiry cleaned up, the account deleted): to the user it
   // has expired.
   if (!row) return { status: 'expired' };
-  const { userStatus, lockedUntil, ...session } = row;
+  const { userStatus, lockedUntil, ...fields } = row as typeof row & Record<string, unknown>;
+  const extraValues: Record<string, unknown> = {};
+  for (const name of Object.keys(extraColumns)) {
+    extraValues[name] = fields[name];
+    delete fields[name];
+  }
+  const session = fields as LoadedSession;
   const now = ctx.now();
   // The account was locked or disabled since the session began: the session ends at this request, whatever its stage
   // (docs/requirements/session.md#lockout). Read in the same query, so the check costs no round trip.
@@ -212,7 +237,7 @@ export async function sessionOfCookie(
     await destroySession(db, idHash);
     return { status: 'expired' };
   }
-  return { status: 'valid', session };
+  return { status: 'valid', session, extras: extraValues as ExtraValues<E> };
 }
 
 /**

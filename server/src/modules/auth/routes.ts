@@ -32,6 +32,7 @@ import {
   logout,
   reauthenticate,
   sessionAnswer,
+  staffFlagColumns,
   startEnrolment,
 } from './service';
 import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
@@ -153,11 +154,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // Reading the state is not activity: it never restarts the idle timer.
   app.get(AUTH_ROUTES.session, { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
-    const lookup = await lookupSession(request);
+    const ctx = serviceContext(request);
+    const lookup = await lookupSession(request, staffFlagColumns(ctx));
     if (lookup.status === 'expired') clearSessionCookie(reply);
-    return {
-      data: await sessionAnswer(serviceContext(request), lookup.status === 'valid' ? lookup.session : undefined),
-    };
+    const valid = lookup.status === 'valid' ? lookup : undefined;
+    return { data: await sessionAnswer(ctx, valid?.session, valid?.extras) };
   });
 
   app.post(

@@ -1,8 +1,8 @@
 import type { DueRecertification, RecertificationDecision } from '@portal/contracts/recertification';
-import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
-import { administeredLocations as administeredLocationsQuery } from '../../platform/admin-guard';
+import { administeredLocations as administeredLocationsQuery, type UserRef } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
 import { DAY_MS, DUE_WITHIN_DAYS } from './links';
@@ -22,7 +22,11 @@ async function administeredLocations(db: DbExecutor, userId: string): Promise<st
  * The links the administrator decides on: of their locations, not their own (administrators certify each other),
  * due within 45 days or overdue (an overdue link is suspended by the job; keeping it restores it).
  */
-function decidableLinks(locationIds: string[], adminId: string, now: Date) {
+function decidableLinks(
+  locationIds: string[] | ReturnType<typeof administeredLocationsQuery>,
+  adminId: UserRef,
+  now: Date,
+) {
   return and(
     inArray(userLocations.locationId, locationIds),
     ne(userLocations.userId, adminId),
@@ -68,22 +72,19 @@ export async function dueRecertifications(ctx: Ctx, adminId: string): Promise<Du
 }
 
 /**
- * Whether the user administers a location with an overdue link of another person: the web app then keeps them on the
- * recertification screen until it is done (docs/requirements/staff-accounts.md#annual-recertification).
+ * "The user administers a location with an overdue link of another person" as a boolean SQL expression: the web app
+ * then keeps them on the recertification screen until it is done
+ * (docs/requirements/staff-accounts.md#annual-recertification). The session lookup reads it in its own statement,
+ * with `userId` the session's user column.
  */
-export async function hasOverdueRecertifications(
-  ctx: Pick<ServiceContext, 'db' | 'now'>,
-  userId: string,
-): Promise<boolean> {
-  const now = ctx.now();
-  const locations = await administeredLocations(ctx.db, userId);
-  if (!locations.length) return false;
-  const [row] = await ctx.db
-    .select({ userId: userLocations.userId })
+export function overdueRecertificationsSql(db: DbExecutor, userId: UserRef, now: Date): SQL<boolean> {
+  const overdue = db
+    .select({ one: sql`1` })
     .from(userLocations)
-    .where(and(decidableLinks(locations, userId, now), lte(userLocations.certifiedUntil, now)))
-    .limit(1);
-  return row !== undefined;
+    .where(
+      and(decidableLinks(administeredLocationsQuery(db, userId), userId, now), lte(userLocations.certifiedUntil, now)),
+    );
+  return sql<boolean>`exists(${overdue})`;
 }
 
 /**

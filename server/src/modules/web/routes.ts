@@ -8,7 +8,7 @@ import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import type { Config } from '../../config';
 import { cookieValue } from '../../content/preview';
 import { sendCachedAnswer } from '../../content/send-answer';
-import { administersAnyLocation } from '../../platform/admin-guard';
+import { administersAnyLocationSql } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { clearSessionCookie, lookupSession, sessionCookieOf } from '../../platform/session';
 import { createPageRenderer, HTML, type PageRenderer, type PageRequest } from './server-render';
@@ -46,7 +46,10 @@ async function sendPersonalPage(
   reply: FastifyReply,
   pageRequest: PageRequest,
 ): Promise<boolean> {
-  const lookup = await lookupSession(request);
+  const db = request.server.database.db;
+  const lookup = await lookupSession(request, (userId) => ({
+    administersLocation: administersAnyLocationSql(db, userId),
+  }));
   if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
     if (lookup.status === 'expired') clearSessionCookie(reply);
     const next = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
@@ -59,7 +62,7 @@ async function sendPersonalPage(
   }
   const page = await renderer.personalPage(pageRequest, request.log, {
     loggedIn: true,
-    administersLocation: await administersAnyLocation(request.server.database.db, lookup.session.userId),
+    administersLocation: lookup.extras.administersLocation,
   });
   if (!page) return false;
   await reply
