@@ -52,7 +52,7 @@ import { retentionJobs } from './platform/retention';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { cmsSecurityQuestionKeys, type SecurityQuestionKeys } from './platform/security-questions';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
-import { trackConnectionsForDrain } from './platform/shutdown';
+import { countRequestsForDrain, trackConnectionsForDrain, waitForRequestsOnClose } from './platform/shutdown';
 import {
   helmetOptions,
   reportingEndpointsHeader,
@@ -162,6 +162,7 @@ export async function buildApp({
     isTrustedProxy: (address) => trust(address, 0),
     proxyIdleMs: config.shutdownProxyIdleMs,
   });
+  const requestsInFlight = countRequestsForDrain(app);
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -253,6 +254,8 @@ export async function buildApp({
     publicUrl: config.publicUrl,
     preview: config.cms.preview,
   });
+  // Last, so that it runs first when the app closes.
+  waitForRequestsOnClose(app, requestsInFlight);
 
   return app;
 }

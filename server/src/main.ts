@@ -62,13 +62,10 @@ if (config.seedDemoData) {
   const created = await seedDemoAccounts(database.db, app.passwordHasher, app.secrets.encryptionKey);
   if (created) log.info({ accounts: created }, 'created demo accounts (README: Demo accounts)');
 }
-app.addHook('onClose', async () => {
-  await database.close();
-});
-
 // SIGTERM/SIGINT: stop accepting (new connections are refused; a request on an open connection is still served, with
-// `Connection: close`), let every accepted request finish, password hashes included (PasswordHasher.close waits for
-// them), then close the database. Past SHUTDOWN_TIMEOUT_MS the process exits 1 with an error line (docs/decisions/0032,
+// `Connection: close`), let every accepted request finish, those whose client went away included, and password hashes
+// (PasswordHasher.close waits for them), then close the database — after the app, not in an onClose hook of its own:
+// root onClose hooks run last-registered first, so one added here would run before the requests had finished. Past SHUTDOWN_TIMEOUT_MS the process exits 1 with an error line (docs/decisions/0032,
 // 0037; platform/shutdown.ts).
 closeWithGrace(
   {
@@ -86,6 +83,7 @@ closeWithGrace(
     if (err) app.log.error({ err }, 'shutting down after an uncaught error');
     else app.log.info({ signal }, 'shutting down');
     await closeGracefully(app);
+    await database.close();
     app.log.info({ ms: Date.now() - started }, 'shut down: every accepted request was answered');
   },
 );

@@ -195,6 +195,41 @@ describe('the server process', { timeout: 150_000 }, () => {
       server.child.kill('SIGKILL');
     }
   });
+  it('on SIGTERM finishes the logins whose clients went away, before the database closes: no error, exit 0', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
+    // As above: one slow hashing thread, so the logins queue. A client that gives up does not stop its handler, which
+    // still hashes and then writes its audit row; the connection drain cannot see it (its connection is gone).
+    const server = await startServer({
+      DATA_DIR: dataDir,
+      SEED_DEMO_DATA: 'false',
+      PASSWORD_HASH_CONCURRENCY: '1',
+      PASSWORD_HASH_MEMORY_KIB: String(8 * 19_456),
+      SHUTDOWN_TIMEOUT_MS: '120000',
+    });
+    try {
+      const login = (i: number, signal?: AbortSignal) =>
+        fetch(`${server.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-portal-request': '1' },
+          body: JSON.stringify({ username: `nobody${i}`, password: 'not the password' }),
+          signal,
+        });
+      const first = login(0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const giveUp = new AbortController();
+      const abandoned = Array.from({ length: 6 }, (_, i) => login(i + 1, giveUp.signal).catch(() => 'aborted'));
+      // When the first is answered the others wait in the hashing queue; their clients then go away.
+      expect((await first).status).toBe(401);
+      giveUp.abort();
+      expect(await Promise.all(abandoned)).toEqual(Array.from({ length: 6 }, () => 'aborted'));
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      const errors = server.output.filter((line) => /"level":(50|60)/.test(line));
+      expect(errors).toEqual([]);
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  });
 });
 
 describe.runIf(inject('postgresTemplate'))('the server process on PostgreSQL', () => {

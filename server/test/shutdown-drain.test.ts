@@ -131,6 +131,37 @@ describe('the shutdown drain behind a load balancer', () => {
   });
 });
 
+describe('the shutdown drain and requests whose client went away', () => {
+  it('does not finish closing (the database closes next) while their handler still runs', async () => {
+    let started = false;
+    let finished = false;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { app } = await buildTestApp({
+      extraRoutes: (a) =>
+        a.get('/test/slow', async () => {
+          started = true;
+          await gate;
+          finished = true;
+          return { ok: true };
+        }),
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    closers.push(() => app.close());
+    const client = new Connection((app.server.address() as AddressInfo).port);
+    void client.request('GET', '/test/slow').catch(() => {});
+    await expect.poll(() => started).toBe(true);
+    client.socket.destroy(); // the client gives up; the handler goes on
+    let closed = false;
+    const closing = closeGracefully(app).then(() => (closed = true));
+    await sleep(300);
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(finished).toBe(true);
+  });
+});
+
 describe("the drain's idle limit and nginx's", () => {
   it('nginx lets an idle upstream connection go before a draining portal would close it', () => {
     const template = readFileSync(new URL('../../deploy/nginx/portal.conf.template', import.meta.url), 'utf8');

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * The shutdown drain (docs/decisions/0032, amended by 0037). While closing, a request that arrives on an open
@@ -49,6 +49,47 @@ export function trackConnectionsForDrain(server: Server, options: DrainOptions):
       tracked.idleSince = Date.now();
     });
   });
+}
+
+/**
+ * Counts the requests between their arrival and the hand-over of their answer (`onSend`), whether or not the client
+ * is still connected: a client that goes away does not stop its handler, which may still be hashing a password and
+ * then writing a session. The connection drain cannot see those (their connection is closed), so without this count
+ * the database closed under them ("Cannot use a pool after calling end on the pool", answered 500). `buildApp` calls
+ * it once, early; `waitForRequestsOnClose` is its other half.
+ */
+export function countRequestsForDrain(app: FastifyInstance): { settled(): Promise<void> } {
+  const inFlight = new Set<FastifyRequest>();
+  let onSettled: (() => void) | undefined;
+  const done = (request: FastifyRequest) => {
+    if (inFlight.delete(request) && inFlight.size === 0) onSettled?.();
+  };
+  app.addHook('onRequest', async (request) => {
+    inFlight.add(request);
+  });
+  app.addHook('onSend', async (request, _reply, payload) => {
+    done(request);
+    return payload;
+  });
+  // A request whose answer went out without `onSend` (a framework error answered before the route's hooks).
+  app.addHook('onResponse', async (request) => done(request));
+  return {
+    settled: () =>
+      inFlight.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            onSettled = resolve;
+          }),
+  };
+}
+
+/**
+ * The close waits for every counted request before the other onClose hooks (the password hasher, the jobs, the
+ * content agents) and the database close in main.ts. Root onClose hooks run in the reverse order of registration, so
+ * `buildApp` registers this one last.
+ */
+export function waitForRequestsOnClose(app: FastifyInstance, requests: { settled(): Promise<void> }): void {
+  app.addHook('onClose', async () => requests.settled());
 }
 
 /**
