@@ -35,8 +35,9 @@ const WARM_UP_SECONDS = 10;
 async function measuredMix(stack: Stack, data: MixData, serving: Instance[], seconds: number) {
   const before = serving.map((i) => i.cpuMs());
   const mix = await runMix({ base: stack.nginx.base, data, seconds });
-  const cpuSeconds = serving.reduce((n, i, k) => n + (i.cpuMs() - before[k]!), 0) / 1000;
-  return { mix, cpuSeconds, perCpuSecond: countRequests(mix) / cpuSeconds };
+  const perInstance = serving.map((i, k) => (i.cpuMs() - before[k]!) / 1000);
+  const cpuSeconds = perInstance.reduce((a, b) => a + b, 0);
+  return { mix, cpuSeconds, perInstance, perCpuSecond: countRequests(mix) / cpuSeconds };
 }
 
 /** Zero lost writes: every DDE key answered 2xx has exactly one row; no key has two; rows = 2xx answers. */
@@ -75,7 +76,8 @@ export async function loadGate(stack: Stack, data: MixData): Promise<Check[]> {
       `load: the mix for ${half} s through nginx to ${count === 2 ? 'two instances' : 'one instance'} (${loadAverage()})`,
     );
     const idleBefore = b.cpuMs();
-    const { mix, cpuSeconds } = await measuredMix(stack, data, serving, half);
+    const { mix, cpuSeconds, perInstance } = await measuredMix(stack, data, serving, half);
+    console.log(`  CPU-s per instance: ${perInstance.map((c) => c.toFixed(2)).join(' + ')}`);
     runs.push({
       label: count === 2 ? 'two instances' : 'one instance',
       serving,
