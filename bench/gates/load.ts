@@ -32,9 +32,9 @@ const LOGIN_SECONDS = seconds('BENCH_LOGIN_SECONDS', 10);
 const WARM_UP_SECONDS = 10;
 
 /** The mix with the CPU the serving instances used meanwhile. */
-async function measuredMix(stack: Stack, data: MixData, serving: Instance[], seconds: number) {
+async function measuredMix(stack: Stack, data: MixData, serving: Instance[], seconds: number, scale = 1) {
   const before = serving.map((i) => i.cpuMs());
-  const mix = await runMix({ base: stack.nginx.base, data, seconds });
+  const mix = await runMix({ base: stack.nginx.base, data, seconds, scale });
   const perInstance = serving.map((i, k) => (i.cpuMs() - before[k]!) / 1000);
   const cpuSeconds = perInstance.reduce((a, b) => a + b, 0);
   return { mix, cpuSeconds, perInstance, perCpuSecond: countRequests(mix) / cpuSeconds };
@@ -66,39 +66,52 @@ export async function loadGate(stack: Stack, data: MixData): Promise<Check[]> {
   await runMix({ base: stack.nginx.base, data, seconds: WARM_UP_SECONDS });
 
   // Two instances, then one, then one, then two (half the time each): a drift of the shared machine's load, or the
-  // instances warming up, falls on both alike.
+  // instances warming up, falls on both alike. In the middle, one instance at half the rate: the rate each instance
+  // serves in the two-instance runs. A Node process spends more CPU per request at a lower rate (fewer requests share
+  // each wake-up, garbage collection and timer work), which the two-instance runs pay without anything being shared;
+  // that run measures it, so the ratio over the same per-instance rate can be printed too.
   const half = LOAD_SECONDS / 2;
-  const runs: { label: string; serving: Instance[]; mix: MixResult; cpuSeconds: number; idleCpu: number }[] = [];
-  for (const count of [2, 1, 1, 2]) {
+  type Run = { label: string; serving: Instance[]; mix: MixResult; cpuSeconds: number; idleCpu: number };
+  const runs: Run[] = [];
+  const halfRateRuns: Run[] = [];
+  for (const [count, scale] of [
+    [2, 1],
+    [1, 1],
+    [1, 0.5],
+    [1, 0.5],
+    [1, 1],
+    [2, 1],
+  ] as const) {
     const serving = count === 2 ? [a, b] : [a];
+    const label = count === 2 ? 'two instances' : scale === 1 ? 'one instance' : 'one instance at half the rate';
     await stack.nginx.setUpstreams(serving.map((i) => i.port));
     step(
-      `load: the mix for ${half} s through nginx to ${count === 2 ? 'two instances' : 'one instance'} (${loadAverage()})`,
+      `load: the mix${scale === 1 ? '' : ' at half the rate'} for ${half} s through nginx to ${count === 2 ? 'two instances' : 'one instance'} (${loadAverage()})`,
     );
     const idleBefore = b.cpuMs();
-    const { mix, cpuSeconds, perInstance } = await measuredMix(stack, data, serving, half);
+    const { mix, cpuSeconds, perInstance } = await measuredMix(stack, data, serving, half, scale);
     console.log(`  CPU-s per instance: ${perInstance.map((c) => c.toFixed(2)).join(' + ')}`);
-    runs.push({
-      label: count === 2 ? 'two instances' : 'one instance',
+    (scale === 1 ? runs : halfRateRuns).push({
+      label,
       serving,
       mix,
       cpuSeconds,
       idleCpu: (b.cpuMs() - idleBefore) / 1000,
     });
-    printMix(count === 2 ? 'two instances' : 'one instance', mix);
+    printMix(label, mix);
   }
   await stack.nginx.setUpstreams([a.port, b.port]);
   const twoRuns = runs.filter((r) => r.serving.length === 2);
   const oneRuns = runs.filter((r) => r.serving.length === 1);
   let retried = 0;
-  for (const r of runs) retried += await r.mix.retryUnansweredDde();
+  for (const r of [...runs, ...halfRateRuns]) retried += await r.mix.retryUnansweredDde();
   console.log(`  DDE requests in flight when a run stopped, sent again with their idempotency key: ${retried}`);
   let ok2xx = 0;
   let total = 0;
   let missing = 0;
   let duplicated = 0;
   let unanswered = 0;
-  for (const r of runs) {
+  for (const r of [...runs, ...halfRateRuns]) {
     const w = await lostWrites(stack, r.mix);
     ok2xx += w.ok2xx;
     total += w.total;
@@ -106,8 +119,8 @@ export async function loadGate(stack: Stack, data: MixData): Promise<Check[]> {
     duplicated += w.duplicated;
     unanswered += w.unanswered;
   }
-  const all5xx = runs.reduce((n, r) => n + count5xx(r.mix), 0);
-  const allErrors = runs.reduce((n, r) => n + countErrors(r.mix), 0);
+  const all5xx = [...runs, ...halfRateRuns].reduce((n, r) => n + count5xx(r.mix), 0);
+  const allErrors = [...runs, ...halfRateRuns].reduce((n, r) => n + countErrors(r.mix), 0);
   checks.push(check('load', '5xx answers (all runs)', String(all5xx), '0', all5xx === 0));
   checks.push(check('load', 'client errors and time-outs', String(allErrors), '0', allErrors === 0));
   checks.push(
@@ -139,6 +152,14 @@ export async function loadGate(stack: Stack, data: MixData): Promise<Check[]> {
   );
   console.log(
     `  one instance:  ${oneSum.requests} requests, ${oneSum.cpuSeconds.toFixed(1)} CPU-s → ${one.perCpuSecond.toFixed(0)} requests per CPU-second (the idle instance used ${oneSum.idleCpu.toFixed(1)} CPU-s meanwhile, not counted)`,
+  );
+  const halfSum = sum(halfRateRuns);
+  const halfRate = { perCpuSecond: halfSum.requests / halfSum.cpuSeconds };
+  console.log(
+    `  one instance at half the rate: ${halfSum.requests} requests, ${halfSum.cpuSeconds.toFixed(1)} CPU-s → ${halfRate.perCpuSecond.toFixed(0)} requests per CPU-second (${(halfRate.perCpuSecond / one.perCpuSecond).toFixed(2)} × at the full rate: one process's own cost of the lower rate)`,
+  );
+  console.log(
+    `  two instances ÷ one instance at the same per-instance rate (half): ${(two.perCpuSecond / halfRate.perCpuSecond).toFixed(2)} (what instances sharing the database, the rate-limit store and notifications cost; not a check)`,
   );
   const ratio = two.perCpuSecond / one.perCpuSecond;
   checks.push(check('load', 'requests per CPU-second, two ÷ one instance', ratio.toFixed(2), '≥ 0.9', ratio >= 0.9));
