@@ -56,6 +56,20 @@ function startServer(env: Record<string, string>): Promise<Running> {
   });
 }
 
+/**
+ * One hashing thread at eight times the minimum memory: each verification takes a while (about a second on a busy
+ * 2-core machine), so logins sent together queue for hashing.
+ */
+function startSlowHashingServer(): Promise<Running> {
+  return startServer({
+    DATA_DIR: join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data'),
+    SEED_DEMO_DATA: 'false',
+    PASSWORD_HASH_CONCURRENCY: '1',
+    PASSWORD_HASH_MEMORY_KIB: String(8 * 19_456),
+    SHUTDOWN_TIMEOUT_MS: '120000',
+  });
+}
+
 async function stop(server: Running) {
   server.child.kill('SIGTERM');
   return server.exited;
@@ -161,16 +175,8 @@ describe('the server process', { timeout: 150_000 }, () => {
     }
   });
   it('on SIGTERM answers every login already queued for hashing normally, logs no error, then exits 0', async () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
-    // One hashing thread at eight times the minimum memory: each verification takes a while (about a second on a busy
-    // 2-core machine), so the logins queue for longer than the 10 s grace the server used to allow itself.
-    const server = await startServer({
-      DATA_DIR: dataDir,
-      SEED_DEMO_DATA: 'false',
-      PASSWORD_HASH_CONCURRENCY: '1',
-      PASSWORD_HASH_MEMORY_KIB: String(8 * 19_456),
-      SHUTDOWN_TIMEOUT_MS: '120000',
-    });
+    // The logins queue for longer than the 10 s grace the server used to allow itself.
+    const server = await startSlowHashingServer();
     const logins = 16;
     try {
       const login = (i: number) =>
@@ -196,16 +202,9 @@ describe('the server process', { timeout: 150_000 }, () => {
     }
   });
   it('on SIGTERM finishes the logins whose clients went away, before the database closes: no error, exit 0', async () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'portal-process-')), 'data');
-    // As above: one slow hashing thread, so the logins queue. A client that gives up does not stop its handler, which
-    // still hashes and then writes its audit row; the connection drain cannot see it (its connection is gone).
-    const server = await startServer({
-      DATA_DIR: dataDir,
-      SEED_DEMO_DATA: 'false',
-      PASSWORD_HASH_CONCURRENCY: '1',
-      PASSWORD_HASH_MEMORY_KIB: String(8 * 19_456),
-      SHUTDOWN_TIMEOUT_MS: '120000',
-    });
+    // A client that gives up does not stop its handler, which still hashes and then writes its audit row; the
+    // connection drain cannot see it (its connection is gone).
+    const server = await startSlowHashingServer();
     try {
       const login = (i: number, signal?: AbortSignal) =>
         fetch(`${server.url}/api/auth/login`, {
