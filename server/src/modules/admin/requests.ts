@@ -22,13 +22,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * registering.
  */
 export async function listPendingRequests(
-  ctx: Pick<ServiceContext, 'db'>,
+  ctx: Pick<ServiceContext, 'db' | 'now'>,
   grant: AdminGrant,
   page: number,
 ): Promise<{ items: AdminAccessRequest[]; page: number; pageSize: number; total: number; hasMore: boolean }> {
   const where = and(
     eq(accessRequests.status, 'pending'),
-    inArray(accessRequests.locationId, adminLocations(ctx.db, grant)),
+    inArray(accessRequests.locationId, adminLocations(ctx.db, grant, ctx.now())),
     ne(users.status, 'pending'),
   );
   const [rows, [totals]] = await Promise.all([
@@ -98,9 +98,9 @@ export async function decideRequest(
       return { refused: 'Access_Request_Not_Pending' as const, event, details: { reason: `status_${request.status}` } };
     const now = ctx.now();
     const role = decision.decision === 'approve' ? decision.input.role : null;
-    const administrators = await lockAdministrators(tx, request.locationId);
+    const administrators = await lockAdministrators(tx, request.locationId, now);
     // The guard let the actor in; under the lock, a concurrent change may since have taken their role away.
-    if (!administrators.some((a) => a.userId === grant.actorId && a.status === 'active'))
+    if (!administrators.some((a) => a.userId === grant.actorId && a.inForce))
       throw new PortalError(404, 'Not_Found');
     if (role === 'administrator' && administrators.length >= ctx.config.staff.adminsPerLocationMax)
       return {

@@ -1,5 +1,6 @@
 import type { DueRecertification, RecertificationDecision } from '@portal/contracts/recertification';
-import { and, asc, eq, inArray, lte, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, not, or } from 'drizzle-orm';
+import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 import { administeredLocations as administeredLocationsQuery } from '../../platform/admin-guard';
@@ -10,11 +11,11 @@ import { DAY_MS, DUE_WITHIN_DAYS } from './links';
 type Ctx = Pick<ServiceContext, 'db' | 'now' | 'config' | 'client'>;
 
 /**
- * The locations the user administers now: the admin guard's own definition (docs/decisions/0039-admin-guard.md), so
- * the list, the decisions and the guard agree.
+ * The locations the user administers at `now` (the app's clock): the admin guard's own definition
+ * (docs/decisions/0039-admin-guard.md), so the list, the decisions and the guard agree.
  */
-async function administeredLocations(db: DbExecutor, userId: string): Promise<string[]> {
-  const rows = await administeredLocationsQuery(db, userId);
+async function administeredLocations(db: DbExecutor, userId: string, now: Date): Promise<string[]> {
+  const rows = await administeredLocationsQuery(db, userId, now);
   return rows.map((row) => row.locationId);
 }
 
@@ -34,7 +35,7 @@ function decidableLinks(locationIds: string[], adminId: string, now: Date) {
 /** `GET /api/admin/recertifications`: the due and overdue links of the caller's locations, most urgent first. */
 export async function dueRecertifications(ctx: Ctx, adminId: string): Promise<DueRecertification[]> {
   const now = ctx.now();
-  const locations = await administeredLocations(ctx.db, adminId);
+  const locations = await administeredLocations(ctx.db, adminId, now);
   if (!locations.length) return [];
   const rows = await ctx.db
     .select({
@@ -76,7 +77,7 @@ export async function hasOverdueRecertifications(
   userId: string,
 ): Promise<boolean> {
   const now = ctx.now();
-  const locations = await administeredLocations(ctx.db, userId);
+  const locations = await administeredLocations(ctx.db, userId, now);
   if (!locations.length) return false;
   const [row] = await ctx.db
     .select({ userId: userLocations.userId })
@@ -101,7 +102,7 @@ export async function recertify(
   const key = (d: { userId: string; locationId: string }) => `${d.userId}/${d.locationId}`;
   const unique = new Map(decisions.map((d) => [key(d), d]));
   return ctx.db.transaction(async (tx) => {
-    const locations = await administeredLocations(tx, adminId);
+    const locations = await administeredLocations(tx, adminId, now);
     const wanted = [...unique.values()];
     const found = locations.length
       ? await tx
@@ -176,11 +177,7 @@ export async function restoreLocation(
         .update(userLocations)
         .set({ certifiedUntil: until, certifiedBy: actorId, reminderDaysSent: null, status: 'active' })
         .where(
-          and(
-            eq(userLocations.locationId, locationId),
-            eq(userLocations.role, 'administrator'),
-            or(eq(userLocations.status, 'suspended'), lte(userLocations.certifiedUntil, now)),
-          ),
+          and(eq(userLocations.locationId, locationId), eq(userLocations.role, 'administrator'), not(linkInForce(now))),
         )
         .returning({ userId: userLocations.userId });
       administrators = links.length;

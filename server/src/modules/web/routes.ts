@@ -59,7 +59,11 @@ async function sendPersonalPage(
   }
   const page = await renderer.personalPage(pageRequest, request.log, {
     loggedIn: true,
-    administersLocation: await administersAnyLocation(request.server.database.db, lookup.session.userId),
+    administersLocation: await administersAnyLocation(
+      request.server.database.db,
+      lookup.session.userId,
+      request.server.clock(),
+    ),
   });
   if (!page) return false;
   await reply
