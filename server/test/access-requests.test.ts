@@ -1,87 +1,43 @@
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { ACCESS_REQUEST_ROUTES } from '@portal/contracts/access-requests';
-import { npiCheckDigit } from '@portal/contracts/identifiers';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessRequests, auditEvents, outbox, providerLocations, userLocations, users } from '../src/db/schema';
+import { accessRequests, auditEvents, outbox, userLocations, users } from '../src/db/schema';
 import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
-import { buildTestApp, callAs, otherSession, portalHeaders, testClock, testConfig, type TestClient } from './helpers';
+import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
 import { createAccount } from './support/accounts';
+import * as registration from './support/registration';
 
 /** End users and their access requests (docs/requirements/staff-accounts.md#end-users). */
 
 const clock = testClock();
 
-let ipCounter = 0;
 /** Each test acts from its own client address, so one test's per-client limits never touch another. */
-const newIp = () => `10.7.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const newIp = registration.clientAddresses(7);
 
-let npiSerial = 300_000_000;
-interface Fixture {
-  id: string;
-  npi: string;
-  ptan: string;
-  tin: string;
-}
-async function createLocation(app: FastifyInstance, status: 'active' | 'inactive' = 'active'): Promise<Fixture> {
-  const first9 = String(++npiSerial);
-  const npi = `${first9}${npiCheckDigit(first9)}`;
-  const ptan = `Q${first9.slice(-7)}`;
-  const tin = `97${first9.slice(-7)}`;
-  const [row] = await app.database.db
-    .insert(providerLocations)
-    .values({
-      npi,
-      ptan,
-      tin,
-      legalName: `Practice ${npiSerial}`,
-      jurisdiction: 'J5',
-      lineOfBusiness: 'B',
-      state: 'IA',
-      addressLine1: '1 Main St',
-      city: 'Ames',
-      zip: '50010',
-      status,
-    })
-    .returning({ id: providerLocations.id });
-  return { id: row!.id, npi, ptan, tin };
-}
+/** Locations and registrations come from the registration forms' shared fixture (support/registration.ts). */
+const createLocation = registration.createRegistrableLocation;
+const ids = registration.locationIdentifiers;
 
-const ids = (l: Fixture) => ({
-  npi: l.npi,
-  ptan: l.ptan,
-  tin: `${l.tin.slice(0, 2)}-${l.tin.slice(2)}`,
-  jurisdiction: 'J5',
-  lineOfBusiness: 'B',
-});
+/** The end user who registers in these tests. */
+const DANA = {
+  firstName: 'Dana',
+  lastName: 'Reyes',
+  phone: '(410) 555-0188',
+  dob: '1988-03-02',
+  password: 'copper lantern meadow 77 violin',
+  answers: { 'first-car': 'Red Civic', 'first-school': 'Jefferson', 'childhood-nickname': 'Dee' },
+};
+const userBody = (locations: object[], overrides: Record<string, unknown> = {}) =>
+  registration.accountFields(DANA, { locations, ...overrides });
 
-let userSerial = 0;
-function userBody(locations: object[], overrides: Record<string, unknown> = {}) {
-  userSerial++;
-  return {
-    firstName: 'Dana',
-    lastName: 'Reyes',
-    email: `dana${userSerial}@example.org`,
-    emailConfirmation: `dana${userSerial}@example.org`,
-    phone: '(410) 555-0188',
-    dob: '1988-03-02',
-    username: `dana.r${userSerial}`,
-    password: 'copper lantern meadow 77 violin',
-    securityQuestions: [
-      { questionId: 'first-car', answer: 'Red Civic' },
-      { questionId: 'first-school', answer: 'Jefferson' },
-      { questionId: 'childhood-nickname', answer: 'Dee' },
-    ],
-    locations,
-    ...overrides,
-  };
-}
+const post = (app: FastifyInstance, url: string, payload: unknown, ip = newIp()) =>
+  registration.postForm(app, url, payload, ip);
 
-function post(app: FastifyInstance, url: string, payload: unknown, ip = newIp()) {
-  return app.inject({ method: 'POST', url, remoteAddress: ip, headers: portalHeaders, payload: payload as object });
-}
+/** A name of its own for an account made in the table. */
+let accountSerial = 0;
 
 const withdrawUrl = (id: string) => ACCESS_REQUEST_ROUTES.withdraw.replace(':id', id);
 
@@ -99,7 +55,7 @@ describe('end users and access requests', () => {
 
   /** A logged-in person (active account, active session). */
   async function loggedIn(name: string): Promise<{ userId: string; client: TestClient }> {
-    const user = await createAccount(app, `${name}${++userSerial}`);
+    const user = await createAccount(app, `${name}${++accountSerial}`);
     return { userId: user.id, client: await otherSession(app, clock, user.id, { ip: newIp() }) };
   }
 
@@ -129,16 +85,18 @@ describe('end users and access requests', () => {
       expect(mails.map((m) => m.template)).toEqual(['verify-email']);
 
       // The link activates the account, as for administrators.
-      const token = (mails[0]!.data as { token: string }).token;
+      const token = await registration.verificationToken(app, body.email);
       expect((await post(app, REGISTRATION_ROUTES.verifyEmail, { token })).statusCode).toBe(200);
       const [active] = await db.select().from(users).where(eq(users.id, user!.id));
       expect(active!.status).toBe('active');
 
-      // Nothing personal in the audit trail or the logs.
-      const audit = JSON.stringify(await db.select().from(auditEvents));
-      const logs = logLines.join('\n');
-      for (const secret of ['1988-03-02', 'Civic', 'Jefferson', body.password, a.tin])
-        for (const text of [audit, logs]) expect(text).not.toContain(secret);
+      await registration.expectNothingPersonalKept(app, logLines, [
+        '1988-03-02',
+        'Civic',
+        'Jefferson',
+        body.password,
+        a.tin,
+      ]);
     });
 
     it('answers one non-revealing code next to each location that matches nothing, and creates nothing', async () => {
@@ -179,7 +137,7 @@ describe('end users and access requests', () => {
 
     it('refuses a username someone has with 409 next to the field', async () => {
       const a = await createLocation(app);
-      const taken = await createAccount(app, `taken${++userSerial}`);
+      const taken = await createAccount(app, `taken${++accountSerial}`);
       const res = await post(
         app,
         ACCESS_REQUEST_ROUTES.userRegistration,
@@ -194,7 +152,7 @@ describe('end users and access requests', () => {
 
     it('sends a notice, not a link, to an address that already has an account (same answer)', async () => {
       const a = await createLocation(app);
-      const existing = await createAccount(app, `known${++userSerial}`);
+      const existing = await createAccount(app, `known${++accountSerial}`);
       const body = userBody([ids(a)], { email: existing.email, emailConfirmation: existing.email });
       const res = await post(app, ACCESS_REQUEST_ROUTES.userRegistration, body);
       expect(res.statusCode).toBe(201);
@@ -212,9 +170,7 @@ describe('end users and access requests', () => {
       const [mail] = await db.select().from(outbox).where(eq(outbox.recipient, stale.email));
       expect(mail!.data).toMatchObject({ role: 'user' });
       const [staleUser] = await db.select().from(users).where(eq(users.username, stale.username));
-      await db.execute(
-        sql`update users set created_at = now() - interval '72 hours 1 minute' where id = ${staleUser!.id}`,
-      );
+      await registration.registeredAgo(app, stale.username, '72 hours 1 minute');
       expect(await app.jobs.runOnce(REGISTRATION_EXPIRY_JOB, { force: true })).toBe(true);
       expect(await db.select().from(users).where(eq(users.id, staleUser!.id))).toEqual([]);
       expect(await db.select().from(accessRequests).where(eq(accessRequests.userId, staleUser!.id))).toEqual([]);
@@ -245,7 +201,7 @@ describe('end users and access requests', () => {
       const request = created.json().data.request;
       expect(request).toMatchObject({
         status: 'pending',
-        location: { legalName: `Practice ${npiSerial}`, npi: l.npi, jurisdiction: 'J5', lineOfBusiness: 'B' },
+        location: { legalName: l.legalName, npi: l.npi, jurisdiction: 'J5', lineOfBusiness: 'B' },
         requestedAt: clock.now().toISOString(),
         decidedAt: null,
         reason: null,

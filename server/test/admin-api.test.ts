@@ -170,6 +170,35 @@ describe('administrator API', () => {
       expect(bad.json().errorMessage).toBe('Validation_Failed');
     });
 
+    it('decides nothing for an account whose email is not verified yet, even by an id sent directly', async () => {
+      const { x, adminX, caller } = await twoLocations();
+      const unverified = await createPerson(app, { status: 'pending' });
+      const request = await requestAccess(app, unverified.id, x.id);
+      for (const [path, body] of [
+        [ADMIN_ROUTES.approveRequest, { role: 'user' }],
+        [ADMIN_ROUTES.denyRequest, {}],
+      ] as const) {
+        const res = await callAs(app, caller, 'POST', adminPath(path, { requestId: request.id }), body);
+        expect(res.statusCode, path).toBe(400);
+        expect(res.json(), path).toEqual({ errorMessage: 'Access_Request_Unverified' });
+      }
+      const [still] = await app.database.db.select().from(accessRequests).where(eq(accessRequests.id, request.id));
+      expect(still).toMatchObject({ status: 'pending', decidedBy: null });
+      expect(await app.database.db.select().from(userLocations).where(eq(userLocations.userId, unverified.id))).toEqual(
+        [],
+      );
+      expect(await emailsTo(unverified.email, 'access-request-decided')).toEqual([]);
+      const refusals = await app.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.actor, adminX.id), eq(auditEvents.target, unverified.id)))
+        .orderBy(auditEvents.id);
+      expect(refusals.map((e) => [e.action, e.outcome, e.details])).toEqual([
+        ['admin.request.approve', 'failure', { reason: 'email_unverified' }],
+        ['admin.request.deny', 'failure', { reason: 'email_unverified' }],
+      ]);
+    });
+
     it('approving an administrator beyond the limit is refused', async () => {
       const { x, caller } = await twoLocations();
       for (let i = 0; i < 2; i++) await link(app, (await createPerson(app)).id, x.id, 'administrator');

@@ -1,5 +1,4 @@
 import { errorDefaultMessages } from '@portal/contracts/errors';
-import { npiCheckDigit } from '@portal/contracts/identifiers';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { and, eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -11,7 +10,6 @@ import {
   oneTimeTokens,
   outbox,
   passwordHistory,
-  providerLocations,
   securityAnswers,
   userLocations,
   users,
@@ -22,31 +20,30 @@ import { hashOneTimeToken } from '../src/platform/one-time-tokens';
 import { PortalError } from '../src/platform/portal-error';
 import { verifySecurityAnswer } from '../src/platform/security-answers';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import {
+  accountFields,
+  clientAddresses,
+  createRegistrableLocation,
+  expectNothingPersonalKept,
+  locationIdentifiers,
+  postForm,
+  registeredAgo,
+  verificationToken,
+  type RegistrableLocation,
+} from './support/registration';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-11-23T12:00:00Z');
 let now = START;
 const clock = () => new Date(now);
 
-let ipCounter = 0;
 /** Each test acts from its own client address, so one test's per-client limits never touch another. */
-const newIp = () => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const newIp = clientAddresses(2);
 
 const daysAgo = (days: number) => new Date(START - days * 86_400_000).toISOString().slice(0, 10);
 
-let npiSerial = 100_000_000;
-function nextNpi(): string {
-  const first9 = String(++npiSerial);
-  return `${first9}${npiCheckDigit(first9)}`;
-}
-
-interface Fixture {
-  id: string;
-  npi: string;
-  ptan: string;
-  tin: string;
-  jurisdiction: 'J5' | 'J8';
-  lineOfBusiness: 'A' | 'B';
+/** A location the provider step finds (support/registration.ts), with claims its authority step can prove. */
+interface Fixture extends RegistrableLocation {
   /** Claim paid exactly 90 days ago (counts) and 91 days ago (does not). */
   day90: { claimNumber: string; patientMbi: string; dateOfService: string; checkNumber: string };
   day91: { claimNumber: string; patientMbi: string; dateOfService: string; checkNumber: string };
@@ -54,25 +51,7 @@ interface Fixture {
 
 let claimSerial = 0;
 async function createLocation(app: FastifyInstance, status: 'active' | 'inactive' = 'active'): Promise<Fixture> {
-  const npi = nextNpi();
-  const ptan = `P${String(npiSerial).slice(-7)}`;
-  const tin = `98${String(npiSerial).slice(-7)}`;
-  const [row] = await app.database.db
-    .insert(providerLocations)
-    .values({
-      npi,
-      ptan,
-      tin,
-      legalName: `Clinic ${npiSerial}`,
-      jurisdiction: 'J5',
-      lineOfBusiness: 'B',
-      state: 'IA',
-      addressLine1: '1 Main St',
-      city: 'Ames',
-      zip: '50010',
-      status,
-    })
-    .returning({ id: providerLocations.id });
+  const location = await createRegistrableLocation(app, status);
   const claim = (days: number) => {
     claimSerial++;
     return {
@@ -85,24 +64,15 @@ async function createLocation(app: FastifyInstance, status: 'active' | 'inactive
   const day90 = claim(90);
   const day91 = claim(91);
   await app.database.db.insert(claims).values([
-    { locationId: row!.id, ...day90, paidAmount: '100.00', paidDate: daysAgo(90) },
-    { locationId: row!.id, ...day91, paidAmount: '100.00', paidDate: daysAgo(91) },
+    { locationId: location.id, ...day90, paidAmount: '100.00', paidDate: daysAgo(90) },
+    { locationId: location.id, ...day91, paidAmount: '100.00', paidDate: daysAgo(91) },
   ]);
-  return { id: row!.id, npi, ptan, tin, jurisdiction: 'J5', lineOfBusiness: 'B', day90, day91 };
+  return { ...location, day90, day91 };
 }
 
-function post(app: FastifyInstance, url: string, payload: unknown, ip = newIp()) {
-  return app.inject({ method: 'POST', url, remoteAddress: ip, headers: portalHeaders, payload: payload as object });
-}
+const post = (app: FastifyInstance, url: string, payload: unknown, ip = newIp()) => postForm(app, url, payload, ip);
 
-const providerBody = (l: Fixture) => ({
-  npi: l.npi,
-  ptan: l.ptan,
-  tin: `${l.tin.slice(0, 2)}-${l.tin.slice(2)}`,
-  jurisdiction: l.jurisdiction,
-  lineOfBusiness: l.lineOfBusiness,
-  passthroughResponse: true,
-});
+const providerBody = (l: Fixture) => ({ ...locationIdentifiers(l), passthroughResponse: true });
 
 async function validationToken(app: FastifyInstance, l: Fixture): Promise<string> {
   const res = await post(app, REGISTRATION_ROUTES.validateProvider, providerBody(l));
@@ -122,27 +92,18 @@ async function registrationToken(app: FastifyInstance, l: Fixture): Promise<stri
   return res.json().data.registrationToken as string;
 }
 
-let userSerial = 0;
-function registrationBody(token: string, overrides: Record<string, unknown> = {}) {
-  userSerial++;
-  return {
-    registrationToken: token,
-    firstName: 'Robin',
-    lastName: 'Quill',
-    email: `robin${userSerial}@example.org`,
-    emailConfirmation: `Robin${userSerial}@example.org`,
-    phone: '(410) 555-0123',
-    dob: '1975-06-15',
-    username: `robin.q${userSerial}`,
-    password: 'violet tugboat ember 42 prairie',
-    securityQuestions: [
-      { questionId: 'first-car', answer: ' Blue  Honda ' },
-      { questionId: 'first-school', answer: 'Lincoln' },
-      { questionId: 'childhood-nickname', answer: 'Bee' },
-    ],
-    ...overrides,
-  };
-}
+/** The administrator who registers in these tests. */
+const ROBIN = {
+  firstName: 'Robin',
+  lastName: 'Quill',
+  phone: '(410) 555-0123',
+  dob: '1975-06-15',
+  password: 'violet tugboat ember 42 prairie',
+  answers: { 'first-car': ' Blue  Honda ', 'first-school': 'Lincoln', 'childhood-nickname': 'Bee' },
+};
+
+const registrationBody = (token: string, overrides: Record<string, unknown> = {}) =>
+  accountFields(ROBIN, { registrationToken: token, ...overrides });
 
 const sentence = (code: keyof typeof errorDefaultMessages) => errorDefaultMessages[code];
 
@@ -167,7 +128,7 @@ describe('administrator registration', () => {
       expect(data).toMatchObject({
         success: true,
         location: {
-          legalName: `Clinic ${npiSerial}`,
+          legalName: l.legalName,
           jurisdiction: 'J5',
           lineOfBusiness: 'B',
           maskedTin: `*****${l.tin.slice(-4)}`,
@@ -443,11 +404,7 @@ describe('administrator registration', () => {
       ]);
       const [mail] = await db.select().from(outbox).where(eq(outbox.recipient, body.email));
       expect(mail!.template).toBe('verify-email');
-      // Nothing personal in the audit trail or the logs.
-      const audit = JSON.stringify(await db.select().from(auditEvents));
-      const logs = logLines.join('\n');
-      for (const secret of ['1975-06-15', 'Honda', 'Lincoln', body.password, l.tin])
-        for (const text of [audit, logs]) expect(text).not.toContain(secret);
+      await expectNothingPersonalKept(app, logLines, ['1975-06-15', 'Honda', 'Lincoln', body.password, l.tin]);
     });
 
     it('refuses a used, expired or unknown registration token', async () => {
@@ -728,14 +685,7 @@ describe('administrator registration', () => {
       await post(app, REGISTRATION_ROUTES.selfRegistration, body);
       return { l, body };
     }
-    async function linkToken(email: string): Promise<string> {
-      const mails = await app.database.db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.recipient, email), eq(outbox.template, 'verify-email')))
-        .orderBy(sql`${outbox.createdAt} desc`);
-      return (mails[0]!.data as { token: string }).token;
-    }
+    const linkToken = (email: string) => verificationToken(app, email);
 
     it('activates the account once with the emailed token', async () => {
       const { body } = await registered();
@@ -812,12 +762,8 @@ describe('administrator registration', () => {
       const stale = await registered();
       const fresh = await registered();
       const { db } = app.database;
-      await db.execute(
-        sql`update users set created_at = now() - interval '72 hours 1 minute' where username = ${stale.body.username}`,
-      );
-      await db.execute(
-        sql`update users set created_at = now() - interval '71 hours' where username = ${fresh.body.username}`,
-      );
+      await registeredAgo(app, stale.body.username, '72 hours 1 minute');
+      await registeredAgo(app, fresh.body.username, '71 hours');
       expect(await app.jobs.runOnce(REGISTRATION_EXPIRY_JOB, { force: true })).toBe(true);
       expect(await db.select().from(users).where(eq(users.username, stale.body.username))).toHaveLength(0);
       expect(await db.select().from(users).where(eq(users.username, fresh.body.username))).toHaveLength(1);

@@ -91,8 +91,9 @@ export const DenyAccessRequest = z.strictObject({
 export type DenyAccessRequest = z.input<typeof DenyAccessRequest>;
 
 /**
- * Either decision's answer. A request decided or withdrawn meanwhile is 409 `Access_Request_Not_Pending`; approving
- * beyond the administrators' limit is 409 `Admin_Limit_Reached`.
+ * Either decision's answer. A request decided or withdrawn meanwhile is 409 `Access_Request_Not_Pending`; a request of
+ * an account whose email is not verified yet is 400 `Access_Request_Unverified`; approving beyond the administrators'
+ * limit is 409 `Admin_Limit_Reached`.
  */
 export const AccessRequestDecisionResponse = dataEnvelope(
   z.object({ requestId: z.string(), status: z.enum(['approved', 'denied']) }),

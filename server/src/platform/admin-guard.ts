@@ -1,8 +1,9 @@
-import { and, eq, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import { linkInForce } from '../db/links';
 import { accessRequests, providerLocations, userLocations } from '../db/schema';
-import { rowsOf, type DbExecutor } from './db-executor';
+import type { DbExecutor } from './db-executor';
 import { PortalError } from './portal-error';
 import { guardErrors } from './route-errors';
 import { requireSession } from './session';
@@ -12,9 +13,9 @@ import { requireSession } from './session';
  * docs/requirements/staff-accounts.md#authorization). Every route under `/api/admin` declares in `config.adminScope`
  * where its target's location comes from; this plugin adds the session check and the guard to each such route as it
  * is declared, and refuses to start with an admin route that declares none. The guard answers 404 `Not_Found` (no
- * data: the same answer as for an id that does not exist) unless the logged-in user is an active administrator of
- * that location and the location's access is not suspended. Handlers never check again; list services scope their SQL
- * to `administeredLocationIds`.
+ * data: the same answer as for an id that does not exist) unless the logged-in user administers that location by the
+ * app's clock: an administrator link in force (db/links.ts: active and not past its date) on a location whose access
+ * is not suspended. Handlers never check again; list services scope their SQL to `administeredLocations`.
  */
 
 /** Under this prefix every route is guarded. */
@@ -65,68 +66,80 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A user: their id, or a column holding it (a subquery correlated with an outer statement's user). */
 export type UserRef = string | AnyColumn;
 
-/** The conditions of "`userId` administers the location of `ul`": an active administrator link, access not suspended. */
-function administratorLink(userId: UserRef): SQL {
+/**
+ * The conditions of "`userId` administers the location of `ul`" at `now` (the app's clock): an administrator link in
+ * force (db/links.ts), on a location whose access is not suspended.
+ */
+function administratorLink(userId: UserRef, now: Date | SQL): SQL {
   return and(
     eq(userLocations.userId, userId),
     eq(userLocations.role, 'administrator'),
-    eq(userLocations.status, 'active'),
+    linkInForce(now),
     isNull(providerLocations.accessSuspendedAt),
   )!;
 }
 
 /**
- * The locations `userId` administers (active link, access not suspended) as a subquery of location ids: lists put it
- * in their SQL (`inArray(table.locationId, administeredLocations(db, userId))`), so they never read another location.
+ * The locations `userId` administers at `now` (the app's clock) as a subquery of location ids: lists put it in their
+ * SQL (`inArray(table.locationId, administeredLocations(db, userId, now))`), so they never read another location.
  */
-export function administeredLocations(db: DbExecutor, userId: UserRef) {
+export function administeredLocations(db: DbExecutor, userId: UserRef, now: Date) {
   return db
     .select({ locationId: userLocations.locationId })
     .from(userLocations)
     .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
-    .where(administratorLink(userId));
+    .where(administratorLink(userId, now));
 }
 
-/** Whether `userId` administers `locationId` now. */
-export async function administersLocation(db: DbExecutor, userId: string, locationId: string): Promise<boolean> {
+/** Whether `userId` administers `locationId` at `now` (the app's clock). */
+export async function administersLocation(
+  db: DbExecutor,
+  userId: string,
+  locationId: string,
+  now: Date,
+): Promise<boolean> {
   const [row] = await db
     .select({ one: sql`1` })
     .from(userLocations)
     .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
-    .where(and(administratorLink(userId), eq(userLocations.locationId, locationId)))
+    .where(and(administratorLink(userId, now), eq(userLocations.locationId, locationId)))
     .limit(1);
   return Boolean(row);
 }
 
 /**
- * "`userId` administers at least one location" as a boolean SQL expression: the session lookup reads it in its own
- * statement (the session's `administersLocation`, docs/decisions/0020), with `userId` the session's user column.
+ * "`userId` administers at least one location at `now`" as a boolean SQL expression: the session lookup reads it in
+ * its own statement (the session's `administersLocation`, docs/decisions/0020), with `userId` the session's user
+ * column.
  */
-export function administersAnyLocationSql(db: DbExecutor, userId: UserRef): SQL<boolean> {
-  return sql<boolean>`exists(${administeredLocations(db, userId)})`;
+export function administersAnyLocationSql(db: DbExecutor, userId: UserRef, now: Date): SQL<boolean> {
+  return sql<boolean>`exists(${administeredLocations(db, userId, now)})`;
 }
 
-/** Whether `userId` administers at least one location. */
-export async function administersAnyLocation(db: DbExecutor, userId: string): Promise<boolean> {
+/** Whether `userId` administers at least one location at `now` (the app's clock). */
+export async function administersAnyLocation(db: DbExecutor, userId: string, now: Date): Promise<boolean> {
   const [row] = await db
     .select({ one: sql`1` })
     .from(userLocations)
     .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
-    .where(administratorLink(userId))
+    .where(administratorLink(userId, now))
     .limit(1);
   return Boolean(row);
 }
 
-/** Whether the person `targetId` has a link (of any role or status) to a location `userId` administers. */
-async function administersPerson(db: DbExecutor, userId: string, targetId: string): Promise<boolean> {
-  const rows = await db.execute(sql`
-    select 1 from ${userLocations} target
-    join ${userLocations} admin on admin.location_id = target.location_id
-    join ${providerLocations} location on location.id = admin.location_id
-    where target.user_id = ${targetId} and admin.user_id = ${userId} and admin.role = 'administrator'
-      and admin.status = 'active' and location.access_suspended_at is null
-    limit 1`);
-  return rowsOf(rows).length > 0;
+/** Whether the person `targetId` has a link (of any role or status) to a location `userId` administers at `now`. */
+async function administersPerson(db: DbExecutor, userId: string, targetId: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(userLocations)
+    .where(
+      and(
+        eq(userLocations.userId, targetId),
+        inArray(userLocations.locationId, administeredLocations(db, userId, now)),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }
 
 /** Whether the person `targetId` is linked to `locationId`. */
@@ -146,12 +159,13 @@ function idOf(value: unknown): string | undefined {
 
 const notFound = () => new PortalError(404, 'Not_Found');
 
-/** The target's location the caller may act on, or a 404. */
+/** The target's location the caller may act on at `now` (the app's clock), or a 404. */
 export async function checkAdminScope(
   db: DbExecutor,
   actorId: string,
   scope: AdminScope,
   input: { params: unknown; query: unknown; body: unknown },
+  now: Date,
 ): Promise<AdminGrant> {
   const params = (input.params ?? {}) as Record<string, unknown>;
   const grant = (locationId: string | null): AdminGrant => ({ actorId, locationId });
@@ -159,18 +173,18 @@ export async function checkAdminScope(
     case 'administered': {
       const query = (input.query ?? {}) as Record<string, unknown>;
       if (query.locationId === undefined) {
-        if (await administersAnyLocation(db, actorId)) return grant(null);
+        if (await administersAnyLocation(db, actorId, now)) return grant(null);
         throw notFound();
       }
       const locationId = idOf(query.locationId);
-      if (locationId && (await administersLocation(db, actorId, locationId))) return grant(locationId);
+      if (locationId && (await administersLocation(db, actorId, locationId, now))) return grant(locationId);
       throw notFound();
     }
     case 'location':
     case 'body-location': {
       const source = scope === 'location' ? params : ((input.body ?? {}) as Record<string, unknown>);
       const locationId = idOf(source.locationId);
-      if (locationId && (await administersLocation(db, actorId, locationId))) return grant(locationId);
+      if (locationId && (await administersLocation(db, actorId, locationId, now))) return grant(locationId);
       throw notFound();
     }
     case 'access-request': {
@@ -180,7 +194,8 @@ export async function checkAdminScope(
         .select({ locationId: accessRequests.locationId })
         .from(accessRequests)
         .where(eq(accessRequests.id, requestId));
-      if (request && (await administersLocation(db, actorId, request.locationId))) return grant(request.locationId);
+      if (request && (await administersLocation(db, actorId, request.locationId, now)))
+        return grant(request.locationId);
       throw notFound();
     }
     case 'link': {
@@ -189,7 +204,7 @@ export async function checkAdminScope(
       if (
         userId &&
         locationId &&
-        (await administersLocation(db, actorId, locationId)) &&
+        (await administersLocation(db, actorId, locationId, now)) &&
         (await isLinked(db, userId, locationId))
       )
         return grant(locationId);
@@ -197,7 +212,7 @@ export async function checkAdminScope(
     }
     case 'person': {
       const userId = idOf(params.userId);
-      if (userId && (await administersPerson(db, actorId, userId))) return grant(null);
+      if (userId && (await administersPerson(db, actorId, userId, now))) return grant(null);
       throw notFound();
     }
   }
@@ -210,7 +225,8 @@ const adminGuard: preHandlerAsyncHookHandler = guardErrors(
     const session = request.portalSession;
     // Both are set for every route the plugin guards; their absence is a wiring mistake, answered as a refusal.
     if (!scope || !session) throw notFound();
-    request.adminGrant = await checkAdminScope(request.server.database.db, session.userId, scope, request);
+    const { db } = request.server.database;
+    request.adminGrant = await checkAdminScope(db, session.userId, scope, request, request.server.clock());
   } as preHandlerAsyncHookHandler,
   { 404: ['Not_Found'] },
 );

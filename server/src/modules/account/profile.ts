@@ -2,6 +2,7 @@ import type { Account } from '@portal/contracts/account';
 import { maskPhone } from '@portal/contracts/fields';
 import { maskTin } from '@portal/contracts/identifiers';
 import { and, count, eq, isNull } from 'drizzle-orm';
+import { linkInForce } from '../../db/links';
 import { mfaRecoveryCodes, passkeys, providerLocations, securityAnswers, userLocations } from '../../db/schema';
 import { userById } from '../../db/users';
 import { PortalError } from '../../platform/portal-error';
@@ -30,7 +31,8 @@ export async function accountProfile(
       })
       .from(userLocations)
       .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
-      .where(eq(userLocations.userId, user.id))
+      // The locations the person has now: a link past its date or suspended grants nothing (db/links.ts).
+      .where(and(eq(userLocations.userId, user.id), linkInForce(ctx.now())))
       .orderBy(providerLocations.legalName),
     db
       .select({ n: count() })

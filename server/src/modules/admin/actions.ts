@@ -56,13 +56,13 @@ async function act(
 }
 
 /**
- * The location's administrators under its lock; 404 when the actor is no longer one of them (a concurrent change took
- * their role away after the guard let them in: of two administrators removing each other, one wins).
+ * The location's administrators under its lock; 404 when the actor is no longer one of them with a link in force (a
+ * concurrent change took their role away after the guard let them in: of two administrators removing each other, one
+ * wins).
  */
-async function lockedAdministrators(tx: DbExecutor, grant: AdminGrant, locationId: string) {
-  const administrators = await lockAdministrators(tx, locationId);
-  if (!administrators.some((a) => a.userId === grant.actorId && a.status === 'active'))
-    throw new PortalError(404, 'Not_Found');
+async function lockedAdministrators(tx: DbExecutor, grant: AdminGrant, locationId: string, now: Date) {
+  const administrators = await lockAdministrators(tx, locationId, now);
+  if (!administrators.some((a) => a.userId === grant.actorId && a.inForce)) throw new PortalError(404, 'Not_Found');
   return administrators;
 }
 
@@ -77,9 +77,9 @@ async function lockedLink(tx: DbExecutor, userId: string, locationId: string) {
   return link;
 }
 
-/** Whether an active administrator other than `userId` remains. */
-const anotherAdministrator = (administrators: { userId: string; status: string }[], userId: string) =>
-  administrators.some((a) => a.userId !== userId && a.status === 'active');
+/** Whether an administrator other than `userId` remains with a link in force. */
+const anotherAdministrator = (administrators: { userId: string; inForce: boolean }[], userId: string) =>
+  administrators.some((a) => a.userId !== userId && a.inForce);
 
 /**
  * Makes the person an administrator of the location (409 `Admin_Limit_Reached` at ADMINS_PER_LOCATION_MAX) or a user
@@ -94,7 +94,7 @@ export function setPersonRole(
 ): Promise<PersonDetail | null> {
   const locationId = grant.locationId!;
   return act(ctx, grant, userId, 'admin.person.role', async (tx) => {
-    const administrators = await lockedAdministrators(tx, grant, locationId);
+    const administrators = await lockedAdministrators(tx, grant, locationId, ctx.now());
     const link = await lockedLink(tx, userId, locationId);
     const details = { locationId, field: 'role', reason: role } as const;
     if (link.role === role) return { details: { ...details, count: 0 } };
@@ -112,7 +112,7 @@ export function setPersonRole(
 
 /**
  * Removes the person from the location (the actor may remove themselves: leaving). 409 `Last_Administrator` when they
- * are its last active administrator.
+ * are its last administrator with a link in force.
  */
 export function removeFromLocation(
   ctx: ActionContext,
@@ -121,7 +121,7 @@ export function removeFromLocation(
 ): Promise<PersonDetail | null> {
   const locationId = grant.locationId!;
   return act(ctx, grant, userId, 'admin.person.remove', async (tx) => {
-    const administrators = await lockedAdministrators(tx, grant, locationId);
+    const administrators = await lockedAdministrators(tx, grant, locationId, ctx.now());
     const link = await lockedLink(tx, userId, locationId);
     if (link.role === 'administrator' && !anotherAdministrator(administrators, userId))
       return new Refusal(409, 'Last_Administrator', { locationId, reason: 'last_administrator' });

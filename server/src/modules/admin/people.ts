@@ -6,6 +6,7 @@ import {
   type PersonSummary,
 } from '@portal/contracts/admin';
 import { and, asc, countDistinct, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { linkInForceColumn } from '../../db/links';
 import { passkeys, providerLocations, userLocations, users } from '../../db/schema';
 import type { AdminGrant } from '../../platform/admin-guard';
 import type { DbExecutor } from '../../platform/db-executor';
@@ -35,11 +36,15 @@ const personColumns = {
   createdAt: users.createdAt,
 };
 
-/** The links of `userIds` to the locations in scope (never another location's), by person. */
+/**
+ * The links of `userIds` to the locations in scope (never another location's), by person. A link not in force at
+ * `now` (db/links.ts: suspended, or past its date before the suspension job ran) reads `suspended`.
+ */
 async function linksInScope(
   db: DbExecutor,
   scope: ReturnType<typeof adminLocations>,
   userIds: string[],
+  now: Date,
 ): Promise<Map<string, PersonLocation[]>> {
   const byPerson = new Map<string, PersonLocation[]>();
   if (!userIds.length) return byPerson;
@@ -51,19 +56,15 @@ async function linksInScope(
       npi: providerLocations.npi,
       role: userLocations.role,
       certifiedUntil: userLocations.certifiedUntil,
-      status: userLocations.status,
+      inForce: linkInForceColumn(now),
     })
     .from(userLocations)
     .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
     .where(and(inArray(userLocations.userId, userIds), inArray(userLocations.locationId, scope)))
     .orderBy(asc(providerLocations.legalName), asc(providerLocations.npi));
-  for (const { userId, certifiedUntil, status, ...link } of rows) {
+  for (const { userId, certifiedUntil, inForce, ...link } of rows) {
     const list = byPerson.get(userId) ?? [];
-    list.push({
-      ...link,
-      certifiedUntil: certifiedUntil.toISOString(),
-      status: status === 'suspended' ? 'suspended' : 'active',
-    });
+    list.push({ ...link, certifiedUntil: certifiedUntil.toISOString(), status: inForce ? 'active' : 'suspended' });
     byPerson.set(userId, list);
   }
   return byPerson;
@@ -106,7 +107,8 @@ export async function searchPeople(
   input: { q?: string; page: number },
 ): Promise<{ items: PersonSummary[]; page: number; pageSize: number; total: number; hasMore: boolean }> {
   const { db } = ctx;
-  const scope = adminLocations(db, grant);
+  const now = ctx.now();
+  const scope = adminLocations(db, grant, now);
   const pattern = input.q ? containsPattern(input.q) : undefined;
   const conditions: SQL[] = [inArray(userLocations.locationId, scope)];
   if (pattern)
@@ -137,8 +139,8 @@ export async function searchPeople(
     db,
     scope,
     rows.map((row) => row.userId),
+    now,
   );
-  const now = ctx.now();
   const total = totals?.n ?? 0;
   return {
     items: rows.map((row) => summaryOf(row, links.get(row.userId) ?? [], now)),
@@ -160,10 +162,11 @@ export async function personDetail(
   userId: string,
 ): Promise<PersonDetail | null> {
   const { db } = ctx;
-  const scope = adminLocations(db, { actorId: grant.actorId, locationId: null });
+  const now = ctx.now();
+  const scope = adminLocations(db, { actorId: grant.actorId, locationId: null }, now);
   const [[row], links, [keys]] = await Promise.all([
     db.select(personColumns).from(users).where(eq(users.id, userId)),
-    linksInScope(db, scope, [userId]),
+    linksInScope(db, scope, [userId], now),
     db
       .select({ n: sql<number>`count(*)::int` })
       .from(passkeys)
@@ -171,7 +174,6 @@ export async function personDetail(
   ]);
   const locations = links.get(userId);
   if (!row || !locations?.length) return null;
-  const now = ctx.now();
   return {
     ...summaryOf(row, locations, now),
     locked: row.lockedUntil !== null && row.lockedUntil > now,

@@ -4,10 +4,12 @@ import {
   type ApproveAccessRequest,
   type DenyAccessRequest,
 } from '@portal/contracts/admin';
+import type { ErrorCode } from '@portal/contracts/errors';
 import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
 import { accessRequests, providerLocations, userLocations, users } from '../../db/schema';
 import { userById } from '../../db/users';
 import type { AdminGrant } from '../../platform/admin-guard';
+import type { AuditDetails } from '../../platform/audit';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
@@ -22,13 +24,13 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * registering.
  */
 export async function listPendingRequests(
-  ctx: Pick<ServiceContext, 'db'>,
+  ctx: Pick<ServiceContext, 'db' | 'now'>,
   grant: AdminGrant,
   page: number,
 ): Promise<{ items: AdminAccessRequest[]; page: number; pageSize: number; total: number; hasMore: boolean }> {
   const where = and(
     eq(accessRequests.status, 'pending'),
-    inArray(accessRequests.locationId, adminLocations(ctx.db, grant)),
+    inArray(accessRequests.locationId, adminLocations(ctx.db, grant, ctx.now())),
     ne(users.status, 'pending'),
   );
   const [rows, [totals]] = await Promise.all([
@@ -75,12 +77,19 @@ export async function listPendingRequests(
 
 type Decision = { decision: 'approve'; input: ApproveAccessRequest } | { decision: 'deny'; input: DenyAccessRequest };
 
+/** A decision refused inside the transaction: audited after it rolled back, then answered with its status and code. */
+function refusal<E>(status: 400 | 409, code: ErrorCode, event: E, details: AuditDetails) {
+  return { refused: { status, code, details }, event };
+}
+
 /**
  * Approves (the requester gets a `user_locations` link with the chosen role, certified for RECERTIFICATION_DAYS by the
  * approver) or denies (with the optional reason) a pending request of a location the guard checked, and emails the
  * requester. The request's row is locked first, so of two decisions on one request exactly one is made; the other,
- * and any decision on a request decided or withdrawn meanwhile, is 409 `Access_Request_Not_Pending`. Approving as
- * administrator beyond ADMINS_PER_LOCATION_MAX is 409 `Admin_Limit_Reached` (counted under the location's lock).
+ * and any decision on a request decided or withdrawn meanwhile, is 409 `Access_Request_Not_Pending`. A request of an
+ * account whose email is not verified yet (not listed: the person has not finished registering) is 400
+ * `Access_Request_Unverified`, whatever the decision: an id sent directly decides nothing. Approving as administrator
+ * beyond ADMINS_PER_LOCATION_MAX is 409 `Admin_Limit_Reached` (counted under the location's lock).
  */
 export async function decideRequest(
   ctx: Pick<ServiceContext, 'db' | 'now' | 'config' | 'jobs' | 'client'>,
@@ -95,19 +104,17 @@ export async function decideRequest(
     if (!request) throw new PortalError(404, 'Not_Found');
     const event = { actor: grant.actorId, action, target: request.userId } as const;
     if (request.status !== 'pending')
-      return { refused: 'Access_Request_Not_Pending' as const, event, details: { reason: `status_${request.status}` } };
+      return refusal(409, 'Access_Request_Not_Pending', event, { reason: `status_${request.status}` });
+    const requester = await userById(tx, request.userId);
+    if (requester?.status === 'pending')
+      return refusal(400, 'Access_Request_Unverified', event, { reason: 'email_unverified' });
     const now = ctx.now();
     const role = decision.decision === 'approve' ? decision.input.role : null;
-    const administrators = await lockAdministrators(tx, request.locationId);
+    const administrators = await lockAdministrators(tx, request.locationId, now);
     // The guard let the actor in; under the lock, a concurrent change may since have taken their role away.
-    if (!administrators.some((a) => a.userId === grant.actorId && a.status === 'active'))
-      throw new PortalError(404, 'Not_Found');
+    if (!administrators.some((a) => a.userId === grant.actorId && a.inForce)) throw new PortalError(404, 'Not_Found');
     if (role === 'administrator' && administrators.length >= ctx.config.staff.adminsPerLocationMax)
-      return {
-        refused: 'Admin_Limit_Reached' as const,
-        event,
-        details: { reason: 'admin_limit', locationId: request.locationId },
-      };
+      return refusal(409, 'Admin_Limit_Reached', event, { reason: 'admin_limit', locationId: request.locationId });
     if (role)
       await tx
         .insert(userLocations)
@@ -125,7 +132,6 @@ export async function decideRequest(
       .update(accessRequests)
       .set({ status, role, reason, decidedBy: grant.actorId, decidedAt: now, updatedAt: now })
       .where(eq(accessRequests.id, requestId));
-    const requester = await userById(tx, request.userId);
     const [location] = await tx
       .select({ legalName: providerLocations.legalName })
       .from(providerLocations)
@@ -150,8 +156,8 @@ export async function decideRequest(
     return { refused: null, event };
   });
   if (outcome.refused) {
-    await audit(ctx, ctx.db, { ...outcome.event, outcome: 'failure', details: outcome.details });
-    throw new PortalError(409, outcome.refused);
+    await audit(ctx, ctx.db, { ...outcome.event, outcome: 'failure', details: outcome.refused.details });
+    throw new PortalError(outcome.refused.status, outcome.refused.code);
   }
   ctx.jobs.kick(OUTBOX_JOB);
   return { requestId, status };

@@ -58,7 +58,10 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  const decisionErrors = { 409: ['Access_Request_Not_Pending', 'Admin_Limit_Reached'] } as const;
+  const decisionErrors = {
+    400: ['Access_Request_Unverified'],
+    409: ['Access_Request_Not_Pending', 'Admin_Limit_Reached'],
+  } as const;
   app.post(
     ADMIN_ROUTES.approveRequest,
     {

@@ -19,7 +19,7 @@ export interface StaffFlags {
 export function staffFlagColumns(ctx: Pick<ServiceContext, 'db' | 'now'>) {
   const now = ctx.now();
   return (userId: UserRef) => ({
-    administersLocation: administersAnyLocationSql(ctx.db, userId),
+    administersLocation: administersAnyLocationSql(ctx.db, userId, now),
     recertificationOverdue: overdueRecertificationsSql(ctx.db, userId, now),
   });
 }

@@ -8,6 +8,7 @@ import {
 } from '@portal/contracts/dde-access';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod/mini';
+import { linkInForce } from '../../db/links';
 import { ddeRequests, ediEnrollments, providerLocations, userLocations } from '../../db/schema';
 import { userById } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
@@ -21,8 +22,11 @@ import { audit, type ServiceContext } from '../../platform/service-context';
  * the service context and the logged-in user's id; the route checks the session.
  */
 
-/** The locations the user is linked to (optionally one of them), with their enrollment facts when on file. */
-function linkedLocations(db: DbExecutor, userId: string, locationId?: string) {
+/**
+ * The locations the user is linked to at `now` (a link in force, db/links.ts; optionally one of them), with their
+ * enrollment facts when on file.
+ */
+function linkedLocations(db: DbExecutor, userId: string, now: Date, locationId?: string) {
   return db
     .select({
       locationId: providerLocations.id,
@@ -42,7 +46,7 @@ function linkedLocations(db: DbExecutor, userId: string, locationId?: string) {
     .where(
       and(
         eq(userLocations.userId, userId),
-        eq(userLocations.status, 'active'),
+        linkInForce(now),
         ...(locationId ? [eq(userLocations.locationId, locationId)] : []),
       ),
     )
@@ -60,12 +64,12 @@ function requestDigest(body: Record<string, unknown>): string {
  * audited, when the user is not linked to it). Reading is not a change: a successful read is not audited.
  */
 export async function easiLocations(
-  ctx: Pick<ServiceContext, 'db' | 'client'>,
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'client'>,
   userId: string,
   input: z.output<typeof GetEasiRequest>,
 ): Promise<EasiLocation[]> {
   const { db } = ctx;
-  const rows = await linkedLocations(db, userId, input.locationId);
+  const rows = await linkedLocations(db, userId, ctx.now(), input.locationId);
   if (input.locationId && !rows.length) {
     await audit(ctx, db, {
       actor: userId,
@@ -98,7 +102,7 @@ export async function submitDdeRequest(
   const { db } = ctx;
   const { idempotencyKey, locationId, requestType, ...form } = input;
   const event = { actor: userId, action: 'dde.submit' } as const;
-  const [location] = await linkedLocations(db, userId, locationId);
+  const [location] = await linkedLocations(db, userId, ctx.now(), locationId);
   if (!location) {
     await audit(ctx, db, { ...event, target: locationId, outcome: 'failure', details: { reason: 'not_linked' } });
     throw new PortalError(403, 'Dde_Location_Not_Linked');

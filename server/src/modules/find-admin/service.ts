@@ -2,6 +2,7 @@ import { FIND_ADMIN_CONTACT_TOKEN_TTL_MS, type FindAdminContactRequest } from '@
 import type { FindAdminRequest, LocationAdministrator } from '@portal/contracts/find-admin';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod/mini';
+import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
@@ -39,8 +40,8 @@ function matchingLocations(db: DbExecutor, { npi, ptan, tin }: { npi: string; pt
     );
 }
 
-/** The active administrators of the locations, by name. */
-function administratorsOf(db: DbExecutor, locationIds: string[]) {
+/** The administrators of the locations at `now` (a link in force, db/links.ts; an active account), by name. */
+function administratorsOf(db: DbExecutor, locationIds: string[], now: Date) {
   return db
     .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
     .from(userLocations)
@@ -48,7 +49,7 @@ function administratorsOf(db: DbExecutor, locationIds: string[]) {
     .where(
       and(
         eq(userLocations.role, 'administrator'),
-        eq(userLocations.status, 'active'),
+        linkInForce(now),
         eq(users.status, 'active'),
         inArray(userLocations.locationId, locationIds),
       ),
@@ -80,6 +81,7 @@ export async function findAdministrators(
   const administrators = await administratorsOf(
     db,
     locations.map((l) => l.id),
+    ctx.now(),
   );
   await audit(ctx, db, {
     ...event,
@@ -157,6 +159,7 @@ export async function relayContactRequest(
       ? await administratorsOf(
           tx,
           siblings.map((l) => l.id),
+          ctx.now(),
         )
       : [];
     for (const admin of administrators)

@@ -143,8 +143,8 @@ export async function listInvitations(
   locationId: string | null,
 ): Promise<{ invitations: OpenInvitation[]; locations: InvitableLocation[] }> {
   // The guard's location, else a subquery of the caller's locations: the SQL is scoped by construction (decision 0039).
-  const scope = locationId ? [locationId] : administeredLocations(ctx.db, actorId);
   const now = ctx.now();
+  const scope = locationId ? [locationId] : administeredLocations(ctx.db, actorId, now);
   const rows = await openInvitationsQuery(ctx.db, now)
     .where(
       and(
@@ -286,7 +286,7 @@ export async function redeemInvitation(
   // The administrators-per-location limit holds for an invitation too, counted under the location's lock.
   if (
     invitation.role === 'administrator' &&
-    (await lockAdministrators(tx, invitation.locationId)).length >= ctx.config.staff.adminsPerLocationMax
+    (await lockAdministrators(tx, invitation.locationId, now)).length >= ctx.config.staff.adminsPerLocationMax
   )
     throw new PortalError(409, 'Admin_Limit_Reached');
   const linked = await tx

@@ -1,4 +1,5 @@
-import { and, asc, eq, gt, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
+import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import { recordAudit } from '../../platform/audit';
 import type { Job } from '../../platform/jobs';
@@ -57,8 +58,7 @@ export function recertificationReminderJob(settings: JobClock = {}): Job {
         .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
         .where(
           and(
-            eq(userLocations.status, 'active'),
-            gt(userLocations.certifiedUntil, now),
+            linkInForce(now),
             lte(userLocations.certifiedUntil, horizon),
             isNull(providerLocations.accessSuspendedAt),
           ),
@@ -112,8 +112,9 @@ export function recertificationReminderJob(settings: JobClock = {}): Job {
 }
 
 /**
- * Suspends the links past their `certified_until` (the person loses that location; sessions, DDE access and
- * administration read active links only) and emails each person once per run. A location left without a current
+ * Marks the links past their `certified_until` `suspended` and emails each person once per run: the bookkeeping only,
+ * since a link stops granting at its date already (db/links.ts: DDE access, administration and My account read links
+ * in force by the app's clock). A location left without a current
  * administrator gets `access_suspended_at`: its people's access stays suspended until the help desk restores it.
  */
 export function recertificationSuspensionJob(settings: JobClock = {}): Job {
@@ -189,8 +190,7 @@ export function recertificationSuspensionJob(settings: JobClock = {}): Job {
           and(
             eq(userLocations.locationId, providerLocations.id),
             eq(userLocations.role, 'administrator'),
-            eq(userLocations.status, 'active'),
-            gt(userLocations.certifiedUntil, now),
+            linkInForce(now),
           ),
         );
       const suspended = await tx

@@ -1,4 +1,5 @@
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 
@@ -19,8 +20,9 @@ export function reminderThreshold(days: number): number | undefined {
 }
 
 /**
- * The current administrators of the locations (docs/decisions/0041): an `administrator` link that is active and not
- * past its `certified_until`, of an active account, on a location whose access is not suspended.
+ * The current administrators of the locations (docs/decisions/0041): an `administrator` link in force at `now`
+ * (db/links.ts: active and not past its `certified_until`), of an active account, on a location whose access is not
+ * suspended.
  */
 export async function currentAdministrators(
   db: DbExecutor,
@@ -42,8 +44,7 @@ export async function currentAdministrators(
       and(
         inArray(userLocations.locationId, locationIds),
         eq(userLocations.role, 'administrator'),
-        eq(userLocations.status, 'active'),
-        gt(userLocations.certifiedUntil, now),
+        linkInForce(now),
         eq(users.status, 'active'),
         isNull(providerLocations.accessSuspendedAt),
       ),

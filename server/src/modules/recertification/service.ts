@@ -1,5 +1,6 @@
 import type { DueRecertification, RecertificationDecision } from '@portal/contracts/recertification';
-import { and, asc, eq, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
+import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 import { administeredLocations as administeredLocationsQuery, type UserRef } from '../../platform/admin-guard';
@@ -10,11 +11,11 @@ import { DAY_MS, DUE_WITHIN_DAYS } from './links';
 type Ctx = Pick<ServiceContext, 'db' | 'now' | 'config' | 'client'>;
 
 /**
- * The locations the user administers now: the admin guard's own definition (docs/decisions/0039-admin-guard.md), so
- * the list, the decisions and the guard agree.
+ * The locations the user administers at `now` (the app's clock): the admin guard's own definition
+ * (docs/decisions/0039-admin-guard.md), so the list, the decisions and the guard agree.
  */
-async function administeredLocations(db: DbExecutor, userId: string): Promise<string[]> {
-  const rows = await administeredLocationsQuery(db, userId);
+async function administeredLocations(db: DbExecutor, userId: string, now: Date): Promise<string[]> {
+  const rows = await administeredLocationsQuery(db, userId, now);
   return rows.map((row) => row.locationId);
 }
 
@@ -38,7 +39,7 @@ function decidableLinks(
 /** `GET /api/admin/recertifications`: the due and overdue links of the caller's locations, most urgent first. */
 export async function dueRecertifications(ctx: Ctx, adminId: string): Promise<DueRecertification[]> {
   const now = ctx.now();
-  const locations = await administeredLocations(ctx.db, adminId);
+  const locations = await administeredLocations(ctx.db, adminId, now);
   if (!locations.length) return [];
   const rows = await ctx.db
     .select({
@@ -82,7 +83,10 @@ export function overdueRecertificationsSql(db: DbExecutor, userId: UserRef, now:
     .select({ one: sql`1` })
     .from(userLocations)
     .where(
-      and(decidableLinks(administeredLocationsQuery(db, userId), userId, now), lte(userLocations.certifiedUntil, now)),
+      and(
+        decidableLinks(administeredLocationsQuery(db, userId, now), userId, now),
+        lte(userLocations.certifiedUntil, now),
+      ),
     );
   return sql<boolean>`exists(${overdue})`;
 }
@@ -102,7 +106,7 @@ export async function recertify(
   const key = (d: { userId: string; locationId: string }) => `${d.userId}/${d.locationId}`;
   const unique = new Map(decisions.map((d) => [key(d), d]));
   return ctx.db.transaction(async (tx) => {
-    const locations = await administeredLocations(tx, adminId);
+    const locations = await administeredLocations(tx, adminId, now);
     const wanted = [...unique.values()];
     const found = locations.length
       ? await tx
@@ -177,11 +181,7 @@ export async function restoreLocation(
         .update(userLocations)
         .set({ certifiedUntil: until, certifiedBy: actorId, reminderDaysSent: null, status: 'active' })
         .where(
-          and(
-            eq(userLocations.locationId, locationId),
-            eq(userLocations.role, 'administrator'),
-            or(eq(userLocations.status, 'suspended'), lte(userLocations.certifiedUntil, now)),
-          ),
+          and(eq(userLocations.locationId, locationId), eq(userLocations.role, 'administrator'), not(linkInForce(now))),
         )
         .returning({ userId: userLocations.userId });
       administrators = links.length;

@@ -48,7 +48,7 @@ async function sendPersonalPage(
 ): Promise<boolean> {
   const db = request.server.database.db;
   const lookup = await lookupSession(request, (userId) => ({
-    administersLocation: administersAnyLocationSql(db, userId),
+    administersLocation: administersAnyLocationSql(db, userId, request.server.clock()),
   }));
   if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
     if (lookup.status === 'expired') clearSessionCookie(reply);
