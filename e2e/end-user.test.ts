@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/browser';
-import { freshTotp, typeDate } from './support/login';
-import { readEmail } from './support/mail';
+import { loginEnrolling } from './support/login';
 import { portalSuite } from './support/portal-suite';
+import { confirmEmailFromViewer, fillAccountDetails, fillLocationIdentifiers } from './support/registration';
 
 /**
  * An end user (docs/requirements/staff-accounts.md#end-users) registers at `/register/user` for `demo.admin.j5`'s
@@ -44,9 +44,7 @@ describe('end-user registration and access requests', () => {
     await page.getByRole('button', { name: 'Add this location' }).click();
     await page.getByTestId('form-error-summary').waitFor();
     await expectNoAxeViolations(page, `locations errors (${label})`);
-    await page.getByRole('textbox', { name: /NPI/ }).fill(LOCATION.npi);
-    await page.getByRole('textbox', { name: /PTAN/ }).fill(LOCATION.ptan);
-    await page.getByRole('textbox', { name: /TIN/ }).fill(LOCATION.tin);
+    await fillLocationIdentifiers(page, LOCATION);
     await page.getByRole('button', { name: 'Add this location' }).click();
     await page.getByText(`NPI ${LOCATION.npi}, PTAN ${LOCATION.ptan}`).waitFor();
     await expectNoAxeViolations(page, `locations added (${label})`);
@@ -56,23 +54,16 @@ describe('end-user registration and access requests', () => {
     // Step 2: the account (the fields of /register).
     const heading = await stepHeading(page, 2);
     await expect.poll(() => heading.evaluate((h) => h === document.activeElement)).toBe(true);
-    await page.getByRole('textbox', { name: 'First name' }).fill('Quinn');
-    await page.getByRole('textbox', { name: 'Last name' }).fill('Navarro');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await page.getByRole('textbox', { name: 'Email again' }).fill(email);
-    await page.getByRole('textbox', { name: 'Phone' }).fill('410-555-0144');
-    await typeDate(page, /date of birth/i, '07221990');
-    await page.getByRole('textbox', { name: 'Username' }).fill(username);
-    await page.locator('#register-password').fill(PASSWORD);
-    await page.locator('#register-password-confirmation').fill(PASSWORD);
-    await expect
-      .poll(() => page.getByTestId('password-checklist-status').textContent(), { timeout: 10_000 })
-      .toBe('The password meets every rule.');
-    for (const index of [0, 1, 2]) {
-      const row = page.getByRole('group', { name: `Security question ${index + 1}` });
-      await row.getByRole('combobox').selectOption({ index: index + 1 });
-      await row.getByRole('textbox', { name: 'Answer' }).fill(`reply number ${index + 1}`);
-    }
+    await fillAccountDetails(page, {
+      firstName: 'Quinn',
+      lastName: 'Navarro',
+      email,
+      phone: '410-555-0144',
+      dobDigits: '07221990',
+      username,
+      password: PASSWORD,
+      answerPrefix: 'reply number',
+    });
     await expectNoAxeViolations(page, `account (${label})`);
     await screenshot(page, `register-user-2-account-${label}`);
     await page.getByRole('button', { name: 'Create my account' }).click();
@@ -82,22 +73,10 @@ describe('end-user registration and access requests', () => {
     expect(await page.getByTestId('registration-done').innerText()).toContain(email);
     await expectNoAxeViolations(page, `done (${label})`);
     await screenshot(page, `register-user-3-done-${label}`);
-    const mail = await readEmail(portal.url, { to: email, subject: /verify|confirm/i, since });
-    const link = /https?:\/\/[^\s<"]+\/verify-email#token=[^\s<"&]+/.exec(mail)?.[0];
-    expect(link, 'the verification link in the email').toBeDefined();
-    await page.goto(link!);
-    await page.getByTestId('verify-email-success').waitFor();
+    await confirmEmailFromViewer(page, portal.url, email, since);
 
     // First login: the authenticator is enrolled, then the portal home.
-    await page.goto('/login');
-    await page.getByRole('textbox', { name: 'Username' }).fill(username);
-    await page.locator('#login-password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    const key = (await page.getByTestId('mfa-manual-key').innerText()).trim();
-    await page.getByRole('textbox', { name: /6-digit code/i }).fill(await freshTotp(key));
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByLabel('I saved my recovery codes').check();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await loginEnrolling(page, username, PASSWORD);
     await page.getByRole('heading', { level: 1, name: 'Portal home' }).waitFor();
 
     // The request, pending, on the portal home.

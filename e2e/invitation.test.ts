@@ -2,15 +2,17 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
-import { freshTotp, loginWithTotp, logOut, submitPassword } from './support/login';
+import { freshTotp, loginEnrolling, loginWithTotp, logOut, submitPassword } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite } from './support/portal-suite';
+import { confirmEmailFromViewer, fillAccountDetails, newPerson } from './support/registration';
 
 /**
  * Invitations (docs/requirements/staff-accounts.md#invitations) against a portal of this file's own with the mail
  * viewer: `demo.admin.j5` invites by email from `/admin` (keyboard only), the email's link opens `/invitation`, and
  * the invitee either already has an account (`demo.user.j8`: logs in from the page, comes back, accepts) or creates
- * one through the end-user registration with the invitation, and has the location after logging in.
+ * one through the end-user registration with the invitation, confirms the email and has the location after logging
+ * in, without a request to approve.
  */
 const ADMIN = 'demo.admin.j5';
 const ADMIN_SECRET = DEMO_TOTP_SECRETS[ADMIN]!;
@@ -116,4 +118,34 @@ describe('invitations', () => {
       .getByText(/already used/)
       .waitFor();
   });
+
+  it('a new person opens the link, registers through the invited path, confirms the email: the location is theirs, no request', async () => {
+    const person = newPerson('Rowan', 'Okafor', 'e2e.invited.rowan');
+    const { page: adminPage } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    const link = await invite(adminPage, person.email);
+
+    const since = new Date(Date.now() - 1000);
+    const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(link);
+    await page.getByTestId('invitation-summary').waitFor();
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL('**/register/user');
+    // The invited path: straight to the account step, the location coming with the invitation.
+    await page.getByRole('heading', { name: /Step 2 of 3/ }).waitFor();
+    await page.getByTestId('register-invited').waitFor();
+    await expectNoAxeViolations(page, 'invited registration at 390 px');
+    await screenshot(page, 'register-user-invited-390');
+    await fillAccountDetails(page, person);
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await page.getByTestId('registration-done').waitFor();
+    await confirmEmailFromViewer(page, suite.url, person.email, since);
+
+    await loginEnrolling(page, person.username, person.password);
+    await page.goto('/account');
+    const locations = page.getByRole('region', { name: 'Provider locations and roles' });
+    await locations.getByRole('row', { name: new RegExp(locationName) }).waitFor();
+    // Nothing waited for an approval.
+    await page.goto('/portal');
+    await page.getByTestId('access-requests-empty').waitFor();
+  }, 180_000);
 });

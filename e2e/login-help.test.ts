@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { generateDemoData } from '../server/src/db/demo-data';
 import { DEMO_PASSWORD, DEMO_SECURITY_ANSWER, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { gotoHydrated, screenshot, waitForSettled } from './support/browser';
+import { demoLocation } from './support/demo';
 import { readEmail } from './support/mail';
 import { freshTotp, submitPassword, typeDate } from './support/login';
 import { portalSuite } from './support/portal-suite';
@@ -19,14 +19,7 @@ const SEED_LOCATIONS = 30;
 const allowConsoleErrors = [/status of 4\d\d/];
 
 /** The first demo location of J5 (by NPI, then PTAN), where demo.admin.j5 is the administrator. */
-function firstJ5Location() {
-  const locations = [...generateDemoData({ locations: SEED_LOCATIONS, today: '2026-01-01' })].flatMap(
-    (batch) => batch.locations,
-  );
-  return locations
-    .filter((l) => l.jurisdiction === 'J5')
-    .sort((a, b) => (a.npi === b.npi ? (a.ptan < b.ptan ? -1 : 1) : a.npi < b.npi ? -1 : 1))[0]!;
-}
+const firstJ5Location = () => demoLocation(SEED_LOCATIONS);
 
 /** The password was accepted: the second factor (or its first set-up) is asked for. */
 async function expectMfaStep(page: Page) {

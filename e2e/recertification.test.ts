@@ -1,15 +1,20 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
+import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { testClock } from './support/clock';
+import { demoLocation } from './support/demo';
 import { loginEnrolling, loginWithTotp, logOut } from './support/login';
+import { readEmail } from './support/mail';
 import { portalSuite } from './support/portal-suite';
 
 /**
  * Annual recertification (docs/requirements/staff-accounts.md#annual-recertification) on the demo data (README: Demo
  * accounts): `demo.admin.j5` sees `demo.user.due` due in 10 days in the console; `demo.admin.recert`, whose
  * `demo.user.overdue` is overdue, is held on `/admin/recertify` after login and on every portal page until they keep
- * or remove it, keyboard only. The suspension itself (the job, on the app's clock) is tested in
+ * or remove it, keyboard only. On a portal of its own whose clock the test moves (TEST_CLOCK_FILE, every job every two
+ * seconds: docs/decisions/0043), `demo.user.due`'s date passes: the reminder reached the administrator before it, and
+ * after it the link is suspended, the person emailed and without the location. The job's rules in detail are in
  * server/test/recertification-jobs.test.ts.
  */
 describe('annual recertification', () => {
@@ -78,4 +83,57 @@ describe('annual recertification', () => {
     await page.waitForURL('**/portal');
     await logOut(page);
   });
+});
+
+describe('suspension after the date, the clock moved', () => {
+  const DAY_MS = 86_400_000;
+  const SEED_LOCATIONS = 30;
+  // demo.user.due is a user of demo.admin.j5's location, certified for 10 more days (the demo seed).
+  const location = demoLocation(SEED_LOCATIONS, 'J5');
+  const startedAt = new Date(Date.now() - 1000);
+  const clock = testClock();
+  const suite = portalSuite({
+    env: {
+      MAIL_VIEWER: 'true',
+      SEED_LOCATIONS: String(SEED_LOCATIONS),
+      TEST_CLOCK_FILE: clock.path,
+      TEST_JOB_INTERVAL_MS: '2000',
+    },
+    pageDefaults: { viewport: { width: 1440, height: 900 } },
+  });
+
+  it('the administrator is reminded before the date; after it the person is emailed and no longer has the location', async () => {
+    // Before the date: the reminder job (its first run two seconds after start) emailed the location's administrator.
+    const reminder = await readEmail(suite.url, {
+      to: 'demo.admin.j5@example.com',
+      subject: /Recertification due for people of your locations/,
+      since: startedAt,
+    });
+    expect(reminder).toContain(`Dale Due, ${location.legalName} (NPI ${location.npi}): due in 10 days.`);
+
+    // The person can use the location now (DDE access offers it).
+    const { page } = await suite.newPage();
+    const key = await loginEnrolling(page, 'demo.user.due');
+    await page.goto('/dde-access');
+    await page.getByRole('radio', { name: new RegExp(`NPI ${location.npi}`) }).waitFor();
+    await logOut(page);
+
+    // Eleven days later (one past the date), the suspension job runs and emails the person.
+    const movedAt = new Date();
+    clock.move(11 * DAY_MS);
+    const notice = await readEmail(suite.url, {
+      to: 'demo.user.due@example.com',
+      subject: /Your access to a provider location was suspended/,
+      since: movedAt,
+    });
+    expect(notice).toContain(location.legalName);
+
+    // Logging in (at the moved time: the server checks the code at its own), the location no longer grants access.
+    await loginWithTotp(page, 'demo.user.due', key, DEMO_PASSWORD, clock.offsetMs);
+    await page.goto('/dde-access');
+    await page.getByText('Your account is not linked to a provider location yet.').waitFor();
+    await expectNoAxeViolations(page, 'DDE access after the suspension');
+    await screenshot(page, 'recertification-suspended-dde-1440');
+    await logOut(page);
+  }, 240_000);
 });

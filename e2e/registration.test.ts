@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations, screenshot } from './support/browser';
 import { typeDate } from './support/login';
 import { portalSuite } from './support/portal-suite';
+import { confirmEmailFromViewer, fillAccountDetails, fillLocationIdentifiers } from './support/registration';
 
 /**
  * A new administrator completes `/register` (docs/requirements/portal.md#administrator-self-registration) with the
@@ -47,6 +48,7 @@ describe('administrator registration', () => {
     const label = `${proof}-${width}`;
     const username = `e2e.${proof}.admin`;
     const email = `${proof}.admin@clinic.example`;
+    const since = new Date(Date.now() - 1000);
     const { context, page } = await portal.newPage({ viewport: { width, height: 900 }, region: demo.region });
 
     // Reachable from the login page.
@@ -62,9 +64,7 @@ describe('administrator registration', () => {
     await page.getByRole('button', { name: 'Find my provider location' }).click();
     await page.getByTestId('form-error-summary').waitFor();
     await expectNoAxeViolations(page, `step 1 errors (${label})`);
-    await page.getByRole('textbox', { name: /NPI/ }).fill(demo.npi);
-    await page.getByRole('textbox', { name: /PTAN/ }).fill(demo.ptan);
-    await page.getByRole('textbox', { name: /TIN/ }).fill(demo.tin);
+    await fillLocationIdentifiers(page, demo);
     await page.getByRole('button', { name: 'Find my provider location' }).click();
     const location = page.getByRole('region', { name: 'Matched provider location' });
     await location.waitFor();
@@ -97,25 +97,16 @@ describe('administrator registration', () => {
     await page.getByTestId('form-error-summary').waitFor();
     await expect.poll(() => page.getByTestId('form-error-summary').innerText()).toContain('Date of Birth is invalid');
     await expectNoAxeViolations(page, `step 3 errors (${label})`);
-    await page.getByRole('textbox', { name: 'First name' }).fill('Morgan');
-    await page.getByRole('textbox', { name: 'Last name' }).fill('Ellis');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await page.getByRole('textbox', { name: 'Email again' }).fill(email);
-    await page.getByRole('textbox', { name: 'Phone' }).fill('410-555-0123');
-    await typeDate(page, /date of birth/i, '03141975');
-    await page.getByRole('textbox', { name: 'Username' }).fill(username);
-    // Password inputs have no textbox role, and "Show password" shares the label's words: found by id.
-    await page.locator('#register-password').fill(PASSWORD);
-    await page.locator('#register-password-confirmation').fill(PASSWORD);
-    // The checklist's status is announced once typing pauses (about a second).
-    await expect
-      .poll(() => page.getByTestId('password-checklist-status').textContent(), { timeout: 10_000 })
-      .toBe('The password meets every rule.');
-    for (const index of [0, 1, 2]) {
-      const row = page.getByRole('group', { name: `Security question ${index + 1}` });
-      await row.getByRole('combobox').selectOption({ index: index + 1 });
-      await row.getByRole('textbox', { name: 'Answer' }).fill(`answer number ${index + 1}`);
-    }
+    await fillAccountDetails(page, {
+      firstName: 'Morgan',
+      lastName: 'Ellis',
+      email,
+      phone: '410-555-0123',
+      dobDigits: '03141975',
+      username,
+      password: PASSWORD,
+      answerPrefix: 'answer number',
+    });
     await expectNoAxeViolations(page, `step 3 (${label})`);
     await screenshot(page, `register-3-administrator-${label}`);
     await page.getByRole('button', { name: 'Create my account' }).click();
@@ -127,16 +118,7 @@ describe('administrator registration', () => {
     await screenshot(page, `register-4-done-${label}`);
 
     // The verification email, read from the mail viewer over HTTP (a developer page, not part of the portal's UI).
-    const list = await (await page.request.get('/dev/mail')).text();
-    const item = list.split('<li>').find((entry) => entry.includes(email));
-    const mailPath = /href="([^"]+)"/.exec(item ?? '')?.[1];
-    expect(mailPath, `an email to ${email} in the mail viewer`).toBeDefined();
-    const mail = await (await page.request.get(mailPath!)).text();
-    const link = /https?:\/\/[^\s<"]+\/verify-email#token=[^\s<"&]+/.exec(mail)?.[0];
-    expect(link, 'the verification link in the email').toBeDefined();
-    await page.goto(link!);
-    await page.getByTestId('verify-email-success').waitFor();
-    expect(new URL(page.url()).hash).toBe('');
+    await confirmEmailFromViewer(page, portal.url, email, since);
     await screenshot(page, `register-5-verified-${label}`);
 
     // The account is active: the login goes on to the authenticator set-up.

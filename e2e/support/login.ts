@@ -6,13 +6,14 @@ import { currentTotp } from '../../server/src/platform/mfa/totp';
 /** The login steps the browser tests share (docs/requirements/session.md#login). */
 
 const lastStep = new Map<string, number>();
-const stepNow = () => Math.floor(Date.now() / 30_000);
 
 /**
  * A TOTP code of a step the account has not used yet: the server accepts each step once, ±1 step from now, so a
- * third login within one step waits for the clock to reach the next one.
+ * third login within one step waits for the clock to reach the next one. `clockOffsetMs`: the server's clock was
+ * moved this far (TEST_CLOCK_FILE, docs/decisions/0043), and it checks codes at its own time.
  */
-export async function freshTotp(secret: string) {
+export async function freshTotp(secret: string, clockOffsetMs = 0) {
+  const stepNow = () => Math.floor((Date.now() + clockOffsetMs) / 30_000);
   const step = Math.max(stepNow(), (lastStep.get(secret) ?? 0) + 1);
   await expect.poll(stepNow, { timeout: 65_000, interval: 1_000 }).toBeGreaterThanOrEqual(step - 1);
   lastStep.set(secret, step);
@@ -49,11 +50,24 @@ export async function enterPassword(page: Page, username: string, password = DEM
   await submitPassword(page, username, password);
 }
 
-/** A whole login of an account enrolled with `secret`, ending logged in. */
-export async function loginWithTotp(page: Page, username: string, secret: string, password = DEMO_PASSWORD) {
-  await enterPassword(page, username, password);
-  await page.getByRole('textbox', { name: /verification code or recovery code/i }).fill(await freshTotp(secret));
+/** The login's second step, once the password was accepted: a code of the authenticator enrolled with `secret`. */
+export async function verifyTotp(page: Page, secret: string, clockOffsetMs = 0) {
+  await page
+    .getByRole('textbox', { name: /verification code or recovery code/i })
+    .fill(await freshTotp(secret, clockOffsetMs));
   await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/** A whole login of an account enrolled with `secret`, ending logged in. */
+export async function loginWithTotp(
+  page: Page,
+  username: string,
+  secret: string,
+  password = DEMO_PASSWORD,
+  clockOffsetMs = 0,
+) {
+  await enterPassword(page, username, password);
+  await verifyTotp(page, secret, clockOffsetMs);
   await page.getByRole('button', { name: 'Log out' }).waitFor();
 }
 

@@ -53,6 +53,7 @@ import { loadSecrets, type Secrets } from './platform/secrets';
 import { cmsSecurityQuestionKeys, type SecurityQuestionKeys } from './platform/security-questions';
 import { sessionCleanupJob, sessionPlugin } from './platform/session';
 import { countRequestsForDrain, trackConnectionsForDrain, waitForRequestsOnClose } from './platform/shutdown';
+import { testingClock } from './platform/test-clock';
 import {
   helmetOptions,
   reportingEndpointsHeader,
@@ -168,7 +169,7 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
-  app.decorate('clock', clock ?? (() => new Date()));
+  app.decorate('clock', clock ?? testingClock(config, app.log) ?? (() => new Date()));
   app.decorate('secrets', loadSecrets(config));
   app.decorate(
     'passwordHasher',
@@ -191,7 +192,7 @@ export async function buildApp({
   if (config.seedDemoData) jobs.push(demoClaimsRefreshJob());
   if (config.mail.smtpUrl)
     jobs.push(outboxSenderJob({ smtpUrl: config.mail.smtpUrl, from: config.mail.from, publicUrl: config.publicUrl }));
-  const jobRunner = new JobRunner(database.db, jobs, app.log, app.clock);
+  const jobRunner = new JobRunner(database.db, jobs, app.log, app.clock, { intervalMs: config.testing.jobIntervalMs });
   app.decorate('jobs', jobRunner);
   // Before every route: its onResponse hook times them all (docs/decisions/0033-openapi-metrics-deployment.md).
   await app.register(metricsPlugin, { database });

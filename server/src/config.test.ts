@@ -106,6 +106,25 @@ describe('loadConfig', () => {
       expect(problemsOf({ PASSWORD_MAX_AGE_DAYS: bad })).toEqual([message]);
   });
 
+  it('reads the test-only clock file and job interval, and refuses both in production', () => {
+    expect(loadConfig({}).testing).toEqual({ clockFile: undefined, jobIntervalMs: undefined });
+    expect(loadConfig({ TEST_CLOCK_FILE: '/tmp/clock-offset', TEST_JOB_INTERVAL_MS: '2000' }).testing).toEqual({
+      clockFile: '/tmp/clock-offset',
+      jobIntervalMs: 2000,
+    });
+    expect(loadConfig({ TEST_CLOCK_FILE: 'data/clock' }).testing.clockFile).toMatch(/\/data\/clock$/);
+    expect(problemsOf({ TEST_JOB_INTERVAL_MS: '10' })).toEqual([
+      'TEST_JOB_INTERVAL_MS must be at least 100 (got "10")',
+    ]);
+    expect(problemsOf({ TEST_JOB_INTERVAL_MS: 'soon' })).toEqual([
+      'TEST_JOB_INTERVAL_MS must be a number of milliseconds (got "soon")',
+    ]);
+    expect(problemsOf({ ...production, TEST_CLOCK_FILE: '/tmp/clock-offset', TEST_JOB_INTERVAL_MS: '2000' })).toEqual([
+      'TEST_CLOCK_FILE is for tests only: not allowed when NODE_ENV=production (got "/tmp/clock-offset")',
+      'TEST_JOB_INTERVAL_MS is for tests only: not allowed when NODE_ENV=production (got "2000")',
+    ]);
+  });
+
   it('treats an empty value as unset', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(3000);
   });

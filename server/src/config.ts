@@ -252,6 +252,15 @@ export const EnvSchema = z.object({
   METRICS_BENCH_GC: booleanSetting.default(false),
   // The API reference at /api/docs and /api/openapi.json. Unset: on outside production, off in production.
   API_DOCS: booleanSetting.optional(),
+  // Browser tests only (docs/decisions/0043), refused in production: a file holding milliseconds added to the system
+  // clock (tests move time through it), and one interval for every job, its first run included.
+  TEST_CLOCK_FILE: z.string().min(1).optional(),
+  TEST_JOB_INTERVAL_MS: z.coerce
+    .number({ message: 'must be a number of milliseconds' })
+    .int('must be a whole number of milliseconds')
+    .min(100, 'must be at least 100')
+    .max(86_400_000, 'must be at most 86400000 (a day)')
+    .optional(),
 });
 
 export const ConfigSchema = EnvSchema.transform((env) => {
@@ -352,6 +361,11 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     /** `port: null`: no metrics port. */
     metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST, benchGc: env.METRICS_BENCH_GC },
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
+    /** Test-only settings (docs/decisions/0043); both unset outside browser tests. */
+    testing: {
+      clockFile: env.TEST_CLOCK_FILE === undefined ? undefined : fromRoot(env.TEST_CLOCK_FILE),
+      jobIntervalMs: env.TEST_JOB_INTERVAL_MS,
+    },
   };
 }).superRefine((config, ctx) => {
   // The prompt point (idle limit minus the prompt time) must come before the timeout, after the start.
@@ -387,6 +401,17 @@ export const ConfigSchema = EnvSchema.transform((env) => {
         path: ['CONTENT_PREVIEW_SECRET'],
         message: 'is required when CONTENT_PREVIEW=true and NODE_ENV=production',
       });
+    // A movable clock or hurried jobs would let anyone with the file (or the setting) expire links and sessions.
+    for (const [name, set] of [
+      ['TEST_CLOCK_FILE', config.testing.clockFile !== undefined],
+      ['TEST_JOB_INTERVAL_MS', config.testing.jobIntervalMs !== undefined],
+    ] as const)
+      if (set)
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'is for tests only: not allowed when NODE_ENV=production',
+        });
   }
 });
 

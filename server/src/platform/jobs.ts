@@ -41,12 +41,24 @@ export class JobRunner {
   /** Told how each run ended (metrics): `ran` did the work, `skipped` found it locked or done, `failed` threw. */
   onRunFinished: ((job: string, outcome: 'ran' | 'skipped' | 'failed', seconds: number) => void) | undefined;
 
+  private readonly jobs: readonly Job[];
+  private readonly firstRunDelayMs: number;
+
+  /**
+   * `testing.intervalMs` (TEST_JOB_INTERVAL_MS, browser tests only: docs/decisions/0043): every job runs at that
+   * interval, its first run one interval after start, so a test sees the jobs act within seconds.
+   */
   constructor(
     private readonly db: Db,
-    private readonly jobs: readonly Job[],
+    jobs: readonly Job[],
     private readonly log: FastifyBaseLogger,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    testing: { intervalMs?: number } = {},
+  ) {
+    const { intervalMs } = testing;
+    this.jobs = intervalMs === undefined ? jobs : jobs.map((job) => ({ ...job, intervalMs }));
+    this.firstRunDelayMs = intervalMs ?? FIRST_RUN_DELAY_MS;
+  }
 
   /**
    * The first run of each job comes soon after start (within `FIRST_RUN_DELAY_MS`), not one interval later: a daily job
@@ -54,7 +66,7 @@ export class JobRunner {
    * once per interval across restarts and instances.
    */
   start(): void {
-    for (const job of this.jobs) this.schedule(job, Math.min(job.intervalMs, FIRST_RUN_DELAY_MS));
+    for (const job of this.jobs) this.schedule(job, Math.min(job.intervalMs, this.firstRunDelayMs));
   }
 
   /** Runs the job soon (e.g. the outbox after an enqueue), whether or not its interval has passed. */
