@@ -327,6 +327,12 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     const { user } = renderAccount();
     const passkeys = await section('Passkeys');
     const row = (await within(passkeys).findByText('Work laptop')).closest('tr')!;
+    const table = within(passkeys).getByRole('table', { name: 'Your passkeys' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Name', 'Created', 'Last used', 'Actions']);
     expect(row).toHaveTextContent('Nov 10, 2026');
     expect(row).toHaveTextContent('Never');
 

@@ -1,8 +1,9 @@
-import { Box, Button, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { getActivityQueryOptions } from '../api/account-api';
-import { PageSection, formatDateTime, SectionError, SectionSkeleton } from '../../../components/layouts/page-section';
+import { PageSection, formatDateTime } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** Recent account activity from the audit log, newest first, a page at a time. */
@@ -12,65 +13,51 @@ export function ActivitySection() {
 
   return (
     <PageSection id="activity" title="Recent activity">
-      {activity.isPending ? (
-        <SectionSkeleton label="Loading your recent activity" lines={5} />
-      ) : activity.isError ? (
-        <SectionError error={activity.error} onRetry={() => void activity.refetch()} />
-      ) : activity.data.items.length === 0 && page === 1 ? (
-        <Typography>No account activity yet.</Typography>
-      ) : (
-        <>
-          <ScrollTable label="Recent activity">
-            <TableHead>
-              <TableRow>
-                <TableCell component="th" scope="col">
-                  When
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Activity
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Result
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  IP address
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody aria-busy={activity.isPlaceholderData}>
-              {activity.data.items.map((item, index) => (
-                <TableRow key={`${page}:${index}:${item.at}`}>
-                  <TableCell data-label="When" sx={{ whiteSpace: 'nowrap' }}>
-                    {formatDateTime(item.at)}
-                  </TableCell>
-                  <TableCell data-label="Activity">{item.description}</TableCell>
-                  <TableCell data-label="Result">{item.outcome === 'success' ? 'Succeeded' : 'Failed'}</TableCell>
-                  <TableCell data-label="IP address">{item.ip ?? 'Unknown'}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </ScrollTable>
-          <Box
-            component="nav"
-            aria-label="Activity pages"
-            sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2, flexWrap: 'wrap' }}
-          >
-            <Button variant="outlined" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>
-              Newer
-            </Button>
-            <Typography aria-live="polite" data-testid="activity-page">
-              Page {page}
-            </Typography>
-            <Button
-              variant="outlined"
-              disabled={!activity.data.hasMore || activity.isPlaceholderData}
-              onClick={() => setPage((p) => p + 1)}
+      <SectionQuery
+        query={activity}
+        loadingLabel="Loading your recent activity"
+        lines={5}
+        isEmpty={(data) => data.items.length === 0 && page === 1}
+        empty={<Typography>No account activity yet.</Typography>}
+      >
+        {(data) => (
+          <>
+            <ScrollTable label="Recent activity" columns={['When', 'Activity', 'Result', 'IP address']}>
+              <TableBody aria-busy={activity.isPlaceholderData}>
+                {data.items.map((item, index) => (
+                  <TableRow key={`${page}:${index}:${item.at}`}>
+                    <TableCell data-label="When" sx={{ whiteSpace: 'nowrap' }}>
+                      {formatDateTime(item.at)}
+                    </TableCell>
+                    <TableCell data-label="Activity">{item.description}</TableCell>
+                    <TableCell data-label="Result">{item.outcome === 'success' ? 'Succeeded' : 'Failed'}</TableCell>
+                    <TableCell data-label="IP address">{item.ip ?? 'Unknown'}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </ScrollTable>
+            <Box
+              component="nav"
+              aria-label="Activity pages"
+              sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2, flexWrap: 'wrap' }}
             >
-              Older
-            </Button>
-          </Box>
-        </>
-      )}
+              <Button variant="outlined" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>
+                Newer
+              </Button>
+              <Typography aria-live="polite" data-testid="activity-page">
+                Page {page}
+              </Typography>
+              <Button
+                variant="outlined"
+                disabled={!data.hasMore || activity.isPlaceholderData}
+                onClick={() => setPage((p) => p + 1)}
+              >
+                Older
+              </Button>
+            </Box>
+          </>
+        )}
+      </SectionQuery>
     </PageSection>
   );
 }

@@ -8,7 +8,8 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, confirmMfaReset, startMfaReset } from '../api/account-api';
-import { PageSection, formatDate, SectionError, SectionSkeleton } from '../../../components/layouts/page-section';
+import { PageSection, formatDate } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 
 type Stage = { name: 'summary' } | { name: 'setup'; enrolment: MfaEnrollStart } | { name: 'codes'; codes: string[] };
 
@@ -74,35 +75,35 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
           </>
         ) : stage.name === 'codes' ? (
           <RecoveryCodes codes={stage.codes} onDone={finish} headingLevel="h3" />
-        ) : account.isPending ? (
-          <SectionSkeleton label="Loading your authenticator details" lines={2} />
-        ) : account.isError ? (
-          <SectionError error={account.error} onRetry={() => void account.refetch()} />
         ) : (
-          <>
-            <Typography>
-              {account.data.mfa.authenticatorEnrolledAt
-                ? `Authenticator app set up on ${formatDate(account.data.mfa.authenticatorEnrolledAt)}.`
-                : 'No authenticator app is set up yet.'}
-            </Typography>
-            <Typography>Recovery codes left: {account.data.mfa.recoveryCodesLeft}</Typography>
-            <Typography sx={{ mt: 1 }}>
-              Lost your phone or got a new one? Set up a new authenticator app. Your old app, your old recovery codes
-              and your passkeys stop working, you are logged out everywhere else, and links we emailed you before no
-              longer work.
-            </Typography>
-            {startErrorText && (
-              <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-                {startErrorText}
-              </Alert>
+          <SectionQuery query={account} loadingLabel="Loading your authenticator details" lines={2}>
+            {(data) => (
+              <>
+                <Typography>
+                  {data.mfa.authenticatorEnrolledAt
+                    ? `Authenticator app set up on ${formatDate(data.mfa.authenticatorEnrolledAt)}.`
+                    : 'No authenticator app is set up yet.'}
+                </Typography>
+                <Typography>Recovery codes left: {data.mfa.recoveryCodesLeft}</Typography>
+                <Typography sx={{ mt: 1 }}>
+                  Lost your phone or got a new one? Set up a new authenticator app. Your old app, your old recovery
+                  codes and your passkeys stop working, you are logged out everywhere else, and links we emailed you
+                  before no longer work.
+                </Typography>
+                {startErrorText && (
+                  <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+                    {startErrorText}
+                  </Alert>
+                )}
+                <Box sx={{ mt: 2, display: 'flex', alignItems: 'center', gap: 2 }}>
+                  <Button variant="outlined" onClick={() => void start()} disabled={starting}>
+                    Set up a new authenticator app
+                  </Button>
+                  {starting && <CircularProgress size={24} aria-label="Preparing your new authenticator setup" />}
+                </Box>
+              </>
             )}
-            <Box sx={{ mt: 2, display: 'flex', alignItems: 'center', gap: 2 }}>
-              <Button variant="outlined" onClick={() => void start()} disabled={starting}>
-                Set up a new authenticator app
-              </Button>
-              {starting && <CircularProgress size={24} aria-label="Preparing your new authenticator setup" />}
-            </Box>
-          </>
+          </SectionQuery>
         )}
       </Box>
     </PageSection>

@@ -10,7 +10,6 @@ import {
   Stack,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
@@ -39,9 +38,8 @@ import {
   useFocusSectionHeadingAfterRender,
   formatDate,
   formatDateTime,
-  SectionError,
-  SectionSkeleton,
 } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
@@ -81,62 +79,48 @@ export function PasskeysSection() {
         Adding or removing a passkey logs you out everywhere else, and we email you a notice.
       </Typography>
       <StatusMessage message={status} testId="passkeys-status" />
-      {passkeys.isPending ? (
-        <SectionSkeleton label="Loading your passkeys" lines={2} />
-      ) : passkeys.isError ? (
-        <SectionError error={passkeys.error} onRetry={() => void passkeys.refetch()} />
-      ) : passkeys.data.passkeys.length === 0 ? (
-        <Typography sx={{ my: 2 }}>You have no passkeys yet.</Typography>
-      ) : (
-        <ScrollTable label="Your passkeys">
-          <TableHead>
-            <TableRow>
-              <TableCell component="th" scope="col">
-                Name
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Created
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Last used
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Actions
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {passkeys.data.passkeys.map((passkey) => (
-              <TableRow key={passkey.id}>
-                <TableCell component="th" scope="row" data-label="Name" sx={{ overflowWrap: 'anywhere' }}>
-                  {passkey.name}
-                </TableCell>
-                <TableCell data-label="Created" sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDate(passkey.createdAt)}
-                </TableCell>
-                <TableCell data-label="Last used" sx={{ whiteSpace: 'nowrap' }}>
-                  {passkey.lastUsedAt ? formatDateTime(passkey.lastUsedAt) : 'Never'}
-                </TableCell>
-                <TableCell>
-                  <Stack direction="row" spacing={1}>
-                    <Button size="small" onClick={() => setRenaming(passkey)} aria-label={`Rename ${passkey.name}`}>
-                      Rename
-                    </Button>
-                    <Button
-                      size="small"
-                      color="error"
-                      onClick={() => setRemoving(passkey)}
-                      aria-label={`Remove ${passkey.name}`}
-                    >
-                      Remove
-                    </Button>
-                  </Stack>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </ScrollTable>
-      )}
+      <SectionQuery
+        query={passkeys}
+        loadingLabel="Loading your passkeys"
+        lines={2}
+        isEmpty={(data) => data.passkeys.length === 0}
+        empty={<Typography sx={{ my: 2 }}>You have no passkeys yet.</Typography>}
+      >
+        {(data) => (
+          <ScrollTable label="Your passkeys" columns={['Name', 'Created', 'Last used', 'Actions']}>
+            <TableBody>
+              {data.passkeys.map((passkey) => (
+                <TableRow key={passkey.id}>
+                  <TableCell component="th" scope="row" data-label="Name" sx={{ overflowWrap: 'anywhere' }}>
+                    {passkey.name}
+                  </TableCell>
+                  <TableCell data-label="Created" sx={{ whiteSpace: 'nowrap' }}>
+                    {formatDate(passkey.createdAt)}
+                  </TableCell>
+                  <TableCell data-label="Last used" sx={{ whiteSpace: 'nowrap' }}>
+                    {passkey.lastUsedAt ? formatDateTime(passkey.lastUsedAt) : 'Never'}
+                  </TableCell>
+                  <TableCell>
+                    <Stack direction="row" spacing={1}>
+                      <Button size="small" onClick={() => setRenaming(passkey)} aria-label={`Rename ${passkey.name}`}>
+                        Rename
+                      </Button>
+                      <Button
+                        size="small"
+                        color="error"
+                        onClick={() => setRemoving(passkey)}
+                        aria-label={`Remove ${passkey.name}`}
+                      >
+                        Remove
+                      </Button>
+                    </Stack>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </ScrollTable>
+        )}
+      </SectionQuery>
       {supported ? (
         passkeys.isSuccess &&
         (passkeys.data.passkeys.length >= PASSKEY_LIMIT ? (

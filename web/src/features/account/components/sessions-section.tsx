@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Chip, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { StatusMessage } from '../../../components/status/status-message';
@@ -8,9 +8,8 @@ import {
   PageSection,
   useFocusSectionHeadingAfterRender,
   formatDateTime,
-  SectionError,
-  SectionSkeleton,
 } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
@@ -55,54 +54,39 @@ export function SessionsSection() {
           {errorText}
         </Alert>
       )}
-      {sessions.isPending ? (
-        <SectionSkeleton label="Loading your sessions" />
-      ) : sessions.isError ? (
-        <SectionError error={sessions.error} onRetry={() => void sessions.refetch()} />
-      ) : (
-        <>
-          <ScrollTable label="Your sessions">
-            <TableHead>
-              <TableRow>
-                <TableCell component="th" scope="col">
-                  Browser
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  IP address
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Last seen
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Logged in
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {sessions.data.sessions.map((session) => (
-                <TableRow key={`${session.createdAt}:${session.ip}:${session.browser}`} data-current={session.current}>
-                  <TableCell component="th" scope="row" data-label="Browser">
-                    {session.browser}
-                    {session.current && <Chip label="This session" size="small" color="primary" sx={{ ml: 1 }} />}
-                  </TableCell>
-                  <TableCell data-label="IP address">{session.ip ?? 'Unknown'}</TableCell>
-                  <TableCell data-label="Last seen">{formatDateTime(session.lastSeenAt)}</TableCell>
-                  <TableCell data-label="Logged in">{formatDateTime(session.createdAt)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </ScrollTable>
-          <Box sx={{ mt: 2 }}>
-            {others === 0 ? (
-              <Typography>You are not logged in anywhere else.</Typography>
-            ) : (
-              <Button variant="outlined" color="error" onClick={() => setConfirming(true)}>
-                Sign out everywhere else
-              </Button>
-            )}
-          </Box>
-        </>
-      )}
+      <SectionQuery query={sessions} loadingLabel="Loading your sessions">
+        {(data) => (
+          <>
+            <ScrollTable label="Your sessions" columns={['Browser', 'IP address', 'Last seen', 'Logged in']}>
+              <TableBody>
+                {data.sessions.map((session) => (
+                  <TableRow
+                    key={`${session.createdAt}:${session.ip}:${session.browser}`}
+                    data-current={session.current}
+                  >
+                    <TableCell component="th" scope="row" data-label="Browser">
+                      {session.browser}
+                      {session.current && <Chip label="This session" size="small" color="primary" sx={{ ml: 1 }} />}
+                    </TableCell>
+                    <TableCell data-label="IP address">{session.ip ?? 'Unknown'}</TableCell>
+                    <TableCell data-label="Last seen">{formatDateTime(session.lastSeenAt)}</TableCell>
+                    <TableCell data-label="Logged in">{formatDateTime(session.createdAt)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </ScrollTable>
+            <Box sx={{ mt: 2 }}>
+              {others === 0 ? (
+                <Typography>You are not logged in anywhere else.</Typography>
+              ) : (
+                <Button variant="outlined" color="error" onClick={() => setConfirming(true)}>
+                  Sign out everywhere else
+                </Button>
+              )}
+            </Box>
+          </>
+        )}
+      </SectionQuery>
       {confirming && (
         <ConfirmDialog
           title="Sign out everywhere else?"

@@ -1,5 +1,7 @@
 import { ACCOUNT_ROUTES, type AdminAccessRequest, type PersonSummary } from '@portal/contracts';
+import { ADMIN_INVITATIONS_PATH } from '@portal/contracts/invitations';
 import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
+import { RECERTIFICATIONS_PATH } from '@portal/contracts/recertification';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +108,12 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
     const { user } = renderConsole();
     const requests = await screen.findByRole('region', { name: 'Access requests' });
     const row = await within(requests).findByRole('row', { name: /demo\.user\.j8/ });
+    const table = within(requests).getByRole('table', { name: 'Pending access requests' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Name', 'Username', 'Email', 'Location', 'Requested', 'Decision']);
     // The header's menu leads here for an administrator of a location, marked as the current page.
     const menu = screen.getByRole('navigation', { name: 'Portal' });
     expect(within(menu).getByRole('link', { name: 'Admin' })).toHaveAttribute('aria-current', 'page');
@@ -242,6 +250,68 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
     expect(changes).toEqual([{ role: 'administrator' }]);
     expect(within(screen.getByTestId('people-status')).queryByText(/administrator/)).toBeNull();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('lists open invitations and recertifications due in tables with their column headings', async () => {
+    gets(paths.requests, [ok(page([]))]);
+    gets(paths.people, [ok(page([]))]);
+    gets(ADMIN_INVITATIONS_PATH, [
+      ok({
+        invitations: [
+          {
+            id: '5f0e7d6c-4b3a-4291-8f7e-6d5c4b3a2918',
+            locationId: LOCATION_ID,
+            locationName: 'Prairie Valley Clinic',
+            email: 'new.hire@example.com',
+            role: 'user',
+            createdAt: '2026-11-24T12:00:00.000Z',
+            expiresAt: '2026-12-01T12:00:00.000Z',
+            invitedBy: 'Avery Admin J5',
+          },
+        ],
+        locations: [{ locationId: LOCATION_ID, legalName: 'Prairie Valley Clinic', npi: '1234567893' }],
+      }),
+    ]);
+    gets(RECERTIFICATIONS_PATH, [
+      ok({
+        links: [
+          {
+            userId: USER_ID,
+            locationId: LOCATION_ID,
+            name: 'Jordan User J5',
+            username: 'demo.user.j5',
+            legalName: 'Prairie Valley Clinic',
+            npi: '1234567893',
+            role: 'user',
+            certifiedUntil: '2026-11-20T00:00:00.000Z',
+            overdue: true,
+          },
+        ],
+      }),
+    ]);
+    renderConsole();
+    const headings = (table: HTMLElement) =>
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent);
+
+    const invitations = await screen.findByRole('region', { name: 'Invitations' });
+    const invitationsTable = await within(invitations).findByRole('table', { name: 'Open invitations' });
+    expect(headings(invitationsTable)).toEqual(['Email', 'Location', 'Role', 'Invited by', 'Expires', 'Action']);
+    expect(within(invitationsTable).getByRole('row', { name: /new\.hire@example\.com/ })).toHaveTextContent(
+      'new.hire@example.comPrairie Valley ClinicUserAvery Admin J5Dec 1, 2026Withdraw',
+    );
+
+    const recertification = screen.getByRole('region', { name: 'Recertification' });
+    const dueTable = await within(recertification).findByRole('table', { name: 'Access due for recertification' });
+    expect(headings(dueTable)).toEqual(['Name', 'Username', 'Location', 'Role', 'Certified until', 'Decision']);
+    const due = within(dueTable).getByRole('row', { name: /Jordan User J5/ });
+    expect(due).toHaveTextContent(
+      'Jordan User J5demo.user.j5Prairie Valley Clinic (NPI 1234567893)UserOverdue since Nov 20, 2026: access suspended',
+    );
+    expect(
+      within(due).getByRole('radiogroup', { name: 'Decision for Jordan User J5 at Prairie Valley Clinic' }),
+    ).toBeInTheDocument();
   });
 
   it('tells a logged-in user who administers no location that the console is not theirs, and asks the API nothing', async () => {

@@ -1,28 +1,11 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  Paper,
-  Stack,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { FormTextField } from '../../../components/form/form-text-field';
-import {
-  PageSection,
-  SectionError,
-  SectionSkeleton,
-  formatDate,
-  formatDateTime,
-} from '../../../components/layouts/page-section';
+import { PageSection, formatDate, formatDateTime } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
@@ -142,23 +125,7 @@ function PersonCard({ person, onAction }: { person: PersonSummary; onAction: (ac
         <dt>Two-step verification</dt>
         <dd style={{ margin: 0 }}>{person.mfaEnrolled ? 'Set up' : 'Not set up'}</dd>
       </Box>
-      <ScrollTable label={`${person.name}'s locations`}>
-        <TableHead>
-          <TableRow>
-            <TableCell component="th" scope="col">
-              Location
-            </TableCell>
-            <TableCell component="th" scope="col">
-              Role
-            </TableCell>
-            <TableCell component="th" scope="col">
-              Certified until
-            </TableCell>
-            <TableCell component="th" scope="col">
-              Actions
-            </TableCell>
-          </TableRow>
-        </TableHead>
+      <ScrollTable label={`${person.name}'s locations`} columns={['Location', 'Role', 'Certified until', 'Actions']}>
         <TableBody>
           {person.locations.map((location) => (
             <TableRow key={location.locationId}>
@@ -264,43 +231,47 @@ export function PeopleSection() {
           {errorText}
         </Alert>
       )}
-      {people.isPending ? (
-        <SectionSkeleton label="Loading the people of your locations" lines={6} />
-      ) : people.isError ? (
-        <SectionError error={people.error} onRetry={() => void people.refetch()} />
-      ) : people.data.items.length === 0 ? (
-        <Typography data-testid="people-empty">
-          {query ? `No one of your locations matches "${query}".` : 'No one else belongs to your locations yet.'}
-        </Typography>
-      ) : (
-        <>
-          <Typography data-testid="people-count" sx={{ my: 1 }}>
-            {people.data.total === 1 ? '1 person' : `${people.data.total} people`}
-            {query ? ` match "${query}"` : ''}.
+      <SectionQuery
+        query={people}
+        loadingLabel="Loading the people of your locations"
+        lines={6}
+        isEmpty={(data) => data.items.length === 0}
+        empty={
+          <Typography data-testid="people-empty">
+            {query ? `No one of your locations matches "${query}".` : 'No one else belongs to your locations yet.'}
           </Typography>
-          <Box component="ul" aria-label="People" sx={{ p: 0, m: 0 }}>
-            {people.data.items.map((person) => (
-              <PersonCard
-                key={person.userId}
-                person={person}
-                onAction={(action) => {
-                  setStatus(undefined);
-                  setError(undefined);
-                  setConfirming({ person, action });
-                }}
-              />
-            ))}
-          </Box>
-          <Pager
-            label="People"
-            page={people.data.page}
-            pageSize={people.data.pageSize}
-            total={people.data.total}
-            hasMore={people.data.hasMore}
-            onPage={setPage}
-          />
-        </>
-      )}
+        }
+      >
+        {(data) => (
+          <>
+            <Typography data-testid="people-count" sx={{ my: 1 }}>
+              {data.total === 1 ? '1 person' : `${data.total} people`}
+              {query ? ` match "${query}"` : ''}.
+            </Typography>
+            <Box component="ul" aria-label="People" sx={{ p: 0, m: 0 }}>
+              {data.items.map((person) => (
+                <PersonCard
+                  key={person.userId}
+                  person={person}
+                  onAction={(action) => {
+                    setStatus(undefined);
+                    setError(undefined);
+                    setConfirming({ person, action });
+                  }}
+                />
+              ))}
+            </Box>
+            <Pager
+              label="People"
+              page={data.page}
+              pageSize={data.pageSize}
+              total={data.total}
+              hasMore={data.hasMore}
+              onPage={setPage}
+            />
+          </>
+        )}
+      </SectionQuery>
       {confirming && described && (
         <ConfirmDialog
           title={described.title}

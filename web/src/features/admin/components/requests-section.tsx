@@ -1,13 +1,8 @@
-import { Button, Stack, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Button, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  PageSection,
-  SectionError,
-  SectionSkeleton,
-  formatDate,
-  useFocusSectionHeadingAfterRender,
-} from '../../../components/layouts/page-section';
+import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import type { AdminAccessRequest } from '@portal/contracts';
@@ -41,74 +36,56 @@ export function RequestsSection() {
   return (
     <PageSection id="requests" title="Access requests">
       <StatusMessage message={status} testId="requests-status" />
-      {requests.isPending ? (
-        <SectionSkeleton label="Loading the access requests" />
-      ) : requests.isError ? (
-        <SectionError error={requests.error} onRetry={() => void requests.refetch()} />
-      ) : requests.data.items.length === 0 && page === 1 ? (
-        <Typography data-testid="requests-empty">No one is waiting for access to your locations.</Typography>
-      ) : (
-        <ScrollTable label="Pending access requests">
-          <TableHead>
-            <TableRow>
-              <TableCell component="th" scope="col">
-                Name
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Username
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Email
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Location
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Requested
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Decision
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {requests.data.items.map((request) => (
-              <TableRow key={request.requestId}>
-                <TableCell component="th" scope="row" data-label="Name">
-                  {request.name}
-                </TableCell>
-                <TableCell data-label="Username">{request.username}</TableCell>
-                <TableCell data-label="Email">{request.email}</TableCell>
-                <TableCell data-label="Location">
-                  {request.legalName} (NPI {request.npi})
-                </TableCell>
-                <TableCell data-label="Requested">{formatDate(request.requestedAt)}</TableCell>
-                <TableCell data-label="Decision">
-                  <Stack direction="row" spacing={1}>
-                    <Button
-                      variant="outlined"
-                      size="small"
-                      aria-label={`Approve ${request.name}`}
-                      onClick={() => setDeciding({ request, decision: 'approve' })}
-                    >
-                      Approve
-                    </Button>
-                    <Button
-                      variant="outlined"
-                      size="small"
-                      color="error"
-                      aria-label={`Deny ${request.name}`}
-                      onClick={() => setDeciding({ request, decision: 'deny' })}
-                    >
-                      Deny
-                    </Button>
-                  </Stack>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </ScrollTable>
-      )}
+      <SectionQuery
+        query={requests}
+        loadingLabel="Loading the access requests"
+        isEmpty={(data) => data.items.length === 0 && page === 1}
+        empty={<Typography data-testid="requests-empty">No one is waiting for access to your locations.</Typography>}
+      >
+        {(data) => (
+          <ScrollTable
+            label="Pending access requests"
+            columns={['Name', 'Username', 'Email', 'Location', 'Requested', 'Decision']}
+          >
+            <TableBody>
+              {data.items.map((request) => (
+                <TableRow key={request.requestId}>
+                  <TableCell component="th" scope="row" data-label="Name">
+                    {request.name}
+                  </TableCell>
+                  <TableCell data-label="Username">{request.username}</TableCell>
+                  <TableCell data-label="Email">{request.email}</TableCell>
+                  <TableCell data-label="Location">
+                    {request.legalName} (NPI {request.npi})
+                  </TableCell>
+                  <TableCell data-label="Requested">{formatDate(request.requestedAt)}</TableCell>
+                  <TableCell data-label="Decision">
+                    <Stack direction="row" spacing={1}>
+                      <Button
+                        variant="outlined"
+                        size="small"
+                        aria-label={`Approve ${request.name}`}
+                        onClick={() => setDeciding({ request, decision: 'approve' })}
+                      >
+                        Approve
+                      </Button>
+                      <Button
+                        variant="outlined"
+                        size="small"
+                        color="error"
+                        aria-label={`Deny ${request.name}`}
+                        onClick={() => setDeciding({ request, decision: 'deny' })}
+                      >
+                        Deny
+                      </Button>
+                    </Stack>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </ScrollTable>
+        )}
+      </SectionQuery>
       {requests.data && (
         <Pager
           label="Access requests"

@@ -1,15 +1,10 @@
-import { Button, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Button, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import type { OpenInvitation } from '@portal/contracts/invitations';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
-import {
-  PageSection,
-  SectionError,
-  SectionSkeleton,
-  formatDate,
-  useFocusSectionHeadingAfterRender,
-} from '../../../components/layouts/page-section';
+import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
@@ -77,64 +72,46 @@ export function InvitationsSection() {
       >
         Invite a person
       </Button>
-      {invitations.isPending ? (
-        <SectionSkeleton label="Loading the open invitations" />
-      ) : invitations.isError ? (
-        <SectionError error={invitations.error} onRetry={() => void invitations.refetch()} />
-      ) : invitations.data.invitations.length === 0 ? (
-        <Typography data-testid="invitations-empty">No invitation is waiting to be used.</Typography>
-      ) : (
-        <ScrollTable label="Open invitations">
-          <TableHead>
-            <TableRow>
-              <TableCell component="th" scope="col">
-                Email
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Location
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Role
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Invited by
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Expires
-              </TableCell>
-              <TableCell component="th" scope="col">
-                Action
-              </TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {invitations.data.invitations.map((invitation) => (
-              <TableRow key={invitation.id}>
-                <TableCell component="th" scope="row" data-label="Email">
-                  {invitation.email}
-                </TableCell>
-                <TableCell data-label="Location">{invitation.locationName}</TableCell>
-                <TableCell data-label="Role">{roleText[invitation.role]}</TableCell>
-                <TableCell data-label="Invited by">{invitation.invitedBy || '—'}</TableCell>
-                <TableCell data-label="Expires">{formatDate(invitation.expiresAt)}</TableCell>
-                <TableCell data-label="Action">
-                  <Button
-                    size="small"
-                    color="error"
-                    onClick={() => {
-                      setRevokeError(undefined);
-                      setRevoking(invitation);
-                    }}
-                    aria-label={`Withdraw the invitation to ${invitation.email}`}
-                  >
-                    Withdraw
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </ScrollTable>
-      )}
+      <SectionQuery
+        query={invitations}
+        loadingLabel="Loading the open invitations"
+        isEmpty={(data) => data.invitations.length === 0}
+        empty={<Typography data-testid="invitations-empty">No invitation is waiting to be used.</Typography>}
+      >
+        {(data) => (
+          <ScrollTable
+            label="Open invitations"
+            columns={['Email', 'Location', 'Role', 'Invited by', 'Expires', 'Action']}
+          >
+            <TableBody>
+              {data.invitations.map((invitation) => (
+                <TableRow key={invitation.id}>
+                  <TableCell component="th" scope="row" data-label="Email">
+                    {invitation.email}
+                  </TableCell>
+                  <TableCell data-label="Location">{invitation.locationName}</TableCell>
+                  <TableCell data-label="Role">{roleText[invitation.role]}</TableCell>
+                  <TableCell data-label="Invited by">{invitation.invitedBy || '—'}</TableCell>
+                  <TableCell data-label="Expires">{formatDate(invitation.expiresAt)}</TableCell>
+                  <TableCell data-label="Action">
+                    <Button
+                      size="small"
+                      color="error"
+                      onClick={() => {
+                        setRevokeError(undefined);
+                        setRevoking(invitation);
+                      }}
+                      aria-label={`Withdraw the invitation to ${invitation.email}`}
+                    >
+                      Withdraw
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </ScrollTable>
+        )}
+      </SectionQuery>
       {inviting && (
         <InviteDialog locations={locations} onDone={(i) => void sent(i)} onCancel={() => setInviting(false)} />
       )}

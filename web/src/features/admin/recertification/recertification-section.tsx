@@ -8,19 +8,13 @@ import {
   Stack,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Typography,
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  PageSection,
-  SectionError,
-  SectionSkeleton,
-  formatDate,
-  useFocusSectionHeadingAfterRender,
-} from '../../../components/layouts/page-section';
+import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
+import { SectionQuery } from '../../../components/layouts/section-query';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
@@ -86,98 +80,84 @@ export function RecertificationSection() {
   return (
     <PageSection id="recertification" title="Recertification">
       <StatusMessage message={status} testId="recertification-status" />
-      {due.isPending ? (
-        <SectionSkeleton label="Loading the recertifications" />
-      ) : due.isError ? (
-        <SectionError error={due.error} onRetry={() => void due.refetch()} />
-      ) : links.length === 0 ? (
-        <Typography data-testid="recertification-empty">
-          Nobody&apos;s access to your locations is due for recertification in the next 45 days.
-        </Typography>
-      ) : (
-        <Stack spacing={2}>
-          <Typography>
-            Each year, confirm who still needs access to your locations. Keep renews a person&apos;s access for another
-            year; Remove ends it. Access not recertified by its date is suspended. You cannot recertify yourself:
-            another administrator of the location does.
+      <SectionQuery
+        query={due}
+        loadingLabel="Loading the recertifications"
+        isEmpty={(data) => data.links.length === 0}
+        empty={
+          <Typography data-testid="recertification-empty">
+            Nobody&apos;s access to your locations is due for recertification in the next 45 days.
           </Typography>
-          {problem && (
-            <Alert severity="error" role="alert">
-              {problem}
-            </Alert>
-          )}
-          <ScrollTable label="Access due for recertification">
-            <TableHead>
-              <TableRow>
-                <TableCell component="th" scope="col">
-                  Name
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Username
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Location
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Role
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Certified until
-                </TableCell>
-                <TableCell component="th" scope="col">
-                  Decision
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {links.map((link) => {
-                const key = keyOf(link);
-                return (
-                  <TableRow key={key}>
-                    <TableCell component="th" scope="row" data-label="Name">
-                      {link.name}
-                    </TableCell>
-                    <TableCell data-label="Username">{link.username}</TableCell>
-                    <TableCell data-label="Location">
-                      {link.legalName} (NPI {link.npi})
-                    </TableCell>
-                    <TableCell data-label="Role">{link.role === 'administrator' ? 'Administrator' : 'User'}</TableCell>
-                    <TableCell data-label="Certified until">{dueText(link)}</TableCell>
-                    <TableCell data-label="Decision">
-                      <RadioGroup
-                        row
-                        aria-label={`Decision for ${link.name} at ${link.legalName}`}
-                        name={`decision-${key}`}
-                        value={decisions[key] ?? ''}
-                        onChange={(event) =>
-                          setDecisions((current) => ({
-                            ...current,
-                            [key]: event.target.value as RecertificationDecisionValue,
-                          }))
-                        }
-                      >
-                        <FormControlLabel value="keep" control={<Radio />} label="Keep" />
-                        <FormControlLabel value="remove" control={<Radio />} label="Remove" />
-                      </RadioGroup>
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </ScrollTable>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-            <Button
-              variant="outlined"
-              onClick={() => setDecisions(Object.fromEntries(links.map((link) => [keyOf(link), 'keep' as const])))}
+        }
+      >
+        {() => (
+          <Stack spacing={2}>
+            <Typography>
+              Each year, confirm who still needs access to your locations. Keep renews a person&apos;s access for
+              another year; Remove ends it. Access not recertified by its date is suspended. You cannot recertify
+              yourself: another administrator of the location does.
+            </Typography>
+            {problem && (
+              <Alert severity="error" role="alert">
+                {problem}
+              </Alert>
+            )}
+            <ScrollTable
+              label="Access due for recertification"
+              columns={['Name', 'Username', 'Location', 'Role', 'Certified until', 'Decision']}
             >
-              Keep all
-            </Button>
-            <Button variant="contained" onClick={() => void submit()} disabled={submitting}>
-              Submit decisions
-            </Button>
+              <TableBody>
+                {links.map((link) => {
+                  const key = keyOf(link);
+                  return (
+                    <TableRow key={key}>
+                      <TableCell component="th" scope="row" data-label="Name">
+                        {link.name}
+                      </TableCell>
+                      <TableCell data-label="Username">{link.username}</TableCell>
+                      <TableCell data-label="Location">
+                        {link.legalName} (NPI {link.npi})
+                      </TableCell>
+                      <TableCell data-label="Role">
+                        {link.role === 'administrator' ? 'Administrator' : 'User'}
+                      </TableCell>
+                      <TableCell data-label="Certified until">{dueText(link)}</TableCell>
+                      <TableCell data-label="Decision">
+                        <RadioGroup
+                          row
+                          aria-label={`Decision for ${link.name} at ${link.legalName}`}
+                          name={`decision-${key}`}
+                          value={decisions[key] ?? ''}
+                          onChange={(event) =>
+                            setDecisions((current) => ({
+                              ...current,
+                              [key]: event.target.value as RecertificationDecisionValue,
+                            }))
+                          }
+                        >
+                          <FormControlLabel value="keep" control={<Radio />} label="Keep" />
+                          <FormControlLabel value="remove" control={<Radio />} label="Remove" />
+                        </RadioGroup>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </ScrollTable>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
+              <Button
+                variant="outlined"
+                onClick={() => setDecisions(Object.fromEntries(links.map((link) => [keyOf(link), 'keep' as const])))}
+              >
+                Keep all
+              </Button>
+              <Button variant="contained" onClick={() => void submit()} disabled={submitting}>
+                Submit decisions
+              </Button>
+            </Stack>
           </Stack>
-        </Stack>
-      )}
+        )}
+      </SectionQuery>
     </PageSection>
   );
 }
