@@ -134,6 +134,12 @@ describe('suspension after the date, the clock moved', () => {
     await page.getByText('Your account is not linked to a provider location yet.').waitFor();
     await expectNoAxeViolations(page, 'DDE access after the suspension');
     await screenshot(page, 'recertification-suspended-dde-1440');
+    // Nor does My account list it.
+    await page.goto('/account');
+    await page
+      .getByRole('region', { name: 'Provider locations and roles' })
+      .getByText('No provider locations are linked to your account yet.')
+      .waitFor();
     await logOut(page);
   }, 240_000);
 });

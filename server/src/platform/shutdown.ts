@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * The shutdown drain (docs/decisions/0032, amended by 0037). While closing, a request that arrives on an open
@@ -52,30 +52,31 @@ export function trackConnectionsForDrain(server: Server, options: DrainOptions):
 }
 
 /**
- * Counts the requests between their arrival and the hand-over of their answer (`onSend`), whether or not the client
- * is still connected: a client that goes away does not stop its handler, which may still be hashing a password and
- * then writing a session. The connection drain cannot see those (their connection is closed), so without this count
- * the database closed under them ("Cannot use a pool after calling end on the pool", answered 500). `buildApp` calls
- * it once, early; `waitForRequestsOnClose` is its other half.
+ * Counts the route handlers running, whether or not their client is still connected: a client that goes away does
+ * not stop its handler, which may still be hashing a password and then writing a session. The connection drain cannot
+ * see those (their connection is closed), so without this count the database closed under them ("Cannot use a pool
+ * after calling end on the pool", answered 500). Each handler is wrapped as its route is declared, so the count ends
+ * when the handler does, answered or not (Fastify sends nothing for a client that is gone: counting up to `onSend`
+ * would never end for it). `buildApp` calls it before any route; `waitForRequestsOnClose` is its other half.
  */
 export function countRequestsForDrain(app: FastifyInstance): { settled(): Promise<void> } {
-  const inFlight = new Set<FastifyRequest>();
+  let running = 0;
   let onSettled: (() => void) | undefined;
-  const done = (request: FastifyRequest) => {
-    if (inFlight.delete(request) && inFlight.size === 0) onSettled?.();
-  };
-  app.addHook('onRequest', async (request) => {
-    inFlight.add(request);
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = async function (this: FastifyInstance, request, reply) {
+      running += 1;
+      try {
+        return await handler.call(this, request, reply);
+      } finally {
+        running -= 1;
+        if (running === 0) onSettled?.();
+      }
+    };
   });
-  app.addHook('onSend', async (request, _reply, payload) => {
-    done(request);
-    return payload;
-  });
-  // A request whose answer went out without `onSend` (a framework error answered before the route's hooks).
-  app.addHook('onResponse', async (request) => done(request));
   return {
     settled: () =>
-      inFlight.size === 0
+      running === 0
         ? Promise.resolve()
         : new Promise<void>((resolve) => {
             onSettled = resolve;
