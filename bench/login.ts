@@ -20,9 +20,12 @@
 // are reused), else embedded PGlite (one per server), whose SQL runs on the event loop.
 // Run: npm run bench:login   (PASSWORD_HASH_MEMORY_KIB / PASSWORD_HASH_ITERATIONS as in production to compare;
 //      BENCH_ROUNDS, BENCH_WINDOW_S to change the method)
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { inArray } from 'drizzle-orm';
 import { users } from '../server/src/db/schema';
@@ -47,6 +50,11 @@ const HASH_SAMPLES = 20;
 const PASSWORD = 'bench password long enough for the policy';
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const cores = availableParallelism();
+// BENCH_LOGIN_ACCOUNTS > 1 spreads the logins over that many accounts (the per-account lockout gate locks each
+// account's row; one account, the default, makes every login wait for the same row).
+const accountCount = Number(process.env.BENCH_LOGIN_ACCOUNTS ?? 1);
+const LOGIN_ACCOUNTS =
+  accountCount > 1 ? Array.from({ length: accountCount }, (_, i) => `bench.login.${i + 1}`) : ['bench.login'];
 
 interface Server extends BenchApp {
   label: string;
@@ -66,8 +74,8 @@ async function startServer(concurrency: number, nice?: number): Promise<Server> 
     ...(nice === undefined ? {} : { PASSWORD_HASH_NICE: String(nice) }),
   });
   const { app, database, headers } = bench;
-  // One account that logs in over and over, and one logged-in session whose state is read.
-  const benchUsers = ['bench.login', 'bench.session'];
+  // The accounts that log in over and over (one by default), and one logged-in session whose state is read.
+  const benchUsers = [...LOGIN_ACCOUNTS, 'bench.session'];
   await database.db
     .insert(users)
     .values(
@@ -130,18 +138,41 @@ const sessionWindow = (server: Server, seconds = WINDOW_S) =>
     `${server.base}/api/session`,
   ]);
 const loginWindow = (server: Server, seconds = WINDOW_S) =>
-  autocannon([
-    '-c',
-    String(LOGIN_CONNECTIONS),
-    '-d',
-    String(seconds),
-    '-m',
-    'POST',
-    ...Object.entries(server.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
-    '-b',
-    JSON.stringify({ username: 'bench.login', password: PASSWORD }),
-    `${server.base}/api/auth/login`,
-  ]);
+  LOGIN_ACCOUNTS.length > 1
+    ? loginsOverAccounts(server, seconds)
+    : autocannon([
+        '-c',
+        String(LOGIN_CONNECTIONS),
+        '-d',
+        String(seconds),
+        '-m',
+        'POST',
+        ...Object.entries(server.headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+        '-b',
+        JSON.stringify({ username: LOGIN_ACCOUNTS[0], password: PASSWORD }),
+        `${server.base}/api/auth/login`,
+      ]);
+/** The login load spread over LOGIN_ACCOUNTS, one account per request in turn (bench/support/login-load.mjs). */
+async function loginsOverAccounts(server: Server, seconds: number): Promise<AutocannonResult> {
+  const script = fileURLToPath(new URL('./support/login-load.mjs', import.meta.url));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      script,
+      `${server.base}/api/auth/login`,
+      String(LOGIN_CONNECTIONS),
+      String(seconds),
+      JSON.stringify(server.headers),
+      JSON.stringify(LOGIN_ACCOUNTS),
+      PASSWORD,
+    ],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout) as AutocannonResult;
+  if (result.non2xx || result.errors)
+    throw new Error(`logins over accounts: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result;
+}
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 /** CPU time of the main thread (the event loop) in ms, from Linux's /proc (10 ms ticks); NaN elsewhere. */
@@ -201,7 +232,7 @@ try {
   servers.push(await startServer(cores, 0));
   const [first] = servers as [Server];
   console.log(
-    `argon2id m=${first.config.passwords.hashMemoryKib} KiB, t=${first.config.passwords.hashIterations}, p=1; ${first.database.kind}; ${cores} cores; ${ROUNDS} rounds of ${WINDOW_S} s windows; ${loadAverage()}`,
+    `argon2id m=${first.config.passwords.hashMemoryKib} KiB, t=${first.config.passwords.hashIterations}, p=1; ${first.database.kind}; ${cores} cores; ${ROUNDS} rounds of ${WINDOW_S} s windows; logins over ${LOGIN_ACCOUNTS.length} account(s); ${loadAverage()}`,
   );
   // The ceiling: CPU time of one argon2id verification here, and the machine's own ceiling whatever the portal does
   // around the hash (bench/support/argon2-ceiling.ts).
