@@ -14,9 +14,11 @@ const clientSnapshot = () => 0;
  * re-renders at once, in one task, every form field of the page (each field is read-only until then); as a
  * transition, that render yields to the browser every few milliseconds.
  */
+/* eslint-disable react-hooks/immutability -- `hydrating` is set and read in the same render, never after it */
 export function useHydrated(): boolean {
   let hydrating = false;
   useSyncExternalStore(subscribe, clientSnapshot, () => {
+    // React calls this only while rendering this component on the server or hydrating it, in this very render.
     hydrating = true;
     return 0;
   });
@@ -26,3 +28,4 @@ export function useHydrated(): boolean {
   }, [hydrated]);
   return hydrated;
 }
+/* eslint-enable react-hooks/immutability */
