@@ -85,6 +85,9 @@ describe('every page server-rendered, steady and hydrated; the login form first'
     const html = (await response?.text()) ?? '';
     expect(html, `${path} is server-rendered`).toContain('id="portal-server-state"');
     expect(html.match(/<title>[^<]*<\/title>/g), path).toEqual([TITLE(title)]);
+    // Every part that hydrates on its own (web/src/lib/lazy-part.tsx) in place: no Suspense boundary left pending
+    // (`<!--$?-->`) for an inline script to fill in, which the CSP would refuse.
+    expect(html, `${path} has no boundary sent apart`).not.toContain('<!--$?-->');
     await waitForSettled(page);
     const { cls, shifts } = await layoutShifts(page);
     expect(cls, `layout shift on ${path}: ${shifts.join('; ')}`).toBeLessThanOrEqual(CLS_LIMIT);

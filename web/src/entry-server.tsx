@@ -165,6 +165,10 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
       onError() {
         failed = true;
       },
+      // Every Suspense boundary in place in the page: React would otherwise send a large one (over 12.8 KB of
+      // markup, counting the boundaries before it) after the rest with an inline script to move it in, which the
+      // CSP refuses, leaving a part that hydrates on its own (lib/lazy-part.tsx) without its server markup.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
     },
   );
   await stream.allReady;

@@ -1,9 +1,29 @@
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/errors/route-error-fallback';
 import { paths } from '../config/paths';
+import type { LazyPart } from '../lib/lazy-part';
 import { pageHandle } from './page-handle';
 import { RootLayout } from './root-layout';
 import { openingThePage } from './server-state';
+
+/**
+ * The `lazy` of a route whose page has parts that hydrate on their own (`lazyPart`, lib/lazy-part.tsx): the parts'
+ * code starts loading as soon as the route module is here. Opening the page, the page hydrates without waiting for
+ * them (their server markup stays until their code is there); reached by a link in the app, the route waits for them,
+ * so the page never shows without them (docs/decisions/0034-server-rendered-portal-pages.md).
+ */
+function pageWithParts(
+  load: () => Promise<{ Component: ComponentType; parts: Pick<LazyPart<never>, 'load'>[] }>,
+): () => Promise<{ Component: ComponentType }> {
+  return async () => {
+    const opening = openingThePage();
+    const { Component, parts } = await load();
+    const loading = Promise.all(parts.map((part) => part.load()));
+    if (!opening) await loading;
+    return { Component };
+  };
+}
 
 /**
  * Pages load on demand so each page's first download stays small (bench/web-size). Every route is server-rendered
@@ -39,13 +59,10 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.login.path,
-        lazy: async () => {
-          const opening = openingThePage();
-          const { LoginRoute, loadPasswordStep } = await import('./routes/login');
-          // Reached by a link: the page shows with its form (no server markup to keep while the form loads).
-          if (!opening) await loadPasswordStep();
-          return { Component: LoginRoute };
-        },
+        lazy: pageWithParts(async () => {
+          const { LoginRoute, loginParts } = await import('./routes/login');
+          return { Component: LoginRoute, parts: loginParts };
+        }),
         handle: pageHandle({
           serverQueries: async () => [
             (await import('../features/auth/api/system-use-notice')).getSystemUseNoticeQueryOptions(),
@@ -63,28 +80,46 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.account.path,
-        lazy: async () => ({ Component: (await import('./routes/account')).AccountRoute }),
+        lazy: pageWithParts(async () => {
+          const { AccountRoute, accountParts } = await import('./routes/account');
+          return { Component: AccountRoute, parts: accountParts };
+        }),
         handle: pageHandle({ requiresLogin: true }),
       },
       {
         path: paths.forgotUsername.path,
-        lazy: async () => ({ Component: (await import('./routes/login-help')).ForgotUsernameRoute }),
+        lazy: pageWithParts(async () => {
+          const { ForgotUsernameRoute, forgotUsernameParts } = await import('./routes/login-help');
+          return { Component: ForgotUsernameRoute, parts: forgotUsernameParts };
+        }),
       },
       {
         path: paths.forgotPassword.path,
-        lazy: async () => ({ Component: (await import('./routes/login-help')).ForgotPasswordRoute }),
+        lazy: pageWithParts(async () => {
+          const { ForgotPasswordRoute, forgotPasswordParts } = await import('./routes/login-help');
+          return { Component: ForgotPasswordRoute, parts: forgotPasswordParts };
+        }),
       },
       {
         path: paths.resetPassword.path,
-        lazy: async () => ({ Component: (await import('./routes/login-help')).ResetPasswordRoute }),
+        lazy: pageWithParts(async () => {
+          const { ResetPasswordRoute, resetPasswordParts } = await import('./routes/login-help');
+          return { Component: ResetPasswordRoute, parts: resetPasswordParts };
+        }),
       },
       {
         path: paths.reactivate.path,
-        lazy: async () => ({ Component: (await import('./routes/login-help')).ReactivateRoute }),
+        lazy: pageWithParts(async () => {
+          const { ReactivateRoute, reactivateParts } = await import('./routes/login-help');
+          return { Component: ReactivateRoute, parts: reactivateParts };
+        }),
       },
       {
         path: paths.findAdmin.path,
-        lazy: async () => ({ Component: (await import('./routes/login-help')).FindAdminRoute }),
+        lazy: pageWithParts(async () => {
+          const { FindAdminRoute, findAdminParts } = await import('./routes/login-help');
+          return { Component: FindAdminRoute, parts: findAdminParts };
+        }),
       },
       {
         path: paths.ddeAccess.path,
@@ -103,7 +138,10 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.register.path,
-        lazy: async () => ({ Component: (await import('./routes/register')).RegisterRoute }),
+        lazy: pageWithParts(async () => {
+          const { RegisterRoute, registerParts } = await import('./routes/register');
+          return { Component: RegisterRoute, parts: registerParts };
+        }),
       },
       {
         path: paths.registerUser.path,
@@ -111,7 +149,10 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.verifyEmail.path,
-        lazy: async () => ({ Component: (await import('./routes/verify-email')).VerifyEmailRoute }),
+        lazy: pageWithParts(async () => {
+          const { VerifyEmailRoute, verifyEmailParts } = await import('./routes/verify-email');
+          return { Component: VerifyEmailRoute, parts: verifyEmailParts };
+        }),
       },
       {
         path: paths.confirmEmail.path,

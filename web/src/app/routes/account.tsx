@@ -1,6 +1,8 @@
 import { ReauthProvider } from '../../components/reauth/reauth-provider';
-import { AccountPage } from '../../features/account/account-page';
+import { AccountPage, accountPageParts } from '../../features/account/account-page';
 import { RequireLogin } from '../require-login';
+
+export const accountParts = accountPageParts;
 
 /** My account: logged-in users only; its changes share one re-authentication dialog. */
 export function AccountRoute() {

@@ -1,7 +1,20 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  lazy,
+  Suspense,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { ApiError } from '../../lib/api-client';
 import { REAUTHENTICATION_REQUIRED_CODE } from './reauth-api';
-import { ReauthDialog } from './reauth-dialog';
+
+// The dialog (its password form, MUI's Dialog) loads when first asked for: the pages that offer changes hydrate
+// without its code (docs/decisions/0034-server-rendered-portal-pages.md).
+const ReauthDialog = lazy(() => import('./reauth-dialog').then((m) => ({ default: m.ReauthDialog })));
 
 interface ReauthContextValue {
   /**
@@ -59,7 +72,11 @@ export function ReauthProvider({ children }: { children: ReactNode }) {
   return (
     <ReauthContext.Provider value={value}>
       {children}
-      {open && <ReauthDialog onDone={() => close(true)} onCancel={() => close(false)} />}
+      {open && (
+        <Suspense fallback={null}>
+          <ReauthDialog onDone={() => close(true)} onCancel={() => close(false)} />
+        </Suspense>
+      )}
     </ReauthContext.Provider>
   );
 }

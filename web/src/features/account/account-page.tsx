@@ -1,17 +1,45 @@
 import { Box, Link, List, ListItem, Typography } from '@mui/material';
-import type { MouseEvent } from 'react';
+import { useDeferredValue, type MouseEvent } from 'react';
+import { lazyPart } from '../../lib/lazy-part';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAccount } from './api/account-api';
-import { ActivitySection } from './components/activity-section';
-import { ChangeEmailSection } from './components/change-email-section';
-import { ChangePasswordSection } from './components/change-password-section';
-import { ChangePhoneSection } from './components/change-phone-section';
-import { LocationsSection } from './components/locations-section';
-import { MfaSection } from './components/mfa-section';
-import { PasskeysSection } from './components/passkeys-section';
-import { ProfileSection } from './components/profile-section';
-import { SecurityAnswersSection } from './components/security-answers-section';
-import { SessionsSection } from './components/sessions-section';
+
+/**
+ * Each section hydrates on its own (lib/lazy-part.tsx): its code (forms, dialogs, tables) is a chunk of its own,
+ * evaluated and hydrated apart, so the page's heading, navigation and the first sections are ready without waiting
+ * for the last ones (docs/decisions/0034-server-rendered-portal-pages.md). The route starts loading them all.
+ */
+const reserve = { reserve: '10rem' };
+const profile = lazyPart(() => import('./components/profile-section').then((m) => m.ProfileSection), reserve);
+const email = lazyPart(() => import('./components/change-email-section').then((m) => m.ChangeEmailSection), reserve);
+const phone = lazyPart(() => import('./components/change-phone-section').then((m) => m.ChangePhoneSection), reserve);
+const locations = lazyPart(() => import('./components/locations-section').then((m) => m.LocationsSection), reserve);
+const password = lazyPart(
+  () => import('./components/change-password-section').then((m) => m.ChangePasswordSection),
+  reserve,
+);
+const securityAnswers = lazyPart(
+  () => import('./components/security-answers-section').then((m) => m.SecurityAnswersSection),
+  reserve,
+);
+const mfa = lazyPart(() => import('./components/mfa-section').then((m) => m.MfaSection), reserve);
+const passkeys = lazyPart(() => import('./components/passkeys-section').then((m) => m.PasskeysSection), reserve);
+const sessions = lazyPart(() => import('./components/sessions-section').then((m) => m.SessionsSection), reserve);
+const activity = lazyPart(() => import('./components/activity-section').then((m) => m.ActivitySection), reserve);
+
+/** The parts of the page that hydrate on their own, in page order (the route loads them). */
+export const accountPageParts = [
+  profile,
+  email,
+  phone,
+  locations,
+  password,
+  securityAnswers,
+  mfa,
+  passkeys,
+  sessions,
+  activity,
+];
 
 /** The sections in page order: the id each `PageSection` is given and the name the navigation shows. */
 const sections = [
@@ -82,7 +110,9 @@ function SectionNavigation() {
  */
 export function AccountPage() {
   useDocumentTitle('My account');
-  const account = useAccount();
+  // The sections get the account's answer in a render that yields to the browser (a deferred value) instead of the
+  // query's own synchronous one: a section that is still server markup then hydrates in that render too.
+  const account = useDeferredValue(useAccount());
   return (
     <Box sx={{ maxWidth: 1200, mx: 'auto' }}>
       <Typography component="h1" variant="h4" gutterBottom>
@@ -91,16 +121,16 @@ export function AccountPage() {
       <Box sx={{ display: { md: 'grid' }, gridTemplateColumns: { md: '240px minmax(0, 1fr)' }, gap: 4 }}>
         <SectionNavigation />
         <Box sx={{ minWidth: 0 }}>
-          <ProfileSection account={account} />
-          <ChangeEmailSection account={account} />
-          <ChangePhoneSection account={account} />
-          <LocationsSection account={account} />
-          <ChangePasswordSection account={account} />
-          <SecurityAnswersSection account={account} />
-          <MfaSection account={account} />
-          <PasskeysSection />
-          <SessionsSection />
-          <ActivitySection />
+          <profile.Part account={account} />
+          <email.Part account={account} />
+          <phone.Part account={account} />
+          <locations.Part account={account} />
+          <password.Part account={account} />
+          <securityAnswers.Part account={account} />
+          <mfa.Part account={account} />
+          <passkeys.Part />
+          <sessions.Part />
+          <activity.Part />
         </Box>
       </Box>
     </Box>

@@ -6,6 +6,7 @@ import { ContentMarkdown } from '../../components/content-markdown/content-markd
 import { StepHeading } from '../../components/form/step-heading';
 import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
+import { lazyPart } from '../../lib/lazy-part';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSystemUseNotice } from './api/system-use-notice';
 import { safeNextPath } from './safe-next-path';
@@ -20,19 +21,14 @@ const PasswordChangeStep = lazy(() =>
   import('./components/password-change-step').then((m) => ({ default: m.PasswordChangeStep })),
 );
 
-// The username and password form is not part of the page's own download either: its form code (react-hook-form,
-// the contracts' schemas and zod, MUI's input parts: about 40 KB gzip) starts loading as soon as this module runs,
-// beside the page's hydration instead of before it. A server-rendered page keeps the form's server markup meanwhile
-// (its fields read-only until the form has hydrated, as every form's are); a link in the app waits for it before
-// showing the page (`loadPasswordStep` in the route's `lazy`), so nothing moves
+// The username and password form is not part of the page's own download either (lib/lazy-part.tsx): its form code
+// (react-hook-form, the contracts' schemas and zod, MUI's input parts: about 40 KB gzip) starts loading with the
+// page's route module, beside the page's hydration instead of before it, and hydrates on its own
 // (docs/decisions/0034-server-rendered-portal-pages.md).
-let passwordStep: Promise<typeof import('./components/password-step')> | undefined;
-export const loadPasswordStep = () => (passwordStep ??= import('./components/password-step'));
-if (typeof document !== 'undefined') void loadPasswordStep();
-const PasswordStep = lazy(() => loadPasswordStep().then((m) => ({ default: m.PasswordStep })));
-
-/** The room the username and password form takes, while its code loads (a page the server did not render). */
-const PASSWORD_STEP_HEIGHT = '15.5rem';
+/** The username and password form; the room it takes while its code loads (a page the server did not render). */
+export const passwordStep = lazyPart(() => import('./components/password-step').then((m) => m.PasswordStep), {
+  reserve: '15.5rem',
+});
 
 const NOTICE_TEXT_ID = 'system-use-notice-text';
 
@@ -182,9 +178,7 @@ export function LoginPage() {
       )}
       {step === 'password' && (
         <>
-          <Suspense fallback={<Box sx={{ minHeight: PASSWORD_STEP_HEIGHT }} />}>
-            <PasswordStep onNext={setStep} focusLogin={focusLogin} />
-          </Suspense>
+          <passwordStep.Part onNext={setStep} focusLogin={focusLogin} />
           <Typography sx={{ mt: 3 }}>
             First person from your provider location?{' '}
             <Link component={RouterLink} to={paths.register.href()}>

@@ -1,14 +1,23 @@
 import { Alert, Box, Button, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
-import { ResendVerificationForm } from '../../components/verification/resend-verification-form';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { lazyPart } from '../../lib/lazy-part';
 import { useEmailedLinkToken } from '../../lib/use-emailed-link-token';
 import { verifyEmail } from './api/registration-api';
 import { CheckingLinkStatus } from '../../components/verification/checking-link-status';
+
+/**
+ * The resend form shows only once the link is known to be bad, after hydration: its code (react-hook-form, the
+ * contracts' schemas) loads then, and renders in a pass that yields to the browser (lib/lazy-part.tsx).
+ */
+const resendForm = lazyPart(
+  () => import('../../components/verification/resend-verification-form').then((m) => m.ResendVerificationForm),
+  { reserve: '12rem' },
+);
 
 /** `/verify-email` (docs/requirements/portal.md#email-verification): activates the account of the emailed link. */
 export function VerifyEmailPage() {
@@ -52,7 +61,7 @@ export function VerifyEmailPage() {
               ? 'This page needs the link from your verification email. Open the link from the email.'
               : errorText}
           </Alert>
-          <ResendVerificationForm />
+          <resendForm.Part />
         </>
       )}
     </Box>

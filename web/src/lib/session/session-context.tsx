@@ -168,19 +168,24 @@ export function SessionProvider({
   const [timerMounted, setTimerMounted] = useState(false);
   if (hydrated && loggedIn && !timerMounted) setTimerMounted(true);
 
-  // A session that survives a reload (or was started in another tab) is picked up once at start.
+  // A session that survives a reload (or was started in another tab) is picked up once at start. The answer is
+  // rendered as a transition: a context change outside one makes React hydrate at once, in one task, every part of
+  // the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and re-render
+  // everything that reads the session; as a transition it yields to the browser every few milliseconds
+  // (docs/decisions/0034-server-rendered-portal-pages.md).
   useEffect(() => {
     const controller = new AbortController();
     fetchSessionState(controller.signal)
       .then((state) => {
-        if (state.loggedIn) {
-          setLoggedIn(true);
-          setAdministersLocation(state.administersLocation ?? false);
-        }
+        if (state.loggedIn)
+          startTransition(() => {
+            setLoggedIn(true);
+            setAdministersLocation(state.administersLocation ?? false);
+          });
       })
       .catch(() => undefined)
       .finally(() => {
-        if (!controller.signal.aborted) setSessionChecked(true);
+        if (!controller.signal.aborted) startTransition(() => setSessionChecked(true));
       });
     return () => controller.abort();
   }, []);

@@ -53,7 +53,8 @@ describe('/verify-email (docs/requirements/portal.md#email-verification)', () =>
     const { user } = renderApp({ path: '/verify-email', cookies });
     const error = await screen.findByTestId('verify-email-error');
     await waitFor(() => expect(error).toHaveTextContent(defaultErrorMessages.Verification_Link_Invalid!));
-    await user.click(screen.getByRole('button', { name: 'Send a new link' }));
+    // The resend form's code loads once the link is known to be bad (lib/lazy-part.tsx).
+    await user.click(await screen.findByRole('button', { name: 'Send a new link' }));
     expect(await screen.findByTestId('form-error-summary')).toBeInTheDocument();
     expect(resends).toEqual([]);
     await user.click(screen.getByLabelText(/email you registered with/i));
