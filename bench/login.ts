@@ -20,12 +20,10 @@
 // are reused), else embedded PGlite (one per server), whose SQL runs on the event loop.
 // Run: npm run bench:login   (PASSWORD_HASH_MEMORY_KIB / PASSWORD_HASH_ITERATIONS as in production to compare;
 //      BENCH_ROUNDS, BENCH_WINDOW_S to change the method)
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { inArray } from 'drizzle-orm';
 import { users } from '../server/src/db/schema';
@@ -35,6 +33,7 @@ import { argon2Ceiling } from './support/argon2-ceiling';
 import { startBenchApp, type BenchApp } from './support/bench-app';
 import {
   autocannon,
+  autocannonProcess,
   loadAverage,
   median,
   medianAndRange,
@@ -153,12 +152,10 @@ const loginWindow = (server: Server, seconds = WINDOW_S) =>
         `${server.base}/api/auth/login`,
       ]);
 /** The login load spread over LOGIN_ACCOUNTS, one account per request in turn (bench/support/login-load.mjs). */
-async function loginsOverAccounts(server: Server, seconds: number): Promise<AutocannonResult> {
-  const script = fileURLToPath(new URL('./support/login-load.mjs', import.meta.url));
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
+const loginsOverAccounts = (server: Server, seconds: number) =>
+  autocannonProcess(
+    fileURLToPath(new URL('./support/login-load.mjs', import.meta.url)),
     [
-      script,
       `${server.base}/api/auth/login`,
       String(LOGIN_CONNECTIONS),
       String(seconds),
@@ -166,13 +163,8 @@ async function loginsOverAccounts(server: Server, seconds: number): Promise<Auto
       JSON.stringify(LOGIN_ACCOUNTS),
       PASSWORD,
     ],
-    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+    'logins over accounts',
   );
-  const result = JSON.parse(stdout) as AutocannonResult;
-  if (result.non2xx || result.errors)
-    throw new Error(`logins over accounts: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
-  return result;
-}
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
 /** CPU time of the main thread (the event loop) in ms, from Linux's /proc (10 ms ticks); NaN elsewhere. */

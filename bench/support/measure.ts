@@ -41,15 +41,24 @@ export interface AutocannonResult {
 const autocannonCli = fileURLToPath(new URL('../../node_modules/autocannon/autocannon.js', import.meta.url));
 
 /** Runs autocannon with `args` (its CLI's, the URL last) in a child process; any non-2xx answer or error throws. */
-export async function autocannon(args: string[]): Promise<AutocannonResult> {
-  const { stdout } = await promisify(execFile)(process.execPath, [autocannonCli, '--json', ...args], {
+export function autocannon(args: string[]): Promise<AutocannonResult> {
+  return autocannonProcess(autocannonCli, ['--json', ...args], args.at(-1) ?? '');
+}
+
+/**
+ * Runs a Node script that prints an autocannon result as JSON (the autocannon command with `--json`, or a script of
+ * bench/support/ built on its API) in a child process, so the load generator's work stays out of this process, and
+ * throws on any non-2xx answer or error.
+ */
+export async function autocannonProcess(script: string, args: string[], label: string): Promise<AutocannonResult> {
+  const { stdout } = await promisify(execFile)(process.execPath, [script, ...args], {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
   const result = JSON.parse(stdout) as AutocannonResult;
   if (result.non2xx || result.errors)
     throw new Error(
-      `${args.at(-1)}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
+      `${label}: ${result.non2xx} non-2xx answers (${JSON.stringify(result.statusCodeStats)}), ${result.errors} errors`,
     );
   return result;
 }
