@@ -119,6 +119,20 @@ describe('a link stops granting at its date, not at the next suspension run', ()
     expect((await callAs(app, caller, 'GET', ADMIN_ROUTES.people)).statusCode).toBe(404);
   });
 
+  it("the session's staff flags follow the app's clock from one call to the next", async () => {
+    // GET /api/session reads the flags in one statement prepared at its first run (docs/decisions/0020): the clock is
+    // each call's own, so a link that lapses between two calls changes the second answer.
+    const { person: admin, keeper } = await lapsingLink('administrator');
+    const flags = async (userId: string) =>
+      (await callAs(app, await sessionOf(app, clock, userId), 'GET', '/api/session')).json().data;
+    expect(await flags(admin.id)).toMatchObject({ administersLocation: true, recertificationOverdue: false });
+    expect(await flags(keeper.id)).toMatchObject({ administersLocation: true, recertificationOverdue: false });
+
+    clock.advance(2 * HOUR_MS);
+    expect(await flags(admin.id)).toMatchObject({ loggedIn: true, administersLocation: false });
+    expect(await flags(keeper.id)).toMatchObject({ administersLocation: true, recertificationOverdue: true });
+  });
+
   it('a user cannot choose a location whose link passed its date in DDE access, nor sees it on My account', async () => {
     const { location, person } = await lapsingLink('user');
     const other = await createLocation(app, 'Zinnia Clinic (still certified)');

@@ -1,6 +1,6 @@
 import { emailKey } from '@portal/contracts/fields';
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { DbExecutor } from '../platform/db-executor';
+import { preparedStatement, type DbExecutor } from '../platform/db-executor';
 import { users } from './schema';
 
 /**
@@ -28,7 +28,16 @@ export function emailIs(email: string): SQL {
 
 /** The account whose username this is, whatever its case. */
 export async function userByUsername(db: DbExecutor, username: string): Promise<User | undefined> {
-  const [user] = await db.select().from(users).where(usernameIs(username)).limit(1);
+  // Every login's first statement: prepared (docs/decisions/0020).
+  const statement = preparedStatement(db, 'user_by_username', (name) =>
+    db
+      .select()
+      .from(users)
+      .where(eq(sql`lower(${users.username})`, sql.placeholder('key')))
+      .limit(1)
+      .prepare(name),
+  );
+  const [user] = await statement.execute({ key: usernameKey(username) });
   return user;
 }
 
@@ -56,7 +65,16 @@ export function usersByEmail(
 
 /** The account with this id. */
 export async function userById(db: DbExecutor, id: string): Promise<User | undefined> {
-  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  // The second factor's first statement: prepared (docs/decisions/0020).
+  const statement = preparedStatement(db, 'user_by_id', (name) =>
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare(name),
+  );
+  const [user] = await statement.execute({ id });
   return user;
 }
 

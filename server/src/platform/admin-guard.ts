@@ -83,7 +83,7 @@ function administratorLink(userId: UserRef, now: Date | SQL): SQL {
  * The locations `userId` administers at `now` (the app's clock) as a subquery of location ids: lists put it in their
  * SQL (`inArray(table.locationId, administeredLocations(db, userId, now))`), so they never read another location.
  */
-export function administeredLocations(db: DbExecutor, userId: UserRef, now: Date) {
+export function administeredLocations(db: DbExecutor, userId: UserRef, now: Date | SQL) {
   return db
     .select({ locationId: userLocations.locationId })
     .from(userLocations)
@@ -112,7 +112,7 @@ export async function administersLocation(
  * its own statement (the session's `administersLocation`, docs/decisions/0020), with `userId` the session's user
  * column.
  */
-export function administersAnyLocationSql(db: DbExecutor, userId: UserRef, now: Date): SQL<boolean> {
+export function administersAnyLocationSql(db: DbExecutor, userId: UserRef, now: Date | SQL): SQL<boolean> {
   return sql<boolean>`exists(${administeredLocations(db, userId, now)})`;
 }
 

@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import { auditEvents, sessions, users } from '../db/schema';
 import { auditRow, auditWritten, type AuditEvent } from './audit';
 import type { ServiceContext } from './service-context';
-import { rowsOf, type DbExecutor } from './db-executor';
+import { preparedStatement, rowsOf, type DbExecutor } from './db-executor';
 import type { Job } from './jobs';
 import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
 import { PortalError } from './portal-error';
@@ -146,15 +146,32 @@ export async function endAllSessions(
  * it depends on are one atomic step, whatever the order in which parallel attempts finish their hashing. A session
  * of an account no longer open ends at its next request (`sessionOfCookie`, `requireSession`).
  */
-export function openAt(now: Date) {
-  return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${now.toISOString()}::timestamptz))`;
+export function openAt(now: Date | SQL) {
+  const at = now instanceof Date ? sql`${now.toISOString()}::timestamptz` : now;
+  return sql`(${users.status} = 'active' and (${users.lockedUntil} is null or ${users.lockedUntil} <= ${at}))`;
 }
+
+/**
+ * The app's clock in a prepared statement (`preparedStatement`): a placeholder filled with `nowValue(ctx.now())` at
+ * each run, never the time the statement was built.
+ */
+export const NOW: SQL = sql`${sql.placeholder('now')}::timestamptz`;
+export const nowValue = (now: Date) => now.toISOString();
 
 /**
  * Values a caller reads with the session in the lookup's own statement (no second round trip on the hot
  * `GET /api/session`): SQL expressions over the session's user id column, by name.
  */
 export type SessionExtras = Record<string, SQL<unknown>>;
+
+/**
+ * A session lookup reading `extras` too, as one prepared statement named `name` (`preparedStatement`; one name per
+ * shape, declared once at module level). `extras` gets the session's user id column and the clock as SQL (`NOW`).
+ */
+export interface SessionLookupShape<E extends SessionExtras> {
+  name: string;
+  extras: (db: DbExecutor, userId: typeof sessions.userId, now: SQL) => E;
+}
 type ExtraValues<E extends SessionExtras> = { [K in keyof E]: E[K] extends SQL<infer T> ? T : never };
 type NoExtras = Record<never, never>;
 
@@ -176,12 +193,49 @@ export function isExpired(
  */
 export function lookupSession<E extends SessionExtras = NoExtras>(
   request: FastifyRequest,
-  extras?: (userId: typeof sessions.userId) => E,
+  shape?: SessionLookupShape<E>,
 ): Promise<SessionLookup<ExtraValues<E>>> {
   return sessionOfCookie(
     { db: request.server.database.db, now: request.server.clock, config: request.server.config },
     sessionCookieOf(request),
-    extras,
+    shape,
+  );
+}
+
+/** The session's own fields and its account's, as every session lookup reads them. */
+const sessionFields = {
+  idHash: sessions.idHash,
+  userId: sessions.userId,
+  stage: sessions.stage,
+  createdAt: sessions.createdAt,
+  lastSeenAt: sessions.lastSeenAt,
+  expiresAt: sessions.expiresAt,
+  authenticatedAt: sessions.authenticatedAt,
+  pendingTotpSecretEncrypted: sessions.pendingTotpSecretEncrypted,
+  mfaFailures: sessions.mfaFailures,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+/**
+ * The lookup statement of `shape`, prepared once per database handle: it runs on every request with a session, and
+ * building it (drizzle) and planning it (PostgreSQL, 1.3 ms with the staff flags' subqueries) on each run cost more
+ * than running it (docs/decisions/0020).
+ */
+function lookupStatement(db: DbExecutor, shape?: SessionLookupShape<SessionExtras>) {
+  return preparedStatement(db, shape?.name ?? 'session_lookup', (name) =>
+    db
+      .select({
+        ...sessionFields,
+        userStatus: users.status,
+        lockedUntil: users.lockedUntil,
+        ...shape?.extras(db, sessions.userId, NOW),
+      })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.idHash, sql.placeholder('idHash')))
+      .prepare(name),
   );
 }
 
@@ -192,44 +246,24 @@ export function lookupSession<E extends SessionExtras = NoExtras>(
 export async function sessionOfCookie<E extends SessionExtras = NoExtras>(
   ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>,
   id: string | undefined,
-  extras?: (userId: typeof sessions.userId) => E,
+  shape?: SessionLookupShape<E>,
 ): Promise<SessionLookup<ExtraValues<E>>> {
   if (!id) return { status: 'none' };
   const { db } = ctx;
   const idHash = hashSessionId(id);
-  const extraColumns: SessionExtras = extras?.(sessions.userId) ?? {};
-  const [row] = await db
-    .select({
-      idHash: sessions.idHash,
-      userId: sessions.userId,
-      stage: sessions.stage,
-      createdAt: sessions.createdAt,
-      lastSeenAt: sessions.lastSeenAt,
-      expiresAt: sessions.expiresAt,
-      authenticatedAt: sessions.authenticatedAt,
-      pendingTotpSecretEncrypted: sessions.pendingTotpSecretEncrypted,
-      mfaFailures: sessions.mfaFailures,
-      username: users.username,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      userStatus: users.status,
-      lockedUntil: users.lockedUntil,
-      ...extraColumns,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.idHash, idHash));
+  const now = ctx.now();
+  const [row] = await lookupStatement(db, shape).execute({ idHash, now: nowValue(now) });
   // A cookie naming no row was ended (logout, endAllSessions, expiry cleaned up, the account deleted): to the user it
   // has expired.
   if (!row) return { status: 'expired' };
   const { userStatus, lockedUntil, ...fields } = row as typeof row & Record<string, unknown>;
   const extraValues: Record<string, unknown> = {};
-  for (const name of Object.keys(extraColumns)) {
+  for (const name of Object.keys(fields)) {
+    if (name in sessionFields) continue;
     extraValues[name] = fields[name];
     delete fields[name];
   }
   const session = fields as LoadedSession;
-  const now = ctx.now();
   // The account was locked or disabled since the session began: the session ends at this request, whatever its stage
   // (docs/requirements/session.md#lockout). Read in the same query, so the check costs no round trip.
   const closed = userStatus !== 'active' || (lockedUntil !== null && lockedUntil > now);
@@ -251,34 +285,29 @@ async function touchActiveSession(
   now: Date,
   limits: SessionLimits,
 ): Promise<LoadedSession | undefined> {
-  const [row] = await db
-    .update(sessions)
-    .set({ lastSeenAt: now })
-    .from(users)
-    .where(
-      and(
-        eq(sessions.idHash, idHash),
-        eq(users.id, sessions.userId),
-        eq(sessions.stage, 'active'),
-        sql`${sessions.expiresAt} > ${now.toISOString()}::timestamptz`,
-        sql`${sessions.lastSeenAt} > ${new Date(now.getTime() - limits.idleMs).toISOString()}::timestamptz`,
-        openAt(now),
-      ),
-    )
-    .returning({
-      idHash: sessions.idHash,
-      userId: sessions.userId,
-      stage: sessions.stage,
-      createdAt: sessions.createdAt,
-      lastSeenAt: sessions.lastSeenAt,
-      expiresAt: sessions.expiresAt,
-      authenticatedAt: sessions.authenticatedAt,
-      pendingTotpSecretEncrypted: sessions.pendingTotpSecretEncrypted,
-      mfaFailures: sessions.mfaFailures,
-      username: users.username,
-      firstName: users.firstName,
-      lastName: users.lastName,
-    });
+  const touch = preparedStatement(db, 'session_touch_active', (name) =>
+    db
+      .update(sessions)
+      .set({ lastSeenAt: sql`${NOW}` })
+      .from(users)
+      .where(
+        and(
+          eq(sessions.idHash, sql.placeholder('idHash')),
+          eq(users.id, sessions.userId),
+          eq(sessions.stage, 'active'),
+          sql`${sessions.expiresAt} > ${NOW}`,
+          sql`${sessions.lastSeenAt} > ${sql.placeholder('idleSince')}::timestamptz`,
+          openAt(NOW),
+        ),
+      )
+      .returning(sessionFields)
+      .prepare(name),
+  );
+  const [row] = await touch.execute({
+    idHash,
+    now: nowValue(now),
+    idleSince: nowValue(new Date(now.getTime() - limits.idleMs)),
+  });
   return row;
 }
 

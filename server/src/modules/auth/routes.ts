@@ -32,7 +32,7 @@ import {
   logout,
   reauthenticate,
   sessionAnswer,
-  staffFlagColumns,
+  SESSION_WITH_STAFF_FLAGS,
   startEnrolment,
 } from './service';
 import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
@@ -155,7 +155,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // Reading the state is not activity: it never restarts the idle timer.
   app.get(AUTH_ROUTES.session, { schema: { response: { 200: SessionResponse } } }, async (request, reply) => {
     const ctx = serviceContext(request);
-    const lookup = await lookupSession(request, staffFlagColumns(ctx));
+    const lookup = await lookupSession(request, SESSION_WITH_STAFF_FLAGS);
     if (lookup.status === 'expired') clearSessionCookie(reply);
     const valid = lookup.status === 'valid' ? lookup : undefined;
     return { data: await sessionAnswer(ctx, valid?.session, valid?.extras) };

@@ -7,7 +7,7 @@
 export { confirmEnrolment, startEnrolment } from './enrolment';
 export { completePasswordChange } from './expired-password';
 export { logout } from './logout';
-export { sessionAnswer, staffFlagColumns } from './session-state';
+export { sessionAnswer, SESSION_WITH_STAFF_FLAGS } from './session-state';
 export { loginWithPassword } from './password-login';
 export { reauthenticate, verifyAccountPassword } from './reauthentication';
 export { checkSecondFactor, completeMfa, completeSecondFactor } from './second-factor';

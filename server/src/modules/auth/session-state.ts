@@ -1,9 +1,10 @@
 import type { SessionState } from '@portal/contracts/auth';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { administersAnyLocationSql, type UserRef } from '../../platform/admin-guard';
+import type { DbExecutor } from '../../platform/db-executor';
 import type { ServiceContext } from '../../platform/service-context';
-import { sessionState, type LoadedSession } from '../../platform/session';
+import { sessionState, type LoadedSession, type SessionLookupShape } from '../../platform/session';
 import { overdueRecertificationsSql } from '../recertification/service';
 
 /** What the session answer tells the web app about the user's staff role. */
@@ -12,20 +13,28 @@ export interface StaffFlags {
   recertificationOverdue: boolean;
 }
 
-/**
- * The staff flags as SQL over a user id column, for `lookupSession`'s extras: `GET /api/session` reads them in the
- * session lookup's own statement, so the hot call stays one round trip (docs/decisions/0020).
- */
-export function staffFlagColumns(ctx: Pick<ServiceContext, 'db' | 'now'>) {
-  const now = ctx.now();
-  return (userId: UserRef) => ({
-    administersLocation: administersAnyLocationSql(ctx.db, userId, now),
-    recertificationOverdue: overdueRecertificationsSql(ctx.db, userId, now),
-  });
+/** The staff flags as SQL over a user id column at `now` (the app's clock, or the prepared lookup's `NOW`). */
+function staffFlagColumns(db: DbExecutor, userId: UserRef, now: Date | SQL) {
+  return {
+    administersLocation: administersAnyLocationSql(db, userId, now),
+    recertificationOverdue: overdueRecertificationsSql(db, userId, now),
+  };
 }
 
+/**
+ * `GET /api/session`'s lookup: the staff flags read in the session lookup's own statement, so the hot call stays one
+ * round trip of one prepared statement (docs/decisions/0020).
+ */
+export const SESSION_WITH_STAFF_FLAGS: SessionLookupShape<ReturnType<typeof staffFlagColumns>> = {
+  name: 'session_lookup_staff_flags',
+  extras: staffFlagColumns,
+};
+
 async function staffFlagsOf(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: string): Promise<StaffFlags> {
-  const [row] = await ctx.db.select(staffFlagColumns(ctx)(users.id)).from(users).where(eq(users.id, userId));
+  const [row] = await ctx.db
+    .select(staffFlagColumns(ctx.db, users.id, ctx.now()))
+    .from(users)
+    .where(eq(users.id, userId));
   return row ?? { administersLocation: false, recertificationOverdue: false };
 }
 
@@ -33,7 +42,7 @@ async function staffFlagsOf(ctx: Pick<ServiceContext, 'db' | 'now'>, userId: str
  * What `GET /api/session` (and the extend call) answers: the session's state and, when logged in, whether the user
  * administers a location (the web shows the `/admin` console's links then; the guard decides on each call anyway) and
  * whether such an administrator has overdue recertifications (the web app keeps them on the recertification screen,
- * docs/decisions/0041). `flags` read with the session (`staffFlagColumns`) save a query.
+ * docs/decisions/0041). `flags` read with the session (`SESSION_WITH_STAFF_FLAGS`) save a query.
  */
 export async function sessionAnswer(
   ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>,

@@ -26,12 +26,16 @@ async function administeredLocations(db: DbExecutor, userId: string, now: Date):
 function decidableLinks(
   locationIds: string[] | ReturnType<typeof administeredLocationsQuery>,
   adminId: UserRef,
-  now: Date,
+  now: Date | SQL,
 ) {
+  const dueBy =
+    now instanceof Date
+      ? new Date(now.getTime() + DUE_WITHIN_DAYS * DAY_MS)
+      : sql`(${now} + ${sql.raw(String(DUE_WITHIN_DAYS))} * interval '1 day')`;
   return and(
     inArray(userLocations.locationId, locationIds),
     ne(userLocations.userId, adminId),
-    lte(userLocations.certifiedUntil, new Date(now.getTime() + DUE_WITHIN_DAYS * DAY_MS)),
+    lte(userLocations.certifiedUntil, dueBy),
     or(eq(userLocations.status, 'active'), eq(userLocations.status, 'suspended')),
   );
 }
@@ -78,7 +82,7 @@ export async function dueRecertifications(ctx: Ctx, adminId: string): Promise<Du
  * (docs/requirements/staff-accounts.md#annual-recertification). The session lookup reads it in its own statement,
  * with `userId` the session's user column.
  */
-export function overdueRecertificationsSql(db: DbExecutor, userId: UserRef, now: Date): SQL<boolean> {
+export function overdueRecertificationsSql(db: DbExecutor, userId: UserRef, now: Date | SQL): SQL<boolean> {
   const overdue = db
     .select({ one: sql`1` })
     .from(userLocations)

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SQL } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
@@ -10,7 +11,7 @@ import { cookieValue } from '../../content/preview';
 import { sendCachedAnswer } from '../../content/send-answer';
 import { administersAnyLocationSql } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
-import { clearSessionCookie, lookupSession, sessionCookieOf } from '../../platform/session';
+import { clearSessionCookie, lookupSession, sessionCookieOf, type SessionLookupShape } from '../../platform/session';
 import { createPageRenderer, HTML, type PageRenderer, type PageRequest } from './server-render';
 import { sitemapXml, SITEMAP_TOPICS_URL } from './sitemap';
 
@@ -40,16 +41,19 @@ function pageRequestOf(request: FastifyRequest): PageRequest {
  * comes back here; with one, the page rendered for this session alone, never stored in the page cache. Answers
  * whether it sent an answer.
  */
+/** A personal page's session lookup: whether the user administers a location, in the same prepared statement. */
+const SESSION_WITH_ADMIN_FLAG: SessionLookupShape<{ administersLocation: SQL<boolean> }> = {
+  name: 'session_lookup_admin_flag',
+  extras: (db, userId, now) => ({ administersLocation: administersAnyLocationSql(db, userId, now) }),
+};
+
 async function sendPersonalPage(
   renderer: PageRenderer,
   request: FastifyRequest,
   reply: FastifyReply,
   pageRequest: PageRequest,
 ): Promise<boolean> {
-  const db = request.server.database.db;
-  const lookup = await lookupSession(request, (userId) => ({
-    administersLocation: administersAnyLocationSql(db, userId, request.server.clock()),
-  }));
+  const lookup = await lookupSession(request, SESSION_WITH_ADMIN_FLAG);
   if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
     if (lookup.status === 'expired') clearSessionCookie(reply);
     const next = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
