@@ -87,6 +87,9 @@ describe('jurisdiction picker and license dialog', () => {
     const { context, page } = await portal.newPage();
     await page.goto('/topics/contact');
     await picker(page).waitFor();
+    // The page behind the picker is hidden from assistive technology while it is open, and the focus is in it.
+    expect(await page.locator('#root').getAttribute('aria-hidden')).toBe('true');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'))).toBe(true);

@@ -1,13 +1,27 @@
 import { Dialog, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import { PICKER_TITLE, JurisdictionChooser } from './jurisdiction-chooser';
+import { createPortal } from 'react-dom';
 import { useRegion } from '../../lib/region/region-context';
+import { useHydrated } from '../../lib/use-hydrated';
 
-/** Jurisdiction picker (docs/requirements/public-site.md#jurisdiction-picker). It can be dismissed only when a jurisdiction is already chosen. */
+/**
+ * Jurisdiction picker (docs/requirements/public-site.md#jurisdiction-picker). It can be dismissed only when a
+ * jurisdiction is already chosen.
+ *
+ * A first visitor meets it on every page but `/`, as the page hydrates. MUI's own portal mounts the dialog from a
+ * layout effect, a render React does at once, in one task (120–160 ms at a phone's speed); so the dialog is put into
+ * `<body>` by `createPortal` here (MUI's portal off: the same place in the document, so the modal hides the page from
+ * assistive technology as before), after hydration, in the transition `useHydrated` switches in: its render yields
+ * to the browser (docs/decisions/0034-server-rendered-portal-pages.md). The server's markup has no dialog either way.
+ */
 export function JurisdictionPickerDialog({ open }: { open: boolean }) {
   const { jurisdiction, chooseJurisdiction, closePicker } = useRegion();
+  const hydrated = useHydrated();
   const canDismiss = jurisdiction !== '';
-  return (
+  if (!hydrated) return null;
+  return createPortal(
     <Dialog
+      disablePortal
       open={open}
       onClose={canDismiss ? closePicker : undefined}
       aria-labelledby="jurisdiction-picker-title"
@@ -32,6 +46,7 @@ export function JurisdictionPickerDialog({ open }: { open: boolean }) {
           bodyId="jurisdiction-picker-body"
         />
       </DialogContent>
-    </Dialog>
+    </Dialog>,
+    document.body,
   );
 }

@@ -2,12 +2,11 @@ import { Alert, Box, Button, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { lazyPart } from '../../lib/lazy-part';
 import { useEmailedLinkToken } from '../../lib/use-emailed-link-token';
-import { verifyEmail } from './api/registration-api';
 import { CheckingLinkStatus } from '../../components/verification/checking-link-status';
 
 /**
@@ -18,6 +17,11 @@ const resendForm = lazyPart(
   () => import('../../components/verification/resend-verification-form').then((m) => m.ResendVerificationForm),
   { reserve: '12rem' },
 );
+
+// The call and its answer's schema (zod and the contracts' registration modules) load when a link is checked, not
+// with the page: evaluating them was a long task of the page's first load, and a page opened without a link (or with
+// a bad one) never makes the call (docs/decisions/0034-server-rendered-portal-pages.md).
+const verifyEmail = (token: string) => import('./api/registration-api').then((api) => api.verifyEmail(token));
 
 /** `/verify-email` (docs/requirements/portal.md#email-verification): activates the account of the emailed link. */
 export function VerifyEmailPage() {

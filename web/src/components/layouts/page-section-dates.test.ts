@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatDateTime } from './page-section';
+
+// The sections' dates read as the browser's own en-US medium date (and short time) would, in its time zone.
+const intlDateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const intlDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+// Intl may put a narrow no-break space before AM/PM, depending on its ICU version: the same to a reader.
+const plain = (text: string) => text.replace(/\u202f/g, ' ');
+
+describe('the dates My account and the console show', () => {
+  const instants = [
+    '2026-11-23T15:04:00',
+    '2026-01-01T00:00:00',
+    '2026-05-09T12:30:00',
+    '2026-12-31T23:59:59',
+    '2027-07-04T09:05:00',
+    '2026-03-08T11:59:00',
+  ].map((local) => new Date(local).toISOString());
+
+  it('are the same text as Intl en-US medium date and short time', () => {
+    for (const iso of instants) {
+      expect(formatDateTime(iso)).toBe(plain(intlDateTime.format(new Date(iso))));
+      expect(formatDate(iso)).toBe(plain(intlDate.format(new Date(iso))));
+    }
+  });
+});
