@@ -1,5 +1,5 @@
 import { emailKey } from '@portal/contracts/fields';
-import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { preparedStatement, type DbExecutor } from '../platform/db-executor';
 import { users } from './schema';
 
@@ -16,9 +16,14 @@ export function usernameKey(username: string): string {
   return username.trim().toLowerCase();
 }
 
-/** `lower(username) = key`: the condition the unique index answers. */
+/** `lower(username) = key`: the condition the unique index answers (`key`: a `usernameKey`, or its placeholder). */
+function usernameKeyIs(key: string | Placeholder): SQL {
+  return eq(sql`lower(${users.username})`, key);
+}
+
+/** The account named `username`, whatever its case. */
 export function usernameIs(username: string): SQL {
-  return eq(sql`lower(${users.username})`, usernameKey(username));
+  return usernameKeyIs(usernameKey(username));
 }
 
 /** `lower(email) = key` (ASCII case only: see `emailKey`): the condition the email index answers. */
@@ -33,7 +38,7 @@ export async function userByUsername(db: DbExecutor, username: string): Promise<
     db
       .select()
       .from(users)
-      .where(eq(sql`lower(${users.username})`, sql.placeholder('key')))
+      .where(usernameKeyIs(sql.placeholder('key')))
       .limit(1)
       .prepare(name),
   );
