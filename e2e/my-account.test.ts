@@ -101,6 +101,41 @@ describe('My account', () => {
     await context.close();
   }, 150_000);
 
+  it('opened on a phone whose browser is never idle: a section renders when scrolled near, and one jumped to from the list of sections is there with its heading focused', async () => {
+    const { context, page } = await newPage({ width: 390, height: 844 });
+    await loginWithTotp(page, 'demo.admin.j5', ADMIN_SECRET);
+    // No idle moment ever: only the viewport and the list of sections render the sections below the first screen.
+    await page.addInitScript(() => {
+      window.requestIdleCallback = () => 0;
+    });
+    await page.goto('/account');
+    const placeholder = (name: string) => section(page, name).locator('[data-render-when-near]');
+    // Every heading is in the page from the start; the last sections wait, well below the first screen.
+    await section(page, 'Profile').getByText('demo.admin.j5', { exact: true }).waitFor();
+    await expect.poll(() => placeholder('Recent activity').count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 2, name: 'Recent activity' }).count()).toBe(1);
+
+    const passkeys = section(page, 'Passkeys');
+    await passkeys.scrollIntoViewIfNeeded();
+    await passkeys.getByRole('button', { name: 'Add a passkey' }).waitFor();
+
+    await page
+      .getByRole('navigation', { name: 'My account sections' })
+      .getByRole('link', { name: 'Recent activity' })
+      .click();
+    // At once: the section's content (its loading state or its table) and the focus on its heading.
+    expect(await placeholder('Recent activity').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('activity-title');
+    const top = () =>
+      page.getByRole('heading', { level: 2, name: 'Recent activity' }).evaluate((h) => h.getBoundingClientRect().top);
+    const jumped = await top();
+    await waitForSettled(page);
+    // Nothing above it changed height after the jump.
+    expect(Math.abs((await top()) - jumped)).toBeLessThan(1);
+    await section(page, 'Recent activity').getByRole('table', { name: 'Recent activity' }).waitFor();
+    await context.close();
+  }, 90_000);
+
   it('change password: other sessions end, the old password no longer logs in, the new one does', async () => {
     const { context, page } = await newPage();
     await loginEnrolling(page, 'demo.admin.j8');

@@ -1,13 +1,17 @@
 import { Box, Link, List, ListItem, Typography } from '@mui/material';
-import { useDeferredValue, type MouseEvent } from 'react';
+import { useDeferredValue, type MouseEvent, type ReactNode } from 'react';
+import { PageSection } from '../../components/layouts/page-section';
 import { lazyPart } from '../../lib/lazy-part';
+import { RenderWhenNear, showUpTo } from '../../lib/render-when-near';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAccount } from './api/account-api';
 
 /**
- * Each section hydrates on its own (lib/lazy-part.tsx): its code (forms, dialogs, tables) is a chunk of its own,
- * evaluated and hydrated apart, so the page's heading, navigation and the first sections are ready without waiting
- * for the last ones (docs/decisions/0034-server-rendered-portal-pages.md). The route starts loading them all.
+ * The page renders each section's frame and heading; each section's content (forms, dialogs, tables) is a part with
+ * a chunk of its own (lib/lazy-part.tsx), which the route starts loading, and opening the page it renders when it
+ * comes near the viewport, when jumped to, or at an idle moment, one at a time (lib/render-when-near.tsx): the page's
+ * heading and list of sections are ready without waiting for ten sections' renders
+ * (docs/decisions/0034-server-rendered-portal-pages.md).
  */
 const reserve = { reserve: '10rem' };
 const profile = lazyPart(() => import('./components/profile-section').then((m) => m.ProfileSection), reserve);
@@ -41,25 +45,33 @@ export const accountPageParts = [
   activity,
 ];
 
-/** The sections in page order: the id each `PageSection` is given and the name the navigation shows. */
+/**
+ * The sections in page order: the id its `PageSection` is given, its heading (also the navigation's link), and the
+ * height its content takes before it renders (about the height of its loading state at a phone's width).
+ */
 const sections = [
-  ['profile', 'Profile'],
-  ['email', 'Email address'],
-  ['phone', 'Phone number'],
-  ['locations', 'Provider locations and roles'],
-  ['password', 'Password'],
-  ['security-questions', 'Security questions'],
-  ['mfa', 'Authenticator app and recovery codes'],
-  ['passkeys', 'Passkeys'],
-  ['sessions', "Where you're logged in"],
-  ['activity', 'Recent activity'],
+  ['profile', 'Profile', '8rem'],
+  ['email', 'Email address', '5.5rem'],
+  ['phone', 'Phone number', '5.5rem'],
+  ['locations', 'Provider locations and roles', '8rem'],
+  ['password', 'Password', '5.5rem'],
+  ['security-questions', 'Security questions', '5.5rem'],
+  ['mfa', 'Authenticator app and recovery codes', '8rem'],
+  ['passkeys', 'Passkeys', '8rem'],
+  ['sessions', "Where you're logged in", '8rem'],
+  ['activity', 'Recent activity', '8rem'],
 ] as const;
+type SectionId = (typeof sections)[number][0];
 
-/** Jumps to a section and puts focus on its heading (the URL stays: no router navigation, nothing reloads). */
+/**
+ * Jumps to a section and puts focus on its heading (the URL stays: no router navigation, nothing reloads). The
+ * sections up to it render first if they have not yet (lib/render-when-near.tsx), so nothing above it moves after.
+ */
 function goToSection(event: MouseEvent<HTMLAnchorElement>, id: string) {
   const heading = document.getElementById(`${id}-title`);
   if (!heading) return;
   event.preventDefault();
+  showUpTo(heading.parentElement ?? heading);
   heading.scrollIntoView({ block: 'start' });
   heading.focus({ preventScroll: true });
 }
@@ -102,6 +114,19 @@ function SectionNavigation() {
 }
 
 /**
+ * One section: its heading is in the page from the start (heading navigation, the list of sections); its content
+ * renders when it comes near the viewport, is jumped to, or at an idle moment (lib/render-when-near.tsx).
+ */
+function Section({ id, children }: { id: SectionId; children: ReactNode }) {
+  const [, title, reserve] = sections.find(([sectionId]) => sectionId === id)!;
+  return (
+    <PageSection id={id} title={title}>
+      <RenderWhenNear reserve={reserve}>{children}</RenderWhenNear>
+    </PageSection>
+  );
+}
+
+/**
  * `/account`, My account (docs/requirements/session.md#my-account): profile, email, phone, provider locations and
  * roles, password, security questions, authenticator app and recovery codes, passkeys, sessions and recent activity,
  * reached from a list of sections. Each section shows what is on file; its form opens from "Change". Each section
@@ -121,16 +146,36 @@ export function AccountPage() {
       <Box sx={{ display: { md: 'grid' }, gridTemplateColumns: { md: '240px minmax(0, 1fr)' }, gap: 4 }}>
         <SectionNavigation />
         <Box sx={{ minWidth: 0 }}>
-          <profile.Part account={account} />
-          <email.Part account={account} />
-          <phone.Part account={account} />
-          <locations.Part account={account} />
-          <password.Part account={account} />
-          <securityAnswers.Part account={account} />
-          <mfa.Part account={account} />
-          <passkeys.Part />
-          <sessions.Part />
-          <activity.Part />
+          <Section id="profile">
+            <profile.Part account={account} />
+          </Section>
+          <Section id="email">
+            <email.Part account={account} />
+          </Section>
+          <Section id="phone">
+            <phone.Part account={account} />
+          </Section>
+          <Section id="locations">
+            <locations.Part account={account} />
+          </Section>
+          <Section id="password">
+            <password.Part account={account} />
+          </Section>
+          <Section id="security-questions">
+            <securityAnswers.Part account={account} />
+          </Section>
+          <Section id="mfa">
+            <mfa.Part account={account} />
+          </Section>
+          <Section id="passkeys">
+            <passkeys.Part />
+          </Section>
+          <Section id="sessions">
+            <sessions.Part />
+          </Section>
+          <Section id="activity">
+            <activity.Part />
+          </Section>
         </Box>
       </Box>
     </Box>

@@ -1,18 +1,19 @@
 import { Box, Button, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { getActivityQueryOptions } from '../api/account-api';
-import { PageSection, formatDateTime } from '../../../components/layouts/page-section';
+import { formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** Recent account activity from the audit log, newest first, a page at a time. */
 export function ActivitySection() {
   const [page, setPage] = useState(1);
-  const activity = useQuery({ ...getActivityQueryOptions(page), placeholderData: keepPreviousData });
+  // Rendered in a pass that yields when the answer comes, as the page takes the account (a deferred value).
+  const activity = useDeferredValue(useQuery({ ...getActivityQueryOptions(page), placeholderData: keepPreviousData }));
 
   return (
-    <PageSection id="activity" title="Recent activity">
+    <>
       <SectionQuery
         query={activity}
         loadingLabel="Loading your recent activity"
@@ -58,6 +59,6 @@ export function ActivitySection() {
           </>
         )}
       </SectionQuery>
-    </PageSection>
+    </>
   );
 }

@@ -11,7 +11,6 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { changeEmail } from '../api/account-api';
-import { PageSection } from '../../../components/layouts/page-section';
 import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 
 const fieldIds = { email: 'account-new-email' };
@@ -50,7 +49,7 @@ export function ChangeEmailSection({ account }: { account: UseQueryResult<Accoun
   };
 
   return (
-    <PageSection id="email" title="Email address">
+    <>
       <StatusMessage message={status} testId="email-status" />
       <Typography data-testid="email-current">
         {account.data ? (
@@ -78,6 +77,6 @@ export function ChangeEmailSection({ account }: { account: UseQueryResult<Accoun
       ) : (
         <ChangeButton id="email" what="email address" onClick={openForm} />
       )}
-    </PageSection>
+    </>
   );
 }

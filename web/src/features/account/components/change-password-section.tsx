@@ -13,7 +13,7 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, changePassword } from '../api/account-api';
-import { PageSection, formatDate } from '../../../components/layouts/page-section';
+import { formatDate } from '../../../components/layouts/page-section';
 import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 
 const fieldIds = { currentPassword: 'current-password', newPassword: 'new-password' };
@@ -67,7 +67,7 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
   };
 
   return (
-    <PageSection id="password" title="Password">
+    <>
       <StatusMessage message={status} testId="password-status" />
       <Typography data-testid="password-current">
         {account.data
@@ -98,6 +98,6 @@ export function ChangePasswordSection({ account }: { account: UseQueryResult<Acc
       ) : (
         <ChangeButton id="password" what="password" onClick={openForm} />
       )}
-    </PageSection>
+    </>
   );
 }

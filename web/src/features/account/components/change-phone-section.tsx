@@ -11,7 +11,6 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, changePhone } from '../api/account-api';
-import { PageSection } from '../../../components/layouts/page-section';
 import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 import { MaskedPhone } from './masked-phone';
 
@@ -48,7 +47,7 @@ export function ChangePhoneSection({ account }: { account: UseQueryResult<Accoun
   const current = changedTo ?? account.data?.phoneMasked;
 
   return (
-    <PageSection id="phone" title="Phone number">
+    <>
       <StatusMessage
         message={
           changedTo && (
@@ -90,6 +89,6 @@ export function ChangePhoneSection({ account }: { account: UseQueryResult<Accoun
       ) : (
         <ChangeButton id="phone" what="phone number" onClick={openForm} />
       )}
-    </PageSection>
+    </>
   );
 }

@@ -1,7 +1,6 @@
 import { Box, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { PageSection } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
@@ -10,7 +9,7 @@ const roleText = { administrator: 'Administrator', user: 'User' } as const;
 /** The provider locations the user belongs to, with the role at each (the TIN masked by the server). */
 export function LocationsSection({ account }: { account: UseQueryResult<Account> }) {
   return (
-    <PageSection id="locations" title="Provider locations and roles">
+    <>
       <SectionQuery
         query={account}
         loadingLabel="Loading your provider locations"
@@ -40,6 +39,6 @@ export function LocationsSection({ account }: { account: UseQueryResult<Account>
           </ScrollTable>
         )}
       </SectionQuery>
-    </PageSection>
+    </>
   );
 }

@@ -8,7 +8,7 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, confirmMfaReset, startMfaReset } from '../api/account-api';
-import { PageSection, formatDate } from '../../../components/layouts/page-section';
+import { formatDate } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 
 type Stage = { name: 'summary' } | { name: 'setup'; enrolment: MfaEnrollStart } | { name: 'codes'; codes: string[] };
@@ -57,7 +57,7 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
   };
 
   return (
-    <PageSection id="mfa" title="Authenticator app and recovery codes">
+    <>
       <StatusMessage message={status} testId="mfa-status" />
       <Box ref={stageRef} tabIndex={-1} sx={{ outline: 'none' }} data-testid="mfa-stage">
         {stage.name === 'setup' ? (
@@ -106,6 +106,6 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
           </SectionQuery>
         )}
       </Box>
-    </PageSection>
+    </>
   );
 }

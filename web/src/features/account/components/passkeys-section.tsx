@@ -15,7 +15,7 @@ import {
 } from '@mui/material';
 import { PASSKEY_LIMIT, PasskeyRenameRequest, type Passkey } from '@portal/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormField } from '../../../components/form/form-field';
@@ -34,7 +34,6 @@ import {
   usePasskeys,
 } from '../api/account-api';
 import {
-  PageSection,
   useFocusSectionHeadingAfterRender,
   formatDate,
   formatDateTime,
@@ -51,7 +50,9 @@ type NameForm = PasskeyRenameRequest;
  * browser's WebAuthn ceremony), rename and remove. Adding and removing may ask for the password again.
  */
 export function PasskeysSection() {
-  const passkeys = usePasskeys();
+  // A deferred value (as the page takes the account): the answer renders the table and the add form in a render that
+  // yields to the browser, not in the query's synchronous update (docs/decisions/0034-server-rendered-portal-pages.md).
+  const passkeys = useDeferredValue(usePasskeys());
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<string>();
   const [renaming, setRenaming] = useState<Passkey>();
@@ -71,7 +72,7 @@ export function PasskeysSection() {
   };
 
   return (
-    <PageSection id="passkeys" title="Passkeys">
+    <>
       <Typography sx={{ mb: 1 }}>
         A passkey lets you confirm it&apos;s you with your device&apos;s fingerprint, face or screen lock instead of
         typing a code from your authenticator app. You still enter your password first. A passkey works only on this
@@ -157,7 +158,7 @@ export function PasskeysSection() {
           }}
         />
       )}
-    </PageSection>
+    </>
   );
 }
 

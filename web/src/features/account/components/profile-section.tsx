@@ -1,14 +1,13 @@
 import { Box, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { PageSection } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { MaskedPhone } from './masked-phone';
 
 /** Name, username, email and phone (masked by the server). */
 export function ProfileSection({ account }: { account: UseQueryResult<Account> }) {
   return (
-    <PageSection id="profile" title="Profile">
+    <>
       <SectionQuery query={account} loadingLabel="Loading your profile" lines={4}>
         {(data) => (
           <Box
@@ -42,6 +41,6 @@ export function ProfileSection({ account }: { account: UseQueryResult<Account> }
           </Box>
         )}
       </SectionQuery>
-    </PageSection>
+    </>
   );
 }

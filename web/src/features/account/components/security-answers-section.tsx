@@ -18,7 +18,6 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { findSecurityQuestion, useSecurityQuestions } from '../../../lib/security-questions';
 import { accountQueryKeys, changeSecurityAnswers } from '../api/account-api';
-import { PageSection } from '../../../components/layouts/page-section';
 import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
 
 type Output = z.output<typeof ChangeSecurityAnswersRequest>;
@@ -81,7 +80,7 @@ export function SecurityAnswersSection({ account }: { account: UseQueryResult<Ac
   };
 
   return (
-    <PageSection id="security-questions" title="Security questions">
+    <>
       <StatusMessage message={status} testId="security-questions-status" />
       <CurrentQuestions ids={account.data?.securityQuestionIds} />
       {open ? (
@@ -106,6 +105,6 @@ export function SecurityAnswersSection({ account }: { account: UseQueryResult<Ac
       ) : (
         <ChangeButton id="security-questions" what="security questions" onClick={openForm} />
       )}
-    </PageSection>
+    </>
   );
 }

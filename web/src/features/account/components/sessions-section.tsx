@@ -1,21 +1,18 @@
 import { Alert, Box, Button, Chip, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { StatusMessage } from '../../../components/status/status-message';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, endOtherSessions, useAccountSessions } from '../api/account-api';
-import {
-  PageSection,
-  useFocusSectionHeadingAfterRender,
-  formatDateTime,
-} from '../../../components/layouts/page-section';
+import { useFocusSectionHeadingAfterRender, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** The user's active sessions (this one marked) and "Sign out everywhere else", after a confirmation. */
 export function SessionsSection() {
-  const sessions = useAccountSessions();
+  // Rendered in a pass that yields when the answer comes, as the page takes the account (a deferred value).
+  const sessions = useDeferredValue(useAccountSessions());
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -47,7 +44,7 @@ export function SessionsSection() {
   };
 
   return (
-    <PageSection id="sessions" title="Where you're logged in">
+    <>
       <StatusMessage message={status} testId="sessions-status" />
       {errorText && (
         <Alert severity="error" sx={{ mb: 2 }}>
@@ -101,6 +98,6 @@ export function SessionsSection() {
           Links we emailed you before, and an email address change you have not confirmed yet, stop working too.
         </ConfirmDialog>
       )}
-    </PageSection>
+    </>
   );
 }
