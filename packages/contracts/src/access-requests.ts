@@ -5,6 +5,7 @@ import { LineOfBusinessSchema, MacJurisdictionSchema } from './jurisdictions';
 import { localToday, type Today } from './fields';
 import { InvitationTokenSchema } from './invitations';
 import { accountChecks, accountFields } from './registration';
+import { MAX_REGISTRATION_LOCATIONS } from './field-limits';
 
 /**
  * End users and their requests for access to provider locations (docs/requirements/staff-accounts.md#end-users).
@@ -19,8 +20,7 @@ export const ACCESS_REQUEST_ROUTES = {
   userRegistration: '/api/user-registration',
 } as const;
 
-/** The most locations one registration may ask for (a billing service asks for more after logging in). */
-export const MAX_REGISTRATION_LOCATIONS = 10;
+export { MAX_REGISTRATION_LOCATIONS };
 
 /** A provider location as the person names it: NPI + PTAN + TIN in a jurisdiction and line of business. */
 export const LocationIdentifiers = z.strictObject({

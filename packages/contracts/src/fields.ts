@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { DATE_MAX, DATE_MIN, SECURITY_QUESTION_COUNT } from './field-limits';
 
 /**
  * The field rules that forms share, each written once (docs/requirements/portal.md#field-rules,
@@ -36,9 +37,7 @@ const trimmedString = (error?: string) =>
 // ---------------------------------------------------------------------------------------------------------------
 // Dates
 
-/** Dates the pickers accept (docs/requirements/portal.md#forms). */
-export const DATE_MIN = '1900-01-01';
-export const DATE_MAX = '2099-12-31';
+export { DATE_MAX, DATE_MIN, SECURITY_QUESTION_COUNT };
 
 /** "Today" as a calendar day `YYYY-MM-DD`, asked for at each check so a long-open form and a moved clock count. */
 export type Today = () => string;
@@ -206,7 +205,6 @@ export const SecurityAnswerAttemptSchema = z
 export const SecurityQuestionKey = z
   .string({ error: 'Security_Question_Invalid' })
   .check(z.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'Security_Question_Invalid'));
-export const SECURITY_QUESTION_COUNT = 3;
 export const SecurityQuestionAnswer = z.strictObject({ questionId: SecurityQuestionKey, answer: SecurityAnswerSchema });
 export type SecurityQuestionAnswer = z.input<typeof SecurityQuestionAnswer>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { dataEnvelope } from './http';
 import { NpiSchema, PtanSchema, TinSchema } from './identifiers';
 import { EmailSchema, oneTimeTokenSchema, PhoneSchema } from './registration';
+import { FIND_ADMIN_CONTACT_MESSAGE_MAX } from './field-limits';
 
 /**
  * "Ask this administrator to contact me" (docs/requirements/portal.md#find-my-administrator): after a lookup that
@@ -36,8 +37,7 @@ export type FindAdminResponse = z.infer<typeof FindAdminResponse>;
 export const FIND_ADMIN_CONTACT_PATH = '/api/locations/public-find-admin/contact';
 /** How long a lookup's `contactToken` is accepted. */
 export const FIND_ADMIN_CONTACT_TOKEN_TTL_MS = 30 * 60 * 1000;
-/** The longest message a visitor may leave. */
-export const FIND_ADMIN_CONTACT_MESSAGE_MAX = 500;
+export { FIND_ADMIN_CONTACT_MESSAGE_MAX };
 
 /** A name as typed: trimmed, inner runs of spaces made one; 1 to 100 characters, no control characters. */
 const ContactName = z.pipe(

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { SecurityQuestionListSchema, type SecurityQuestion } from '@portal/contracts';
-import { contentRequest } from './content-request';
+import type { SecurityQuestion } from '@portal/contracts';
+import { readContent } from './content-query';
 
 /**
  * The CMS list of security questions (`GET /api/content/security-questions`), in the editors' order. Shared by
@@ -10,10 +10,10 @@ export const getSecurityQuestionsQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'security-questions'],
     queryFn: ({ signal }) =>
-      contentRequest(
+      readContent(
         'security-questions',
         { sort: 'order:asc', 'pagination[pageSize]': '100' },
-        SecurityQuestionListSchema,
+        (schemas) => schemas.SecurityQuestionListSchema,
         signal,
       ),
     staleTime: 5 * 60_000,

@@ -1,13 +1,19 @@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
 import { Alert, Box, Button, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { GeneratedPassword } from '@portal/contracts/password-policy';
-import { apiRequest } from '../../lib/api-client';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 
-/** `POST /api/password/generate/get` (docs/requirements/api.md): a random password that passes the policy. */
-export const generatePassword = () =>
-  apiRequest(AUTH_ROUTES.generatePassword, { method: 'POST', body: {}, schema: GeneratedPassword });
+/**
+ * `POST /api/password/generate/get` (docs/requirements/api.md): a random password that passes the policy. The HTTP
+ * client and the answer's schema load with the call, not with the form's page.
+ */
+export const generatePassword = async () => {
+  const [{ apiRequest }, { GeneratedPassword }] = await Promise.all([
+    import('../../lib/api-client'),
+    import('@portal/contracts/password-policy'),
+  ]);
+  return apiRequest(AUTH_ROUTES.generatePassword, { method: 'POST', body: {}, schema: GeneratedPassword });
+};
 
 /**
  * The optional 'Generate a password' action: asks the server for a password, hands it to `onGenerated` (which fills

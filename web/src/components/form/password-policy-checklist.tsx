@@ -5,7 +5,7 @@ import {
   PASSWORD_MIN_LENGTH,
   passwordRuleResults,
   type PasswordProblem,
-} from '@portal/contracts/password-policy';
+} from '@portal/contracts/password-rules';
 import { useEffect, useState } from 'react';
 import { visuallyHidden } from './visually-hidden';
 

@@ -3,7 +3,7 @@ import type { Path, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormSelectField } from './form-select-field';
 import { ProviderIdentifierFields } from './provider-identifier-fields';
-import { requestResolver } from './request-resolver';
+import { requestResolver, type SchemaSource } from './request-resolver';
 
 /** A provider location as a form names it: the identifiers, and the jurisdiction with its line of business. */
 export interface ProviderLocationValues {
@@ -19,7 +19,7 @@ const REGION_MESSAGE = 'Choose the jurisdiction and line of business.';
 
 /** The location's fields as the request `schema` takes them (`region` split into jurisdiction and line of business). */
 export function providerLocationResolver<V extends ProviderLocationValues, S extends z.ZodMiniType>(
-  schema: S,
+  schema: SchemaSource<S>,
   extra: (values: V) => object = () => ({}),
 ) {
   return requestResolver(

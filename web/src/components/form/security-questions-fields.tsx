@@ -1,5 +1,5 @@
 import { Alert, Box, Typography } from '@mui/material';
-import { SECURITY_QUESTION_COUNT } from '@portal/contracts/registration';
+import { SECURITY_QUESTION_COUNT } from '@portal/contracts/field-limits';
 import type { FieldErrors, UseFormReturn } from 'react-hook-form';
 import { useWatch } from 'react-hook-form';
 import { useSecurityQuestions } from '../../lib/security-questions';

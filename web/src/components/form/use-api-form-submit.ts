@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FieldValues, Path, PathValue, UseFormReturn } from 'react-hook-form';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import type { FormErrorItem } from './form-error-summary';
 import { fieldErrorItems } from './form-text-field';

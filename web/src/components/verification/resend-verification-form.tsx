@@ -1,24 +1,29 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Typography } from '@mui/material';
-import {
-  REGISTRATION_ROUTES,
-  ResendVerificationRequest,
-  ResendVerificationResponse,
-} from '@portal/contracts/registration';
+import type { ResendVerificationRequest } from '@portal/contracts/registration';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { apiRequest } from '../../lib/api-client';
 import { FormErrorSummary } from '../form/form-error-summary';
 import { EmailField } from '../form/form-field';
+import { lazyResolver } from '../form/lazy-resolver';
 import { useApiFormSubmit } from '../form/use-api-form-submit';
 
 /** `POST /api/auth/verify-email/resend`: answers the same whether or not an email was sent. */
-const resendVerification = (body: ResendVerificationRequest) =>
-  apiRequest(REGISTRATION_ROUTES.resendVerification, {
+const resendVerification = async (body: ResendVerificationRequest) => {
+  // The HTTP client and the contracts' registration schemas load with the call, not with the form.
+  const [{ apiRequest }, { REGISTRATION_ROUTES, ResendVerificationResponse }] = await Promise.all([
+    import('../../lib/api-client'),
+    import('@portal/contracts/registration'),
+  ]);
+  return apiRequest(REGISTRATION_ROUTES.resendVerification, {
     method: 'POST',
     body,
     schema: ResendVerificationResponse.shape.data,
   });
+};
+const resolver = lazyResolver(async () =>
+  zodResolver((await import('@portal/contracts/registration')).ResendVerificationRequest),
+);
 
 /**
  * "Send a new link" for the registration's email verification (docs/requirements/portal.md#email-verification): on
@@ -27,7 +32,7 @@ const resendVerification = (body: ResendVerificationRequest) =>
  */
 export function ResendVerificationForm({ id = 'verify-resend-email' }: { id?: string }) {
   const form = useForm<ResendVerificationRequest>({
-    resolver: zodResolver(ResendVerificationRequest),
+    resolver,
     defaultValues: { email: '' },
     shouldFocusError: false,
   });

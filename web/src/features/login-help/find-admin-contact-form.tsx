@@ -1,19 +1,29 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Typography } from '@mui/material';
-import { FIND_ADMIN_CONTACT_MESSAGE_MAX, FindAdminContactRequest } from '@portal/contracts';
+import type { FindAdminContactRequest } from '@portal/contracts';
+import { FIND_ADMIN_CONTACT_MESSAGE_MAX } from '@portal/contracts/field-limits';
 import { useEffect, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
-import { z } from 'zod/mini';
 import { FormCountedTextField } from '../../components/form/form-counted-text-field';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { EmailField, FormField, PhoneField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
-import { contactAdministrators } from './api/login-help-api';
 
-const ContactForm = z.omit(FindAdminContactRequest, { contactToken: true });
-type ContactFormValues = z.input<typeof ContactForm>;
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const loginHelpApi = () => import('./api/login-help-api');
+type ContactFormValues = Omit<FindAdminContactRequest, 'contactToken'>;
+const resolver = lazyResolver(async () => {
+  const [{ z }, { FindAdminContactRequest }] = await Promise.all([
+    import('zod/mini'),
+    import('@portal/contracts/find-admin'),
+  ]);
+  return zodResolver<ContactFormValues, unknown, ContactFormValues>(
+    z.omit(FindAdminContactRequest, { contactToken: true }),
+  );
+});
 
 const fieldIds = {
   name: 'find-admin-contact-name',
@@ -32,14 +42,14 @@ export function FindAdminContactForm({ contactToken, plural }: { contactToken: s
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   const form = useForm<ContactFormValues>({
-    resolver: zodResolver(ContactForm),
+    resolver,
     defaultValues: { name: '', email: '', phone: '', message: '' },
     shouldFocusError: false,
   });
   const { errors, submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
-      await contactAdministrators({ ...values, contactToken });
+      await (await loginHelpApi()).contactAdministrators({ ...values, contactToken });
       setSent(true);
     },
   });

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Link, List, ListItem, ListItemText, Typography } from '@mui/material';
-import { FindAdminRequest, type FindAdminResponse } from '@portal/contracts';
+import type { FindAdminRequest, FindAdminResponse } from '@portal/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
@@ -8,13 +8,17 @@ import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
 import { ProviderIdentifierFields } from '../../components/form/provider-identifier-fields';
+import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
-import { findAdministrators } from './api/login-help-api';
 import { LoginHelpLayout } from './components/login-help-layout';
 import { FindAdminContactForm } from './find-admin-contact-form';
 
 type Lookup = FindAdminResponse['data'];
+
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const loginHelpApi = () => import('./api/login-help-api');
+const resolver = lazyResolver(async () => zodResolver((await import('@portal/contracts/find-admin')).FindAdminRequest));
 
 const fieldIds = { npi: 'find-admin-npi', ptan: 'find-admin-ptan', tin: 'find-admin-tin' };
 
@@ -62,7 +66,7 @@ function Administrators({ lookup: { administrators, contactToken } }: { lookup: 
 export function FindAdminPage() {
   const [lookup, setLookup] = useState<Lookup>();
   const form = useForm<FindAdminRequest>({
-    resolver: zodResolver(FindAdminRequest),
+    resolver,
     defaultValues: { npi: '', ptan: '', tin: '' },
     shouldFocusError: false,
   });
@@ -70,7 +74,7 @@ export function FindAdminPage() {
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       setLookup(undefined);
-      setLookup(await findAdministrators(values));
+      setLookup(await (await loginHelpApi()).findAdministrators(values));
     },
   });
 

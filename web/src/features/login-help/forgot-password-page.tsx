@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, FormControlLabel, Link, Typography } from '@mui/material';
-import { ForgotPasswordRequest, type ForgotPasswordNext } from '@portal/contracts';
+import type { ForgotPasswordNext, ForgotPasswordRequest } from '@portal/contracts';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
@@ -8,9 +8,9 @@ import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { EmailField, FormField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
-import { forgotPassword } from './api/login-help-api';
 import { LoginHelpLayout } from './components/login-help-layout';
 
 const fieldIds = {
@@ -22,6 +22,13 @@ const fieldMessages: Record<string, string> = {
   username: 'Enter your username.',
   // The email's message comes with the one email rule (`Email_Invalid`, docs/requirements/portal.md#field-rules).
 };
+const resolver = lazyResolver(async () =>
+  zodResolver((await import('@portal/contracts/login-help')).ForgotPasswordRequest, {
+    error: (issue) => fieldMessages[String(issue.path?.[0])],
+  }),
+);
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const loginHelpApi = () => import('./api/login-help-api');
 
 function Outcome({ next }: { next: ForgotPasswordNext }) {
   if (next === 'enterprise-directory')
@@ -60,14 +67,14 @@ function Outcome({ next }: { next: ForgotPasswordNext }) {
 export function ForgotPasswordPage() {
   const [next, setNext] = useState<ForgotPasswordNext>();
   const form = useForm<ForgotPasswordRequest>({
-    resolver: zodResolver(ForgotPasswordRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    resolver,
     defaultValues: { username: '', email: '', isInternal: false },
     shouldFocusError: false,
   });
   const { submitCount, isSubmitting } = form.formState;
   const { ref: internalRef, ...internalField } = form.register('isInternal');
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
-    submit: async (values) => setNext((await forgotPassword(values)).next),
+    submit: async (values) => setNext((await (await loginHelpApi()).forgotPassword(values)).next),
   });
 
   return (

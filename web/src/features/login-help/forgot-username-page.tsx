@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Typography } from '@mui/material';
-import { ForgotUsernameRequest } from '@portal/contracts';
+import type { ForgotUsernameRequest } from '@portal/contracts';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { DateOfBirthField } from '../../components/form/form-date-field';
@@ -8,9 +8,15 @@ import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { EmailField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
+import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
-import { forgotUsername } from './api/login-help-api';
 import { LoginHelpLayout } from './components/login-help-layout';
+
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const loginHelpApi = () => import('./api/login-help-api');
+const resolver = lazyResolver(async () =>
+  zodResolver((await import('@portal/contracts/login-help')).ForgotUsernameRequest),
+);
 
 const fieldIds = { email: 'forgot-username-email', dob: 'forgot-username-dob' };
 /**
@@ -26,14 +32,14 @@ const fieldIds = { email: 'forgot-username-email', dob: 'forgot-username-dob' };
 export function ForgotUsernamePage() {
   const [sent, setSent] = useState(false);
   const form = useForm<ForgotUsernameRequest>({
-    resolver: zodResolver(ForgotUsernameRequest),
+    resolver,
     defaultValues: { email: '', dob: '' },
     shouldFocusError: false,
   });
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
-      await forgotUsername(values);
+      await (await loginHelpApi()).forgotUsername(values);
       setSent(true);
     },
   });

@@ -1,11 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Link, Typography } from '@mui/material';
-import { SelfReactivationRequest } from '@portal/contracts';
-import { PasswordSchema } from '@portal/contracts/password-policy';
+import type { SelfReactivationRequest } from '@portal/contracts';
 import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
-import { z } from 'zod/mini';
 import { DateOfBirthField } from '../../components/form/form-date-field';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
@@ -13,20 +11,20 @@ import { FormSubmitButton } from '../../components/form/form-submit-button';
 import { FormField } from '../../components/form/form-field';
 import { NewPasswordFields } from '../../components/form/new-password-fields';
 import { StepHeading } from '../../components/form/step-heading';
+import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
 import { useApiErrorText } from '../../lib/use-api-error-text';
-import { selfReactivation } from './api/login-help-api';
 import { isDeadEnd } from './components/login-help-errors';
 import { LoginHelpLayout } from './components/login-help-layout';
 import { SecurityQuestionAnswer } from './components/security-question-text';
 
-const [requestCodeStep, verifyCodeStep, verifyAnswerStep] = SelfReactivationRequest.def.options;
-const StartForm = z.pick(requestCodeStep, { username: true, dob: true });
-const CodeForm = z.pick(verifyCodeStep, { code: true });
-const AnswerForm = z.pick(verifyAnswerStep, { answer: true });
-const PasswordForm = z.object({ newPassword: PasswordSchema });
+type StepRequest<S> = Extract<SelfReactivationRequest, { step: S }>;
+type StartValues = Pick<StepRequest<'request-code'>, 'username' | 'dob'>;
+type CodeValues = Pick<StepRequest<'verify-code'>, 'code'>;
+type AnswerValues = Pick<StepRequest<'verify-answer'>, 'answer'>;
+type PasswordValues = { newPassword: string };
 
 const messages: Record<string, string> = {
   username: 'Enter your username.',
@@ -36,6 +34,38 @@ const messages: Record<string, string> = {
   newPassword: 'Enter a new password of at least 15 characters.',
 };
 const resolverOptions = { error: (issue: { path?: PropertyKey[] }) => messages[String(issue.path?.[0])] };
+/** Each step's schema, from the request the server checks, built at the first step's first validation. */
+let steps: ReturnType<typeof buildStepSchemas> | undefined;
+async function buildStepSchemas() {
+  const [{ z }, { SelfReactivationRequest }, { PasswordSchema }] = await Promise.all([
+    import('zod/mini'),
+    import('@portal/contracts/login-help'),
+    import('@portal/contracts/password-policy'),
+  ]);
+  const [requestCodeStep, verifyCodeStep, verifyAnswerStep] = SelfReactivationRequest.def.options;
+  return {
+    start: z.pick(requestCodeStep, { username: true, dob: true }),
+    code: z.pick(verifyCodeStep, { code: true }),
+    answer: z.pick(verifyAnswerStep, { answer: true }),
+    password: z.object({ newPassword: PasswordSchema }),
+  };
+}
+const stepSchemas = () => (steps ??= buildStepSchemas());
+const startResolver = lazyResolver(async () =>
+  zodResolver<StartValues, unknown, StartValues>((await stepSchemas()).start, resolverOptions),
+);
+const codeResolver = lazyResolver(async () =>
+  zodResolver<CodeValues, unknown, CodeValues>((await stepSchemas()).code, resolverOptions),
+);
+const answerResolver = lazyResolver(async () =>
+  zodResolver<AnswerValues, unknown, AnswerValues>((await stepSchemas()).answer, resolverOptions),
+);
+const passwordResolver = lazyResolver(async () =>
+  zodResolver<PasswordValues, unknown, PasswordValues>((await stepSchemas()).password, resolverOptions),
+);
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const loginHelpApi = () => import('./api/login-help-api');
+const selfReactivation = async (body: SelfReactivationRequest) => (await loginHelpApi()).selfReactivation(body);
 
 /** Codes that end the flow: the account cannot be reactivated online, or the code no longer works. */
 const CONTACT_CODES: Record<string, { title: string; findAdmin: boolean }> = {
@@ -51,8 +81,8 @@ const STEP_COUNT = 4;
 
 /** Username and date of birth → a code by email. */
 function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
-  const form = useForm<z.input<typeof StartForm>>({
-    resolver: zodResolver(StartForm, resolverOptions),
+  const form = useForm<StartValues>({
+    resolver: startResolver,
     defaultValues: { username: '', dob: '' },
     shouldFocusError: false,
   });
@@ -89,8 +119,8 @@ function CodeStep({
   onNext: (code: string, questionId?: string) => void;
   onStop: (err: ApiError) => void;
 }) {
-  const form = useForm<z.input<typeof CodeForm>>({
-    resolver: zodResolver(CodeForm, resolverOptions),
+  const form = useForm<CodeValues>({
+    resolver: codeResolver,
     defaultValues: { code: '' },
     shouldFocusError: false,
   });
@@ -147,8 +177,8 @@ function AnswerStep({
   onNext: (answer: string) => void;
   onStop: (err: ApiError) => void;
 }) {
-  const form = useForm<z.input<typeof AnswerForm>>({
-    resolver: zodResolver(AnswerForm, resolverOptions),
+  const form = useForm<AnswerValues>({
+    resolver: answerResolver,
     defaultValues: { answer: '' },
     shouldFocusError: false,
   });
@@ -190,8 +220,8 @@ function PasswordStep({
   onNext: () => void;
   onStop: (err: ApiError) => void;
 }) {
-  const form = useForm<z.input<typeof PasswordForm>>({
-    resolver: zodResolver(PasswordForm, resolverOptions),
+  const form = useForm<PasswordValues>({
+    resolver: passwordResolver,
     defaultValues: { newPassword: '' },
     shouldFocusError: false,
   });

@@ -1,34 +1,46 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CircularProgress, Link, Typography } from '@mui/material';
-import { ResetPasswordRequest } from '@portal/contracts';
-import { PasswordSchema } from '@portal/contracts/password-policy';
+import type { ResetPasswordRequest } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { z } from 'zod/mini';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
 import { NewPasswordFields } from '../../components/form/new-password-fields';
+import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useHydrated } from '../../lib/use-hydrated';
-import { getResetQuestion, resetPassword } from './api/login-help-api';
 import { isDeadEnd } from './components/login-help-errors';
 import { LoginHelpLayout } from './components/login-help-layout';
 import { SecurityQuestionAnswer } from './components/security-question-text';
 
-const setPasswordShape = ResetPasswordRequest.def.options[1].shape;
-const ResetFormSchema = z.object({ answer: setPasswordShape.answer, newPassword: PasswordSchema });
-type ResetFormValues = z.infer<typeof ResetFormSchema>;
+type ResetFormValues = Pick<Extract<ResetPasswordRequest, { step: 'set-password' }>, 'answer'> & {
+  newPassword: string;
+};
 
 const fieldIds = { answer: 'reset-answer', newPassword: 'reset-new-password' };
 const fieldMessages: Record<string, string> = {
   answer: 'Enter the answer to your security question.',
   newPassword: 'Enter a new password of at least 15 characters.',
 };
+const resolver = lazyResolver(async () => {
+  const [{ z }, { ResetPasswordRequest }, { PasswordSchema }] = await Promise.all([
+    import('zod/mini'),
+    import('@portal/contracts/login-help'),
+    import('@portal/contracts/password-policy'),
+  ]);
+  const setPasswordShape = ResetPasswordRequest.def.options[1].shape;
+  const schema = z.object({ answer: setPasswordShape.answer, newPassword: PasswordSchema });
+  return zodResolver<ResetFormValues, unknown, ResetFormValues>(schema, {
+    error: (issue) => fieldMessages[String(issue.path?.[0])],
+  });
+});
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const loginHelpApi = () => import('./api/login-help-api');
 
 /** The `token` of a `#token=…` fragment. */
 function tokenOf(hash: string): string | undefined {
@@ -57,7 +69,7 @@ function AnswerAndPasswordForm({
   onDone: (err?: unknown) => void;
 }) {
   const form = useForm<ResetFormValues>({
-    resolver: zodResolver(ResetFormSchema, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
+    resolver,
     defaultValues: { answer: '', newPassword: '' },
     shouldFocusError: false,
   });
@@ -65,7 +77,7 @@ function AnswerAndPasswordForm({
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async (values) => {
       try {
-        await resetPassword({ token, ...values });
+        await (await loginHelpApi()).resetPassword({ token, ...values });
         onDone();
       } catch (err) {
         if (!isDeadEnd(err)) throw err;
@@ -115,7 +127,7 @@ export function ResetPasswordPage() {
 
   const question = useQuery({
     queryKey: ['login-help', 'reset-question', token],
-    queryFn: () => getResetQuestion(token!),
+    queryFn: async () => (await loginHelpApi()).getResetQuestion(token!),
     enabled: !!token && !finished,
     retry: false,
     staleTime: Infinity,

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-error';
 
 /** Codes after which a reset link or reactivation code cannot be used again: the flow starts over. */
 const DEAD_END_CODES = new Set(['Reset_Token_Invalid', 'Security_Answer_Attempts_Exceeded']);

@@ -1,12 +1,12 @@
 import { Button, Stack, Typography } from '@mui/material';
-import { SelfRegistrationRequest } from '@portal/contracts/registration';
+import type { SelfRegistrationRequest } from '@portal/contracts/registration';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { DateOfBirthField } from '../../../components/form/form-date-field';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { EmailField, FormField, PhoneField } from '../../../components/form/form-field';
 import { NewPasswordFields } from '../../../components/form/new-password-fields';
-import { requestResolver } from '../../../components/form/request-resolver';
+import { requestResolver, type SchemaSource } from '../../../components/form/request-resolver';
 import {
   emptySecurityQuestions,
   SecurityQuestionsFields,
@@ -14,7 +14,6 @@ import {
   withoutListErrorWhileUnchosen,
 } from '../../../components/form/security-questions-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
-import { registerAdministrator } from '../api/registration-api';
 
 export interface AdministratorFormValues {
   firstName: string;
@@ -62,10 +61,19 @@ const fieldIds: Record<string, string> = {
   ...securityQuestionFieldIds('register'),
 };
 
+const loadSelfRegistrationRequest = (): Promise<typeof SelfRegistrationRequest> =>
+  import('@portal/contracts/registration').then((m) => m.SelfRegistrationRequest);
+// The call and its answer's schema load with the call (docs/decisions/0034-server-rendered-portal-pages.md).
+const registerAdministrator = async (body: SelfRegistrationRequest) =>
+  (await import('../api/registration-api')).registerAdministrator(body);
+
 /** The account fields without what only the form checks: the request's part the page's schema parses. */
 export type AccountRequestValues = Omit<AdministratorFormValues, 'passwordConfirmation'>;
 
-function accountResolver<S extends z.ZodMiniType>(schema: S, toRequest: (values: AccountRequestValues) => unknown) {
+function accountResolver<S extends z.ZodMiniType>(
+  schema: SchemaSource<S>,
+  toRequest: (values: AccountRequestValues) => unknown,
+) {
   const resolve = requestResolver(
     schema,
     ({ passwordConfirmation: _confirmation, ...values }: AdministratorFormValues) => toRequest(values),
@@ -100,7 +108,7 @@ export function AdministratorStep({
     <AccountStep
       {...props}
       label="Administrator"
-      schema={SelfRegistrationRequest}
+      schema={loadSelfRegistrationRequest}
       toRequest={(values) => ({ ...values, registrationToken })}
       register={registerAdministrator}
     />
@@ -123,7 +131,7 @@ export function AccountStep<S extends z.ZodMiniType>({
 }: {
   defaultValues: AdministratorFormValues;
   label: string;
-  schema: S;
+  schema: SchemaSource<S>;
   toRequest: (values: AccountRequestValues) => z.input<S>;
   register: (request: z.output<S>) => Promise<unknown>;
   onRegistered: (values: AdministratorFormValues) => void;

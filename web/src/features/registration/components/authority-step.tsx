@@ -1,5 +1,5 @@
 import { Button, Stack, Typography } from '@mui/material';
-import { ValidateAuthorityRequest, type FinancialLookupSelector } from '@portal/contracts/registration';
+import type { FinancialLookupSelector, ValidateAuthorityRequest } from '@portal/contracts/registration';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormDateField } from '../../../components/form/form-date-field';
@@ -9,7 +9,6 @@ import { FormRadioGroup } from '../../../components/form/form-radio-group';
 import { ProviderIdentifierFields } from '../../../components/form/provider-identifier-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ShownAsIsError } from '../../../lib/use-api-error-text';
-import { validateAuthority } from '../api/registration-api';
 import { requestResolver } from '../../../components/form/request-resolver';
 
 export interface AuthorityFormValues {
@@ -32,6 +31,11 @@ export const emptyAuthorityValues = (npi: string): AuthorityFormValues => ({
 
 /** The text shown when the server answers without `success: true` (docs/requirements/portal.md#validation-rules). */
 export const AUTHORITY_NOT_CONFIRMED = 'An error has happened';
+
+const loadValidateAuthorityRequest = () =>
+  import('@portal/contracts/registration').then((m) => m.ValidateAuthorityRequest);
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const registrationApi = () => import('../api/registration-api');
 
 const fieldIds = {
   financialLookupSelector: 'register-proof',
@@ -86,7 +90,7 @@ export function AuthorityStep({
 }) {
   const form = useForm<AuthorityFormValues, unknown, z.output<typeof ValidateAuthorityRequest>>({
     resolver: requestResolver(
-      ValidateAuthorityRequest,
+      loadValidateAuthorityRequest,
       (values: AuthorityFormValues) => toRequest(values, validationToken),
       {
         financialLookupSelector: 'Choose how you will prove that you work for this provider.',
@@ -100,7 +104,7 @@ export function AuthorityStep({
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     sentences: true,
     submit: async (request) => {
-      const answer = await validateAuthority(request);
+      const answer = await (await registrationApi()).validateAuthority(request);
       if (answer.success !== true || !answer.registrationToken) throw new ShownAsIsError(AUTHORITY_NOT_CONFIRMED);
       onVerified(form.getValues(), answer.registrationToken);
     },

@@ -1,5 +1,6 @@
 import { Alert, Box, Button, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { LocationIdentifiers, MAX_REGISTRATION_LOCATIONS } from '@portal/contracts/access-requests';
+import type { LocationIdentifiers } from '@portal/contracts/access-requests';
+import { MAX_REGISTRATION_LOCATIONS } from '@portal/contracts/field-limits';
 import { isJurisdiction, selectableJurisdictions } from '@portal/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -25,7 +26,9 @@ const fieldIds = {
   tin: 'register-user-tin',
   region: 'register-user-region',
 } as const;
-const resolver = providerLocationResolver<ProviderLocationValues, typeof LocationIdentifiers>(LocationIdentifiers);
+const resolver = providerLocationResolver<ProviderLocationValues, typeof LocationIdentifiers>(() =>
+  import('@portal/contracts/access-requests').then((m) => m.LocationIdentifiers),
+);
 
 function regionTitle(location: RequestedLocation['request']): string {
   return (

@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import { selectableJurisdictions } from '@portal/contracts';
-import { ValidateProviderRequest, type LocationSummary } from '@portal/contracts/registration';
+import type { LocationSummary, ValidateProviderRequest } from '@portal/contracts/registration';
 import { useState } from 'react';
 import type { z } from 'zod/mini';
 import { useForm } from 'react-hook-form';
@@ -13,8 +13,7 @@ import {
 } from '../../../components/form/provider-location-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
-import { ApiError } from '../../../lib/api-client';
-import { validateProvider } from '../api/registration-api';
+import { ApiError } from '../../../lib/api-error';
 
 export type ProviderFormValues = ProviderLocationValues;
 
@@ -30,7 +29,11 @@ const fieldIds = {
   tin: 'register-tin',
   region: 'register-region',
 } as const;
-const resolver = providerLocationResolver<ProviderFormValues, typeof ValidateProviderRequest>(ValidateProviderRequest);
+const resolver = providerLocationResolver<ProviderFormValues, typeof ValidateProviderRequest>(() =>
+  import('@portal/contracts/registration').then((m) => m.ValidateProviderRequest),
+);
+// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+const registrationApi = () => import('../api/registration-api');
 
 function LocationSummaryList({ summary }: { summary: LocationSummary }) {
   const region = selectableJurisdictions.find(
@@ -84,7 +87,7 @@ export function ProviderStep({
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
     submit: async (request) => {
-      const answer = await validateProvider(request);
+      const answer = await (await registrationApi()).validateProvider(request);
       onValidated(form.getValues(), {
         npi: request.npi,
         validationToken: answer.validationToken,
