@@ -324,20 +324,11 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
       const rounds: { ceiling: number; portal: number; bare: number; roundTrips: number; p99: number }[] = [];
       for (let round = 0; round < LOGIN_ROUNDS; round++) {
         const checkoutsBefore = await poolCheckouts([instance]);
-        const logins = await autocannon([
-          '-c',
-          '16',
-          '-d',
-          String(LOGIN_SECONDS),
-          '-m',
-          'POST',
-          ...Object.entries({ ...portalHeaders(stack.nginx.base), 'x-forwarded-for': `10.250.0.${k + 1}` }).flatMap(
-            ([h, v]) => ['-H', `${h}=${v}`],
-          ),
-          '-b',
-          JSON.stringify({ username: data.loginUser, password: DEMO_PASSWORD }),
+        const logins = await flatOutLogins(
           `http://127.0.0.1:${instance.port}/api/auth/login`,
-        ]);
+          { ...portalHeaders(stack.nginx.base), 'x-forwarded-for': `10.250.0.${k + 1}` },
+          data.loginUser,
+        );
         const roundTrips = ((await poolCheckouts([instance])) - checkoutsBefore) / logins.requests.total;
         const bare = await bareLogins(stack, hasher, storedHash, roundTrips);
         ceilings.push(await argon2Ceiling(hasher, hashConcurrency, CEILING_SAMPLES));
@@ -376,6 +367,22 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
   return checks;
 }
 
+/** Flat-out password logins (16 connections, LOGIN_SECONDS) to `url`. */
+function flatOutLogins(url: string, headers: Record<string, string>, username: string) {
+  return autocannon([
+    '-c',
+    '16',
+    '-d',
+    String(LOGIN_SECONDS),
+    '-m',
+    'POST',
+    ...Object.entries(headers).flatMap(([h, v]) => ['-H', `${h}=${v}`]),
+    '-b',
+    JSON.stringify({ username, password: DEMO_PASSWORD }),
+    url,
+  ]);
+}
+
 /**
  * Flat-out logins for LOGIN_SECONDS against a bare login server in this process: Node's HTTP server, the JSON body
  * parsed, the password verified by the instances' hasher against a stored hash, `roundTrips` round trips of
@@ -400,19 +407,11 @@ async function bareLogins(stack: Stack, hasher: PasswordHasher, storedHash: stri
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const result = await autocannon([
-      '-c',
-      '16',
-      '-d',
-      String(LOGIN_SECONDS),
-      '-m',
-      'POST',
-      '-H',
-      'content-type=application/json',
-      '-b',
-      JSON.stringify({ username: 'bare', password: DEMO_PASSWORD }),
+    const result = await flatOutLogins(
       `http://127.0.0.1:${port}/login`,
-    ]);
+      { 'content-type': 'application/json' },
+      'bare',
+    );
     return result.requests.total / LOGIN_SECONDS;
   } finally {
     server.closeAllConnections();
