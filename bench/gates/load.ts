@@ -321,7 +321,7 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
       // Rounds, each figure over the mean of the ceilings either side of it: identical 10 s windows on this machine
       // differed by up to 25 % (RESULTS.md), so one window decides nothing; the median of the rounds is the figure.
       const ceilings = [await argon2Ceiling(hasher, hashConcurrency, CEILING_SAMPLES)];
-      const rounds: { ceiling: number; portal: number; bare: number; roundTrips: number; p99: number }[] = [];
+      const rounds: { ceiling: number; portal: number; bare: number }[] = [];
       for (let round = 0; round < LOGIN_ROUNDS; round++) {
         const checkoutsBefore = await poolCheckouts([instance]);
         const logins = await flatOutLogins(
@@ -334,7 +334,7 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
         ceilings.push(await argon2Ceiling(hasher, hashConcurrency, CEILING_SAMPLES));
         const ceiling = (ceilings.at(-2)!.verifiesPerSecond + ceilings.at(-1)!.verifiesPerSecond) / 2;
         const portal = logins.requests.total / LOGIN_SECONDS;
-        rounds.push({ ceiling, portal, bare, roundTrips, p99: logins.latency.p99 });
+        rounds.push({ ceiling, portal, bare });
         console.log(
           `  round ${round + 1}: ceiling ${ceiling.toFixed(1)}/s; logins ${portal.toFixed(1)}/s (${(portal / ceiling).toFixed(2)} × the ceiling, p99 ${logins.latency.p99} ms, ${roundTrips.toFixed(2)} database checkouts each); bare login server ${bare.toFixed(1)}/s (${(bare / ceiling).toFixed(2)} ×)`,
         );
