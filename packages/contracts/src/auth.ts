@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { UsernameLookupSchema } from './fields';
 import { dataEnvelope } from './http';
 import { oneTimeCodeSchema, TotpCodeSchema } from './one-time-code';
+import { PENDING_LOGIN_STEPS } from './answer-checks';
 
 /**
  * Login, second factor and session calls (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -30,7 +31,7 @@ export type LoginRequest = z.infer<typeof LoginRequest>;
 export const LoginNextStep = z.enum(['mfa', 'mfa-enroll']);
 export type LoginNextStep = z.infer<typeof LoginNextStep>;
 /** Every stage of a login that is not complete yet: the password's next steps and the expired-password change. */
-export const PendingLoginStep = z.enum(['mfa', 'mfa-enroll', 'password-change']);
+export const PendingLoginStep = z.enum(PENDING_LOGIN_STEPS);
 export type PendingLoginStep = z.infer<typeof PendingLoginStep>;
 export const LoginResponse = dataEnvelope(z.object({ next: LoginNextStep }));
 export type LoginResponse = z.infer<typeof LoginResponse>;

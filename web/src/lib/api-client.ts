@@ -1,19 +1,19 @@
-import {
-  PORTAL_REQUEST_HEADER,
-  PORTAL_REQUEST_HEADER_VALUE,
-  GENERIC_ERROR_CODE,
-  ErrorResponseSchema,
-} from '@portal/contracts';
-import { z } from 'zod/mini';
+import { PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE } from '@portal/contracts/http-names';
+import { GENERIC_ERROR_CODE } from '@portal/contracts/errors';
+import { ErrorResponseCheck, type AnswerCheck } from '@portal/contracts/answer-checks';
 import { ApiError, reportSessionLost } from './api-error';
 
 export { ApiError, onSessionLost } from './api-error';
 
-export interface RequestOptions<T extends z.core.$ZodType> {
+export interface RequestOptions<T> {
   method?: 'GET' | 'POST';
   body?: unknown;
-  /** Parses the `data` field; the CMS's shapes change when editors change content types, so answers are checked. */
-  schema?: T;
+  /**
+   * Parses the `data` field; the CMS's shapes change when editors change content types, so answers are checked. A zod
+   * schema, or a zod-free check of one: the client itself imports no zod, so the session check on every page's first
+   * load evaluates none (docs/decisions/0034-server-rendered-portal-pages.md).
+   */
+  schema?: AnswerCheck<T>;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -22,10 +22,7 @@ export interface RequestOptions<T extends z.core.$ZodType> {
  * The one HTTP client (docs/requirements/api.md#request-rules): sends cookies and the custom header with value 1 on every call, and answers
  * the response's `data` field. Failures become ApiError with the server's error code.
  */
-export async function apiRequest<T extends z.core.$ZodType = z.ZodMiniUnknown>(
-  path: string,
-  options: RequestOptions<T> = {},
-): Promise<z.output<T>> {
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { method = 'GET', body, schema, timeoutMs } = options;
   const signals = [options.signal, timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined].filter(
     (s): s is AbortSignal => !!s,
@@ -62,14 +59,14 @@ function retryAfterSeconds(header: string | null): number | undefined {
  * An answer's `data` field checked against the schema, or the ApiError a non-2xx answer stands for. Shared by
  * apiRequest and the portal server's in-process content reads (entry-server.tsx).
  */
-export function readApiAnswer<T extends z.core.$ZodType = z.ZodMiniUnknown>(
+export function readApiAnswer<T = unknown>(
   status: number,
   payload: unknown,
-  schema?: T,
+  schema?: AnswerCheck<T>,
   retryAfter?: number,
-): z.output<T> {
+): T {
   if (status < 200 || status > 299) {
-    const parsed = ErrorResponseSchema.safeParse(payload);
+    const parsed = ErrorResponseCheck.safeParse(payload);
     if (parsed.success) {
       if (status === 401) reportSessionLost(parsed.data.errorMessage);
       throw new ApiError(status, parsed.data.errorMessage, parsed.data.fieldErrors, parsed.data.requestId, retryAfter);
@@ -77,8 +74,8 @@ export function readApiAnswer<T extends z.core.$ZodType = z.ZodMiniUnknown>(
     throw new ApiError(status, GENERIC_ERROR_CODE);
   }
   const data = (payload as { data?: unknown } | undefined)?.data;
-  if (!schema) return data as z.output<T>;
-  const parsed = z.safeParse(schema, data);
+  if (!schema) return data as T;
+  const parsed = schema.safeParse(data);
   if (!parsed.success) throw new ApiError(status, GENERIC_ERROR_CODE);
   return parsed.data;
 }

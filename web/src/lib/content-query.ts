@@ -7,7 +7,7 @@ import type { z } from 'zod/mini';
  * the query's key and options but neither the client nor zod (docs/requirements/platform.md#web-budget).
  * `schemaOf` picks the answer's schema from the contracts' content module.
  */
-export async function readContent<T extends z.core.$ZodType>(
+export async function readContent<T extends z.ZodMiniType>(
   path: string,
   params: Record<string, string>,
   schemaOf: (schemas: typeof content) => T,

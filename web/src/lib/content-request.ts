@@ -7,7 +7,7 @@ import { apiRequest, readApiAnswer } from './api-client';
  * GET from the server's content proxy. docs/requirements/api.md#request-rules: with content preview on, every /api/content request gets
  * publicationState=preview (the server honours it only when its own preview setting is on). Time-out 180000 ms.
  */
-export function contentRequest<T extends z.core.$ZodType>(
+export function contentRequest<T extends z.ZodMiniType>(
   path: string,
   params: Record<string, string>,
   schema: T,

@@ -1,15 +1,21 @@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
-import { LogoutResponse, SessionState } from '@portal/contracts';
+import { SessionStateCheck } from '@portal/contracts/answer-checks';
 import { apiRequest } from '../api-client';
+
+// Checked without zod: every page's first load runs the session check, and zod with the auth schemas cost 40–75 ms
+// of a phone's CPU there (docs/decisions/0034-server-rendered-portal-pages.md).
 
 /** `GET /api/session` (docs/requirements/api.md): whether this browser is logged in; reading it never extends the session. */
 export const fetchSessionState = (signal?: AbortSignal) =>
-  apiRequest(AUTH_ROUTES.session, { schema: SessionState, signal });
+  apiRequest(AUTH_ROUTES.session, { schema: SessionStateCheck, signal });
 
 /** `POST /api/session/extend`: I'm still here restarts the server's idle limit too. */
 export const extendServerSession = () =>
-  apiRequest(AUTH_ROUTES.sessionExtend, { method: 'POST', schema: SessionState });
+  apiRequest(AUTH_ROUTES.sessionExtend, { method: 'POST', schema: SessionStateCheck });
 
 /** `POST /api/auth/logout`: destroys the server session (never fails for an already ended one). */
-export const logoutServerSession = () =>
-  apiRequest(AUTH_ROUTES.logout, { method: 'POST', schema: LogoutResponse.shape.data });
+export const logoutServerSession = async () => {
+  // A chosen action, not the first load: its answer's schema loads with it.
+  const { LogoutResponse } = await import('@portal/contracts/auth');
+  return apiRequest(AUTH_ROUTES.logout, { method: 'POST', schema: LogoutResponse.shape.data });
+};

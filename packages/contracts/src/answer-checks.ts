@@ -1,0 +1,83 @@
+import type { ErrorResponse } from './http';
+import type { SessionState } from './auth';
+
+/**
+ * Zod-free checks of the two answers every page's first load reads: the session check's `GET /api/session` and the
+ * error envelope (docs/decisions/0034-server-rendered-portal-pages.md). Evaluating zod and the schema graph of
+ * `auth.ts` cost 40–75 ms of a phone's CPU on every page; these do what their schemas do (`SessionState` in auth.ts,
+ * `ErrorResponseSchema` in http.ts: the same fields, unknown fields dropped), their types are the schemas' own, and
+ * answer-checks.test.ts runs both on the same answers so the two cannot drift. A field added to a schema and not here
+ * fails the type check (every key of the schema's type needs its rule).
+ */
+
+/** Every stage of a login that is not complete yet (`PendingLoginStep` in auth.ts is built from this list). */
+export const PENDING_LOGIN_STEPS = ['mfa', 'mfa-enroll', 'password-change'] as const;
+
+interface FieldRule {
+  test: (value: unknown) => boolean;
+  optional: boolean;
+}
+const required = (test: FieldRule['test']): FieldRule => ({ test, optional: false });
+const optional = (test: FieldRule['test']): FieldRule => ({ test, optional: true });
+
+const isString = (value: unknown) => typeof value === 'string';
+const isBoolean = (value: unknown) => typeof value === 'boolean';
+// zod's number: finite only.
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+// zod's object: any non-array object (fields read as properties); its record: plain objects only.
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+};
+
+/** The same result shape as a zod schema's `safeParse`, so the HTTP client takes either. */
+export interface AnswerCheck<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
+/** A `z.object` of these fields without zod: the known fields of an object whose fields pass their rules. */
+function objectCheck<T>(rules: { [K in keyof T]-?: FieldRule }): AnswerCheck<T> {
+  const entries = Object.entries(rules) as [string, FieldRule][];
+  return {
+    safeParse(value) {
+      if (!isObject(value)) return { success: false };
+      const data: Record<string, unknown> = {};
+      for (const [key, rule] of entries) {
+        const field = value[key];
+        if (field === undefined && rule.optional) {
+          if (key in value) data[key] = undefined;
+          continue;
+        }
+        if (!rule.test(field)) return { success: false };
+        data[key] = field;
+      }
+      return { success: true, data: data as T };
+    },
+  };
+}
+
+/** `SessionState` (auth.ts) without zod. */
+export const SessionStateCheck = objectCheck<SessionState>({
+  loggedIn: required(isBoolean),
+  username: optional(isString),
+  displayName: optional(isString),
+  idleSecondsLeft: optional(isNumber),
+  absoluteSecondsLeft: optional(isNumber),
+  mfaPending: optional((value) => (PENDING_LOGIN_STEPS as readonly unknown[]).includes(value)),
+  recertificationOverdue: optional(isBoolean),
+  administersLocation: optional(isBoolean),
+});
+
+/** `ErrorResponseSchema` (http.ts) without zod. */
+export const ErrorResponseCheck = objectCheck<ErrorResponse>({
+  errorMessage: required(isString),
+  fieldErrors: optional(
+    (value) =>
+      isPlainObject(value) &&
+      Object.values(value).every((messages) => Array.isArray(messages) && messages.every(isString)),
+  ),
+  requestId: optional(isString),
+});
