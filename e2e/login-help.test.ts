@@ -73,6 +73,40 @@ describe('login help and DDE access', () => {
     await context.close();
   });
 
+  it('on a touch screen the date of birth field the server sent is the one that hydrates, and takes a date', async () => {
+    const { context, page } = await portal.newPage({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    // Counts the date fields taken out of the page (a re-mount after hydration loses what the user typed or focused).
+    await page.addInitScript(() => {
+      const w = window as unknown as { __dateFieldsRemoved: number };
+      w.__dateFieldsRemoved = 0;
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.removedNodes)
+            if (node instanceof Element && node.querySelector('[role="spinbutton"][aria-label="Month"]'))
+              w.__dateFieldsRemoved += 1;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await gotoHydrated(page, '/login-help/username');
+    const field = page.getByRole('group', { name: /date of birth/i });
+    await expect
+      .poll(() => field.getByRole('spinbutton', { name: 'Month' }).getAttribute('aria-readonly'))
+      .toBe('false');
+    await waitForSettled(page);
+    expect(await page.evaluate(() => (window as unknown as { __dateFieldsRemoved: number }).__dateFieldsRemoved)).toBe(
+      0,
+    );
+
+    await typeDate(page, /date of birth/i, '02031985');
+    await expect.poll(() => page.locator('input[name="dob"]').inputValue()).toBe('02/03/1985');
+    await page.getByRole('button', { name: 'Choose date' }).click();
+    await page.getByRole('gridcell', { name: '3', selected: true }).waitFor();
+    await context.close();
+  });
+
   it('forgot password: emailed link → security question → new password → the login reaches MFA; the link works once', async () => {
     const { context, page } = await portal.newPage();
     await page.goto('/login');

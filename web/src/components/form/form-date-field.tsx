@@ -1,4 +1,4 @@
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import { DesktopDatePicker } from '@mui/x-date-pickers/DesktopDatePicker';
 import { DATE_MAX, DATE_MIN } from '@portal/contracts/field-limits';
 import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
 import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
@@ -33,6 +33,10 @@ function fromFormValue(value: string | undefined): Dayjs | null {
  * server's. The error (an error code as its CMS text) is the helper text, tied to the field with aria-describedby.
  * `past` (a date of birth, a date of service): the calendar offers no day after today; a later day typed in is
  * refused by the form's schema next to the field (docs/requirements/portal.md#field-rules).
+ *
+ * The desktop picker on every device (a typed field and a calendar button that opens a popover): MUI's `DatePicker`
+ * renders it on the server and while hydrating, then, on a touch screen, swaps it for the mobile one (no button, a
+ * calendar dialog) in a synchronous re-render — the largest task of a phone's page load (docs/decisions/0034).
  */
 export function FormDateField<T extends FieldValues, R = T>({
   id,
@@ -68,7 +72,7 @@ export function FormDateField<T extends FieldValues, R = T>({
 
   return (
     <LocalizationProvider dateAdapter={AdapterDayjs}>
-      <DatePicker
+      <DesktopDatePicker
         label={label}
         value={pickerValue}
         format={DISPLAY_FORMAT}
