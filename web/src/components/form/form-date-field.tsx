@@ -95,6 +95,9 @@ export function FormDateField<T extends FieldValues, R = T>({
             margin: 'normal',
             onBlur: field.onBlur,
           },
+          // The calendar popover is named by the field's label: MUI X names it after an id of its own that, with the
+          // field's id given here, no element has (axe: aria-dialog-name).
+          popper: { 'aria-labelledby': `${id}-label` },
         }}
       />
     </LocalizationProvider>
