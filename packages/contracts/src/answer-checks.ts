@@ -4,7 +4,7 @@ import type { SessionState } from './auth';
 /**
  * Zod-free checks of the two answers every page's first load reads: the session check's `GET /api/session` and the
  * error envelope (docs/decisions/0034-server-rendered-portal-pages.md). Evaluating zod and the schema graph of
- * `auth.ts` cost 40–75 ms of a phone's CPU on every page; these do what their schemas do (`SessionState` in auth.ts,
+ * `auth.ts` took 31–77 ms at 4× CPU slowdown on every page; these do what their schemas do (`SessionState` in auth.ts,
  * `ErrorResponseSchema` in http.ts: the same fields, unknown fields dropped), their types are the schemas' own, and
  * answer-checks.test.ts runs both on the same answers so the two cannot drift. A field added to a schema and not here
  * fails the type check (every key of the schema's type needs its rule).
