@@ -1,12 +1,12 @@
 import { Box, Link, List, ListItem, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts/account';
-import type { UseQueryResult } from '@tanstack/react-query';
-import { useDeferredValue, type ComponentType, type MouseEvent } from 'react';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useDeferredValue, useEffect, type ComponentType, type MouseEvent } from 'react';
 import { PageSection } from '../../components/layouts/page-section';
 import { lazyPart, type LazyPart } from '../../lib/lazy-part';
 import { RenderWhenNear, showUpTo } from '../../lib/render-when-near';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useAccount } from './api/account-api';
+import { accountQueryKeys, useAccount } from './api/account-api';
 
 /**
  * The page renders each section's frame and heading; each section's content (forms, dialogs, tables) is a part with
@@ -154,6 +154,26 @@ function SectionNavigation() {
 }
 
 /**
+ * Leaving the page drops the account's answers nothing shows any more. Their own `gcTime` of 0 does that for answers
+ * the browser fetched, but not for those the server put in the page (`accountSessionQueries`): hydration keeps a query
+ * for TanStack Query's default 5 minutes, and a query keeps the longest `gcTime` it has seen.
+ */
+function useDropAccountDataWhenLeft() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () => () => {
+      // After the page's queries have let go (and after StrictMode's remount, which comes back at once).
+      setTimeout(() => {
+        const cache = queryClient.getQueryCache();
+        for (const query of cache.findAll({ queryKey: accountQueryKeys.account }))
+          if (query.getObserversCount() === 0) cache.remove(query);
+      }, 0);
+    },
+    [queryClient],
+  );
+}
+
+/**
  * `/account`, My account (docs/requirements/session.md#my-account): profile, email, phone, provider locations and
  * roles, password, security questions, authenticator app and recovery codes, passkeys, sessions and recent activity,
  * reached from a list of sections. Each section shows what is on file; its form opens from "Change". Each section
@@ -162,6 +182,7 @@ function SectionNavigation() {
  */
 export function AccountPage() {
   useDocumentTitle('My account');
+  useDropAccountDataWhenLeft();
   // The sections get the account's answer in a render that yields to the browser (a deferred value) instead of the
   // query's own synchronous one: a section that is still server markup then hydrates in that render too.
   const account = useDeferredValue(useAccount());

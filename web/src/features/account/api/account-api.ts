@@ -30,6 +30,9 @@ async function accountCall<T extends z.core.$ZodType>(
   return apiRequest(route(contracts), { ...init, schema: schemaOf(contracts) });
 }
 
+/** Recent activity's first page (the one the page opens with). */
+export const FIRST_ACTIVITY_PAGE = 1;
+
 export const accountQueryKeys = {
   account: ['account'] as const,
   sessions: ['account', 'sessions'] as const,
@@ -37,8 +40,27 @@ export const accountQueryKeys = {
   passkeys: ['account', 'passkeys'] as const,
 };
 
-// Personal data: never kept in the cache once the page is left.
-const personal = { gcTime: 0, refetchOnWindowFocus: false } as const;
+// Personal data: never kept in the cache once the page is left. An answer the server put in the page (see
+// `accountSessionQueries`) is as fresh as the page: a section rendered later does not ask for it again.
+const personal = { gcTime: 0, staleTime: 60_000, refetchOnWindowFocus: false } as const;
+
+/**
+ * What My account's first screens show, read by the server with the request's session into the page it renders
+ * (docs/decisions/0034-server-rendered-portal-pages.md): the page asks the API for none of it while it loads, and
+ * builds no schema for it.
+ */
+export async function accountSessionQueries() {
+  const { ACCOUNT_ROUTES } = await import('@portal/contracts/account');
+  return [
+    { queryKey: accountQueryKeys.account, path: ACCOUNT_ROUTES.account },
+    { queryKey: accountQueryKeys.passkeys, path: ACCOUNT_ROUTES.passkeys },
+    { queryKey: accountQueryKeys.sessions, path: ACCOUNT_ROUTES.sessions },
+    {
+      queryKey: accountQueryKeys.activity(FIRST_ACTIVITY_PAGE),
+      path: `${ACCOUNT_ROUTES.activity}?page=${FIRST_ACTIVITY_PAGE}`,
+    },
+  ];
+}
 
 export const getAccountQueryOptions = () =>
   queryOptions({
