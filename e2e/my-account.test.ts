@@ -139,6 +139,8 @@ describe('My account', () => {
   it('opened from its address, the sections show the account from the page itself: the browser asks the API for none of it', async () => {
     const { context, page } = await newPage({ width: 390, height: 844 });
     await loginWithTotp(page, 'demo.admin.j5', ADMIN_SECRET);
+    // Off the portal home first: its own reads are not this page's.
+    await page.goto('about:blank');
     // Every read of My account's API refused: what the sections show came with the page (docs/decisions/0034).
     const asked: string[] = [];
     await page.route('**/api/account**', (route) => {
