@@ -136,6 +136,28 @@ describe('My account', () => {
     await context.close();
   }, 90_000);
 
+  it('opened from its address, the sections show the account from the page itself: the browser asks the API for none of it', async () => {
+    const { context, page } = await newPage({ width: 390, height: 844 });
+    await loginWithTotp(page, 'demo.admin.j5', ADMIN_SECRET);
+    // Off the portal home first: its own reads are not this page's.
+    await page.goto('about:blank');
+    // Every read of My account's API refused: what the sections show came with the page (docs/decisions/0034).
+    const asked: string[] = [];
+    await page.route('**/api/account**', (route) => {
+      asked.push(new URL(route.request().url()).pathname);
+      return route.abort();
+    });
+    await page.goto('/account');
+    await section(page, 'Profile').getByText('demo.admin.j5', { exact: true }).waitFor();
+    await section(page, 'Provider locations and roles').getByRole('cell', { name: 'Administrator' }).waitFor();
+    await section(page, 'Passkeys').getByRole('button', { name: 'Add a passkey' }).waitFor();
+    await section(page, "Where you're logged in").getByText('This session').waitFor();
+    await section(page, 'Recent activity').getByRole('row').nth(1).waitFor();
+    await waitForSettled(page);
+    expect(asked).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it('change password: other sessions end, the old password no longer logs in, the new one does', async () => {
     const { context, page } = await newPage();
     await loginEnrolling(page, 'demo.admin.j8');

@@ -27,13 +27,18 @@ export function pageVariant(request) {
 }
 export async function renderPage(request) {
   globalThis.__renders++;
-  if (request.path === '/account')
+  if (request.path === '/account') {
+    // The page's own API read, as the real entry's sessionQueries make it.
+    const account = request.readApi ? await request.readApi('/api/account') : undefined;
     return {
       status: 200,
       head: '<title>My account</title>',
-      root: request.session?.loggedIn ? '<h1>My account, personal data</h1>' : '<h1>logged out</h1>',
+      root: request.session?.loggedIn
+        ? '<h1>My account, personal data</h1>' + (account ? '<p>' + account.status + ' ' + account.payload?.data?.username + '</p>' : '')
+        : '<h1>logged out</h1>',
       state: '<script type="application/json" id="portal-server-state">{}</script>',
     };
+  }
   const slug = request.path.slice('/topics/'.length);
   const answer = await content('/api/content/topics?filters[slug][$eq]=' + slug + '&populate=*');
   if (answer.status !== 200) return undefined;
@@ -230,8 +235,10 @@ describe('server-rendered pages', () => {
   });
 
   describe('a page for logged-in users (docs/decisions/0034-server-rendered-portal-pages.md)', () => {
+    let username = '';
     const session = async (stage: 'active' | 'mfa') => {
-      const user = await createAccount(ctx.app, `render.${stage}.${Math.random().toString(36).slice(2, 8)}`);
+      username = `render.${stage}.${Math.random().toString(36).slice(2, 8)}`;
+      const user = await createAccount(ctx.app, username);
       const now = ctx.app.clock();
       return createSession(ctx.app.database.db, { userId: user.id, stage, now, limits: ctx.app.config.sessions });
     };
@@ -268,6 +275,19 @@ describe('server-rendered pages', () => {
       const next = await account();
       expect(next.statusCode).toBe(302);
       expect(next.body).not.toContain('personal data');
+    });
+
+    it("renders it with the session's own API answers, read in-process (the page's sessionQueries)", async () => {
+      const res = await account(await session('active'));
+      const first = username;
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, no-store');
+      // The same answer the browser's GET /api/account gets with this session.
+      expect(res.body).toContain(`<p>200 ${first}</p>`);
+      // Another session's page shows its own account only.
+      const other = await account(await session('active'));
+      expect(other.body).toContain(`<p>200 ${username}</p>`);
+      expect(other.body).not.toContain(first);
     });
   });
 });

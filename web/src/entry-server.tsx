@@ -12,6 +12,7 @@ import { PageRoutes } from './app/page-routes';
 import { routes } from './app/router';
 import { SERVER_STATE_ELEMENT_ID, serializeServerState } from './app/server-state';
 import { recordMarkdownTrees } from './components/content-markdown/markdown-trees';
+import { readApiAnswer } from './lib/api-client';
 import { setServerContentTransport, type ContentTransport } from './lib/content-request';
 import { jurisdictionFrom } from './lib/region/region-context';
 import type { KnownSession } from './lib/session/session-context';
@@ -40,7 +41,15 @@ export interface PageRequest {
    * in, for this session alone (never cached).
    */
   session?: KnownSession;
+  /**
+   * Only with `session`: reads a `GET` of the portal's API in-process with this request's session cookie, for the
+   * page's `sessionQueries` (the page is rendered for this session alone, never cached).
+   */
+  readApi?: ApiTransport;
 }
+
+/** How the portal server answers one of its own API `GET`s in-process: the status and parsed JSON body. */
+type ApiTransport = (path: string) => Promise<{ status: number; payload: unknown }>;
 
 export interface RenderedPage {
   /** 200, or 404 for a not-found state (an unknown path, an unknown or unpublished topic). */
@@ -126,6 +135,30 @@ async function prefetch(queryClient: QueryClient, matches: NonNullable<ReturnTyp
 }
 
 /**
+ * Reads a personal page's `sessionQueries` into its query cache through the server's own API, with the request's
+ * session: the page's first screens have their data in the first HTML, and the browser asks for none of it while the
+ * page loads. A read that fails is left out (the browser then asks for it as before).
+ */
+async function prefetchForSession(
+  queryClient: QueryClient,
+  matches: NonNullable<ReturnType<typeof routeMatches>>,
+  readApi: ApiTransport,
+) {
+  const queries = (await Promise.all(matches.map(({ route }) => pageHandleOf(route).sessionQueries?.() ?? []))).flat();
+  await Promise.all(
+    queries.map(({ queryKey, path }) =>
+      queryClient.prefetchQuery({
+        queryKey,
+        queryFn: async () => {
+          const { status, payload } = await readApi(path);
+          return readApiAnswer(status, payload);
+        },
+      }),
+    ),
+  );
+}
+
+/**
  * Renders a page, or answers undefined when the browser should render it (its content could not be read: the
  * browser then shows its own loading and error states).
  */
@@ -136,6 +169,7 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   // One attempt: a page that cannot get its content is left to the browser, which retries.
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
   if (!(await prefetch(queryClient, matches))) return undefined;
+  if (request.session && request.readApi) await prefetchForSession(queryClient, matches, request.readApi);
 
   // A cache per render, so the critical CSS of this page can be read back (MUI's server-rendering guide).
   const emotionCache = createCache({ key: 'css' });

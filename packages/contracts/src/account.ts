@@ -4,6 +4,7 @@ import { dataEnvelope } from './http';
 import { EmailSchema, PhoneSchema, SecurityQuestionsSchema } from './fields';
 import { EMAIL_VERIFY_TTL_MS, oneTimeTokenSchema } from './registration';
 import { TotpCodeSchema } from './one-time-code';
+import { PASSKEY_NAME_MAX } from './field-limits';
 
 /**
  * My account, passkeys and re-authentication (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -61,9 +62,7 @@ export function passkeyRoute(
 
 /** Default of the re-authentication window (a setting): changes to the account need a login younger than this. */
 export const REAUTHENTICATION_WINDOW_MS_DEFAULT = 20 * 60 * 1000;
-/** A user may register at most this many passkeys. */
-export const PASSKEY_LIMIT = 10;
-export const PASSKEY_NAME_MAX = 60;
+export { PASSKEY_LIMIT, PASSKEY_NAME_MAX } from './field-limits';
 export const ACTIVITY_PAGE_SIZE = 20;
 /** The link that confirms a new email address works once and as long as a registration's verification link. */
 export const EMAIL_CHANGE_TTL_MS = EMAIL_VERIFY_TTL_MS;

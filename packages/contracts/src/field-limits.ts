@@ -16,3 +16,7 @@ export const FIND_ADMIN_CONTACT_MESSAGE_MAX = 500;
 
 /** The most locations one registration may ask for (a billing service asks for more after logging in). */
 export const MAX_REGISTRATION_LOCATIONS = 10;
+
+/** A user may register at most this many passkeys (My account shows the limit before its list is checked). */
+export const PASSKEY_LIMIT = 10;
+export const PASSKEY_NAME_MAX = 60;

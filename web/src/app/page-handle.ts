@@ -18,6 +18,18 @@ export interface PageHandle {
    * table does not pull query code into the browser's first download.
    */
   serverQueries?: (params: Params) => Promise<ServerQuery[]>;
+  /**
+   * A page for logged-in users (`requiresLogin`): the portal API reads its first screen shows, which the server makes
+   * in-process with the request's own session into the page's query cache, so the browser asks for none of them while
+   * the page loads. The page is never shared (`Cache-Control: private, no-store`, not in the page cache). A read that
+   * fails is left to the browser.
+   */
+  sessionQueries?: () => Promise<SessionQuery[]>;
+}
+
+/** A `GET` of the portal's API read for the session (`path`), kept under the key of the query that reads it. */
+interface SessionQuery extends ServerQuery {
+  path: string;
 }
 
 /** A query the server reads for a page: what `queryOptions(…)` makes (its data type does not matter here). */

@@ -84,7 +84,10 @@ export const routes: RouteObject[] = [
           const { AccountRoute, accountParts } = await import('./routes/account');
           return { Component: AccountRoute, parts: accountParts };
         }),
-        handle: pageHandle({ requiresLogin: true }),
+        handle: pageHandle({
+          requiresLogin: true,
+          sessionQueries: async () => (await import('../features/account/api/account-api')).accountSessionQueries(),
+        }),
       },
       {
         path: paths.forgotUsername.path,

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SQL } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
+import { LICENSE_COOKIE, PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE, REGION_COOKIE } from '@portal/contracts';
 import type { Config } from '../../config';
 import { cookieValue } from '../../content/preview';
 import { sendCachedAnswer } from '../../content/send-answer';
@@ -47,6 +47,35 @@ const SESSION_WITH_ADMIN_FLAG: SessionLookupShape<{ administersLocation: SQL<boo
   extras: (db, userId, now) => ({ administersLocation: administersAnyLocationSql(db, userId, now) }),
 };
 
+/**
+ * A personal page's own API reads (its route's `sessionQueries`, web/src/app/page-handle.ts), answered in-process
+ * through the same routes, session check and serializers as the browser's call would be, with this request's cookies,
+ * client address and user agent: the page is rendered with its data and the browser does not ask for it again.
+ */
+function ownApiReader(request: FastifyRequest) {
+  return async (path: string) => {
+    if (!path.startsWith('/api/')) throw new Error(`a page's session query must read the API, not ${path}`);
+    const answer = await request.server.inject({
+      method: 'GET',
+      url: path,
+      remoteAddress: request.ip,
+      headers: {
+        cookie: request.headers.cookie ?? '',
+        'user-agent': request.headers['user-agent'] ?? '',
+        accept: 'application/json',
+        [PORTAL_REQUEST_HEADER]: PORTAL_REQUEST_HEADER_VALUE,
+      },
+    });
+    let payload: unknown;
+    try {
+      payload = answer.json();
+    } catch {
+      payload = undefined;
+    }
+    return { status: answer.statusCode, payload };
+  };
+}
+
 async function sendPersonalPage(
   renderer: PageRenderer,
   request: FastifyRequest,
@@ -64,7 +93,7 @@ async function sendPersonalPage(
       .send();
     return true;
   }
-  const page = await renderer.personalPage(pageRequest, request.log, {
+  const page = await renderer.personalPage({ ...pageRequest, readApi: ownApiReader(request) }, request.log, {
     loggedIn: true,
     administersLocation: lookup.extras.administersLocation,
   });

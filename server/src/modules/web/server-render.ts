@@ -39,6 +39,8 @@ export interface PageRequest {
   sessionCookie: boolean;
   /** Only for a page that requires a login, once the server has checked the session. */
   session?: PersonalSession;
+  /** Only with `session`: the page's own API reads, answered in-process for this request (routes.ts). */
+  readApi?: (path: string) => Promise<{ status: number; payload: unknown }>;
 }
 
 export const HTML = 'text/html; charset=utf-8';

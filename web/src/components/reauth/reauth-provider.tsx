@@ -9,7 +9,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
 import { REAUTHENTICATION_REQUIRED_CODE } from './reauth-api';
 
 // The dialog (its password form, MUI's Dialog) loads when first asked for: the pages that offer changes hydrate

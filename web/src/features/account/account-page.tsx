@@ -1,10 +1,12 @@
 import { Box, Link, List, ListItem, Typography } from '@mui/material';
-import { useDeferredValue, type MouseEvent, type ReactNode } from 'react';
+import type { Account } from '@portal/contracts/account';
+import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useDeferredValue, useEffect, type ComponentType, type MouseEvent } from 'react';
 import { PageSection } from '../../components/layouts/page-section';
-import { lazyPart } from '../../lib/lazy-part';
+import { lazyPart, type LazyPart } from '../../lib/lazy-part';
 import { RenderWhenNear, showUpTo } from '../../lib/render-when-near';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useAccount } from './api/account-api';
+import { accountQueryKeys, useAccount } from './api/account-api';
 
 /**
  * The page renders each section's frame and heading; each section's content (forms, dialogs, tables) is a part with
@@ -14,54 +16,92 @@ import { useAccount } from './api/account-api';
  * (docs/decisions/0034-server-rendered-portal-pages.md).
  */
 const reserve = { reserve: '10rem' };
-const profile = lazyPart(() => import('./components/profile-section').then((m) => m.ProfileSection), reserve);
-const email = lazyPart(() => import('./components/change-email-section').then((m) => m.ChangeEmailSection), reserve);
-const phone = lazyPart(() => import('./components/change-phone-section').then((m) => m.ChangePhoneSection), reserve);
-const locations = lazyPart(() => import('./components/locations-section').then((m) => m.LocationsSection), reserve);
-const password = lazyPart(
-  () => import('./components/change-password-section').then((m) => m.ChangePasswordSection),
-  reserve,
-);
-const securityAnswers = lazyPart(
-  () => import('./components/security-answers-section').then((m) => m.SecurityAnswersSection),
-  reserve,
-);
-const mfa = lazyPart(() => import('./components/mfa-section').then((m) => m.MfaSection), reserve);
-const passkeys = lazyPart(() => import('./components/passkeys-section').then((m) => m.PasskeysSection), reserve);
-const sessions = lazyPart(() => import('./components/sessions-section').then((m) => m.SessionsSection), reserve);
-const activity = lazyPart(() => import('./components/activity-section').then((m) => m.ActivitySection), reserve);
-
-/** The parts of the page that hydrate on their own, in page order (the route loads them). */
-export const accountPageParts = [
-  profile,
-  email,
-  phone,
-  locations,
-  password,
-  securityAnswers,
-  mfa,
-  passkeys,
-  sessions,
-  activity,
-];
+type AccountQuery = UseQueryResult<Account>;
+/** A section's content: the sections that show the account take its query; the others read their own. */
+type SectionPart = LazyPart<{ account?: AccountQuery }>;
+const part = (load: () => Promise<ComponentType<{ account: AccountQuery }> | ComponentType>): SectionPart =>
+  lazyPart(load as () => Promise<ComponentType<{ account?: AccountQuery }>>, reserve);
 
 /**
- * The sections in page order: the id its `PageSection` is given, its heading (also the navigation's link), and the
- * height its content takes before it renders (about the height of its loading state at a phone's width).
+ * The sections in page order: the id its `PageSection` is given, its heading (also the navigation's link), the height
+ * its content takes before it renders (about the height of its loading state at a phone's width), its content, and
+ * whether that shows the account.
  */
 const sections = [
-  ['profile', 'Profile', '8rem'],
-  ['email', 'Email address', '5.5rem'],
-  ['phone', 'Phone number', '5.5rem'],
-  ['locations', 'Provider locations and roles', '8rem'],
-  ['password', 'Password', '5.5rem'],
-  ['security-questions', 'Security questions', '5.5rem'],
-  ['mfa', 'Authenticator app and recovery codes', '8rem'],
-  ['passkeys', 'Passkeys', '8rem'],
-  ['sessions', "Where you're logged in", '8rem'],
-  ['activity', 'Recent activity', '8rem'],
+  {
+    id: 'profile',
+    title: 'Profile',
+    reserve: '8rem',
+    account: true,
+    part: part(() => import('./components/profile-section').then((m) => m.ProfileSection)),
+  },
+  {
+    id: 'email',
+    title: 'Email address',
+    reserve: '5.5rem',
+    account: true,
+    part: part(() => import('./components/change-email-section').then((m) => m.ChangeEmailSection)),
+  },
+  {
+    id: 'phone',
+    title: 'Phone number',
+    reserve: '5.5rem',
+    account: true,
+    part: part(() => import('./components/change-phone-section').then((m) => m.ChangePhoneSection)),
+  },
+  {
+    id: 'locations',
+    title: 'Provider locations and roles',
+    reserve: '8rem',
+    account: true,
+    part: part(() => import('./components/locations-section').then((m) => m.LocationsSection)),
+  },
+  {
+    id: 'password',
+    title: 'Password',
+    reserve: '5.5rem',
+    account: true,
+    part: part(() => import('./components/change-password-section').then((m) => m.ChangePasswordSection)),
+  },
+  {
+    id: 'security-questions',
+    title: 'Security questions',
+    reserve: '5.5rem',
+    account: true,
+    part: part(() => import('./components/security-answers-section').then((m) => m.SecurityAnswersSection)),
+  },
+  {
+    id: 'mfa',
+    title: 'Authenticator app and recovery codes',
+    reserve: '8rem',
+    account: true,
+    part: part(() => import('./components/mfa-section').then((m) => m.MfaSection)),
+  },
+  {
+    id: 'passkeys',
+    title: 'Passkeys',
+    reserve: '8rem',
+    account: false,
+    part: part(() => import('./components/passkeys-section').then((m) => m.PasskeysSection)),
+  },
+  {
+    id: 'sessions',
+    title: "Where you're logged in",
+    reserve: '8rem',
+    account: false,
+    part: part(() => import('./components/sessions-section').then((m) => m.SessionsSection)),
+  },
+  {
+    id: 'activity',
+    title: 'Recent activity',
+    reserve: '8rem',
+    account: false,
+    part: part(() => import('./components/activity-section').then((m) => m.ActivitySection)),
+  },
 ] as const;
-type SectionId = (typeof sections)[number][0];
+
+/** The parts of the page that hydrate on their own, in page order (the route loads them). */
+export const accountPageParts = sections.map((section) => section.part);
 
 /**
  * Jumps to a section and puts focus on its heading (the URL stays: no router navigation, nothing reloads). The
@@ -101,7 +141,7 @@ function SectionNavigation() {
         Sections
       </Typography>
       <List dense disablePadding sx={{ mb: 1 }}>
-        {sections.map(([id, title]) => (
+        {sections.map(({ id, title }) => (
           <ListItem key={id} disableGutters sx={{ py: 0.25 }}>
             <Link href={`#${id}-title`} onClick={(event) => goToSection(event, id)}>
               {title}
@@ -114,15 +154,22 @@ function SectionNavigation() {
 }
 
 /**
- * One section: its heading is in the page from the start (heading navigation, the list of sections); its content
- * renders when it comes near the viewport, is jumped to, or at an idle moment (lib/render-when-near.tsx).
+ * Leaving the page drops the account's answers nothing shows any more. Their own `gcTime` of 0 does that for answers
+ * the browser fetched, but not for those the server put in the page (`accountSessionQueries`): hydration keeps a query
+ * for TanStack Query's default 5 minutes, and a query keeps the longest `gcTime` it has seen.
  */
-function Section({ id, children }: { id: SectionId; children: ReactNode }) {
-  const [, title, reserve] = sections.find(([sectionId]) => sectionId === id)!;
-  return (
-    <PageSection id={id} title={title}>
-      <RenderWhenNear reserve={reserve}>{children}</RenderWhenNear>
-    </PageSection>
+function useDropAccountDataWhenLeft() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () => () => {
+      // After the page's queries have let go (and after StrictMode's remount, which comes back at once).
+      setTimeout(() => {
+        const cache = queryClient.getQueryCache();
+        for (const query of cache.findAll({ queryKey: accountQueryKeys.account }))
+          if (query.getObserversCount() === 0) cache.remove(query);
+      }, 0);
+    },
+    [queryClient],
   );
 }
 
@@ -135,6 +182,7 @@ function Section({ id, children }: { id: SectionId; children: ReactNode }) {
  */
 export function AccountPage() {
   useDocumentTitle('My account');
+  useDropAccountDataWhenLeft();
   // The sections get the account's answer in a render that yields to the browser (a deferred value) instead of the
   // query's own synchronous one: a section that is still server markup then hydrates in that render too.
   const account = useDeferredValue(useAccount());
@@ -146,36 +194,16 @@ export function AccountPage() {
       <Box sx={{ display: { md: 'grid' }, gridTemplateColumns: { md: '240px minmax(0, 1fr)' }, gap: 4 }}>
         <SectionNavigation />
         <Box sx={{ minWidth: 0 }}>
-          <Section id="profile">
-            <profile.Part account={account} />
-          </Section>
-          <Section id="email">
-            <email.Part account={account} />
-          </Section>
-          <Section id="phone">
-            <phone.Part account={account} />
-          </Section>
-          <Section id="locations">
-            <locations.Part account={account} />
-          </Section>
-          <Section id="password">
-            <password.Part account={account} />
-          </Section>
-          <Section id="security-questions">
-            <securityAnswers.Part account={account} />
-          </Section>
-          <Section id="mfa">
-            <mfa.Part account={account} />
-          </Section>
-          <Section id="passkeys">
-            <passkeys.Part />
-          </Section>
-          <Section id="sessions">
-            <sessions.Part />
-          </Section>
-          <Section id="activity">
-            <activity.Part />
-          </Section>
+          {/* Each heading is in the page from the start (heading navigation, the list of sections); the content
+              renders when it comes near the viewport, is jumped to, or at an idle moment (lib/render-when-near.tsx). */}
+          {sections.map(({ id, title, reserve, account: showsAccount, part: { Part } }) => (
+            <PageSection key={id} id={id} title={title}>
+              <RenderWhenNear reserve={reserve}>
+                {/* The others get no prop that changes: their memoized part does not render again with the account. */}
+                <Part account={showsAccount ? account : undefined} />
+              </RenderWhenNear>
+            </PageSection>
+          ))}
         </Box>
       </Box>
     </Box>

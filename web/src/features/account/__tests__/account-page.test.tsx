@@ -10,10 +10,15 @@ import { renderApp } from '../../../testing/render-app';
 // Region and license accepted, so the dialog flow leaves the page alone.
 const cookies = { region: 'J5B', amaApproved: 'true' };
 const section = async (name: string) => screen.findByRole('region', { name });
-/** A section whose form opens from its "Change" action: the action chosen, the section answered. */
+/**
+ * A section whose form opens from its "Change" action: the action chosen, the section answered once its form (loaded
+ * when opened) is there with the focus on its first field.
+ */
 async function openForm(user: ReturnType<typeof renderApp>['user'], name: string) {
   const region = await section(name);
   await user.click(await within(region).findByRole('button', { name: /^Change / }));
+  const form = await within(region).findByRole('form');
+  await waitFor(() => expect(form).toContainElement(document.activeElement as HTMLElement));
   return region;
 }
 const RECOVERY_CODES = Array.from({ length: 10 }, (_, i) => `new-code-${i}`);

@@ -1,32 +1,37 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import {
-  ACCOUNT_ROUTES,
-  AccountResponse,
-  AccountSessionsResponse,
-  ActivityResponse,
-  ChangeEmailResponse,
-  ChangePasswordResponse,
-  ChangePhoneResponse,
-  ChangeSecurityAnswersResponse,
-  ConfirmEmailChangeResponse,
-  EndOtherSessionsResponse,
-  MfaResetConfirmResponse,
-  MfaResetStartResponse,
-  PasskeyListResponse,
-  PasskeyRegistrationOptionsResponse,
-  PasskeyRegistrationResponse,
-  PasskeyRemoveResponse,
-  PasskeyRenameResponse,
-  passkeyRoute,
-  type ChangeEmailRequest,
-  type ChangePasswordRequest,
-  type ChangePhoneRequest,
-  type ChangeSecurityAnswersRequest,
-  type PasskeyRegistrationRequest,
-} from '@portal/contracts';
-import { apiRequest } from '../../../lib/api-client';
+import type * as accountContracts from '@portal/contracts/account';
+import type {
+  ChangeEmailRequest,
+  ChangePasswordRequest,
+  ChangePhoneRequest,
+  ChangeSecurityAnswersRequest,
+  PasskeyRegistrationRequest,
+} from '@portal/contracts/account';
+import type { z } from 'zod/mini';
 
-/** My account's calls (docs/requirements/api.md); the account changes among them may need re-authentication. */
+/**
+ * My account's calls (docs/requirements/api.md); the account changes among them may need re-authentication. Each
+ * call loads the HTTP client and the contracts' account module (its routes and the answer's schema, with zod) when
+ * it runs, as the form pages' calls do (docs/decisions/0034-server-rendered-portal-pages.md): the page and its
+ * sections build no schema before a call is made.
+ */
+
+type Contracts = typeof accountContracts;
+
+async function accountCall<T extends z.core.$ZodType>(
+  route: (contracts: Contracts) => string,
+  schemaOf: (contracts: Contracts) => T,
+  init: { method?: 'POST'; body?: unknown; signal?: AbortSignal } = {},
+): Promise<z.output<T>> {
+  const [{ apiRequest }, contracts] = await Promise.all([
+    import('../../../lib/api-client'),
+    import('@portal/contracts/account'),
+  ]);
+  return apiRequest(route(contracts), { ...init, schema: schemaOf(contracts) });
+}
+
+/** Recent activity's first page (the one the page opens with). */
+export const FIRST_ACTIVITY_PAGE = 1;
 
 export const accountQueryKeys = {
   account: ['account'] as const,
@@ -35,13 +40,37 @@ export const accountQueryKeys = {
   passkeys: ['account', 'passkeys'] as const,
 };
 
-// Personal data: never kept in the cache once the page is left.
-const personal = { gcTime: 0, refetchOnWindowFocus: false } as const;
+// Personal data: never kept in the cache once the page is left. An answer the server put in the page (see
+// `accountSessionQueries`) is as fresh as the page: a section rendered later does not ask for it again.
+const personal = { gcTime: 0, staleTime: 60_000, refetchOnWindowFocus: false } as const;
+
+/**
+ * What My account's first screens show, read by the server with the request's session into the page it renders
+ * (docs/decisions/0034-server-rendered-portal-pages.md): the page asks the API for none of it while it loads, and
+ * builds no schema for it.
+ */
+export async function accountSessionQueries() {
+  const { ACCOUNT_ROUTES } = await import('@portal/contracts/account');
+  return [
+    { queryKey: accountQueryKeys.account, path: ACCOUNT_ROUTES.account },
+    { queryKey: accountQueryKeys.passkeys, path: ACCOUNT_ROUTES.passkeys },
+    { queryKey: accountQueryKeys.sessions, path: ACCOUNT_ROUTES.sessions },
+    {
+      queryKey: accountQueryKeys.activity(FIRST_ACTIVITY_PAGE),
+      path: `${ACCOUNT_ROUTES.activity}?page=${FIRST_ACTIVITY_PAGE}`,
+    },
+  ];
+}
 
 export const getAccountQueryOptions = () =>
   queryOptions({
     queryKey: accountQueryKeys.account,
-    queryFn: ({ signal }) => apiRequest(ACCOUNT_ROUTES.account, { schema: AccountResponse.shape.data, signal }),
+    queryFn: ({ signal }) =>
+      accountCall(
+        (c) => c.ACCOUNT_ROUTES.account,
+        (c) => c.AccountResponse.shape.data,
+        { signal },
+      ),
     ...personal,
   });
 export const useAccount = () => useQuery(getAccountQueryOptions());
@@ -50,7 +79,11 @@ export const getAccountSessionsQueryOptions = () =>
   queryOptions({
     queryKey: accountQueryKeys.sessions,
     queryFn: ({ signal }) =>
-      apiRequest(ACCOUNT_ROUTES.sessions, { schema: AccountSessionsResponse.shape.data, signal }),
+      accountCall(
+        (c) => c.ACCOUNT_ROUTES.sessions,
+        (c) => c.AccountSessionsResponse.shape.data,
+        { signal },
+      ),
     ...personal,
   });
 export const useAccountSessions = () => useQuery(getAccountSessionsQueryOptions());
@@ -59,71 +92,100 @@ export const getActivityQueryOptions = (page: number) =>
   queryOptions({
     queryKey: accountQueryKeys.activity(page),
     queryFn: ({ signal }) =>
-      apiRequest(`${ACCOUNT_ROUTES.activity}?page=${page}`, { schema: ActivityResponse.shape.data, signal }),
+      accountCall(
+        (c) => `${c.ACCOUNT_ROUTES.activity}?page=${page}`,
+        (c) => c.ActivityResponse.shape.data,
+        { signal },
+      ),
     ...personal,
   });
 
 export const getPasskeysQueryOptions = () =>
   queryOptions({
     queryKey: accountQueryKeys.passkeys,
-    queryFn: ({ signal }) => apiRequest(ACCOUNT_ROUTES.passkeys, { schema: PasskeyListResponse.shape.data, signal }),
+    queryFn: ({ signal }) =>
+      accountCall(
+        (c) => c.ACCOUNT_ROUTES.passkeys,
+        (c) => c.PasskeyListResponse.shape.data,
+        { signal },
+      ),
     ...personal,
   });
 export const usePasskeys = () => useQuery(getPasskeysQueryOptions());
 
 export const changePassword = (body: ChangePasswordRequest) =>
-  apiRequest(ACCOUNT_ROUTES.password, { method: 'POST', body, schema: ChangePasswordResponse.shape.data });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.password,
+    (c) => c.ChangePasswordResponse.shape.data,
+    { method: 'POST', body },
+  );
 
 export const changeEmail = (body: ChangeEmailRequest) =>
-  apiRequest(ACCOUNT_ROUTES.email, { method: 'POST', body, schema: ChangeEmailResponse.shape.data });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.email,
+    (c) => c.ChangeEmailResponse.shape.data,
+    { method: 'POST', body },
+  );
 export const confirmEmailChange = (token: string) =>
-  apiRequest(ACCOUNT_ROUTES.emailConfirm, {
-    method: 'POST',
-    body: { token },
-    schema: ConfirmEmailChangeResponse.shape.data,
-  });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.emailConfirm,
+    (c) => c.ConfirmEmailChangeResponse.shape.data,
+    { method: 'POST', body: { token } },
+  );
 export const changePhone = (body: ChangePhoneRequest) =>
-  apiRequest(ACCOUNT_ROUTES.phone, { method: 'POST', body, schema: ChangePhoneResponse.shape.data });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.phone,
+    (c) => c.ChangePhoneResponse.shape.data,
+    { method: 'POST', body },
+  );
 export const changeSecurityAnswers = (body: ChangeSecurityAnswersRequest) =>
-  apiRequest(ACCOUNT_ROUTES.securityAnswers, {
-    method: 'POST',
-    body,
-    schema: ChangeSecurityAnswersResponse.shape.data,
-  });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.securityAnswers,
+    (c) => c.ChangeSecurityAnswersResponse.shape.data,
+    { method: 'POST', body },
+  );
 
 export const endOtherSessions = () =>
-  apiRequest(ACCOUNT_ROUTES.endOtherSessions, {
-    method: 'POST',
-    body: {},
-    schema: EndOtherSessionsResponse.shape.data,
-  });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.endOtherSessions,
+    (c) => c.EndOtherSessionsResponse.shape.data,
+    { method: 'POST', body: {} },
+  );
 
 export const startMfaReset = () =>
-  apiRequest(ACCOUNT_ROUTES.mfaReset, { method: 'POST', body: {}, schema: MfaResetStartResponse.shape.data });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.mfaReset,
+    (c) => c.MfaResetStartResponse.shape.data,
+    { method: 'POST', body: {} },
+  );
 export const confirmMfaReset = (code: string) =>
-  apiRequest(ACCOUNT_ROUTES.mfaReset, { method: 'POST', body: { code }, schema: MfaResetConfirmResponse.shape.data });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.mfaReset,
+    (c) => c.MfaResetConfirmResponse.shape.data,
+    { method: 'POST', body: { code } },
+  );
 
 export const getPasskeyRegistrationOptions = () =>
-  apiRequest(ACCOUNT_ROUTES.passkeyRegistrationOptions, {
-    method: 'POST',
-    body: {},
-    schema: PasskeyRegistrationOptionsResponse.shape.data,
-  });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.passkeyRegistrationOptions,
+    (c) => c.PasskeyRegistrationOptionsResponse.shape.data,
+    { method: 'POST', body: {} },
+  );
 export const registerPasskey = (body: PasskeyRegistrationRequest) =>
-  apiRequest(ACCOUNT_ROUTES.passkeyRegistration, {
-    method: 'POST',
-    body,
-    schema: PasskeyRegistrationResponse.shape.data,
-  });
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.passkeyRegistration,
+    (c) => c.PasskeyRegistrationResponse.shape.data,
+    { method: 'POST', body },
+  );
 export const renamePasskey = (id: string, name: string) =>
-  apiRequest(passkeyRoute(ACCOUNT_ROUTES.passkeyRename, id), {
-    method: 'POST',
-    body: { name },
-    schema: PasskeyRenameResponse.shape.data,
-  });
+  accountCall(
+    (c) => c.passkeyRoute(c.ACCOUNT_ROUTES.passkeyRename, id),
+    (c) => c.PasskeyRenameResponse.shape.data,
+    { method: 'POST', body: { name } },
+  );
 export const removePasskey = (id: string) =>
-  apiRequest(passkeyRoute(ACCOUNT_ROUTES.passkeyRemove, id), {
-    method: 'POST',
-    body: {},
-    schema: PasskeyRemoveResponse.shape.data,
-  });
+  accountCall(
+    (c) => c.passkeyRoute(c.ACCOUNT_ROUTES.passkeyRemove, id),
+    (c) => c.PasskeyRemoveResponse.shape.data,
+    { method: 'POST', body: {} },
+  );

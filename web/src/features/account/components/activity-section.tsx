@@ -1,14 +1,14 @@
 import { Box, Button, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { getActivityQueryOptions } from '../api/account-api';
+import { FIRST_ACTIVITY_PAGE, getActivityQueryOptions } from '../api/account-api';
 import { formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** Recent account activity from the audit log, newest first, a page at a time. */
 export function ActivitySection() {
-  const [page, setPage] = useState(1);
+  const [page, setPage] = useState(FIRST_ACTIVITY_PAGE);
   // Rendered in a pass that yields when the answer comes, as the page takes the account (a deferred value).
   const activity = useDeferredValue(useQuery({ ...getActivityQueryOptions(page), placeholderData: keepPreviousData }));
 
@@ -18,7 +18,7 @@ export function ActivitySection() {
         query={activity}
         loadingLabel="Loading your recent activity"
         lines={5}
-        isEmpty={(data) => data.items.length === 0 && page === 1}
+        isEmpty={(data) => data.items.length === 0 && page === FIRST_ACTIVITY_PAGE}
         empty={<Typography>No account activity yet.</Typography>}
       >
         {(data) => (
@@ -42,7 +42,7 @@ export function ActivitySection() {
               aria-label="Activity pages"
               sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 2, flexWrap: 'wrap' }}
             >
-              <Button variant="outlined" disabled={page === 1} onClick={() => setPage((p) => p - 1)}>
+              <Button variant="outlined" disabled={page === FIRST_ACTIVITY_PAGE} onClick={() => setPage((p) => p - 1)}>
                 Newer
               </Button>
               <Typography aria-live="polite" data-testid="activity-page">

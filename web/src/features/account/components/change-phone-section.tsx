@@ -1,49 +1,20 @@
-import { Box, Button, Typography } from '@mui/material';
-import { ChangePhoneRequest, type Account } from '@portal/contracts';
-import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { Typography } from '@mui/material';
+import type { Account } from '@portal/contracts/account';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
-import type { z } from 'zod/mini';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { PhoneField } from '../../../components/form/form-field';
-import { requestResolver } from '../../../components/form/request-resolver';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
-import { useReauth } from '../../../components/reauth/reauth-provider';
+import { lazyPart } from '../../../lib/lazy-part';
 import { StatusMessage } from '../../../components/status/status-message';
-import { accountQueryKeys, changePhone } from '../api/account-api';
-import { CancelButton, ChangeButton, useChangeToggle } from './change-toggle';
+import { ChangeButton, useChangeToggle } from './change-toggle';
 import { MaskedPhone } from './masked-phone';
 
-const fieldIds = { phone: 'account-phone' };
-const resolver = requestResolver(ChangePhoneRequest, (values: ChangePhoneRequest) => values);
+// Built and loaded only when "Change" is chosen (docs/decisions/0034-server-rendered-portal-pages.md).
+const form = lazyPart(() => import('./change-phone-form').then((m) => m.ChangePhoneForm), { reserve: '9rem' });
 
 /** Phone: the number on file (masked by the server), and its form behind "Change" (10 US digits). */
 export function ChangePhoneSection({ account }: { account: UseQueryResult<Account> }) {
-  const { withReauth } = useReauth();
-  const queryClient = useQueryClient();
-  const { open, openForm, closeForm } = useChangeToggle('phone', fieldIds.phone);
+  const { open, openForm, closeForm } = useChangeToggle('phone');
   /** The new number, masked, once a change has gone through. */
   const [changedTo, setChangedTo] = useState<string>();
-  const form = useForm<ChangePhoneRequest, unknown, z.output<typeof ChangePhoneRequest>>({
-    resolver,
-    defaultValues: { phone: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
-    submit: async (values) => {
-      setChangedTo(undefined);
-      const { phoneMasked } = await withReauth(() => changePhone(values));
-      form.reset();
-      closeForm();
-      setChangedTo(phoneMasked);
-      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true });
-    },
-  });
-  const cancel = () => {
-    form.reset();
-    closeForm();
-  };
   const current = changedTo ?? account.data?.phoneMasked;
 
   return (
@@ -70,24 +41,9 @@ export function ChangePhoneSection({ account }: { account: UseQueryResult<Accoun
         )}
       </Typography>
       {open ? (
-        <FormProvider {...form}>
-          <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <PhoneField
-              id={fieldIds.phone}
-              name="phone"
-              label="New phone number"
-              helperText="10 digits, for example 410-555-0123"
-              required
-            />
-            <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-              Change phone
-            </Button>
-            <CancelButton onClick={cancel} />
-          </Box>
-        </FormProvider>
+        <form.Part onChanged={setChangedTo} onClose={closeForm} />
       ) : (
-        <ChangeButton id="phone" what="phone number" onClick={openForm} />
+        <ChangeButton id="phone" what="phone number" onClick={openForm} preload={form.load} />
       )}
     </>
   );

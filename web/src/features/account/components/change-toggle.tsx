@@ -3,31 +3,58 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 /**
  * A My account section's form, closed until its "Change" action is chosen (docs/requirements/session.md#my-account):
- * opening moves focus to the form's first field, Cancel or a save closes it and puts focus back on "Change".
+ * Cancel or a save closes it and puts focus back on "Change". Opening it, the form (built only then, see
+ * `useFocusOnOpen`) moves focus to its first field.
  */
-export function useChangeToggle(id: string, firstFieldId: string) {
+export function useChangeToggle(id: string) {
   const [open, setOpen] = useState(false);
-  const focusNext = useRef<string | null>(null);
+  const focusChange = useRef(false);
   useEffect(() => {
-    if (!focusNext.current) return;
-    document.getElementById(focusNext.current)?.focus();
-    focusNext.current = null;
+    if (!focusChange.current) return;
+    document.getElementById(`${id}-change`)?.focus();
+    focusChange.current = false;
   });
-  const openForm = useCallback(() => {
-    focusNext.current = firstFieldId;
-    setOpen(true);
-  }, [firstFieldId]);
+  const openForm = useCallback(() => setOpen(true), []);
   const closeForm = useCallback(() => {
-    focusNext.current = `${id}-change`;
+    focusChange.current = true;
     setOpen(false);
-  }, [id]);
+  }, []);
   return { open, openForm, closeForm };
 }
 
-/** "Change" (its accessible name says what: "Change email address"), shown while the form is closed. */
-export function ChangeButton({ id, what, onClick }: { id: string; what: string; onClick: () => void }) {
+/**
+ * Focus on the form's first field once the form is there: the form's code loads when it is first opened
+ * (docs/decisions/0034-server-rendered-portal-pages.md), so the section cannot focus it when "Change" is chosen.
+ */
+export function useFocusOnOpen(firstFieldId: string) {
+  useEffect(() => document.getElementById(firstFieldId)?.focus(), [firstFieldId]);
+}
+
+/**
+ * "Change" (its accessible name says what: "Change email address"), shown while the form is closed. `preload` starts
+ * loading the form's code when the pointer or the focus comes to the button, before it is chosen.
+ */
+export function ChangeButton({
+  id,
+  what,
+  onClick,
+  preload,
+}: {
+  id: string;
+  what: string;
+  onClick: () => void;
+  preload?: () => unknown;
+}) {
   return (
-    <Button id={`${id}-change`} variant="outlined" onClick={onClick} aria-label={`Change ${what}`} sx={{ mt: 1 }}>
+    <Button
+      id={`${id}-change`}
+      variant="outlined"
+      onClick={onClick}
+      onPointerEnter={preload}
+      onFocus={preload}
+      aria-label={`Change ${what}`}
+      sx={{ mt: 1 }}
+    >
       Change
     </Button>
   );

@@ -1,5 +1,5 @@
 import { Box, TableBody, TableCell, TableRow, Typography } from '@mui/material';
-import type { Account } from '@portal/contracts';
+import type { Account } from '@portal/contracts/account';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { ScrollTable } from '../../../components/tables/scroll-table';

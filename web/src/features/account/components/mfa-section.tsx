@@ -1,8 +1,8 @@
 import { Alert, Box, Button, CircularProgress, Typography } from '@mui/material';
-import type { Account, MfaEnrollStart } from '@portal/contracts';
+import type { Account } from '@portal/contracts/account';
+import type { MfaEnrollStart } from '@portal/contracts/auth';
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { AuthenticatorSetupForm } from '../../../components/mfa/authenticator-setup-form';
 import { RecoveryCodes } from '../../../components/mfa/recovery-codes';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
@@ -10,6 +10,14 @@ import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, confirmMfaReset, startMfaReset } from '../api/account-api';
 import { formatDate } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
+import { lazyPart } from '../../../lib/lazy-part';
+
+// The setup form (its code's schema, with zod) loads when a new app is asked for, not with the section
+// (docs/decisions/0034-server-rendered-portal-pages.md).
+const setupForm = lazyPart(
+  () => import('../../../components/mfa/authenticator-setup-form').then((m) => m.AuthenticatorSetupForm),
+  { reserve: '24rem' },
+);
 
 type Stage = { name: 'summary' } | { name: 'setup'; enrolment: MfaEnrollStart } | { name: 'codes'; codes: string[] };
 
@@ -40,6 +48,7 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
     setStartError(undefined);
     setStatus(undefined);
     try {
+      void setupForm.load();
       setStage({ name: 'setup', enrolment: await withReauth(startMfaReset) });
     } catch (err) {
       setStartError(err);
@@ -62,7 +71,7 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
       <Box ref={stageRef} tabIndex={-1} sx={{ outline: 'none' }} data-testid="mfa-stage">
         {stage.name === 'setup' ? (
           <>
-            <AuthenticatorSetupForm
+            <setupForm.Part
               enrolment={stage.enrolment}
               idPrefix="mfa-reset"
               headingLevel="h3"

@@ -13,12 +13,14 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { PASSKEY_LIMIT, PasskeyRenameRequest, type Passkey } from '@portal/contracts';
+import type { Passkey, PasskeyRenameRequest } from '@portal/contracts/account';
+import { PASSKEY_LIMIT } from '@portal/contracts/field-limits';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormField } from '../../../components/form/form-field';
+import { lazyResolver } from '../../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
@@ -44,6 +46,10 @@ import { ScrollTable } from '../../../components/tables/scroll-table';
 
 const NAME_MESSAGE = 'Give the passkey a name of up to 60 characters, e.g. "Work laptop".';
 type NameForm = PasskeyRenameRequest;
+// The name's schema is loaded and built at the first submit (docs/decisions/0034-server-rendered-portal-pages.md).
+const nameResolver = lazyResolver<NameForm>(async () =>
+  zodResolver((await import('@portal/contracts/account')).PasskeyRenameRequest, { error: () => NAME_MESSAGE }),
+);
 
 /**
  * Passkeys (docs/requirements/session.md#mfa): what they are, the list (name, created, last used), add (the
@@ -167,7 +173,7 @@ function AddPasskeyForm({ onAdded }: { onAdded: (name: string) => void }) {
   const [ceremonyError, setCeremonyError] = useState<string>();
   const fieldIds = { name: 'passkey-name' };
   const form = useForm<NameForm>({
-    resolver: zodResolver(PasskeyRenameRequest, { error: () => NAME_MESSAGE }),
+    resolver: nameResolver,
     defaultValues: { name: '' },
     shouldFocusError: false,
   });
@@ -233,7 +239,7 @@ function RenamePasskeyDialog({
 }) {
   const fieldIds = { name: 'passkey-new-name' };
   const form = useForm<NameForm>({
-    resolver: zodResolver(PasskeyRenameRequest, { error: () => NAME_MESSAGE }),
+    resolver: nameResolver,
     defaultValues: { name: passkey.name },
     shouldFocusError: false,
   });

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import type { Account } from '@portal/contracts';
+import type { Account } from '@portal/contracts/account';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { MaskedPhone } from './masked-phone';

@@ -1,0 +1,62 @@
+import { Box, Button, Typography } from '@mui/material';
+import type { ChangeEmailRequest } from '@portal/contracts/account';
+import { FormProvider, useForm } from 'react-hook-form';
+import type { z } from 'zod/mini';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { EmailField } from '../../../components/form/form-field';
+import { requestResolver } from '../../../components/form/request-resolver';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { changeEmail } from '../api/account-api';
+import { CancelButton, useFocusOnOpen } from './change-toggle';
+
+const fieldIds = { email: 'account-new-email' };
+const resolver = requestResolver(
+  () => import('@portal/contracts/account').then((m) => m.ChangeEmailRequest),
+  (values: ChangeEmailRequest) => values,
+);
+
+/** The email section's form, built when "Change" is chosen (change-email-section.tsx). */
+export function ChangeEmailForm({
+  onStatus,
+  onClose,
+}: {
+  onStatus: (message: string | undefined) => void;
+  onClose: () => void;
+}) {
+  const { withReauth } = useReauth();
+  useFocusOnOpen(fieldIds.email);
+  const form = useForm<ChangeEmailRequest, unknown, z.output<typeof ChangeEmailRequest>>({
+    resolver,
+    defaultValues: { email: '' },
+    shouldFocusError: false,
+  });
+  const { submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldForCode: { Email_Unchanged: 'email' },
+    submit: async (values) => {
+      onStatus(undefined);
+      await withReauth(() => changeEmail(values));
+      onClose();
+      onStatus(
+        `We sent a link to ${values.email}. Open it within 72 hours to start using that address; until then your account keeps its current address, which we told about this request.`,
+      );
+    },
+  });
+
+  return (
+    <FormProvider {...form}>
+      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="email-title" sx={{ maxWidth: 560 }}>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <Typography sx={{ mt: 1 }}>
+          We send a link to the new address to confirm it: the change happens when you open it.
+        </Typography>
+        <EmailField id={fieldIds.email} name="email" label="New email address" required />
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+          Send the confirmation link
+        </Button>
+        <CancelButton onClick={onClose} />
+      </Box>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,66 @@
+import { Box, Button } from '@mui/material';
+import type { ChangePhoneRequest } from '@portal/contracts/account';
+import { useQueryClient } from '@tanstack/react-query';
+import { FormProvider, useForm } from 'react-hook-form';
+import type { z } from 'zod/mini';
+import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { PhoneField } from '../../../components/form/form-field';
+import { requestResolver } from '../../../components/form/request-resolver';
+import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useReauth } from '../../../components/reauth/reauth-provider';
+import { accountQueryKeys, changePhone } from '../api/account-api';
+import { CancelButton, useFocusOnOpen } from './change-toggle';
+
+const fieldIds = { phone: 'account-phone' };
+const resolver = requestResolver(
+  () => import('@portal/contracts/account').then((m) => m.ChangePhoneRequest),
+  (values: ChangePhoneRequest) => values,
+);
+
+/** The phone section's form, built when "Change" is chosen (change-phone-section.tsx): 10 US digits. */
+export function ChangePhoneForm({
+  onChanged,
+  onClose,
+}: {
+  /** Called with undefined when a change is sent, then with the new number, masked, once it went through. */
+  onChanged: (phoneMasked: string | undefined) => void;
+  onClose: () => void;
+}) {
+  const { withReauth } = useReauth();
+  const queryClient = useQueryClient();
+  useFocusOnOpen(fieldIds.phone);
+  const form = useForm<ChangePhoneRequest, unknown, z.output<typeof ChangePhoneRequest>>({
+    resolver,
+    defaultValues: { phone: '' },
+    shouldFocusError: false,
+  });
+  const { submitCount, isSubmitting } = form.formState;
+  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    submit: async (values) => {
+      onChanged(undefined);
+      const { phoneMasked } = await withReauth(() => changePhone(values));
+      onClose();
+      onChanged(phoneMasked);
+      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account, exact: true });
+    },
+  });
+
+  return (
+    <FormProvider {...form}>
+      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
+        <FormErrorSummary errors={summary} submitCount={submitCount} />
+        <PhoneField
+          id={fieldIds.phone}
+          name="phone"
+          label="New phone number"
+          helperText="10 digits, for example 410-555-0123"
+          required
+        />
+        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
+          Change phone
+        </Button>
+        <CancelButton onClick={onClose} />
+      </Box>
+    </FormProvider>
+  );
+}
