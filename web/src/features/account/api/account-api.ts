@@ -7,7 +7,7 @@ import type {
   ChangeSecurityAnswersRequest,
   PasskeyRegistrationRequest,
 } from '@portal/contracts/account';
-import type { z } from 'zod/mini';
+import type { AnswerCheck } from '@portal/contracts/answer-checks';
 
 /**
  * My account's calls (docs/requirements/api.md); the account changes among them may need re-authentication. Each
@@ -18,11 +18,11 @@ import type { z } from 'zod/mini';
 
 type Contracts = typeof accountContracts;
 
-async function accountCall<T extends z.core.$ZodType>(
+async function accountCall<T>(
   route: (contracts: Contracts) => string,
-  schemaOf: (contracts: Contracts) => T,
+  schemaOf: (contracts: Contracts) => AnswerCheck<T>,
   init: { method?: 'POST'; body?: unknown; signal?: AbortSignal } = {},
-): Promise<z.output<T>> {
+): Promise<T> {
   const [{ apiRequest }, contracts] = await Promise.all([
     import('../../../lib/api-client'),
     import('@portal/contracts/account'),
