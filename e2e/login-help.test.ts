@@ -85,7 +85,7 @@ describe('login help and DDE access', () => {
       w.__dateFieldsRemoved = 0;
       new MutationObserver((records) => {
         for (const record of records)
-          for (const node of record.removedNodes)
+          for (const node of Array.from(record.removedNodes))
             if (node instanceof Element && node.querySelector('[role="spinbutton"][aria-label="Month"]'))
               w.__dateFieldsRemoved += 1;
       }).observe(document, { childList: true, subtree: true });
