@@ -34,7 +34,18 @@ import {
   type MixResult,
 } from './mix';
 import { check, isMain, seconds, summarize, type Check } from './result';
-import { processCpuMs, portalEnv, sleep, startStack, step, type Instance, type Stack } from './stack';
+import {
+  endedChildrenCpuMs,
+  machineBusyMs,
+  processCpuMs,
+  portalEnv,
+  sleep,
+  startStack,
+  step,
+  threadCpuMs,
+  type Instance,
+  type Stack,
+} from './stack';
 import { freePort } from '../../server/test/support/strapi';
 import { work as controlWork } from './control-server.mjs';
 
@@ -321,22 +332,27 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
       // Rounds, each figure over the mean of the ceilings either side of it: identical 10 s windows on this machine
       // differed by up to 25 % (RESULTS.md), so one window decides nothing; the median of the rounds is the figure.
       const ceilings = [await argon2Ceiling(hasher, hashConcurrency, CEILING_SAMPLES)];
-      const rounds: { ceiling: number; portal: number; bare: number }[] = [];
+      const rounds: { ceiling: number; portal: number; bare: number; split: LoginCpu }[] = [];
       for (let round = 0; round < LOGIN_ROUNDS; round++) {
         const checkoutsBefore = await poolCheckouts([instance]);
+        const cpu = loginCpu(stack, instance);
         const logins = await flatOutLogins(
           `http://127.0.0.1:${instance.port}/api/auth/login`,
           { ...portalHeaders(stack.nginx.base), 'x-forwarded-for': `10.250.0.${k + 1}` },
           data.loginUser,
         );
+        const split = cpu.perLogin(logins.requests.total);
         const roundTrips = ((await poolCheckouts([instance])) - checkoutsBefore) / logins.requests.total;
         const bare = await bareLogins(stack, hasher, storedHash, roundTrips);
         ceilings.push(await argon2Ceiling(hasher, hashConcurrency, CEILING_SAMPLES));
         const ceiling = (ceilings.at(-2)!.verifiesPerSecond + ceilings.at(-1)!.verifiesPerSecond) / 2;
         const portal = logins.requests.total / LOGIN_SECONDS;
-        rounds.push({ ceiling, portal, bare });
+        rounds.push({ ceiling, portal, bare, split });
         console.log(
           `  round ${round + 1}: ceiling ${ceiling.toFixed(1)}/s; logins ${portal.toFixed(1)}/s (${(portal / ceiling).toFixed(2)} × the ceiling, p99 ${logins.latency.p99} ms, ${roundTrips.toFixed(2)} database checkouts each); bare login server ${bare.toFixed(1)}/s (${(bare / ceiling).toFixed(2)} ×)`,
+        );
+        console.log(
+          `    CPU per login, ms: the machine ${split.machine.toFixed(2)} = the portal's event loop ${split.eventLoop.toFixed(2)} + its other threads (the hashing) ${split.otherThreads.toFixed(2)} + PostgreSQL ${split.postgres.toFixed(2)} + the load generator ${split.loadGenerator.toFixed(2)} + the rest (kernel, other processes) ${split.rest.toFixed(2)}; one verification at the ceiling ${((cores * 1000) / ceiling).toFixed(2)}`,
         );
       }
       const byCeiling = rounds.map((r) => r.portal / r.ceiling);
@@ -350,6 +366,14 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
           rounds.map((r) => r.portal),
           1,
         )}/s; bare login server (HTTP, the same hasher, the same round trips as select 1: the machine's own ceiling for a login of this shape) ${medianAndRange(bareByCeiling, 2)} × the ceiling; the portal ${medianAndRange(byBare, 2)} × the bare server (medians of the rounds, range in brackets)`,
+      );
+      // The arithmetic of the target: at 0.8 × the ceiling a login may take the machine's CPU for 1.25 verifications;
+      // what its hash leaves for everything else, and what the portal's event loop and PostgreSQL took of it.
+      const budget = (cores * 1000) / (0.8 * median(rounds.map((r) => r.ceiling)));
+      const verification = (cores * 1000) / median(rounds.map((r) => r.ceiling));
+      const of = (pick: (s: LoginCpu) => number) => median(rounds.map((r) => pick(r.split))).toFixed(2);
+      console.log(
+        `  at 0.8 × the ceiling a login may take ${budget.toFixed(2)} ms of the machine's CPU, ${(budget - verification).toFixed(2)} ms beside its verification (${verification.toFixed(2)}); the logins took ${of((s) => s.machine)} ms each: the portal's event loop ${of((s) => s.eventLoop)}, its other threads ${of((s) => s.otherThreads)}, PostgreSQL ${of((s) => s.postgres)}, the load generator ${of((s) => s.loadGenerator)}, the rest ${of((s) => s.rest)} (medians of the rounds)`,
       );
       checks.push(
         check(
@@ -365,6 +389,47 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
     await hasher.close();
   }
   return checks;
+}
+
+interface LoginCpu {
+  machine: number;
+  eventLoop: number;
+  otherThreads: number;
+  postgres: number;
+  loadGenerator: number;
+  rest: number;
+}
+
+/**
+ * Where the machine's CPU went during flat-out logins, from /proc: the instance's event-loop thread and its other
+ * threads (the hashing threads, V8's helpers), the PostgreSQL cluster, the load generator (autocannon, a child of
+ * this process) and the rest (the kernel's own work, nginx, the idle instance, the CMS, and any PostgreSQL process that
+ * ended meanwhile). Start it just before.
+ */
+function loginCpu(stack: Stack, instance: Instance) {
+  const read = () => ({
+    machine: machineBusyMs(),
+    instance: instance.cpuMs(),
+    eventLoop: threadCpuMs(instance.pid, instance.pid),
+    postgres: stack.postgres.cpuMs(),
+    loadGenerator: endedChildrenCpuMs(),
+  });
+  const before = read();
+  return {
+    perLogin(logins: number): LoginCpu {
+      const after = read();
+      const per = (key: keyof typeof before) => (after[key] - before[key]) / Math.max(logins, 1);
+      const split = {
+        machine: per('machine'),
+        eventLoop: per('eventLoop'),
+        otherThreads: per('instance') - per('eventLoop'),
+        postgres: per('postgres'),
+        loadGenerator: per('loadGenerator'),
+      };
+      const rest = split.machine - split.eventLoop - split.otherThreads - split.postgres - split.loadGenerator;
+      return { ...split, rest };
+    },
+  };
 }
 
 /** Flat-out password logins (16 connections, LOGIN_SECONDS) to `url`. */

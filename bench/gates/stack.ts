@@ -4,7 +4,7 @@
 // ExecStart= lines, with deploy/portal.env.example's settings filled in), and nginx rendered by
 // deploy/render-nginx.mjs --standalone in front. The web app and the server must be built (`npm run build`).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +41,8 @@ export interface Postgres {
   /** pg_ctl stop -m fast: connections are ended (SQLSTATE 57P01), new ones refused. */
   stop(): void;
   query<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
+  /** utime + stime of the cluster's processes now running (the postmaster and its children), in ms. */
+  cpuMs(): number;
   close(): Promise<void>;
 }
 
@@ -73,6 +75,20 @@ export async function startPostgres(dir: string): Promise<Postgres> {
     stop,
     async query<T>(text: string, values: unknown[] = []) {
       return rowsOf<T>(await database.db.execute(withParameters(text, values)));
+    },
+    cpuMs() {
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      let ms = 0;
+      for (const pid of readdirSync('/proc')) {
+        if (!/^\d+$/.test(pid)) continue;
+        try {
+          const fields = procStat(`/proc/${pid}/stat`);
+          if (Number(pid) === postmaster || Number(fields[1]) === postmaster) ms += cpuOfStat(fields);
+        } catch {
+          // the process ended meanwhile
+        }
+      }
+      return ms;
     },
     async close() {
       await database.close().catch(() => {});
@@ -241,10 +257,37 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
   };
 }
 
-/** utime + stime of a process (all its threads) in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
+/** The fields of a /proc stat file after the command name (`state` first: index 0 is field 3 of proc(5)). */
+function procStat(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  return text.slice(text.lastIndexOf(')') + 2).split(' ');
+}
+
+/** utime + stime of those fields, in ms (clock ticks of 10 ms). */
+const cpuOfStat = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) * 10;
+
+/** utime + stime of a process (all its threads) in ms, from /proc/<pid>/stat. */
 export function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return cpuOfStat(procStat(`/proc/${pid}/stat`));
+}
+
+/** utime + stime of one thread of a process (the event loop's: `tid` = `pid`), in ms. */
+export function threadCpuMs(pid: number, tid: number): number {
+  return cpuOfStat(procStat(`/proc/${pid}/task/${tid}/stat`));
+}
+
+/** utime + stime of this process's children that ended and were waited for (e.g. autocannon runs), in ms. */
+export function endedChildrenCpuMs(): number {
+  const fields = procStat('/proc/self/stat');
+  return (Number(fields[13]) + Number(fields[14])) * 10;
+}
+
+/** Busy CPU time of the whole machine (every core, process and the kernel; not idle, I/O wait or steal), in ms. */
+export function machineBusyMs(): number {
+  // /proc/stat's first line: cpu user nice system idle iowait irq softirq steal …
+  const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq] = ticks as [number, number, number, number, number, number, number];
+  return (user + nice + system + irq + softirq) * 10;
 }
 
 export interface Nginx {
