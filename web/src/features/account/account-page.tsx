@@ -10,95 +10,117 @@ import { accountQueryKeys, useAccount } from './api/account-api';
 
 /**
  * The page renders each section's frame and heading; each section's content (forms, dialogs, tables) is a part with
- * a chunk of its own (lib/lazy-part.tsx), which the route starts loading, and opening the page it renders when it
- * comes near the viewport, when jumped to, or at an idle moment, one at a time (lib/render-when-near.tsx): the page's
- * heading and list of sections are ready without waiting for ten sections' renders
+ * a chunk of its own (lib/lazy-part.tsx), which the route starts loading. Opening the page, the first screen's
+ * sections are in the server's HTML and hydrate when their code is there; the others render when they come near the
+ * viewport, when jumped to, or at an idle moment, one at a time (lib/render-when-near.tsx): the page's heading and
+ * list of sections are ready without waiting for ten sections' renders
  * (docs/decisions/0034-server-rendered-portal-pages.md).
  */
-const reserve = { reserve: '10rem' };
 type AccountQuery = UseQueryResult<Account>;
 /** A section's content: the sections that show the account take its query; the others read their own. */
 type SectionPart = LazyPart<{ account?: AccountQuery }>;
-const part = (load: () => Promise<ComponentType<{ account: AccountQuery }> | ComponentType>): SectionPart =>
-  lazyPart(load as () => Promise<ComponentType<{ account?: AccountQuery }>>, reserve);
+/**
+ * The part's own fallback (shown when `RenderWhenNear` renders it before its chunk is there, which a loaded machine
+ * makes likely) reserves the same height as the box before it: a different one moved every section below it twice.
+ */
+const part = (
+  reserve: string,
+  load: () => Promise<ComponentType<{ account: AccountQuery }> | ComponentType>,
+): SectionPart => lazyPart(load as () => Promise<ComponentType<{ account?: AccountQuery }>>, { reserve });
 
 /**
  * The sections in page order: the id its `PageSection` is given, its heading (also the navigation's link), the height
- * its content takes before it renders (about the height of its loading state at a phone's width), its content, and
- * whether that shows the account.
+ * its content takes before it renders (about the height of its loading state at a phone's width), its content,
+ * whether that shows the account, and whether the server renders that content (`inServerHtml`).
+ *
+ * The sections the first screen shows, at a phone's width or a desktop's (profile to locations), are in the server's
+ * HTML as they will be once hydrated: a reserved box is never the height of an answer it has not seen (a long email
+ * address wraps, a profile's rows stack on a phone), and each box that changed height moved the sections below it
+ * in the first screen. Their part keeps that markup until its code is there (lib/lazy-part.tsx). The sections below
+ * render when near: they show dates, written in the browser's time zone, which the server does not know.
  */
 const sections = [
   {
     id: 'profile',
+    inServerHtml: true,
     title: 'Profile',
     reserve: '8rem',
     account: true,
-    part: part(() => import('./components/profile-section').then((m) => m.ProfileSection)),
+    load: () => import('./components/profile-section').then((m) => m.ProfileSection),
   },
   {
     id: 'email',
+    inServerHtml: true,
     title: 'Email address',
     reserve: '5.5rem',
     account: true,
-    part: part(() => import('./components/change-email-section').then((m) => m.ChangeEmailSection)),
+    load: () => import('./components/change-email-section').then((m) => m.ChangeEmailSection),
   },
   {
     id: 'phone',
+    inServerHtml: true,
     title: 'Phone number',
     reserve: '5.5rem',
     account: true,
-    part: part(() => import('./components/change-phone-section').then((m) => m.ChangePhoneSection)),
+    load: () => import('./components/change-phone-section').then((m) => m.ChangePhoneSection),
   },
   {
     id: 'locations',
+    inServerHtml: true,
     title: 'Provider locations and roles',
     reserve: '8rem',
     account: true,
-    part: part(() => import('./components/locations-section').then((m) => m.LocationsSection)),
+    load: () => import('./components/locations-section').then((m) => m.LocationsSection),
   },
   {
     id: 'password',
+    inServerHtml: false,
     title: 'Password',
     reserve: '5.5rem',
     account: true,
-    part: part(() => import('./components/change-password-section').then((m) => m.ChangePasswordSection)),
+    load: () => import('./components/change-password-section').then((m) => m.ChangePasswordSection),
   },
   {
     id: 'security-questions',
+    inServerHtml: false,
     title: 'Security questions',
     reserve: '5.5rem',
     account: true,
-    part: part(() => import('./components/security-answers-section').then((m) => m.SecurityAnswersSection)),
+    load: () => import('./components/security-answers-section').then((m) => m.SecurityAnswersSection),
   },
   {
     id: 'mfa',
+    inServerHtml: false,
     title: 'Authenticator app and recovery codes',
     reserve: '8rem',
     account: true,
-    part: part(() => import('./components/mfa-section').then((m) => m.MfaSection)),
+    load: () => import('./components/mfa-section').then((m) => m.MfaSection),
   },
   {
     id: 'passkeys',
+    inServerHtml: false,
     title: 'Passkeys',
     reserve: '8rem',
     account: false,
-    part: part(() => import('./components/passkeys-section').then((m) => m.PasskeysSection)),
+    load: () => import('./components/passkeys-section').then((m) => m.PasskeysSection),
   },
   {
     id: 'sessions',
+    inServerHtml: false,
     title: "Where you're logged in",
     reserve: '8rem',
     account: false,
-    part: part(() => import('./components/sessions-section').then((m) => m.SessionsSection)),
+    load: () => import('./components/sessions-section').then((m) => m.SessionsSection),
   },
   {
     id: 'activity',
+    inServerHtml: false,
     title: 'Recent activity',
     reserve: '8rem',
     account: false,
-    part: part(() => import('./components/activity-section').then((m) => m.ActivitySection)),
+    load: () => import('./components/activity-section').then((m) => m.ActivitySection),
   },
-] as const;
+].map((section) => ({ ...section, part: part(section.reserve, section.load) }));
 
 /** The parts of the page that hydrate on their own, in page order (the route loads them). */
 export const accountPageParts = sections.map((section) => section.part);
@@ -194,16 +216,18 @@ export function AccountPage() {
       <Box sx={{ display: { md: 'grid' }, gridTemplateColumns: { md: '240px minmax(0, 1fr)' }, gap: 4 }}>
         <SectionNavigation />
         <Box sx={{ minWidth: 0 }}>
-          {/* Each heading is in the page from the start (heading navigation, the list of sections); the content
-              renders when it comes near the viewport, is jumped to, or at an idle moment (lib/render-when-near.tsx). */}
-          {sections.map(({ id, title, reserve, account: showsAccount, part: { Part } }) => (
-            <PageSection key={id} id={id} title={title}>
-              <RenderWhenNear reserve={reserve}>
-                {/* The others get no prop that changes: their memoized part does not render again with the account. */}
-                <Part account={showsAccount ? account : undefined} />
-              </RenderWhenNear>
-            </PageSection>
-          ))}
+          {/* Each heading is in the page from the start (heading navigation, the list of sections); below the first
+              screen, the content renders when it comes near the viewport, is jumped to, or at an idle moment
+              (lib/render-when-near.tsx). */}
+          {sections.map(({ id, title, reserve, inServerHtml, account: showsAccount, part: { Part } }) => {
+            // The others get no prop that changes: their memoized part does not render again with the account.
+            const content = <Part account={showsAccount ? account : undefined} />;
+            return (
+              <PageSection key={id} id={id} title={title}>
+                {inServerHtml ? content : <RenderWhenNear reserve={reserve}>{content}</RenderWhenNear>}
+              </PageSection>
+            );
+          })}
         </Box>
       </Box>
     </Box>
