@@ -369,8 +369,8 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
       );
       // The arithmetic of the target: at 0.8 × the ceiling a login may take the machine's CPU for 1.25 verifications;
       // what its hash leaves for everything else, and what the portal's event loop and PostgreSQL took of it.
-      const budget = (cores * 1000) / (0.8 * median(rounds.map((r) => r.ceiling)));
       const verification = (cores * 1000) / median(rounds.map((r) => r.ceiling));
+      const budget = verification / 0.8;
       const of = (pick: (s: LoginCpu) => number) => median(rounds.map((r) => pick(r.split))).toFixed(2);
       console.log(
         `  at 0.8 × the ceiling a login may take ${budget.toFixed(2)} ms of the machine's CPU, ${(budget - verification).toFixed(2)} ms beside its verification (${verification.toFixed(2)}); the logins took ${of((s) => s.machine)} ms each: the portal's event loop ${of((s) => s.eventLoop)}, its other threads ${of((s) => s.otherThreads)}, PostgreSQL ${of((s) => s.postgres)}, the load generator ${of((s) => s.loadGenerator)}, the rest ${of((s) => s.rest)} (medians of the rounds)`,
