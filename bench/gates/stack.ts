@@ -83,7 +83,10 @@ export async function startPostgres(dir: string): Promise<Postgres> {
         if (!/^\d+$/.test(pid)) continue;
         try {
           const fields = procStat(`/proc/${pid}/stat`);
-          if (Number(pid) === postmaster || Number(fields[1]) === postmaster) ms += cpuOfStat(fields);
+          if (Number(fields[1]) === postmaster) ms += cpuOfStat(fields);
+          // The postmaster's own, and its children's that ended (cutime + cstime): a backend whose connection closed
+          // during a window (the pool's idle time-out) would otherwise take its CPU out of the sum.
+          else if (Number(pid) === postmaster) ms += cpuOfStat(fields) + (Number(fields[13]) + Number(fields[14])) * 10;
         } catch {
           // the process ended meanwhile
         }
