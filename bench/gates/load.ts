@@ -2,9 +2,9 @@
 // Load: the mix (bench/gates/mix.ts) through nginx to two instances for BENCH_LOAD_SECONDS (60) at its fixed rates →
 // zero 5xx and client errors, zero lost writes (DDE rows in the database = the 2xx answers, each once), p99 per type.
 // Then the same mix with nginx sending everything to one instance: requests per CPU-second of the portal processes
-// (/proc/<pid>/stat utime + stime) with two instances ≥ 0.9 × with one. The machine's own figure for the same ratio,
-// measured in the same run with a control of the portal's shape that shares nothing (bench/gates/control-server.ts),
-// is printed beside it: what a second process costs on two shared cores by itself.
+// (/proc/<pid>/stat utime + stime) with two instances ÷ with one, printed; the check is that ratio over the machine's
+// own figure for it, measured in the same run with a control of the portal's shape that shares nothing
+// (bench/gates/control-server.ts: what a second process costs on two shared cores by itself), ≥ 0.9.
 // Login ratio: flat-out password logins (autocannon, 16 connections, BENCH_LOGIN_SECONDS) on each instance alone ÷ the
 // machine's argon2id ceiling measured just before and after in this process with the instances' settings ≥ 0.8, the
 // median of BENCH_LOGIN_ROUNDS rounds; each round also measures a bare login server of the same shape (HTTP, the same
