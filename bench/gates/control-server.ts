@@ -33,7 +33,7 @@ export function work(rows: number): number {
 }
 
 /** A whole number averaging `mean`: its integer part, and one more with the fraction's probability. */
-const around = (mean: number) => Math.floor(mean) + (Math.random() < mean % 1 ? 1 : 0);
+export const around = (mean: number) => Math.floor(mean) + (Math.random() < mean % 1 ? 1 : 0);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const options = JSON.parse(process.argv[2]!) as ControlOptions;

@@ -47,7 +47,7 @@ import {
   type Stack,
 } from './stack';
 import { freePort } from '../../server/test/support/strapi';
-import { work as controlWork, type ControlOptions } from './control-server';
+import { around, work as controlWork, type ControlOptions } from './control-server';
 
 const LOAD_SECONDS = seconds('BENCH_LOAD_SECONDS', 60);
 const LOGIN_SECONDS = seconds('BENCH_LOGIN_SECONDS', 5);
@@ -511,8 +511,7 @@ async function bareLogins(stack: Stack, hasher: PasswordHasher, storedHash: stri
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
       const { password } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { password: string };
-      const trips = Math.floor(roundTrips) + (Math.random() < roundTrips % 1 ? 1 : 0);
-      for (let i = 0; i < trips; i++) await stack.postgres.query('select 1');
+      for (let i = 0, trips = around(roundTrips); i < trips; i++) await stack.postgres.query('select 1');
       const ok = await hasher.verify(storedHash, password);
       response.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ data: { next: 'mfa' } }));

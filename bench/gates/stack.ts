@@ -86,7 +86,7 @@ export async function startPostgres(dir: string): Promise<Postgres> {
           if (Number(fields[1]) === postmaster) ms += cpuOfStat(fields);
           // The postmaster's own, and its children's that ended (cutime + cstime): a backend whose connection closed
           // during a window (the pool's idle time-out) would otherwise take its CPU out of the sum.
-          else if (Number(pid) === postmaster) ms += cpuOfStat(fields) + (Number(fields[13]) + Number(fields[14])) * 10;
+          else if (Number(pid) === postmaster) ms += cpuOfStat(fields) + endedChildrenCpuOfStat(fields);
         } catch {
           // the process ended meanwhile
         }
@@ -268,6 +268,8 @@ function procStat(path: string): string[] {
 
 /** utime + stime of those fields, in ms (clock ticks of 10 ms). */
 const cpuOfStat = (fields: string[]) => (Number(fields[11]) + Number(fields[12])) * 10;
+/** cutime + cstime of a /proc stat: the CPU of the process's children that ended and were waited for, in ms. */
+const endedChildrenCpuOfStat = (fields: string[]) => (Number(fields[13]) + Number(fields[14])) * 10;
 
 /** utime + stime of a process (all its threads) in ms, from /proc/<pid>/stat. */
 export function processCpuMs(pid: number): number {
@@ -281,8 +283,7 @@ export function threadCpuMs(pid: number, tid: number): number {
 
 /** utime + stime of this process's children that ended and were waited for (e.g. autocannon runs), in ms. */
 export function endedChildrenCpuMs(): number {
-  const fields = procStat('/proc/self/stat');
-  return (Number(fields[13]) + Number(fields[14])) * 10;
+  return endedChildrenCpuOfStat(procStat('/proc/self/stat'));
 }
 
 /** Busy CPU time of the whole machine (every core, process and the kernel; not idle, I/O wait or steal), in ms. */
