@@ -241,7 +241,8 @@ export const EnvSchema = z.object({
     .default(30 * 60_000),
   AUTHORITY_CLIENT_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
   REGISTRATION_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
-  // Invitations an administrator's client address may send per hour (docs/requirements/staff-accounts.md#invitations).
+  // Invitations per hour, per client address, per administrator and per location, each
+  // (docs/requirements/staff-accounts.md#invitations).
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
   // Operations (docs/decisions/0033-openapi-metrics-deployment.md): Prometheus metrics on their own port, loopback
   // only by default; `off` serves none. Several instances on one host each need their own port.
