@@ -2,13 +2,17 @@
 // Renders deploy/nginx/portal.conf.template for N portal instances (docs/decisions/0033-openapi-metrics-deployment.md).
 //
 //   node deploy/render-nginx.mjs --upstreams 127.0.0.1:3001,127.0.0.1:3002 --listen 80 \
-//     --server-name portal.example.org --web-dist /srv/portal/web/dist > /etc/nginx/sites-available/portal.conf
+//     --server-name portal.example.org --web-dist /srv/portal/web/dist --portal-env /etc/portal/portal.env \
+//     > /etc/nginx/sites-available/portal.conf
 //
 //   node deploy/render-nginx.mjs --standalone /tmp/portal-nginx --listen 127.0.0.1:8080 \
 //     --upstreams 127.0.0.1:3001,127.0.0.1:3002
 //   nginx -p /tmp/portal-nginx -c /tmp/portal-nginx/nginx.conf          # no root needed; `-s stop` to stop
 //
 // Every option has a PORTAL_NGINX_* environment variable too (PORTAL_NGINX_UPSTREAMS, …), for scripts.
+// --portal-env: the portal's settings file; its REQUEST_TIMEOUT_MS and MAX_CONNECTIONS_PER_ADDRESS become nginx's
+// per-client limits (unset there: the portal's defaults, as .env.example lists them). --api-rate, --api-burst: the
+// /api/ requests per client address (nginx limit_req; default 20r/s, bursts of 100).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +30,9 @@ const { values } = parseArgs({
     'max-fails': { type: 'string', default: process.env.PORTAL_NGINX_MAX_FAILS ?? '0' },
     'fail-timeout': { type: 'string', default: process.env.PORTAL_NGINX_FAIL_TIMEOUT ?? '10s' },
     standalone: { type: 'string', default: process.env.PORTAL_NGINX_STANDALONE },
+    'portal-env': { type: 'string', default: process.env.PORTAL_NGINX_PORTAL_ENV },
+    'api-rate': { type: 'string', default: process.env.PORTAL_NGINX_API_RATE ?? '20r/s' },
+    'api-burst': { type: 'string', default: process.env.PORTAL_NGINX_API_BURST ?? '100' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -39,7 +46,7 @@ if (values.help) {
   console.log(
     readFileSync(fileURLToPath(import.meta.url), 'utf8')
       .split('\n')
-      .slice(1, 11)
+      .slice(1, 14)
       .join('\n'),
   );
   process.exit(0);
@@ -55,7 +62,39 @@ if (!/^([A-Za-z0-9.\-[\]:]+:)?\d{1,5}$/.test(values.listen)) fail(`--listen: "${
 if (!/^\d+$/.test(values['max-fails'])) fail('--max-fails must be a whole number');
 if (!/^\d+(ms|s|m)?$/.test(values['fail-timeout'])) fail('--fail-timeout must be an nginx time such as 10s');
 if (!/^[A-Za-z0-9.\-_* ]+$/.test(values['server-name'])) fail('--server-name: host names separated by spaces');
+if (!/^\d+r\/[sm]$/.test(values['api-rate'])) fail('--api-rate must be an nginx rate such as 20r/s or 600r/m');
+if (!/^\d+$/.test(values['api-burst'])) fail('--api-burst must be a whole number');
 const webDist = isAbsolute(values['web-dist']) ? values['web-dist'] : resolve(values['web-dist']);
+
+/** KEY=value lines of an env file (comments and blank lines skipped); the last of a name wins, as systemd reads it. */
+function envFile(path) {
+  const env = {};
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const match = /^\s*([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line);
+    if (match) env[match[1]] = match[2].trim();
+  }
+  return env;
+}
+
+// The portal's own limits, from the same settings (docs/requirements/platform.md#operations): the defaults as the
+// repository's .env.example lists them (a test keeps those equal to the server's), then the portal's settings file.
+let portalSettings = envFile(join(repoRoot, '.env.example'));
+if (values['portal-env']) {
+  try {
+    portalSettings = {
+      ...portalSettings,
+      ...Object.fromEntries(Object.entries(envFile(values['portal-env'])).filter(([, v]) => v !== '')),
+    };
+  } catch (err) {
+    fail(`--portal-env: cannot read ${values['portal-env']} (${err.code ?? err.message})`);
+  }
+}
+const requestTimeoutMs = portalSettings.REQUEST_TIMEOUT_MS;
+const maxConnections = portalSettings.MAX_CONNECTIONS_PER_ADDRESS;
+if (!/^\d+$/.test(requestTimeoutMs ?? '') || Number(requestTimeoutMs) < 1000)
+  fail(`REQUEST_TIMEOUT_MS must be a number of milliseconds, at least 1000 (got "${requestTimeoutMs}")`);
+if (!/^\d+$/.test(maxConnections ?? ''))
+  fail(`MAX_CONNECTIONS_PER_ADDRESS must be a whole number, 0 for no cap (got "${maxConnections}")`);
 
 function render(template, vars) {
   const text = readFileSync(join(here, 'nginx', template), 'utf8').replace(/@([A-Z_]+)@/g, (match, name) => {
@@ -70,6 +109,13 @@ const portalConf = render('portal.conf.template', {
   SERVER_NAME: values['server-name'],
   WEB_DIST: webDist,
   MAX_FAILS: values['max-fails'],
+  REQUEST_TIMEOUT: `${requestTimeoutMs}ms`,
+  LIMIT_CONN:
+    Number(maxConnections) > 0
+      ? `limit_conn portal_connections_per_address ${Number(maxConnections)};`
+      : '# MAX_CONNECTIONS_PER_ADDRESS=0: no cap on requests in progress per client address.',
+  API_RATE: values['api-rate'],
+  API_BURST: values['api-burst'],
   FAIL_TIMEOUT: values['fail-timeout'],
   UPSTREAM_SERVERS: upstreams
     .map((u) => `    server ${u} max_fails=${values['max-fails']} fail_timeout=${values['fail-timeout']};`)
