@@ -96,6 +96,39 @@ if (!/^\d+$/.test(requestTimeoutMs ?? '') || Number(requestTimeoutMs) < 1000)
 if (!/^\d+$/.test(maxConnections ?? ''))
   fail(`MAX_CONNECTIONS_PER_ADDRESS must be a whole number, 0 for no cap (got "${maxConnections}")`);
 
+/**
+ * The map from nginx's `$remote_addr` to the client key every per-client limit counts against, as the portal's own
+ * (server/src/platform/rate-limit.ts, clientKeyOfAddress): an IPv4 address as it is, an IPv4-mapped IPv6 address as
+ * its IPv4 address, any other IPv6 address by its /64 (`2001:db8:0:7::/64`), so a host holding a /64 gets one budget,
+ * not 2^64. nginx writes an IPv6 address with one run of zero groups as `::`: one pattern per place and length of
+ * that run within the first four groups spells those groups out (zeros included), so every address of a /64 gets
+ * the same key whichever of its groups nginx shortened.
+ */
+function clientKeyMap() {
+  const group = '([0-9a-f]{1,4})';
+  const lines = [
+    // Quoted (a brace would end the map) and without backslashes (nginx keeps some, drops others).
+    '    "~^[0-9]+[.][0-9]+[.][0-9]+[.][0-9]+$" $remote_addr;',
+    '    "~^::ffff:([0-9]+[.][0-9]+[.][0-9]+[.][0-9]+)$" $1;',
+    // nginx writes an address whose first 96 bits are zero with a dotted tail too (::0.0.41.65): the /64 of zeros.
+    '    "~^::[0-9]+[.][0-9]+[.][0-9]+[.][0-9]+$" 0:0:0:0::/64;',
+    // The first four groups written out (no `::` among them).
+    `    "~^${group}:${group}:${group}:${group}:" $1:$2:$3:$4::/64;`,
+  ];
+  // `::` after `before` groups (0–3) with `after` groups behind it (8 groups in all, the run at least one long).
+  for (let before = 0; before < 4; before++)
+    for (let after = 0; before + after <= 7; after++) {
+      const runEnd = 8 - after; // the first group after the run
+      const key = [0, 1, 2, 3].map((i) =>
+        i < before ? `$${i + 1}` : i < runEnd ? '0' : `$${before + 1 + i - runEnd}`,
+      );
+      const pattern = `${Array(before).fill(group).join(':')}::${Array(after).fill(group).join(':')}`;
+      // Only the groups the key uses are captured (nginx numbers captures from 1, at most 9).
+      lines.push(`    "~^${pattern}$" ${key.join(':')}::/64;`);
+    }
+  return lines.join('\n');
+}
+
 function render(template, vars) {
   const text = readFileSync(join(here, 'nginx', template), 'utf8').replace(/@([A-Z_]+)@/g, (match, name) => {
     if (!(name in vars)) fail(`${template}: no value for ${match}`);
@@ -114,8 +147,10 @@ const portalConf = render('portal.conf.template', {
     Number(maxConnections) > 0
       ? `limit_conn portal_connections_per_address ${Number(maxConnections)};`
       : '# MAX_CONNECTIONS_PER_ADDRESS=0: no cap on requests in progress per client address.',
+  CLIENT_KEY_MAP: clientKeyMap(),
   API_RATE: values['api-rate'],
-  API_BURST: values['api-burst'],
+  // nginx refuses burst=0: no burst is no burst= at all.
+  API_LIMIT_REQ: `limit_req zone=portal_api_per_address${Number(values['api-burst']) > 0 ? ` burst=${Number(values['api-burst'])}` : ''} nodelay;`,
   FAIL_TIMEOUT: values['fail-timeout'],
   UPSTREAM_SERVERS: upstreams
     .map((u) => `    server ${u} max_fails=${values['max-fails']} fail_timeout=${values['fail-timeout']};`)

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { clientKeyOfAddress } from '../src/platform/rate-limit';
 import { buildTestApp, testConfig } from './helpers';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -186,8 +187,11 @@ async function halfSentRequests(port: number, count: number, head: string) {
   };
 }
 
-/** Renders deploy/nginx for `upstreams` into `dir` with `env` (the PORTAL_NGINX_* variables), checks and starts it. */
-async function startNginx(dir: string, upstreams: number[], env: Record<string, string>) {
+/**
+ * Renders deploy/nginx for `upstreams` into `dir` with `env` (the PORTAL_NGINX_* variables), checks and starts it;
+ * `serverLines` go at the top of the server block (a test's own additions).
+ */
+async function startNginx(dir: string, upstreams: number[], env: Record<string, string>, serverLines: string[] = []) {
   const listen = await freePort();
   const render = spawnSync(
     process.execPath,
@@ -205,6 +209,14 @@ async function startNginx(dir: string, upstreams: number[], env: Record<string, 
     { encoding: 'utf8', env: { ...process.env, ...env } },
   );
   expect(render.status, render.stderr).toBe(0);
+  const portalConf = join(dir, 'nginx', 'portal.conf');
+  writeFileSync(
+    portalConf,
+    readFileSync(portalConf, 'utf8').replace(
+      /(\n {4}server_name [^\n]*\n)/,
+      `$1${serverLines.map((l) => `    ${l}\n`).join('')}`,
+    ),
+  );
   const conf = join(dir, 'nginx', 'nginx.conf');
   const check = spawnSync(nginxBinary!, ['-t', '-p', join(dir, 'nginx'), '-c', conf], { encoding: 'utf8' });
   expect(check.status, check.stderr).toBe(0);
@@ -290,6 +302,72 @@ describe.runIf(nginxBinary)("deploy/: nginx keeps the portal's per-client limits
       expect((await fetch(`${nginx.base}/healthz`)).status).toBe(200);
     } finally {
       for (const c of clients) c.destroy();
+      await nginx?.stop();
+      await a.app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe.runIf(nginxBinary)('deploy/: nginx knows a client as the portal does', () => {
+  it('keys its limits by the IPv4 address or the IPv6 /64, whichever zero groups nginx shortens', async () => {
+    const a = await buildTestApp({ config: testConfig({ TRUST_PROXY: 'loopback' }), extraRoutes: whoAmI('a') });
+    const dir = mkdtempSync(join(tmpdir(), 'portal-nginx-keys-'));
+    let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
+    try {
+      await a.app.listen({ host: '127.0.0.1', port: 0 });
+      // As behind a load balancer: the client's address from a header (realip), and, for this test only, the key.
+      nginx = await startNginx(
+        dir,
+        [(a.app.server.address() as { port: number }).port],
+        { PORTAL_NGINX_API_RATE: '1r/m', PORTAL_NGINX_API_BURST: '0' },
+        [
+          'set_real_ip_from 127.0.0.1;',
+          'real_ip_header X-Client-Address;',
+          'add_header X-Test-Client-Key $portal_client always;',
+        ],
+      );
+      const from = (address: string, path = '/healthz') =>
+        fetch(`${nginx!.base}${path}`, { headers: { 'x-client-address': address } });
+
+      // Addresses with zero groups anywhere (nginx shortens the longest run to ::): the key is the portal's.
+      let seed = 7;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const addresses = ['192.0.2.7', '::ffff:192.0.2.8', '::1', '::2941', '2001:db8::', '2001:0:0:1:2:3:4:5'];
+      for (let i = 0; i < 120; i++)
+        addresses.push(
+          Array.from({ length: 8 }, () => (random() < 0.5 ? '0' : Math.floor(random() * 0x10000).toString(16))).join(
+            ':',
+          ),
+        );
+      const mismatches: string[] = [];
+      for (const address of addresses) {
+        const res = await from(address);
+        await res.arrayBuffer();
+        const key = res.headers.get('x-test-client-key');
+        if (key !== clientKeyOfAddress(address))
+          mismatches.push(`${address}: nginx ${key}, portal ${clientKeyOfAddress(address)}`);
+      }
+      expect(mismatches).toEqual([]);
+
+      // One /api/ call a minute (no burst) per client: a second address of the same /64 is the same client.
+      const statuses = [];
+      for (const address of [
+        '2001:db8:0:0:1:2:3:4', // nginx: 2001:db8::1:2:3:4
+        '2001:db8::ffff', // the same /64
+        '2001:0:0:1:2:3:4:5', // nginx: 2001::1:2:3:4:5
+        '2001:0:0:1::9', // the same /64, shortened elsewhere
+        '2001:db8:0:1::1', // another /64
+        '198.51.100.1',
+        '198.51.100.1',
+        '198.51.100.2',
+      ]) {
+        const res = await from(address, '/api/test-whoami');
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses).toEqual([200, 429, 200, 429, 200, 200, 429, 200]);
+    } finally {
       await nginx?.stop();
       await a.app.close();
       rmSync(dir, { recursive: true, force: true });
