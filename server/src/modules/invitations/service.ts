@@ -81,9 +81,10 @@ const HOUR_MS = 60 * 60 * 1000;
 
 /**
  * The hourly invitation limits beyond the route's per client address
- * (docs/requirements/staff-accounts.md#invitations): per administrator, whatever address or session they send from, and per location, whoever sends; each
- * `INVITATIONS_PER_HOUR`. Over one: 429 `Too_Many_Requests` with `Retry-After`, audited with the reason. Counted in the
- * shared PostgreSQL store (platform/rate-limit.ts), so every instance sees the same counts.
+ * (docs/requirements/staff-accounts.md#invitations): per administrator, whatever address or session they send from,
+ * and per location, whoever sends; each `INVITATIONS_PER_HOUR`. Over one: 429 `Too_Many_Requests` with
+ * `Retry-After`, audited with the reason. Counted in the shared PostgreSQL store (platform/rate-limit.ts), so every
+ * instance sees the same counts.
  */
 async function countInvitation(ctx: Ctx, actorId: string, locationId: string): Promise<void> {
   const max = ctx.config.invitations.perHour;

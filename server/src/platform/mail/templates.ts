@@ -42,7 +42,7 @@ export function durationText(ms: number): string {
  * footer, a "security notice") can read as the portal's own words; its links are made inert (`inertText`).
  */
 interface QuotedText {
-  /** The line above the block, e.g. "Their message (written by the visitor, not by the portal):". */
+  /** The line above the block, naming who wrote it (not the portal). */
   heading: string;
   quoted: string;
 }
@@ -54,8 +54,9 @@ interface Body {
   link?: { label: string; path: string };
 }
 
-/** Where a quoted block ends, in the plain-text part. */
+/** Where a quoted block ends, in the plain-text part; how it looks in the HTML part (a grey bar on its left). */
 const QUOTE_END = '[End of the quoted text]';
+const QUOTE_STYLE = 'margin:0 0 1em;padding:0.5em 1em;border-left:4px solid #888;background:#f3f3f3';
 
 /**
  * Text from outside made link-free, as security teams "defang" addresses they quote (docs/decisions/0048): a scheme
@@ -81,11 +82,7 @@ function render(publicUrl: string, body: Body): RenderedEmail {
     isQuote(p) ? [p.heading, ...quotedLines(p).map((line) => `> ${line}`.trimEnd()), QUOTE_END].join('\n') : p;
   const htmlOf = (p: string | QuotedText) =>
     isQuote(p)
-      ? `<p>${escapeHtml(p.heading)}</p>\n<blockquote style="margin:0 0 1em;padding:0.5em 1em;border-left:4px solid #888;background:#f3f3f3;white-space:pre-wrap">${quotedLines(
-          p,
-        )
-          .map(escapeHtml)
-          .join('<br>\n')}</blockquote>`
+      ? `<p>${escapeHtml(p.heading)}</p>\n<blockquote style="${QUOTE_STYLE}">${quotedLines(p).map(escapeHtml).join('<br>\n')}</blockquote>`
       : `<p>${escapeHtml(p)}</p>`;
   const text =
     [...body.paragraphs.map(textOf), ...(url ? [`${body.link!.label}: ${url}`] : []), `— ${PRODUCT_NAME}`].join(
