@@ -66,6 +66,32 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...production, TRUST_PROXY: '10.1.2.3' }).trustProxy).toEqual(['10.1.2.3']);
   });
 
+  it('refuses in production an SMTP_URL that does not require TLS, unless plain text is allowed explicitly', () => {
+    const plain = 'smtp://portal:hunter2@mail.example.org:587';
+    const tlsProblem =
+      'SMTP_URL must require TLS: smtps://host:465, or smtp://host:587?requireTLS=true for STARTTLS, when ' +
+      'NODE_ENV=production (or set SMTP_ALLOW_PLAINTEXT=true for a relay on this host)';
+    // Opportunistic STARTTLS (what deploy/portal.env.example had), or STARTTLS ignored: refused, the password never echoed.
+    expect(problemsOf({ ...production, SMTP_URL: plain })).toEqual([tlsProblem]);
+    expect(problemsOf({ ...production, SMTP_URL: `${plain}?ignoreTLS=true` })).toEqual([tlsProblem]);
+    expect(problemsOf({ ...production, SMTP_URL: `${plain}?requireTLS=false` })).toEqual([tlsProblem]);
+    // TLS required, but the server's certificate not checked: refused too.
+    expect(problemsOf({ ...production, SMTP_URL: 'smtps://mail.example.org?tls.rejectUnauthorized=false' })).toEqual([
+      'SMTP_URL must not turn off the certificate check (tls.rejectUnauthorized=false) when NODE_ENV=production ' +
+        '(or set SMTP_ALLOW_PLAINTEXT=true for a relay on this host)',
+    ]);
+    // Required TLS: implicit (smtps://) or STARTTLS required.
+    expect(loadConfig({ ...production, SMTP_URL: 'smtps://portal:pw@mail.example.org:465' }).mail.smtpUrl).toBe(
+      'smtps://portal:pw@mail.example.org:465',
+    );
+    expect(loadConfig({ ...production, SMTP_URL: `${plain}?requireTLS=true` }).mail.smtpUrl).toBe(
+      `${plain}?requireTLS=true`,
+    );
+    // The explicit exception (a relay on the same host), and development, which keeps plain smtp://.
+    expect(loadConfig({ ...production, SMTP_URL: plain, SMTP_ALLOW_PLAINTEXT: 'true' }).mail.allowPlaintext).toBe(true);
+    expect(loadConfig({ SMTP_URL: plain }).mail.smtpUrl).toBe(plain);
+  });
+
   it('refuses a TRUST_PROXY entry that is no address or range, and true in production', () => {
     expect(problemsOf({ TRUST_PROXY: '10.0.0.0/8,proxy.internal' })).toEqual([
       'TRUST_PROXY must be false or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8 (got "10.0.0.0/8,proxy.internal")',

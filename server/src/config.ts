@@ -149,6 +149,9 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  // Production refuses an SMTP_URL without required TLS (smtps://, or smtp://…?requireTLS=true for STARTTLS) unless
+  // this says plain text is meant (a relay on the same host): a reset link must not cross the network in clear.
+  SMTP_ALLOW_PLAINTEXT: booleanSetting.default(false),
   MAIL_FROM: z.string().min(3).default('Medicare Provider Portal <no-reply@localhost>'),
   MAIL_VIEWER: booleanSetting.default(false),
   // argon2id cost: at least OWASP's minimum (19 MiB, 2 passes); raising either rehashes passwords at next login.
@@ -241,7 +244,8 @@ export const EnvSchema = z.object({
     .default(30 * 60_000),
   AUTHORITY_CLIENT_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
   REGISTRATION_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
-  // Invitations an administrator's client address may send per hour (docs/requirements/staff-accounts.md#invitations).
+  // Invitations per hour, per client address, per administrator and per location, each
+  // (docs/requirements/staff-accounts.md#invitations).
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
   // Operations (docs/decisions/0033-openapi-metrics-deployment.md): Prometheus metrics on their own port, loopback
   // only by default; `off` serves none. Several instances on one host each need their own port.
@@ -262,6 +266,20 @@ export const EnvSchema = z.object({
     .max(86_400_000, 'must be at most 86400000 (a day)')
     .optional(),
 });
+
+/**
+ * Why an SMTP URL would let mail go in clear or to an unchecked server, or undefined when it requires TLS: `smtps://`
+ * (TLS from the start), or `smtp://` with `requireTLS=true` (nodemailer then refuses a server without STARTTLS); and
+ * neither with `tls.rejectUnauthorized=false` (no certificate check).
+ */
+export function smtpTlsProblem(smtpUrl: string): string | undefined {
+  const url = new URL(smtpUrl);
+  const suffix = 'when NODE_ENV=production (or set SMTP_ALLOW_PLAINTEXT=true for a relay on this host)';
+  if (url.searchParams.get('tls.rejectUnauthorized') === 'false')
+    return `must not turn off the certificate check (tls.rejectUnauthorized=false) ${suffix}`;
+  if (url.protocol === 'smtps:' || url.searchParams.get('requireTLS') === 'true') return undefined;
+  return `must require TLS: smtps://host:465, or smtp://host:587?requireTLS=true for STARTTLS, ${suffix}`;
+}
 
 export const ConfigSchema = EnvSchema.transform((env) => {
   const fromRoot = (p: string) => (isAbsolute(p) ? p : resolve(repoRoot, p));
@@ -307,7 +325,12 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       surveyScriptIntegrity: env.SURVEY_SCRIPT_INTEGRITY,
     },
     jurisdictionImageBase: env.JURISDICTION_IMAGE_BASE,
-    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, viewer: env.MAIL_VIEWER },
+    mail: {
+      smtpUrl: env.SMTP_URL,
+      allowPlaintext: env.SMTP_ALLOW_PLAINTEXT,
+      from: env.MAIL_FROM,
+      viewer: env.MAIL_VIEWER,
+    },
     passwords: {
       hashMemoryKib: env.PASSWORD_HASH_MEMORY_KIB,
       hashIterations: env.PASSWORD_HASH_ITERATIONS,
@@ -395,6 +418,9 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     // The viewer shows every email (reset links included) to anyone who can reach the server.
     if (config.mail.viewer)
       ctx.addIssue({ code: 'custom', path: ['MAIL_VIEWER'], message: 'must not be true when NODE_ENV=production' });
+    // Opportunistic STARTTLS (plain smtp://) sends in clear to a relay, or a man in the middle, that offers no TLS.
+    const smtpProblem = config.mail.smtpUrl && !config.mail.allowPlaintext && smtpTlsProblem(config.mail.smtpUrl);
+    if (smtpProblem) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: smtpProblem });
     if (config.cms.preview && !config.cms.previewSecret)
       ctx.addIssue({
         code: 'custom',

@@ -176,16 +176,17 @@ describe('find my administrator: the contact relay', () => {
 
   it('is limited per client per day: the 4th request from one address gets 429 with Retry-After', async () => {
     const ip = newIp();
-    const { contactToken } = (await lookUp(locations[2]!, ip)).json().data as { contactToken: string };
-    for (let i = 0; i < 3; i++)
+    const tokens: string[] = [];
+    for (const location of locations.slice(0, 3)) tokens.push((await lookUp(location, ip)).json().data.contactToken);
+    for (const contactToken of tokens)
       expect((await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor }, { ip })).statusCode).toBe(200);
-    const over = await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor }, { ip });
+    const over = await post(FIND_ADMIN_CONTACT_PATH, { contactToken: tokens[2], ...visitor }, { ip });
     expect(over.statusCode).toBe(429);
     expect(over.json()).toEqual({ errorMessage: 'Too_Many_Requests' });
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(20 * 3600);
-    expect(await relayed(adminEmails.slice(4, 6))).toHaveLength(6);
+    expect(await relayed(adminEmails.slice(4, 6))).toHaveLength(2);
     // Another address may still ask.
-    expect((await post(FIND_ADMIN_CONTACT_PATH, { contactToken, ...visitor })).statusCode).toBe(200);
+    expect((await post(FIND_ADMIN_CONTACT_PATH, { contactToken: tokens[2], ...visitor })).statusCode).toBe(200);
   });
 
   it('is limited per location per day, whichever addresses ask; audited as refused', async () => {
@@ -202,5 +203,115 @@ describe('find my administrator: the contact relay', () => {
     expect(refused.filter((e) => e.outcome === 'failure').map((e) => e.details)).toEqual([
       expect.objectContaining({ reason: 'location_limit' }),
     ]);
+  });
+});
+
+/**
+ * The relay under attack (docs/requirements/portal.md#find-my-administrator): a sender gets a share of a location's
+ * daily cap, and the visitor's words reach the administrators fenced and link-free. The settings' defaults (5 per
+ * client, 10 per location).
+ */
+describe('find my administrator: the contact relay against a hostile visitor', () => {
+  const now = Date.parse('2026-11-23T09:00:00Z');
+  let app: FastifyInstance;
+  let locations: (typeof providerLocations.$inferSelect)[];
+  const adminEmails: string[] = [];
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({ clock: () => new Date(now), config: testConfig() }));
+    await seedDemoData(app.database.db, { locations: 3, today: '2026-11-23' });
+    locations = await app.database.db.select().from(providerLocations).orderBy(providerLocations.npi);
+    // One administrator for each of the first two locations: the limits, then the email, each on its own location.
+    for (const [i, location] of locations.slice(0, 2).entries()) {
+      const admin = await createAccount(app, `hostile.relay.admin${i}`, { firstName: 'Grace', lastName: 'Hopper' });
+      adminEmails.push(admin.email);
+      await app.database.db
+        .insert(userLocations)
+        .values({ userId: admin.id, locationId: location.id, role: 'administrator' });
+    }
+  });
+  afterAll(() => app.close());
+
+  async function ask(ip: string, message = visitor.message, location = locations[0]!) {
+    const lookup = await app.inject({
+      method: 'POST',
+      url: FIND_ADMIN_PATH,
+      payload: { npi: location.npi, ptan: location.ptan, tin: location.tin },
+      remoteAddress: ip,
+      headers: portalHeaders,
+    });
+    const { contactToken } = lookup.json().data as { contactToken: string };
+    return app.inject({
+      method: 'POST',
+      url: FIND_ADMIN_CONTACT_PATH,
+      payload: { contactToken, ...visitor, message },
+      remoteAddress: ip,
+      headers: portalHeaders,
+    });
+  }
+
+  it("gives each sender a share of the location's cap: two addresses sending 6 each leave room for a third visitor", async () => {
+    const statuses: number[] = [];
+    for (const ip of ['198.51.100.7', '2001:db8:7:7::1'])
+      for (let i = 0; i < 6; i++) statuses.push((await ask(ip)).statusCode);
+    // A fifth of the cap of 10 each: 2 relayed, then 429 (Too_Many_Requests with Retry-After).
+    expect(statuses).toEqual([200, 200, 429, 429, 429, 429, 200, 200, 429, 429, 429, 429]);
+    const third = await ask('203.0.113.50');
+    expect(third.statusCode).toBe(200);
+    // Another address of the same IPv6 /64 is the same sender.
+    expect((await ask('2001:db8:7:7::2')).statusCode).toBe(429);
+    const refused = await app.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'location.find-admin-contact'), eq(auditEvents.outcome, 'failure')));
+    expect(refused.map((e) => (e.details as { reason: string }).reason)).toContain('sender_limit');
+  });
+
+  it("fences the visitor's message in a quoted block in both parts and makes its links inert", async () => {
+    const message = [
+      'Thanks.',
+      '',
+      '— Medicare Provider Portal',
+      '',
+      'SECURITY NOTICE: your administrator account expires today. Renew it at https://portal-renewal.example.net/login',
+      'or www.portal-renewal.example.net, questions to help@portal-renewal.example.net (e.g. from 10.0.0.8).',
+    ].join('\n');
+    expect((await ask('192.0.2.200', message, locations[1])).statusCode).toBe(200);
+    const [mail] = await app.database.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.template, 'find-admin-contact-request'), eq(outbox.recipient, adminEmails[1]!)))
+      .then((rows) => rows.filter((r) => (r.data as { message: string }).message === message));
+    const email = renderEmail('http://localhost:3000', mail!.template, mail!.data);
+
+    // Plain text: a heading that names the visitor as the author, every line of theirs quoted, an end marker; the
+    // portal's own footer only once, at the very end, outside the block.
+    const text = email.text.split('\n');
+    const start = text.findIndex((l) => l.startsWith('Their message, quoted as they typed it'));
+    const end = text.indexOf('[End of the quoted text]');
+    expect(start).toBeGreaterThan(0);
+    expect(text[start]).toContain('the visitor wrote it, not the Medicare Provider Portal');
+    expect(text.slice(start + 1, end)).toEqual([
+      '> Thanks.',
+      '>',
+      '> — Medicare Provider Portal',
+      '>',
+      '> SECURITY NOTICE: your administrator account expires today. Renew it at hxxps://portal-renewal[.]example[.]net/login',
+      '> or www[.]portal-renewal[.]example[.]net, questions to help@portal-renewal[.]example[.]net (e.g. from 10[.]0[.]0[.]8).',
+    ]);
+    expect(text.filter((l) => l === '— Medicare Provider Portal')).toHaveLength(1);
+    expect(email.text.trimEnd().endsWith('— Medicare Provider Portal')).toBe(true);
+
+    // HTML: the same lines inside one blockquote, escaped; no anchor but none at all from the visitor.
+    const quote = /<blockquote[^>]*>([\s\S]*?)<\/blockquote>/.exec(email.html);
+    expect(quote).not.toBeNull();
+    expect(quote![1]).toContain('— Medicare Provider Portal');
+    expect(quote![1]).toContain('hxxps://portal-renewal[.]example[.]net/login');
+    for (const part of [email.text, email.html]) {
+      expect(part).not.toMatch(/https?:\/\/portal-renewal/);
+      expect(part).not.toContain('portal-renewal.example.net');
+      expect(part).not.toContain('10.0.0.8');
+    }
+    expect(email.html).not.toContain('<a ');
   });
 });

@@ -50,6 +50,8 @@ async function startSmtpServer() {
   };
 }
 
+const productionSettings = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), ENCRYPTION_KEY: 'a'.repeat(64) };
+
 describe('email templates', () => {
   it('carry the product name, PUBLIC_URL links and escape their data', () => {
     const email = renderEmail('https://portal.example.gov', 'account-locked', {
@@ -143,6 +145,31 @@ describe('email outbox and sender', () => {
     const [again] = await db.select({ attempts: outbox.attempts }).from(outbox).where(eq(outbox.id, id));
     expect(again!.attempts).toBe(1);
     expect(retryDelayMs(2)).toBe(2 * retryDelayMs(1));
+  });
+
+  it('with the STARTTLS-required URL production accepts, sends nothing to a relay that offers no STARTTLS', async () => {
+    // This relay offers no STARTTLS: plain smtp:// (above) delivered to it in clear; `requireTLS=true` refuses it.
+    const { db } = built.app.database;
+    const tlsOnly = outboxSenderJob({
+      smtpUrl: `${smtp.url}?requireTLS=true`,
+      from: 'Medicare Provider Portal <no-reply@portal.test>',
+      publicUrl: 'https://portal.example.gov',
+    });
+    expect(loadConfig({ ...productionSettings, SMTP_URL: `${smtp.url}?requireTLS=true` }).mail.smtpUrl).toBeDefined();
+    const tlsRunner = new JobRunner(db, [tlsOnly], pino({ level: 'silent' }));
+    const before = smtp.received.length;
+    const id = await db.transaction((tx) =>
+      enqueueEmail(tx, { to: 'tls@clinic.example', template: 'password-changed', data: { firstName: 'T' } }),
+    );
+    try {
+      await tlsRunner.runOnce(OUTBOX_JOB, { force: true });
+    } finally {
+      await tlsRunner.stop();
+    }
+    expect(smtp.received).toHaveLength(before);
+    const [row] = await db.select().from(outbox).where(eq(outbox.id, id));
+    expect(row).toMatchObject({ attempts: 1, sentAt: null });
+    expect(row!.lastError).toMatch(/STARTTLS/i);
   });
 
   it('shows queued email in the mail viewer, escaped, with both parts', async () => {

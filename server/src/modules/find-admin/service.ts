@@ -110,10 +110,20 @@ export async function findAdministrators(
 }
 
 /**
+ * How many of a location's daily contact requests one sender (client address, an IPv6 /64) may use: a fifth of the
+ * cap, at least one (10 → 2), so it takes five addresses, not two, to spend a location's day
+ * (docs/requirements/portal.md#find-my-administrator).
+ */
+export function senderShareOf(perLocationPerDay: number): number {
+  return Math.max(1, Math.floor(perLocationPerDay / 5));
+}
+
+/**
  * "Ask this administrator to contact me": the visitor's name, email, phone and message go by email (the outbox) to
  * every active administrator of the location the handle names (and of its sibling enrolment under the same NPI,
  * PTAN and TIN, as the lookup showed). The visitor learns nothing about them: the answer is the same however many
- * were emailed. Limited per client and per location per day; audited without the visitor's words.
+ * were emailed. Limited per client, per client and location (a share of the location's cap) and per location per
+ * day; audited without the visitor's words.
  * Answers how many emails were queued (and wakes the outbox sender when any were).
  */
 export async function relayContactRequest(
@@ -138,6 +148,16 @@ export async function relayContactRequest(
   if (perClient.count > perClientPerDay) {
     await audit(ctx, db, { ...event, target: locationId, outcome: 'failure', details: { reason: 'client_limit' } });
     throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(perClient.ttlMs));
+  }
+  // One sender's share of the location's cap: two or three addresses cannot spend it all.
+  const perSender = await countAttempt(
+    db,
+    `find-admin-contact-sender|${locationId}|${clientKeyOfAddress(ctx.client.ip)}`,
+    DAY_MS,
+  );
+  if (perSender.count > senderShareOf(perLocationPerDay)) {
+    await audit(ctx, db, { ...event, target: locationId, outcome: 'failure', details: { reason: 'sender_limit' } });
+    throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(perSender.ttlMs));
   }
   const perLocation = await countAttempt(db, `find-admin-contact-location|${locationId}`, DAY_MS);
   if (perLocation.count > perLocationPerDay) {

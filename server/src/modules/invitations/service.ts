@@ -14,6 +14,7 @@ import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { hashOneTimeToken, newOneTimeToken } from '../../platform/one-time-tokens';
 import { administeredLocations } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
+import { countAttempt, retryAfterHeader } from '../../platform/rate-limit';
 import { lockAdministrators } from '../admin/service';
 import { audit, type ServiceContext } from '../../platform/service-context';
 
@@ -76,6 +77,33 @@ async function emailIsMember(db: DbExecutor, email: string, locationId: string):
   return Boolean(row);
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The hourly invitation limits beyond the route's per client address
+ * (docs/requirements/staff-accounts.md#invitations): per administrator, whatever address or session they send from,
+ * and per location, whoever sends; each `INVITATIONS_PER_HOUR`. Over one: 429 `Too_Many_Requests` with
+ * `Retry-After`, audited with the reason. Counted in the shared PostgreSQL store (platform/rate-limit.ts), so every
+ * instance sees the same counts.
+ */
+async function countInvitation(ctx: Ctx, actorId: string, locationId: string): Promise<void> {
+  const max = ctx.config.invitations.perHour;
+  for (const [key, reason] of [
+    [`invitation-administrator|${actorId}`, 'administrator_limit'],
+    [`invitation-location|${locationId}`, 'location_limit'],
+  ] as const) {
+    const attempt = await countAttempt(ctx.db, key, HOUR_MS);
+    if (attempt.count <= max) continue;
+    await audit(ctx, ctx.db, {
+      actor: actorId,
+      action: 'invitation.sent',
+      outcome: 'failure',
+      details: { locationId, reason },
+    });
+    throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(attempt.ttlMs));
+  }
+}
+
 /**
  * Invites `email` to the location with the role (the route's admin guard has checked that the actor administers
  * it): 409 `Invitation_Already_Member` when an account with that address already has access to it. An open invitation of the
@@ -86,6 +114,7 @@ export async function createInvitation(
   actorId: string,
   input: CreateInvitationRequest,
 ): Promise<OpenInvitation> {
+  await countInvitation(ctx, actorId, input.locationId);
   const now = ctx.now();
   const invitation = await ctx.db.transaction(async (tx) => {
     if (await emailIsMember(tx, input.email, input.locationId)) throw new PortalError(409, 'Invitation_Already_Member');

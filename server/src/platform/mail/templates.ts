@@ -36,22 +36,63 @@ export function durationText(ms: number): string {
   return `${hours} ${hours === 1 ? 'hour' : 'hours'}`;
 }
 
+/**
+ * Text someone outside the portal wrote (the contact relay's visitor), shown fenced: a marked, quoted block whose
+ * every line starts with "> " in the plain-text part and a blockquote in the HTML part, so nothing in it (a fake
+ * footer, a "security notice") can read as the portal's own words; its links are made inert (`inertText`).
+ */
+interface QuotedText {
+  /** The line above the block, naming who wrote it (not the portal). */
+  heading: string;
+  quoted: string;
+}
+
 interface Body {
   subject: string;
-  /** Paragraphs of plain text; each is escaped for the HTML part. */
-  paragraphs: string[];
+  /** Paragraphs of plain text, each escaped for the HTML part; a quoted block is fenced (`QuotedText`). */
+  paragraphs: (string | QuotedText)[];
   link?: { label: string; path: string };
 }
 
+/** Where a quoted block ends, in the plain-text part; how it looks in the HTML part (a grey bar on its left). */
+const QUOTE_END = '[End of the quoted text]';
+const QUOTE_STYLE = 'margin:0 0 1em;padding:0.5em 1em;border-left:4px solid #888;background:#f3f3f3';
+
+/**
+ * Text from outside made link-free, as security teams "defang" addresses they quote (docs/decisions/0048): a scheme
+ * loses its meaning (`https://` → `hxxps://`, `ftp://` → `fxp://`), and the dots of anything a mail program would
+ * turn into a link by itself (a host name such as `portal-renewal.example.net`, `www.…`, an email address's domain,
+ * an IPv4 address) become `[.]`. Mail programs link neither, and the reader still sees what was written.
+ */
+export function inertText(text: string): string {
+  return text
+    .replace(/\bh(tt)(?=ps?:)|\bf(t)(?=p:)/gi, (scheme: string) => scheme.replace(/t/g, 'x').replace(/T/g, 'X'))
+    .replace(/[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, (name) =>
+      // Host names (the last label at least two letters: not "e.g") and dotted IPv4 addresses; "3.5" stays.
+      /\.\p{L}[\p{L}\p{N}-]+$/u.test(name) || /^\d{1,3}(\.\d{1,3}){3}$/.test(name) ? name.replaceAll('.', '[.]') : name,
+    );
+}
+
+const isQuote = (p: string | QuotedText): p is QuotedText => typeof p !== 'string';
+const quotedLines = (q: QuotedText) => inertText(q.quoted).split(/\r\n|[\r\n\u2028\u2029]/);
+
 function render(publicUrl: string, body: Body): RenderedEmail {
   const url = body.link ? portalLink(publicUrl, body.link.path) : undefined;
+  const textOf = (p: string | QuotedText) =>
+    isQuote(p) ? [p.heading, ...quotedLines(p).map((line) => `> ${line}`.trimEnd()), QUOTE_END].join('\n') : p;
+  const htmlOf = (p: string | QuotedText) =>
+    isQuote(p)
+      ? `<p>${escapeHtml(p.heading)}</p>\n<blockquote style="${QUOTE_STYLE}">${quotedLines(p).map(escapeHtml).join('<br>\n')}</blockquote>`
+      : `<p>${escapeHtml(p)}</p>`;
   const text =
-    [...body.paragraphs, ...(url ? [`${body.link!.label}: ${url}`] : []), `— ${PRODUCT_NAME}`].join('\n\n') + '\n';
+    [...body.paragraphs.map(textOf), ...(url ? [`${body.link!.label}: ${url}`] : []), `— ${PRODUCT_NAME}`].join(
+      '\n\n',
+    ) + '\n';
   const html = [
     '<!doctype html>',
     `<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(body.subject)}</title></head><body>`,
     `<h1>${escapeHtml(PRODUCT_NAME)}</h1>`,
-    ...body.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...body.paragraphs.map(htmlOf),
     ...(url ? [`<p><a href="${escapeHtml(url)}">${escapeHtml(body.link!.label)}</a></p>`] : []),
     '</body></html>',
   ].join('\n');
@@ -301,10 +342,13 @@ export const emailTemplates = {
       paragraphs: [
         `Hello ${d.firstName},`,
         `Someone looked up the administrator of ${d.legalName} (NPI ${d.npi}, PTAN ${d.ptan}) on the portal's "Find my administrator" page and asks you to contact them. Your email address was not shown to them.`,
-        `Name: ${d.name}`,
+        `Name: ${inertText(d.name)}`,
         `Email: ${d.email}`,
         `Phone: ${d.phone.slice(0, 3)}-${d.phone.slice(3, 6)}-${d.phone.slice(6)}`,
-        `Their message: ${d.message}`,
+        {
+          heading: `Their message, quoted as they typed it (the visitor wrote it, not the ${PRODUCT_NAME}; links in it are disabled):`,
+          quoted: d.message,
+        },
         'The portal did not check who they are: confirm it before you give anyone access to your location. If the request looks unwanted, ignore this email.',
       ],
     }),
