@@ -379,7 +379,8 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
         `login ratio, instance ${k + 1}: ${LOGIN_ROUNDS} rounds of the argon2id ceiling, ${LOGIN_SECONDS} s of flat-out logins and ${LOGIN_SECONDS} s against a bare login server; the ceiling again (${loadAverage()})`,
       );
       // Rounds, each figure over the mean of the ceilings either side of it: identical 10 s windows on this machine
-      // differed by up to 25 % (RESULTS.md), so one window decides nothing; the median of the rounds is the figure.
+      // differed by up to 25 % (bench/results/, session 7), so one window decides nothing; the median of the rounds
+      // is the figure.
       const ceilings = [await argon2Ceiling(hasher, hashConcurrency, CEILING_SAMPLES)];
       const rounds: { ceiling: number; portal: number; bare: number; split: LoginCpu }[] = [];
       for (let round = 0; round < LOGIN_ROUNDS; round++) {
