@@ -258,7 +258,7 @@ export async function loadGate(stack: Stack, data: MixData): Promise<Check[]> {
     hashing: instanceHashing(stack),
     seconds: half,
   });
-  // The check (docs/decisions/0037, session-10 amendment): on two shared cores a process serving half the rate costs
+  // The check (docs/decisions/0061): on two shared cores a process serving half the rate costs
   // more per request by itself (each wake-up and each hash finds the caches colder), so a control of the portal's
   // shape that shares nothing falls as far below 0.9 as the portal. What the code controls, what instances share, is
   // the portal's ratio over the control's; the ratio alone is printed above.
