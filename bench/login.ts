@@ -15,7 +15,7 @@
 // (PostgreSQL, the machine).
 // Also printed, less dependent on the machine's load: CPU of one argon2id verification (the ceiling: cores / that),
 // and CPU per login, in total and on the event loop's thread (Linux /proc; PostgreSQL's own CPU is another process
-// and not counted). Figures: docs/decisions/0020.
+// and not counted). Figures: bench/results/ (decision docs/decisions/0062).
 // Database: PostgreSQL when BENCH_DATABASE_URL is set (as production runs; both servers share it, the bench users
 // are reused), else embedded PGlite (one per server), whose SQL runs on the event loop.
 // Run: npm run bench:login   (PASSWORD_HASH_MEMORY_KIB / PASSWORD_HASH_ITERATIONS as in production to compare;

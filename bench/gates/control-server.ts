@@ -5,8 +5,8 @@
 // table, no row, no lock: nothing another process could contend for). A share of the requests, as many as the
 // portal's password logins, also verifies a password with the portal's own hasher and settings (its worker threads
 // of lower priority): a hash's cost depends on how far apart the hashes come, which two instances at half the rate
-// each pay without sharing anything (bench/RESULTS.md, sessions 8 and 10). Run as one and as two processes behind the
-// same nginx at the portal's rate, it measures what a second process costs on this machine by itself.
+// each pay without sharing anything (bench/results/, 2026-11-27 sessions 8 and 10). Run as one and as two processes
+// behind the same nginx at the portal's rate, it measures what a second process costs on this machine by itself.
 // Usage: tsx control-server.ts '<ControlOptions as JSON>'   (prints "ready" once listening)
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';

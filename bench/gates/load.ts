@@ -258,7 +258,7 @@ export async function loadGate(stack: Stack, data: MixData): Promise<Check[]> {
     hashing: instanceHashing(stack),
     seconds: half,
   });
-  // The check (docs/decisions/0037, session-10 amendment): on two shared cores a process serving half the rate costs
+  // The check (docs/decisions/0061): on two shared cores a process serving half the rate costs
   // more per request by itself (each wake-up and each hash finds the caches colder), so a control of the portal's
   // shape that shares nothing falls as far below 0.9 as the portal. What the code controls, what instances share, is
   // the portal's ratio over the control's; the ratio alone is printed above.
@@ -379,7 +379,8 @@ export async function loginRatioGate(stack: Stack, data: MixData): Promise<Check
         `login ratio, instance ${k + 1}: ${LOGIN_ROUNDS} rounds of the argon2id ceiling, ${LOGIN_SECONDS} s of flat-out logins and ${LOGIN_SECONDS} s against a bare login server; the ceiling again (${loadAverage()})`,
       );
       // Rounds, each figure over the mean of the ceilings either side of it: identical 10 s windows on this machine
-      // differed by up to 25 % (RESULTS.md), so one window decides nothing; the median of the rounds is the figure.
+      // differed by up to 25 % (bench/results/, session 7), so one window decides nothing; the median of the rounds
+      // is the figure.
       const ceilings = [await argon2Ceiling(hasher, hashConcurrency, CEILING_SAMPLES)];
       const rounds: { ceiling: number; portal: number; bare: number; split: LoginCpu }[] = [];
       for (let round = 0; round < LOGIN_ROUNDS; round++) {

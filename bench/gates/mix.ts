@@ -447,7 +447,7 @@ export async function runMix(options: MixOptions): Promise<MixResult> {
           overallRate: rate,
           // Each answer's own latency. autocannon 9's correction for coordinated omission records every answer of R ms
           // as R samples spaced by ceil(1 / rate) ms, which is 1 ms at our per-connection rates (the unit is off by
-          // 1000): one 700 ms answer outweighed 100 fast ones and moved the median (bench/RESULTS.md, soak). The rate
+          // 1000): one 700 ms answer outweighed 100 fast ones and moved the median (bench/results/, soak). The rate
           // is held (each route's count is its rate × seconds), so no request goes unsent for a slow one.
           ignoreCoordinatedOmission: true,
           duration: seconds,

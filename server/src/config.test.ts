@@ -168,19 +168,38 @@ describe('.env.example', () => {
   });
 });
 
-describe('README settings', () => {
-  it('lists every setting the server reads, and nothing else, each once, at most 120 columns wide', async () => {
+describe('docs/configuration.md', () => {
+  it('describes every setting the server reads, and nothing else, each once', async () => {
+    const { EnvSchema } = await import('./config');
+    const { SETTING_GROUPS } = await import('./config-docs');
+    const documented = SETTING_GROUPS.flatMap((group) => group.settings.flatMap((setting) => setting.names));
+    expect([...documented].sort()).toEqual(Object.keys(EnvSchema.shape).sort());
+    for (const setting of SETTING_GROUPS.flatMap((group) => group.settings)) {
+      expect(setting.shown.trim(), setting.names.join()).not.toBe('');
+      expect(setting.text.trim(), setting.names.join()).not.toBe('');
+    }
+  });
+
+  it("quotes each setting's default as the schema has it", async () => {
+    const { EnvSchema } = await import('./config');
+    const { SETTING_GROUPS } = await import('./config-docs');
+    const shape: Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }> = EnvSchema.shape;
+    for (const setting of SETTING_GROUPS.flatMap((group) => group.settings)) {
+      // A default computed at start ("the number of cores") is shown in words, without backticks.
+      if (!setting.shown.includes('`')) continue;
+      for (const name of setting.names) {
+        const fallback = shape[name]!.safeParse(undefined).data;
+        if (fallback !== undefined) expect(setting.shown, name).toContain(`\`${String(fallback)}\``);
+      }
+    }
+  });
+
+  it('is the file `npm run docs:config` writes, at most 120 columns wide', async () => {
     const { readFileSync } = await import('node:fs');
-    const { EnvSchema, repoRoot } = await import('./config');
-    const readme = readFileSync(`${repoRoot}/README.md`, 'utf8');
-    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('### The CMS'));
-    // A setting's line starts `- \`NAME\``, or names several: `- \`A\`, \`B\``, `- \`PORT\` / \`HOST\``.
-    const listed = section
-      .split('\n')
-      .filter((line) => line.startsWith('- `'))
-      .flatMap((line) => [...(/^- ((?:`[A-Z0-9_]+`(?:, | \/ )?)+)/.exec(line)?.[1] ?? '').matchAll(/`([A-Z0-9_]+)`/g)])
-      .map((match) => match[1]);
-    expect([...listed].sort()).toEqual(Object.keys(EnvSchema.shape).sort());
-    expect(section.split('\n').filter((line) => line.length > 120)).toEqual([]);
+    const { repoRoot } = await import('./config');
+    const { renderConfigurationDoc } = await import('./config-docs');
+    const written = readFileSync(`${repoRoot}/docs/configuration.md`, 'utf8');
+    expect(written, 'docs/configuration.md is out of date: run npm run docs:config').toBe(renderConfigurationDoc());
+    expect(written.split('\n').filter((line) => line.length > 120)).toEqual([]);
   });
 });

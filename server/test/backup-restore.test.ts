@@ -26,7 +26,7 @@ function databaseUrl(base: string, name: string): string {
   return url.toString();
 }
 
-// The README's backup procedure (Production guide → Backup and restore), run for real: it needs a PostgreSQL
+// The backup procedure of docs/production.md#backup-and-restore, run for real: it needs a PostgreSQL
 // server, so it runs with TEST_DATABASE_URL only (CI's PostgreSQL run).
 describe.runIf(inject('postgresTemplate'))('backup and restore with pg_dump and pg_restore', () => {
   it('a populated database dumped with pg_dump -Fc and restored into an empty one serves a demo login (password + TOTP)', async () => {
@@ -36,7 +36,7 @@ describe.runIf(inject('postgresTemplate'))('backup and restore with pg_dump and 
     const restored = `portal_restored_${suffix}`;
     const dir = mkdtempSync(join(tmpdir(), 'portal-backup-'));
     const dumpFile = join(dir, 'portal.dump');
-    // The dump holds encrypted TOTP secrets: the restored copy needs the same ENCRYPTION_KEY (README).
+    // The dump holds encrypted TOTP secrets: the restored copy needs the same ENCRYPTION_KEY (docs/production.md).
     const secrets = {
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       SESSION_SECRET: randomBytes(32).toString('hex'),

@@ -56,7 +56,7 @@ function whoAmI(name: string) {
 }
 
 // deploy/ run for real: nginx (Debian's package; CI installs it) rendered by deploy/render-nginx.mjs in front of two
-// portal instances sharing one database, as the README's production guide runs it.
+// portal instances sharing one database, as docs/production.md runs it.
 describe.runIf(nginxBinary)('deploy/: nginx in front of two portal instances', () => {
   it('balances both, passes X-Forwarded-* and X-Request-Id as TRUST_PROXY expects, serves hashed assets, and survives losing an instance', async () => {
     const config = testConfig({ TRUST_PROXY: 'loopback' });
