@@ -1,5 +1,5 @@
-// Fails (exit 1) when a file cites something a clone of this repository does not have: the old shared
-// requirement files (section-sign citations of the spec or DESIGN, the shared folder), or a `docs/…` path or
+// Fails (exit 1) when a decision record, bench/RESULTS.md or the README is over its length limit, or when a file
+// cites something a clone of this repository does not have: the old shared requirement files (section-sign citations of the spec or DESIGN, the shared folder), or a `docs/…` path or
 // `#anchor` that does not exist.
 // Markdown files' relative links are checked the same way. Run by `npm run lint`; `node scripts/check-doc-citations.mjs [root]`.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -101,6 +101,21 @@ for (const file of files(root)) {
       if (problem) problems.push(`${where}: ${target}: ${problem}`);
     }
   });
+}
+
+// The Docs rule: a decision record states one decision on about two screens, RESULTS.md is an index, and the
+// README stays a quick start (measurements go to bench/results/, reference text to docs/).
+const LENGTH_LIMITS = [
+  [/^docs\/decisions\/\d{4}-[\w-]+\.md$/, 100],
+  [/^bench\/RESULTS\.md$/, 150],
+  [/^README\.md$/, 250],
+];
+for (const file of files(root)) {
+  const path = relative(root, file).split('\\').join('/');
+  const limit = LENGTH_LIMITS.find(([pattern]) => pattern.test(path))?.[1];
+  const count = limit && readFileSync(file, 'utf8').trimEnd().split('\n').length;
+  if (limit && count > limit)
+    problems.push(`${path}: ${count} lines, over the ${limit}-line limit (move measurements to bench/results/)`);
 }
 
 if (problems.length) {
