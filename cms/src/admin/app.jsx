@@ -1,3 +1,4 @@
+import { Typography } from '@strapi/design-system';
 import jurisdictions from '../../../packages/contracts/src/jurisdictions.json';
 
 const known = new Set(jurisdictions.map((j) => j.value));
@@ -5,7 +6,7 @@ const known = new Set(jurisdictions.map((j) => j.value));
 /** The topic list's Jurisdictions column: the codes chosen, or "All" when none is (the topic is for everyone). */
 function JurisdictionsCell({ jurisdictions: value }) {
   const list = Array.isArray(value) ? value.filter((v) => known.has(v)) : [];
-  return <span>{list.length ? list.join(', ') : 'All'}</span>;
+  return <Typography textColor="neutral800">{list.length ? list.join(', ') : 'All'}</Typography>;
 }
 
 export default {
