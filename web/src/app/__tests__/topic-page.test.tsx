@@ -1,8 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { http } from 'msw';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer, topic } from '../../testing/content-handlers';
 import { recordRequests, server } from '../../testing/msw-server';
 import { renderApp } from '../../testing/render-app';
@@ -108,5 +108,23 @@ describe('topic page', () => {
     renderApp({ path: '/topics/rule', cookies: done });
     expect(await screen.findByText('Body of rule.')).toBeInTheDocument();
     expect(screen.queryByText(/This topic is for/)).toBeNull();
+  });
+
+  it('in-app navigation shows a publish within a few seconds: a topic read more than 5 s ago is asked for again', async () => {
+    const { router } = renderApp({ path: '/topics/appeals', cookies: done });
+    expect(await screen.findByText('Body of appeals.')).toBeInTheDocument();
+    // An editor publishes a change; the visitor goes to the home page and back six seconds later.
+    server.use(
+      http.get(contentRoute('topics'), () => dataAnswer([topic('appeals', { body: 'The published change.' })])),
+    );
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 6_000);
+      await act(() => router.navigate('/'));
+      await act(() => router.navigate('/topics/appeals'));
+      expect(await screen.findByText('The published change.')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
