@@ -174,4 +174,29 @@ describe('an editor in the Strapi admin', () => {
       expect(await (await fetch(`${portal.url}/topics/cardiac-rehab-billing`)).text()).not.toContain(body.slice(0, 12));
     },
   );
+
+  it.each([
+    ['home page', '/single-types/api::home-page.home-page', 'Home page', ['Welcome heading', 'Notices']],
+    ['license', '/single-types/api::license.license', 'License', ['License text']],
+    ['system-use notice', '/single-types/api::system-use-notice.system-use-notice', 'System use notice', []],
+    ['topic list', '/collection-types/api::topic.topic', 'Topic', ['Order on the home page', 'Jurisdictions']],
+  ])('the %s editor is headed by its name and labels its fields in words', async (name, path, heading, labels) => {
+    await page.goto(`${cms.url}/admin/content-manager${path}`);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    const text = await page.locator('main').innerText();
+    for (const label of labels) expect(text.toLowerCase()).toContain(label.toLowerCase());
+    // No raw attribute names, no "Set up preview" leading to Strapi's developer documentation.
+    expect(text).not.toMatch(/heroTitle|LicenseText|NoticeText|Set up preview/);
+    await screenshot(page, `cms-editor-${name.replace(/ /g, '-')}`);
+  });
+
+  it('the error message editor explains the code and the message', async () => {
+    await page.goto(`${cms.url}/admin/content-manager/collection-types/api::error-message.error-message`);
+    await page.getByText('Not_Found', { exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Not_Found' }).waitFor();
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('Error code');
+    expect(text).toContain('What the visitor reads when this error happens');
+    await screenshot(page, 'cms-editor-error-message');
+  });
 });

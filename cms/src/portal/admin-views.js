@@ -39,6 +39,8 @@ const VIEWS = {
     },
   },
   'api::home-page.home-page': {
+    // 'id': the edit view is headed by the type's name (License), not by a document id.
+    settings: { mainField: 'id' },
     fields: {
       heroTitle: field('Welcome heading', 'The large heading at the top of the home page.'),
       heroText: field('Welcome text', 'The paragraph under the welcome heading (Markdown).'),
@@ -50,6 +52,8 @@ const VIEWS = {
     },
   },
   'api::license.license': {
+    // 'id': the edit view is headed by the type's name (License), not by a document id.
+    settings: { mainField: 'id' },
     fields: {
       LicenseText: field(
         'License text',
@@ -58,6 +62,8 @@ const VIEWS = {
     },
   },
   'api::system-use-notice.system-use-notice': {
+    // 'id': the edit view is headed by the type's name (License), not by a document id.
+    settings: { mainField: 'id' },
     fields: {
       NoticeText: field(
         'System use notice',
