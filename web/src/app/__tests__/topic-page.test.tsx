@@ -96,7 +96,7 @@ describe('topic page', () => {
     renderApp({ path: '/topics/part-b', cookies: done });
     const notice = await screen.findByText(/This topic is for/);
     expect(notice).toHaveTextContent('This topic is for J5 MAC Part B and J8 MAC Part B. You chose J5 MAC Part A.');
-    await userEvent.click(screen.getByRole('button', { name: 'Change jurisdiction' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Choose another jurisdiction' }));
     expect(await screen.findByRole('dialog', { name: PICKER_TITLE })).toBeInTheDocument();
   });
 

@@ -75,7 +75,7 @@ function OtherJurisdictionNotice({ jurisdictions }: { jurisdictions: readonly st
       sx={{ mb: 2 }}
       action={
         <Button color="inherit" onClick={openPicker}>
-          Change jurisdiction
+          Choose another jurisdiction
         </Button>
       }
     >
