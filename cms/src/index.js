@@ -1,32 +1,36 @@
 'use strict';
-const { validateJurisdictions } = require('./portal/jurisdictions');
 const { provisionPortal } = require('./portal/provision');
 const { seedDemoContent } = require('./portal/seed');
+const { applyAdminViews } = require('./portal/admin-views');
+const { TOPIC, applyTopicRules } = require('./portal/topic-rules');
+const { markdownErrors, withoutContentChecks } = require('./portal/content-rules');
+const { errors } = require('@strapi/utils');
 
 module.exports = {
   register({ strapi }) {
-    // Topics may only name the portal's jurisdictions (packages/contracts/src/jurisdictions.json).
+    // The topics' jurisdictions: stored as JSON (the list of codes the portal reads), edited as a labelled
+    // group of checkboxes (src/admin/jurisdictions-input.jsx).
+    strapi.customFields.register({ name: 'jurisdictions', type: 'json' });
+    // The users-permissions plugin's User type (end users of Strapi's own API) holds nothing the portal uses: the
+    // CMS has no end users (sign-up is off), so editors never see it beside the content.
+    const user = strapi.contentType('plugin::users-permissions.user');
+    if (user) user.pluginOptions = { ...user.pluginOptions, 'content-manager': { visible: false } };
     strapi.documents.use(async (context, next) => {
-      if (context.uid === 'api::topic.topic' && (context.action === 'create' || context.action === 'update')) {
-        const data = context.params?.data;
-        validateJurisdictions(data?.jurisdictions);
-        // The admin fills the slug from the title; do the same for API-created topics. Once set it is never
-        // regenerated, so links stay stable when a title changes.
-        if (context.action === 'create' && data && !data.slug && data.title) {
-          data.slug = await strapi.plugin('content-manager').service('uid').generateUIDField({
-            contentTypeUID: context.uid,
-            field: 'slug',
-            data,
-            locale: context.params.locale,
-          });
-        }
+      if (context.action !== 'create' && context.action !== 'update') return next();
+      if (context.uid === TOPIC) await applyTopicRules(strapi, context);
+      // Every markdown field of the portal's content (src/portal/content-rules.js), each problem on its field.
+      if (context.uid.startsWith('api::')) {
+        const found = markdownErrors(strapi, context.uid, context.params?.data);
+        if (found.length) throw new errors.ValidationError(found.map((e) => e.message).join(' '), { errors: found });
       }
       return next();
     });
   },
 
   async bootstrap({ strapi }) {
-    await seedDemoContent(strapi);
+    // The demo content keeps a `javascript:` link on purpose: it shows the site's own defence.
+    await withoutContentChecks(() => seedDemoContent(strapi));
     await provisionPortal(strapi);
+    await applyAdminViews(strapi);
   },
 };

@@ -1,10 +1,12 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { LICENSE_COOKIE, REGION_COOKIE } from '@portal/contracts';
 import { http } from 'msw';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { contentRoute, dataAnswer, defaultErrorMessages, errorAnswer, topic } from '../../testing/content-handlers';
 import { recordRequests, server } from '../../testing/msw-server';
 import { renderApp } from '../../testing/render-app';
+import { PICKER_TITLE } from '../../features/jurisdiction/jurisdiction-chooser';
 
 const done = { [REGION_COOKIE]: 'J5A', [LICENSE_COOKIE]: 'true' };
 const topicRequests = (requests: URL[]) => requests.filter((url) => url.pathname.endsWith('/topics'));
@@ -85,5 +87,44 @@ describe('topic page', () => {
     renderApp({ path: '/topics/appeals', cookies: done });
     const alert = await screen.findByRole('alert');
     await waitFor(() => expect(alert).toHaveTextContent('An error has happened, please try again.'));
+  });
+
+  it('says when a topic is for other jurisdictions than the chosen one, and the button opens the picker', async () => {
+    server.use(
+      http.get(contentRoute('topics'), () => dataAnswer([topic('part-b', { jurisdictions: ['J5B', 'J8B'] })])),
+    );
+    renderApp({ path: '/topics/part-b', cookies: done });
+    const notice = await screen.findByText(/This topic is for/);
+    expect(notice).toHaveTextContent('This topic is for J5 MAC Part B and J8 MAC Part B. You chose J5 MAC Part A.');
+    await userEvent.click(screen.getByRole('button', { name: 'Choose another jurisdiction' }));
+    expect(await screen.findByRole('dialog', { name: PICKER_TITLE })).toBeInTheDocument();
+  });
+
+  it.each([
+    ['for the chosen jurisdiction', ['J5A', 'J8A']],
+    ['for every jurisdiction', []],
+  ])('says nothing of jurisdictions for a topic %s', async (_, jurisdictions) => {
+    server.use(http.get(contentRoute('topics'), () => dataAnswer([topic('rule', { jurisdictions })])));
+    renderApp({ path: '/topics/rule', cookies: done });
+    expect(await screen.findByText('Body of rule.')).toBeInTheDocument();
+    expect(screen.queryByText(/This topic is for/)).toBeNull();
+  });
+
+  it('in-app navigation shows a publish within a few seconds: a topic read more than 5 s ago is asked for again', async () => {
+    const { router } = renderApp({ path: '/topics/appeals', cookies: done });
+    expect(await screen.findByText('Body of appeals.')).toBeInTheDocument();
+    // An editor publishes a change; the visitor goes to the home page and back six seconds later.
+    server.use(
+      http.get(contentRoute('topics'), () => dataAnswer([topic('appeals', { body: 'The published change.' })])),
+    );
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 6_000);
+      await act(() => router.navigate('/'));
+      await act(() => router.navigate('/topics/appeals'));
+      expect(await screen.findByText('The published change.')).toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

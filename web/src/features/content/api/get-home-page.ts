@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { readContent } from '../../../lib/content-query';
+import { CONTENT_STALE_MS, readContent } from '../../../lib/content-query';
 
 export const getHomePageQueryOptions = () =>
   queryOptions({
     queryKey: ['content', 'home-page'],
     queryFn: ({ signal }) => readContent('home-page', { populate: '*' }, (s) => s.HomePageEntrySchema, signal),
-    staleTime: 60_000,
+    staleTime: CONTENT_STALE_MS,
   });
 
 export function useHomePage() {

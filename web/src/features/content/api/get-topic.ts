@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { readContent } from '../../../lib/content-query';
+import { CONTENT_STALE_MS, readContent } from '../../../lib/content-query';
 
 /** One topic by its stable slug (`/topics/{slug}`). Answers null when none is found. */
 export const getTopicQueryOptions = (slug: string) =>
@@ -14,7 +14,7 @@ export const getTopicQueryOptions = (slug: string) =>
       );
       return list[0] ?? null;
     },
-    staleTime: 60_000,
+    staleTime: CONTENT_STALE_MS,
   });
 
 export function useTopic(slug: string) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Jurisdiction, TopicEntry } from '@portal/contracts';
-import { readContent } from '../../../lib/content-query';
+import { CONTENT_STALE_MS, readContent } from '../../../lib/content-query';
 
 export const getTopicsQueryOptions = () =>
   queryOptions({
@@ -21,7 +21,7 @@ export const getTopicsQueryOptions = () =>
         (s) => s.TopicListSchema,
         signal,
       ),
-    staleTime: 60_000,
+    staleTime: CONTENT_STALE_MS,
   });
 
 /** Topics that apply to the jurisdiction; a topic with no jurisdictions listed applies to all. Unpublished ones never show. */

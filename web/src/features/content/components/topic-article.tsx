@@ -1,5 +1,6 @@
 import { Alert, Box, Button, Skeleton, Stack, Typography } from '@mui/material';
 import { CONTENT_NOT_FOUND_TEXT } from '@portal/contracts';
+import { selectableJurisdictions } from '@portal/contracts/jurisdiction-list';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -8,6 +9,8 @@ import { ContentMarkdown } from '../../../components/content-markdown/content-ma
 import { PRINT_BLOCK_ID, usePrintBlock } from './use-print-block';
 import { useErrorMessage } from '../../../lib/error-messages';
 import { ApiError } from '../../../lib/api-error';
+import { useRegion } from '../../../lib/region/region-context';
+import { useHydrated } from '../../../lib/use-hydrated';
 
 function TopicSkeleton() {
   return (
@@ -50,6 +53,37 @@ function ContentError({ code }: { code: string }) {
   );
 }
 
+/** "A and B" / "A, B and C". */
+function listOf(names: string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * A topic for other jurisdictions than the visitor's (docs/requirements/public-site.md#topic-page) says so, with a
+ * way to choose another jurisdiction. Shown once hydrated: the server's page is shared by every visitor.
+ */
+function OtherJurisdictionNotice({ jurisdictions }: { jurisdictions: readonly string[] | null | undefined }) {
+  const hydrated = useHydrated();
+  const { jurisdiction, option, openPicker } = useRegion();
+  const list = jurisdictions ?? [];
+  if (!hydrated || !jurisdiction || list.length === 0 || list.includes(jurisdiction)) return null;
+  const names = selectableJurisdictions.filter((j) => list.includes(j.value)).map((j) => j.title);
+  return (
+    <Alert
+      severity="info"
+      role="status"
+      sx={{ mb: 2 }}
+      action={
+        <Button color="inherit" onClick={openPicker}>
+          Choose another jurisdiction
+        </Button>
+      }
+    >
+      This topic is for {listOf(names)}. You chose {option?.title ?? jurisdiction}.
+    </Alert>
+  );
+}
+
 /** A CMS topic: unpublished or unknown → 'This content was not found.' (docs/requirements/public-site.md#topic-page). */
 export function TopicArticle({ slug }: { slug: string }) {
   const topic = useTopic(slug);
@@ -79,6 +113,7 @@ export function TopicArticle({ slug }: { slug: string }) {
           Print
         </Button>
       </Stack>
+      <OtherJurisdictionNotice jurisdictions={attributes.jurisdictions} />
       <Box component="article" id={PRINT_BLOCK_ID} aria-labelledby="topic-title">
         <Typography id="topic-title" variant="h1" gutterBottom>
           {attributes.title}

@@ -1,0 +1,202 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cmsDir, cmsNode, startStrapi, type RunningStrapi } from '../server/test/support/strapi';
+import { launchBrowser, screenshot } from './support/browser';
+import { freePort, startPortal, type RunningPortal } from './support/portal-server';
+
+/**
+ * The editor's path in the real Strapi admin (issue 42): the admin panel built by `npm run build --prefix cms`
+ * (built here when missing or stale, about two minutes), a CMS of this file's own with an administrator, and a portal its
+ * webhook reaches.
+ */
+const EDITOR = { email: 'editor@example.com', password: 'Editor-Pass1' };
+const TOPIC_LIST = '/admin/content-manager/collection-types/api::topic.topic';
+
+let cms: RunningStrapi;
+let portal: RunningPortal;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let dataDir: string;
+
+interface PortalTopic {
+  attributes: { title: string; slug: string; jurisdictions: string[] | null; order: number | null };
+}
+
+async function portalTopics(): Promise<PortalTopic[]> {
+  const res = await fetch(`${portal.url}/api/content/topics?pagination[pageSize]=100`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: PortalTopic[] }).data;
+}
+
+async function logIn() {
+  await page.goto(`${cms.url}/admin/auth/login`);
+  await page.getByLabel(/^Email/).fill(EDITOR.email);
+  await page.getByLabel(/^Password/).fill(EDITOR.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(/\/admin(\/)?$/);
+}
+
+/** Waits until the portal's server-rendered topic page (a fresh request, as a reload) holds `text`; the ms it took. */
+async function msUntilPortalShows(path: string, text: string, timeoutMs = 10_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const res = await fetch(`${portal.url}${path}`);
+    if (res.ok && (await res.text()).includes(text)) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`${path} did not show "${text}" within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('an editor in the Strapi admin', () => {
+  beforeAll(async () => {
+    // The admin panel, built when missing or older than cms/src/admin (as `npm start` does).
+    const built = spawnSync(cmsNode, ['scripts/build-admin.mjs'], { cwd: cmsDir, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('building the Strapi admin panel failed');
+    dataDir = mkdtempSync(join(tmpdir(), 'portal-e2e-editor-'));
+    const port = await freePort();
+    cms = await startStrapi({
+      portalDataDir: dataDir,
+      webhookUrl: `http://localhost:${port}/api/content/webhook`,
+      env: { CMS_SERVE_ADMIN: 'true', CMS_ADMIN_EMAIL: EDITOR.email, CMS_ADMIN_PASSWORD: EDITOR.password },
+    });
+    portal = await startPortal({ CMS_URL: cms.url }, { port, dataDir });
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    page = await context.newPage();
+    // Leaving a form the CMS refused asks whether to discard the changes: yes.
+    page.on('dialog', (dialog) => void dialog.accept());
+    await logIn();
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await portal?.stop();
+    await cms?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates a topic with jurisdictions ticked in the form, publishes it, and the portal has it within 2 s', async () => {
+    await page.goto(`${cms.url}${TOPIC_LIST}/create`);
+    await page.getByLabel(/^title/i).fill('Cardiac rehab billing');
+    await page.getByLabel(/^summary/i).fill('How to bill cardiac rehabilitation sessions.');
+    const jurisdictions = page.getByRole('group', { name: /jurisdictions/i });
+    await jurisdictions.getByRole('checkbox', { name: /J8 MAC Part B/ }).click();
+    await jurisdictions.getByRole('checkbox', { name: /J5 MAC Part A/ }).click();
+    await screenshot(page, 'cms-topic-editor');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved document').waitFor();
+    // The slug comes from the title (it was `topic` before, whatever the title).
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published document').waitFor();
+    const published = Date.now();
+    const ms = await msUntilPortalShows('/topics/cardiac-rehab-billing', 'Cardiac rehab billing');
+    expect(Date.now() - published).toBeLessThan(2000);
+    expect(ms).toBeLessThan(2000);
+
+    const topics = await portalTopics();
+    const created = topics.find((t) => t.attributes.slug === 'cardiac-rehab-billing');
+    // Stored in the contracts' order, as the list of codes the portal reads.
+    expect(created?.attributes.jurisdictions).toEqual(['J5A', 'J8B']);
+    // A new topic goes after the others, not to the top.
+    const orders = topics.filter((t) => t !== created).map((t) => t.attributes.order ?? 0);
+    expect(created?.attributes.order).toBeGreaterThan(Math.max(...orders));
+  });
+
+  it('lists the jurisdictions as a column and edits those of an existing topic', async () => {
+    await page.goto(`${cms.url}${TOPIC_LIST}`);
+    // Strapi's list is a table without header roles: its head row names the column.
+    await expect.poll(() => page.locator('thead').innerText()).toMatch(/jurisdictions/i);
+    const row = page.getByRole('row').filter({ hasText: 'Cardiac rehab billing' });
+    await expect.poll(() => row.innerText()).toContain('J5A, J8B');
+    await screenshot(page, 'cms-topic-list');
+    await row.getByText('Cardiac rehab billing').click();
+    const jurisdictions = page.getByRole('group', { name: /jurisdictions/i });
+    await jurisdictions.getByRole('checkbox', { name: /J5 MAC Part A/ }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published document').waitFor();
+    await expect
+      .poll(async () => (await portalTopics()).find((t) => t.attributes.slug === 'cardiac-rehab-billing')?.attributes)
+      .toMatchObject({ jurisdictions: ['J8B'] });
+    // Ticking none means every jurisdiction: stored as an empty list, which the portal accepts.
+    await jurisdictions.getByRole('checkbox', { name: /J8 MAC Part B/ }).click();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Published document').waitFor();
+    await expect
+      .poll(async () => (await portalTopics()).find((t) => t.attributes.slug === 'cardiac-rehab-billing')?.attributes)
+      .toMatchObject({ jurisdictions: [] });
+  });
+
+  it('refuses a whitespace-only title with the message on the field, and nothing reaches the site', async () => {
+    const before = (await portalTopics()).length;
+    await page.goto(`${cms.url}${TOPIC_LIST}/create`);
+    await page.getByLabel(/^title/i).fill('   ');
+    await page.getByLabel(/^summary/i).fill('A summary');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByText(/Enter a title/)
+      .first()
+      .waitFor();
+    await screenshot(page, 'cms-topic-blank-title');
+    expect((await portalTopics()).length).toBe(before);
+  });
+
+  it.each([
+    ['raw HTML', 'Call us <b>today</b>.', /Remove the HTML "<b>"/],
+    ['a javascript: link', 'A [trap](javascript:alert(1)) link.', /would be shown as plain text/],
+    ['an image from another host', '![A claim form](https://images.example.org/claim.png)', /not in the media library/],
+    ['an image with its file name as alt text', '![claim-flow.svg](/uploads/claim-flow.svg)', /needs alternative text/],
+    ['a link without text', 'See [](https://www.cms.gov/).', /has no text to click/],
+  ])(
+    'refuses a body with %s: the message is on the field and the site keeps the published text',
+    async (_, body, message) => {
+      const before = (await portalTopics()).find((t) => t.attributes.slug === 'cardiac-rehab-billing');
+      await page.goto(`${cms.url}${TOPIC_LIST}`);
+      await page
+        .getByRole('row')
+        .filter({ hasText: 'Cardiac rehab billing' })
+        .getByText('Cardiac rehab billing')
+        .click();
+      const editor = page.locator('.CodeMirror-lines').first();
+      await editor.click();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(`\n\n${body}`);
+      await page.getByRole('button', { name: 'Publish' }).click();
+      // Under the Body field (the field's error text; the admin also repeats it in a notification).
+      await page.locator('[id$="-error"]').filter({ hasText: message }).waitFor();
+      await screenshot(page, `cms-topic-refused-${body.length}`);
+      const after = (await portalTopics()).find((t) => t.attributes.slug === 'cardiac-rehab-billing');
+      expect(after).toEqual(before);
+      expect(await (await fetch(`${portal.url}/topics/cardiac-rehab-billing`)).text()).not.toContain(body.slice(0, 12));
+    },
+  );
+
+  it.each([
+    ['home page', '/single-types/api::home-page.home-page', 'Home page', ['Welcome heading', 'Notices']],
+    ['license', '/single-types/api::license.license', 'License', ['License text']],
+    ['system-use notice', '/single-types/api::system-use-notice.system-use-notice', 'System use notice', []],
+    ['topic list', '/collection-types/api::topic.topic', 'Topic', ['Order on the home page', 'Jurisdictions']],
+  ])('the %s editor is headed by its name and labels its fields in words', async (name, path, heading, labels) => {
+    await page.goto(`${cms.url}/admin/content-manager${path}`);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    const text = await page.locator('main').innerText();
+    for (const label of labels) expect(text.toLowerCase()).toContain(label.toLowerCase());
+    // No raw attribute names, no "Set up preview" leading to Strapi's developer documentation.
+    expect(text).not.toMatch(/heroTitle|LicenseText|NoticeText|Set up preview/);
+    await screenshot(page, `cms-editor-${name.replace(/ /g, '-')}`);
+  });
+
+  it('the error message editor explains the code and the message', async () => {
+    await page.goto(`${cms.url}/admin/content-manager/collection-types/api::error-message.error-message`);
+    await page.getByText('Not_Found', { exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Not_Found' }).waitFor();
+    const text = await page.locator('main').innerText();
+    expect(text).toContain('Error code');
+    expect(text).toContain('What the visitor reads when this error happens');
+    await screenshot(page, 'cms-editor-error-message');
+  });
+});
