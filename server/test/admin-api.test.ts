@@ -260,6 +260,8 @@ describe('administrator API', () => {
                 status: 'active',
               },
             ],
+            // Also of Y, which the caller does not administer: only "remove from my location" is theirs.
+            accountActions: false,
           },
         ]);
       }

@@ -13,7 +13,7 @@ import type { AuditDetails } from '../../platform/audit';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { adminLocations, lockAdministrators } from './scope';
+import { adminLocations, checkAdministratorChange } from './scope';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -110,9 +110,12 @@ export async function decideRequest(
       return refusal(400, 'Access_Request_Unverified', event, { reason: 'email_unverified' });
     const now = ctx.now();
     const role = decision.decision === 'approve' ? decision.input.role : null;
-    const administrators = await lockAdministrators(tx, request.locationId, now);
     // The guard let the actor in; under the lock, a concurrent change may since have taken their role away.
-    if (!administrators.some((a) => a.userId === grant.actorId && a.inForce)) throw new PortalError(404, 'Not_Found');
+    const { administrators } = await checkAdministratorChange(tx, {
+      actorId: grant.actorId,
+      locationIds: [request.locationId],
+      now,
+    });
     if (role === 'administrator' && administrators.length >= ctx.config.staff.adminsPerLocationMax)
       return refusal(409, 'Admin_Limit_Reached', event, { reason: 'admin_limit', locationId: request.locationId });
     if (role)

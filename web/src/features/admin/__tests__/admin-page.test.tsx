@@ -87,6 +87,7 @@ const person: PersonSummary = {
       status: 'active',
     },
   ],
+  accountActions: true,
 };
 
 function renderConsole() {
