@@ -262,6 +262,7 @@ describe('administrator API', () => {
             ],
             // Also of Y, which the caller does not administer: only "remove from my location" is theirs.
             accountActions: false,
+            self: false,
           },
         ]);
       }

@@ -82,7 +82,12 @@ interface PersonRow {
   mfaEnrolledAt: Date | null;
 }
 
-function summaryOf(row: PersonRow, locations: PersonLocation[], accountActions: boolean, now: Date): PersonSummary {
+function summaryOf(
+  row: PersonRow,
+  locations: PersonLocation[],
+  caller: { actorId: string; accountActions: boolean },
+  now: Date,
+): PersonSummary {
   return {
     userId: row.userId,
     name: `${row.firstName} ${row.lastName}`.trim(),
@@ -92,7 +97,8 @@ function summaryOf(row: PersonRow, locations: PersonLocation[], accountActions: 
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
     mfaEnrolled: row.mfaEnrolledAt !== null,
     locations,
-    accountActions,
+    accountActions: caller.accountActions,
+    self: row.userId === caller.actorId,
   };
 }
 
@@ -143,7 +149,14 @@ export async function searchPeople(
   ]);
   const total = totals?.n ?? 0;
   return {
-    items: rows.map((row) => summaryOf(row, links.get(row.userId) ?? [], !elsewhere.has(row.userId), now)),
+    items: rows.map((row) =>
+      summaryOf(
+        row,
+        links.get(row.userId) ?? [],
+        { actorId: grant.actorId, accountActions: !elsewhere.has(row.userId) },
+        now,
+      ),
+    ),
     page: input.page,
     pageSize: ADMIN_PAGE_SIZE,
     total,
@@ -176,7 +189,7 @@ export async function personDetail(
   const locations = links.get(userId);
   if (!row || !locations?.length) return null;
   return {
-    ...summaryOf(row, locations, !elsewhere.has(userId), now),
+    ...summaryOf(row, locations, { actorId: grant.actorId, accountActions: !elsewhere.has(userId) }, now),
     locked: row.lockedUntil !== null && row.lockedUntil > now,
     passkeyCount: keys?.n ?? 0,
     createdAt: row.createdAt.toISOString(),
