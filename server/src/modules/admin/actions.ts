@@ -68,8 +68,8 @@ async function lockedLink(tx: DbExecutor, userId: string, locationId: string) {
 
 /**
  * Makes the person an administrator of the location (409 `Admin_Limit_Reached` at ADMINS_PER_LOCATION_MAX) or a user
- * again (409 `Last_Administrator` when no other active administrator would remain, the actor included). Giving the
- * role the person already has changes nothing.
+ * again (409 `Last_Administrator` when no other working administrator would remain: an enabled account with a link in
+ * force, `checkAdministratorChange`). Giving the role the person already has changes nothing.
  */
 export function setPersonRole(
   ctx: ActionContext,
@@ -102,7 +102,7 @@ export function setPersonRole(
 
 /**
  * Removes the person from the location (the actor may remove themselves: leaving). 409 `Last_Administrator` when they
- * are its last administrator with a link in force.
+ * are its last working administrator (`checkAdministratorChange`).
  */
 export function removeFromLocation(
   ctx: ActionContext,

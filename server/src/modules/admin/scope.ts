@@ -29,12 +29,13 @@ export interface LockedAdministrator {
 }
 
 /**
- * Serialises the changes to locations' people (docs/decisions/0039-admin-guard.md, 0045): takes each location's row
- * lock in id order (two changes over several locations never wait on each other crosswise), then reads their
- * administrator links `FOR UPDATE`, each with whether it is in force at `now` (the app's clock, db/links.ts) and
- * whether it works (in force, of an enabled account). The location row is what makes the rules hold: `FOR UPDATE` on
- * the links alone would not stop a concurrent transaction from adding a sixth administrator (a row it does not lock),
- * and under READ COMMITTED the read after the lock sees every change committed before it.
+ * Serialises the changes to locations' people (docs/decisions/0039-admin-guard.md,
+ * docs/decisions/0046-one-rule-for-administrator-changes.md): takes each location's row lock in id order (two changes
+ * over several locations never wait on each other crosswise), then reads their administrator links `FOR UPDATE`, each
+ * with whether it is in force at `now` (the app's clock, db/links.ts) and whether it works (in force, of an enabled
+ * account). The location row is what makes the rules hold: `FOR UPDATE` on the links alone would not stop a
+ * concurrent transaction from adding a sixth administrator (a row it does not lock), and under READ COMMITTED the read
+ * after the lock sees every change committed before it.
  */
 export async function lockAdministrators(
   tx: DbExecutor,
