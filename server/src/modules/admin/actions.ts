@@ -147,6 +147,8 @@ async function lockPersonLocations(
   let locked: string[] = [];
   for (;;) {
     const locationIds = await locationsOfPerson(tx, userId);
+    // Removed from every location meanwhile: no longer a person of the actor's.
+    if (!locationIds.length) throw new PortalError(404, 'Not_Found');
     if (locationIds.every((id) => locked.includes(id))) return undefined;
     locked = [...new Set([...locked, ...locationIds])];
     const { refusal } = await checkAdministratorChange(tx, {
