@@ -22,6 +22,9 @@ const ADMIN_SECRET = DEMO_TOTP_SECRETS[ADMIN]!;
 const APPROVED = 'demo.user.j8';
 const DENIED = 'demo.admin.j8';
 const DENY_REASON = 'We do not work with this billing office.';
+const FULL_CLINIC = 'Fullhouse Clinic';
+const CANDIDATE = 'never.logged.in';
+const SHARED = 'shared.elsewhere';
 // A refused call (a re-authentication asked for) answers 4xx, which Chromium reports as a console error of the page.
 const allowConsoleErrors = [/status of 40[0-9]/];
 
@@ -48,6 +51,53 @@ describe('the administrator console', () => {
         const [requester] = await db.select().from(users).where(eq(users.username, username));
         await db.insert(accessRequests).values({ userId: requester!.id, locationId: link!.locationId });
       }
+      // A location of the administrator's that already has its 5 administrators, a person there who never logged in,
+      // and a person there who also works for a location the administrator does not manage.
+      const location = async (legalName: string, npi: string) =>
+        (
+          await db
+            .insert(providerLocations)
+            .values({
+              npi,
+              ptan: `P${npi.slice(-6)}`,
+              tin: '123456789',
+              legalName,
+              jurisdiction: 'J5',
+              lineOfBusiness: 'B',
+              state: 'IA',
+              addressLine1: '1 Main St',
+              city: 'Des Moines',
+              zip: '50309',
+            })
+            .returning()
+        )[0]!;
+      const full = await location(FULL_CLINIC, '1999999990');
+      const other = await location('Elsewhere Clinic', '1999999982');
+      const person = async (username: string, firstName: string) =>
+        (
+          await db
+            .insert(users)
+            .values({
+              username,
+              email: `${username}@example.com`,
+              firstName,
+              lastName: 'Tester',
+              dob: '1980-01-01',
+              passwordHash: 'not-a-hash',
+              status: 'active',
+            })
+            .returning()
+        )[0]!;
+      await db.insert(userLocations).values({ userId: admin!.id, locationId: full.id, role: 'administrator' });
+      for (let i = 1; i <= 4; i++) {
+        const filler = await person(`full.admin.${i}`, `Filler${i}`);
+        await db.insert(userLocations).values({ userId: filler.id, locationId: full.id, role: 'administrator' });
+      }
+      const candidate = await person(CANDIDATE, 'Casey');
+      await db.insert(userLocations).values({ userId: candidate.id, locationId: full.id, role: 'user' });
+      const shared = await person(SHARED, 'Shannon');
+      await db.insert(userLocations).values({ userId: shared.id, locationId: full.id, role: 'user' });
+      await db.insert(userLocations).values({ userId: shared.id, locationId: other.id, role: 'user' });
       await database.close();
     },
     pageDefaults: { allowConsoleErrors },
@@ -153,8 +203,8 @@ describe('the administrator console', () => {
     await expectNoAxeViolations(page, 'make administrator dialog');
     await screenshot(page, 'admin-make-admin-dialog-1440');
     await confirm.getByRole('button', { name: 'Make administrator' }).click();
-    await page
-      .getByTestId('people-status')
+    await person
+      .getByTestId('person-status')
       .getByText(/is now an administrator of/)
       .waitFor();
     await person.getByRole('cell', { name: 'Administrator', exact: true }).waitFor();
@@ -168,10 +218,61 @@ describe('the administrator console', () => {
     await person.getByRole('button', { name: 'Revoke administrator' }).click();
     const revoke = page.getByRole('dialog', { name: /^Revoke / });
     await revoke.getByRole('button', { name: 'Revoke administrator' }).click();
-    await page
-      .getByTestId('people-status')
+    await person
+      .getByTestId('person-status')
       .getByText(/is no longer an administrator of/)
       .waitFor();
     await person.getByRole('cell', { name: 'User', exact: true }).waitFor();
+  });
+
+  it('offers only what is allowed, and shows a refusal next to the control, in view (390 and 1440 px, axe)', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    await loginWithTotp(page, ADMIN, ADMIN_SECRET);
+    await openConsole(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const people = page.getByRole('region', { name: 'People of my locations' });
+    const search = async (q: string) => {
+      await people.getByRole('searchbox', { name: 'Name, username or email' }).fill(q);
+      await people.getByRole('button', { name: 'Search' }).click();
+      return people.getByRole('listitem').filter({ hasText: q });
+    };
+
+    // My own card: nothing to disable, revoke or remove.
+    const mine = await search(ADMIN);
+    await mine.getByText('This is your account.').waitFor();
+    expect(await mine.getByRole('button').count()).toBe(0);
+
+    // A person who also works elsewhere: only the location's actions.
+    const shared = await search(SHARED);
+    await shared.getByText(/also works for a provider location you do not manage/).waitFor();
+    expect(await shared.getByRole('button', { name: 'Disable account' }).count()).toBe(0);
+    expect(await shared.getByRole('button', { name: 'Remove from location' }).count()).toBe(1);
+    await expectNoAxeViolations(page, 'person of another location too');
+    await screenshot(page, 'admin-person-elsewhere-390');
+
+    // Promoting someone who never logged in says what it means for the 5 places; at the limit the refusal shows on
+    // the card, next to the button, in view.
+    const candidate = await search(CANDIDATE);
+    await candidate.getByRole('button', { name: 'Make administrator' }).click();
+    const confirm = page.getByRole('dialog', { name: new RegExp(`an administrator of ${FULL_CLINIC}`) });
+    await confirm.getByText(/has never logged in: they take one of the 5 administrator places/).waitFor();
+    await expectNoAxeViolations(page, 'make administrator of someone who never logged in');
+    await screenshot(page, 'admin-make-admin-never-logged-in-390');
+    await confirm.getByRole('button', { name: 'Make administrator' }).click();
+    const refusal = candidate.getByRole('alert');
+    await refusal.getByText(/already has the most administrators allowed/).waitFor();
+    await page.waitForFunction(
+      (el) => {
+        const box = el!.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      },
+      await refusal.elementHandle(),
+    );
+    await expectNoAxeViolations(page, 'refusal on the card at 390 px');
+    await screenshot(page, 'admin-refusal-on-card-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await refusal.scrollIntoViewIfNeeded();
+    await expectNoAxeViolations(page, 'refusal on the card at 1440 px');
+    await screenshot(page, 'admin-refusal-on-card-1440');
   });
 });

@@ -43,6 +43,7 @@ import { loginHelpRoutes } from './modules/login-help/routes';
 import { demoClaimsRefreshJob, registrationExpiryJob } from './modules/registration/jobs';
 import { registrationRoutes } from './modules/registration/routes';
 import { recertificationRoutes } from './modules/recertification/routes';
+import { recertificationHold } from './modules/recertification/service';
 import { staffAccountJobs } from './modules/recertification/jobs';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
@@ -219,7 +220,7 @@ export async function buildApp({
   await app.register(routeAuditPlugin);
   await app.register(sessionPlugin);
   // Before every route: it guards each one under /api/admin as declared (docs/decisions/0039-admin-guard.md).
-  await app.register(adminGuardPlugin);
+  await app.register(adminGuardPlugin, { recertificationHold });
   // The API reference collects routes as they are declared: before them (docs/decisions/0033-openapi-metrics-deployment.md).
   if (config.apiDocs) await registerOpenApi(app, { publicUrl: config.publicUrl, ui: true });
   await app.register(healthRoutes, { database });

@@ -260,6 +260,9 @@ describe('administrator API', () => {
                 status: 'active',
               },
             ],
+            // Also of Y, which the caller does not administer: only "remove from my location" is theirs.
+            accountActions: false,
+            self: false,
           },
         ]);
       }

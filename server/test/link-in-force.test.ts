@@ -3,6 +3,7 @@ import { DDE_SUBMIT_PATH, GET_EASI_PATH } from '@portal/contracts/dde-access';
 import { FIND_ADMIN_PATH } from '@portal/contracts/find-admin';
 import { npiCheckDigit } from '@portal/contracts/identifiers';
 import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
+import { RECERTIFICATIONS_PATH } from '@portal/contracts/recertification';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, RouteOptions } from 'fastify';
@@ -102,16 +103,19 @@ describe('a link stops granting at its date, not at the next suspension run', ()
     expect(answers).toEqual(answers.map(refused));
     expect(await linkStatus(admin.id, location.id)).toBe('active');
 
-    // The other administrator still administers the location, sees the lapsed link as suspended, and is taken to the
-    // recertification screen: another person's link is overdue (the forced screen, kept).
+    // The other administrator still administers the location and is taken to the recertification screen: another
+    // person's link is overdue (the forced screen, kept, and held by the API too). The recertification lists the lapsed
+    // link as overdue; the rest of the console waits for it.
     const keeperClient = await sessionOf(app, clock, keeper.id);
-    const detail = await callAs(app, keeperClient, 'GET', adminPath(ADMIN_ROUTES.person, { userId: admin.id }));
-    expect(detail.statusCode).toBe(200);
-    expect(detail.json().data.locations).toMatchObject([{ locationId: location.id, status: 'suspended' }]);
     expect((await callAs(app, keeperClient, 'GET', '/api/session')).json().data).toMatchObject({
       administersLocation: true,
       recertificationOverdue: true,
     });
+    const due = await callAs(app, keeperClient, 'GET', RECERTIFICATIONS_PATH);
+    expect(due.json().data.links).toMatchObject([{ userId: admin.id, locationId: location.id, overdue: true }]);
+    const held = await callAs(app, keeperClient, 'GET', adminPath(ADMIN_ROUTES.person, { userId: admin.id }));
+    expect(held.statusCode).toBe(403);
+    expect(held.json().errorMessage).toBe('Recertification_Overdue');
 
     // The job's bookkeeping comes later and changes nothing of the answers.
     expect(await app.jobs.runOnce(RECERTIFICATION_SUSPENSION_JOB, { force: true })).toBe(true);

@@ -143,6 +143,13 @@ export const PersonSummary = z.object({
   mfaEnrolled: z.boolean(),
   /** The person's links to the caller's locations (never another location's). */
   locations: z.array(PersonLocation),
+  /**
+   * The caller administers every location of the person, so the account-wide actions (disable, enable, unlock, reset
+   * the second factor) are theirs; otherwise only "remove from my location" is (403 `Admin_Other_Locations`).
+   */
+  accountActions: z.boolean(),
+  /** The person is the caller: the console offers no action on one's own card (another administrator decides). */
+  self: z.boolean(),
 });
 export type PersonSummary = z.infer<typeof PersonSummary>;
 export const PeopleSearchResponse = dataEnvelope(z.object({ items: z.array(PersonSummary), ...PageInfo }));

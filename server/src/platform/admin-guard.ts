@@ -54,6 +54,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Required on every route under `/api/admin` (the server does not start otherwise). */
     adminScope?: AdminScope;
+    /** The recertification's own routes: open while the caller's recertification is overdue (the hold). */
+    recertificationRoute?: true;
   }
   interface FastifyRequest {
     /** Set by the admin guard on every `/api/admin` route it let through. */
@@ -218,34 +220,53 @@ export async function checkAdminScope(
   }
 }
 
-/** The guard hook: after `requireSession`, before validation (an outsider learns nothing, not even a field error). */
-const adminGuard: preHandlerAsyncHookHandler = guardErrors(
-  async function (request: FastifyRequest) {
-    const scope = request.routeOptions.config.adminScope;
-    const session = request.portalSession;
-    // Both are set for every route the plugin guards; their absence is a wiring mistake, answered as a refusal.
-    if (!scope || !session) throw notFound();
-    const { db } = request.server.database;
-    request.adminGrant = await checkAdminScope(db, session.userId, scope, request, request.server.clock());
-  } as preHandlerAsyncHookHandler,
-  { 404: ['Not_Found'] },
-);
+/**
+ * Whether the user is held by an overdue recertification at `now`: they administer a location with another person's
+ * link past its date (the recertification module's definition, given to the plugin by the app).
+ */
+export type RecertificationHold = (db: DbExecutor, userId: string, now: Date) => Promise<boolean>;
+
+/**
+ * The guard hook: after `requireSession`, before validation (an outsider learns nothing, not even a field error).
+ * Then the recertification hold: while the caller's recertification is overdue, every administrator call but the
+ * recertification's own answers 403 `Recertification_Overdue` (docs/requirements/staff-accounts.md#annual-recertification).
+ */
+function adminGuard(hold: RecertificationHold | undefined): preHandlerAsyncHookHandler {
+  return guardErrors(
+    async function (request: FastifyRequest) {
+      const { adminScope: scope, recertificationRoute } = request.routeOptions.config;
+      const session = request.portalSession;
+      // Both are set for every route the plugin guards; their absence is a wiring mistake, answered as a refusal.
+      if (!scope || !session) throw notFound();
+      const { db } = request.server.database;
+      const now = request.server.clock();
+      request.adminGrant = await checkAdminScope(db, session.userId, scope, request, now);
+      if (hold && !recertificationRoute && (await hold(db, session.userId, now)))
+        throw new PortalError(403, 'Recertification_Overdue');
+    } as preHandlerAsyncHookHandler,
+    { 403: ['Recertification_Overdue'], 404: ['Not_Found'] },
+  );
+}
 
 /**
  * Registers the guard on every route under `/api/admin` declared after it (register it before the routes, with the
  * other route-table plugins). A route there without `config.adminScope`, or whose path lacks a parameter its scope
- * reads, stops the server at startup.
+ * reads, stops the server at startup. `recertificationHold` (the app gives it) keeps an overdue administrator to the
+ * recertification's routes.
  */
-export const adminGuardPlugin = fp(async (app: FastifyInstance) => {
-  app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
-    const scope = route.config?.adminScope;
-    if (!scope || !(scope in SCOPE_PARAMS))
-      throw new Error(`${route.url}: every /api/admin route declares config.adminScope (platform/admin-guard.ts)`);
-    for (const name of SCOPE_PARAMS[scope])
-      if (!route.url.includes(`:${name}`)) throw new Error(`${route.url}: adminScope '${scope}' reads :${name}`);
-    // Session, then the guard, before validation and before the route's own preValidation/preHandler hooks
-    // (re-authentication among them): an outsider is refused before anything else is said.
-    route.preValidation = [requireSession, adminGuard, ...[route.preValidation ?? []].flat()];
-  });
-});
+export const adminGuardPlugin = fp(
+  async (app: FastifyInstance, options: { recertificationHold?: RecertificationHold }) => {
+    const guard = adminGuard(options.recertificationHold);
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
+      const scope = route.config?.adminScope;
+      if (!scope || !(scope in SCOPE_PARAMS))
+        throw new Error(`${route.url}: every /api/admin route declares config.adminScope (platform/admin-guard.ts)`);
+      for (const name of SCOPE_PARAMS[scope])
+        if (!route.url.includes(`:${name}`)) throw new Error(`${route.url}: adminScope '${scope}' reads :${name}`);
+      // Session, then the guard, before validation and before the route's own preValidation/preHandler hooks
+      // (re-authentication among them): an outsider is refused before anything else is said.
+      route.preValidation = [requireSession, guard, ...[route.preValidation ?? []].flat()];
+    });
+  },
+);

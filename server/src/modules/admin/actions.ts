@@ -10,7 +10,7 @@ import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
 import { endAllSessions } from '../../platform/session';
 import { personDetail } from './people';
-import { lockAdministrators } from './scope';
+import { checkAdministratorChange, locationsOfPerson } from './scope';
 
 /**
  * What an administrator does to a person of their locations (docs/requirements/staff-accounts.md#people-of-my-locations).
@@ -55,17 +55,6 @@ async function act(
   return personDetail(ctx, grant, target);
 }
 
-/**
- * The location's administrators under its lock; 404 when the actor is no longer one of them with a link in force (a
- * concurrent change took their role away after the guard let them in: of two administrators removing each other, one
- * wins).
- */
-async function lockedAdministrators(tx: DbExecutor, grant: AdminGrant, locationId: string, now: Date) {
-  const administrators = await lockAdministrators(tx, locationId, now);
-  if (!administrators.some((a) => a.userId === grant.actorId && a.inForce)) throw new PortalError(404, 'Not_Found');
-  return administrators;
-}
-
 /** The person's link to the location, locked (404 when it went meanwhile). */
 async function lockedLink(tx: DbExecutor, userId: string, locationId: string) {
   const [link] = await tx
@@ -77,14 +66,10 @@ async function lockedLink(tx: DbExecutor, userId: string, locationId: string) {
   return link;
 }
 
-/** Whether an administrator other than `userId` remains with a link in force. */
-const anotherAdministrator = (administrators: { userId: string; inForce: boolean }[], userId: string) =>
-  administrators.some((a) => a.userId !== userId && a.inForce);
-
 /**
  * Makes the person an administrator of the location (409 `Admin_Limit_Reached` at ADMINS_PER_LOCATION_MAX) or a user
- * again (409 `Last_Administrator` when no other active administrator would remain, the actor included). Giving the
- * role the person already has changes nothing.
+ * again (409 `Last_Administrator` when no other working administrator would remain: an enabled account with a link in
+ * force, `checkAdministratorChange`). Giving the role the person already has changes nothing.
  */
 export function setPersonRole(
   ctx: ActionContext,
@@ -94,14 +79,19 @@ export function setPersonRole(
 ): Promise<PersonDetail | null> {
   const locationId = grant.locationId!;
   return act(ctx, grant, userId, 'admin.person.role', async (tx) => {
-    const administrators = await lockedAdministrators(tx, grant, locationId, ctx.now());
+    // The location's lock first, then the link (every path locks in that order).
+    const { administrators, refusal } = await checkAdministratorChange(tx, {
+      actorId: grant.actorId,
+      locationIds: [locationId],
+      now: ctx.now(),
+      losses: role === 'user' ? [{ userId, locationId }] : [],
+    });
     const link = await lockedLink(tx, userId, locationId);
     const details = { locationId, field: 'role', reason: role } as const;
+    if (refusal) return new Refusal(409, refusal, { ...details, reason: 'last_administrator' });
     if (link.role === role) return { details: { ...details, count: 0 } };
     if (role === 'administrator' && administrators.length >= ctx.config.staff.adminsPerLocationMax)
       return new Refusal(409, 'Admin_Limit_Reached', { ...details, reason: 'admin_limit' });
-    if (role === 'user' && !anotherAdministrator(administrators, userId))
-      return new Refusal(409, 'Last_Administrator', { ...details, reason: 'last_administrator' });
     await tx
       .update(userLocations)
       .set({ role })
@@ -112,7 +102,7 @@ export function setPersonRole(
 
 /**
  * Removes the person from the location (the actor may remove themselves: leaving). 409 `Last_Administrator` when they
- * are its last administrator with a link in force.
+ * are its last working administrator (`checkAdministratorChange`).
  */
 export function removeFromLocation(
   ctx: ActionContext,
@@ -121,10 +111,14 @@ export function removeFromLocation(
 ): Promise<PersonDetail | null> {
   const locationId = grant.locationId!;
   return act(ctx, grant, userId, 'admin.person.remove', async (tx) => {
-    const administrators = await lockedAdministrators(tx, grant, locationId, ctx.now());
-    const link = await lockedLink(tx, userId, locationId);
-    if (link.role === 'administrator' && !anotherAdministrator(administrators, userId))
-      return new Refusal(409, 'Last_Administrator', { locationId, reason: 'last_administrator' });
+    const { refusal } = await checkAdministratorChange(tx, {
+      actorId: grant.actorId,
+      locationIds: [locationId],
+      now: ctx.now(),
+      losses: [{ userId, locationId }],
+    });
+    await lockedLink(tx, userId, locationId);
+    if (refusal) return new Refusal(409, refusal, { locationId, reason: 'last_administrator' });
     await tx
       .delete(userLocations)
       .where(and(eq(userLocations.userId, userId), eq(userLocations.locationId, locationId)));
@@ -135,6 +129,37 @@ export function removeFromLocation(
 /** The account actions are on someone else: an administrator does not disable or reset themselves here. */
 function refuseSelf(grant: AdminGrant, userId: string): void {
   if (grant.actorId === userId) throw new PortalError(400, 'Admin_Self_Action');
+}
+
+/**
+ * An account-wide action reaches every location of the person: under those locations' locks, the actor must
+ * administer each of them (403 `Admin_Other_Locations` when only some: the console then offers only "remove from my
+ * location"), and the rule of `checkAdministratorChange` holds when `disables` (the person stops counting as an
+ * administrator anywhere). A link made meanwhile (an invitation accepted) is read again after the locks.
+ */
+async function lockPersonLocations(
+  tx: DbExecutor,
+  grant: AdminGrant,
+  userId: string,
+  now: Date,
+  disables: boolean,
+): Promise<ErrorCode | undefined> {
+  let locked: string[] = [];
+  for (;;) {
+    const locationIds = await locationsOfPerson(tx, userId);
+    // Removed from every location meanwhile: no longer a person of the actor's.
+    if (!locationIds.length) throw new PortalError(404, 'Not_Found');
+    if (locationIds.every((id) => locked.includes(id))) return undefined;
+    locked = [...new Set([...locked, ...locationIds])];
+    const { refusal } = await checkAdministratorChange(tx, {
+      actorId: grant.actorId,
+      locationIds: locked,
+      now,
+      every: true,
+      losses: disables ? locked.map((locationId) => ({ userId, locationId })) : [],
+    });
+    if (refusal) return refusal;
+  }
 }
 
 /** The person's name and address for the notice, in the transaction. */
@@ -155,6 +180,8 @@ async function recipient(tx: DbExecutor, userId: string) {
 export function disablePerson(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.disable', async (tx) => {
+    const refusal = await lockPersonLocations(tx, grant, userId, ctx.now(), true);
+    if (refusal) return new Refusal(409, refusal, { field: 'status', reason: 'last_administrator' });
     const user = await recipient(tx, userId);
     if (user.status === 'disabled_admin') return { details: { field: 'status', count: 0 } };
     await tx.update(users).set({ status: 'disabled_admin' }).where(eq(users.id, userId));
@@ -175,6 +202,7 @@ export function disablePerson(ctx: ActionContext, grant: AdminGrant, userId: str
 export function enablePerson(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.enable', async (tx) => {
+    await lockPersonLocations(tx, grant, userId, ctx.now(), false);
     const user = await recipient(tx, userId);
     if (user.status !== 'disabled_admin' && user.status !== 'disabled_inactive')
       return { details: { field: 'status', count: 0 } };
@@ -195,6 +223,7 @@ export function enablePerson(ctx: ActionContext, grant: AdminGrant, userId: stri
 export function unlockPerson(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.unlock', async (tx) => {
+    await lockPersonLocations(tx, grant, userId, ctx.now(), false);
     const user = await recipient(tx, userId);
     const [row] = await tx
       .update(users)
@@ -230,6 +259,7 @@ export function unlockPerson(ctx: ActionContext, grant: AdminGrant, userId: stri
 export function resetPersonMfa(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.reset-mfa', async (tx) => {
+    await lockPersonLocations(tx, grant, userId, ctx.now(), false);
     const user = await recipient(tx, userId);
     await tx
       .update(users)

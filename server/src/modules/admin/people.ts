@@ -11,7 +11,7 @@ import { passkeys, providerLocations, userLocations, users } from '../../db/sche
 import type { AdminGrant } from '../../platform/admin-guard';
 import type { DbExecutor } from '../../platform/db-executor';
 import type { ServiceContext } from '../../platform/service-context';
-import { adminLocations } from './scope';
+import { adminLocations, linkedElsewhere } from './scope';
 
 /** `q` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally. */
 function containsPattern(q: string): string {
@@ -82,7 +82,12 @@ interface PersonRow {
   mfaEnrolledAt: Date | null;
 }
 
-function summaryOf(row: PersonRow, locations: PersonLocation[], now: Date): PersonSummary {
+function summaryOf(
+  row: PersonRow,
+  locations: PersonLocation[],
+  caller: { actorId: string; accountActions: boolean },
+  now: Date,
+): PersonSummary {
   return {
     userId: row.userId,
     name: `${row.firstName} ${row.lastName}`.trim(),
@@ -92,6 +97,8 @@ function summaryOf(row: PersonRow, locations: PersonLocation[], now: Date): Pers
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
     mfaEnrolled: row.mfaEnrolledAt !== null,
     locations,
+    accountActions: caller.accountActions,
+    self: row.userId === caller.actorId,
   };
 }
 
@@ -135,15 +142,21 @@ export async function searchPeople(
       .innerJoin(users, eq(users.id, userLocations.userId))
       .where(where),
   ]);
-  const links = await linksInScope(
-    db,
-    scope,
-    rows.map((row) => row.userId),
-    now,
-  );
+  const userIds = rows.map((row) => row.userId);
+  const [links, elsewhere] = await Promise.all([
+    linksInScope(db, scope, userIds, now),
+    linkedElsewhere(db, grant.actorId, userIds, now),
+  ]);
   const total = totals?.n ?? 0;
   return {
-    items: rows.map((row) => summaryOf(row, links.get(row.userId) ?? [], now)),
+    items: rows.map((row) =>
+      summaryOf(
+        row,
+        links.get(row.userId) ?? [],
+        { actorId: grant.actorId, accountActions: !elsewhere.has(row.userId) },
+        now,
+      ),
+    ),
     page: input.page,
     pageSize: ADMIN_PAGE_SIZE,
     total,
@@ -164,18 +177,19 @@ export async function personDetail(
   const { db } = ctx;
   const now = ctx.now();
   const scope = adminLocations(db, { actorId: grant.actorId, locationId: null }, now);
-  const [[row], links, [keys]] = await Promise.all([
+  const [[row], links, [keys], elsewhere] = await Promise.all([
     db.select(personColumns).from(users).where(eq(users.id, userId)),
     linksInScope(db, scope, [userId], now),
     db
       .select({ n: sql<number>`count(*)::int` })
       .from(passkeys)
       .where(eq(passkeys.userId, userId)),
+    linkedElsewhere(db, grant.actorId, [userId], now),
   ]);
   const locations = links.get(userId);
   if (!row || !locations?.length) return null;
   return {
-    ...summaryOf(row, locations, now),
+    ...summaryOf(row, locations, { actorId: grant.actorId, accountActions: !elsewhere.has(userId) }, now),
     locked: row.lockedUntil !== null && row.lockedUntil > now,
     passkeyCount: keys?.n ?? 0,
     createdAt: row.createdAt.toISOString(),

@@ -13,7 +13,7 @@ import type { AuditDetails } from '../../platform/audit';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
-import { adminLocations, lockAdministrators } from './scope';
+import { adminLocations, checkAdministratorChange } from './scope';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -100,19 +100,24 @@ export async function decideRequest(
   const action = decision.decision === 'approve' ? 'admin.request.approve' : 'admin.request.deny';
   const status = decision.decision === 'approve' ? ('approved' as const) : ('denied' as const);
   const outcome = await ctx.db.transaction(async (tx) => {
+    const now = ctx.now();
+    // The location's lock first, then the request's row (every path takes the location's lock before its rows: an
+    // invitation used at the same moment approves the same request). The guard let the actor in; under the lock, a
+    // concurrent change may since have taken their role away.
+    const { administrators } = await checkAdministratorChange(tx, {
+      actorId: grant.actorId,
+      locationIds: [grant.locationId!],
+      now,
+    });
     const [request] = await tx.select().from(accessRequests).where(eq(accessRequests.id, requestId)).for('update');
-    if (!request) throw new PortalError(404, 'Not_Found');
+    if (!request || request.locationId !== grant.locationId) throw new PortalError(404, 'Not_Found');
     const event = { actor: grant.actorId, action, target: request.userId } as const;
     if (request.status !== 'pending')
       return refusal(409, 'Access_Request_Not_Pending', event, { reason: `status_${request.status}` });
     const requester = await userById(tx, request.userId);
     if (requester?.status === 'pending')
       return refusal(400, 'Access_Request_Unverified', event, { reason: 'email_unverified' });
-    const now = ctx.now();
     const role = decision.decision === 'approve' ? decision.input.role : null;
-    const administrators = await lockAdministrators(tx, request.locationId, now);
-    // The guard let the actor in; under the lock, a concurrent change may since have taken their role away.
-    if (!administrators.some((a) => a.userId === grant.actorId && a.inForce)) throw new PortalError(404, 'Not_Found');
     if (role === 'administrator' && administrators.length >= ctx.config.staff.adminsPerLocationMax)
       return refusal(409, 'Admin_Limit_Reached', event, { reason: 'admin_limit', locationId: request.locationId });
     if (role)

@@ -153,7 +153,8 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 
-  // Account-wide actions: an administrator of any of the person's locations (scope `person`), never on themselves.
+  // Account-wide actions: the guard admits an administrator of one of the person's locations (scope `person`); the
+  // service, under the locations' locks, requires every one of them (403 `Admin_Other_Locations`). Never on oneself.
   const accountActions = [
     [ADMIN_ROUTES.disablePerson, 'admin.person.disable', disablePerson],
     [ADMIN_ROUTES.enablePerson, 'admin.person.enable', enablePerson],
@@ -164,7 +165,11 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       url,
       {
-        config: { adminScope: 'person', audit: { action }, errors: { 400: ['Admin_Self_Action'] } },
+        config: {
+          adminScope: 'person',
+          audit: { action },
+          errors: { 400: ['Admin_Self_Action'], 403: ['Admin_Other_Locations'], 409: ['Last_Administrator'] },
+        },
         preHandler: requireRecentAuthentication,
         schema: { params: AdminPersonParams, response: { 200: PersonActionResponse } },
       },

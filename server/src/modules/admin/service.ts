@@ -14,5 +14,8 @@ export {
   setPersonRole,
   unlockPerson,
 } from './actions';
-/** For other modules granting a link (an invitation): the location's administrators, locked. */
-export { lockAdministrators } from './scope';
+/**
+ * For other modules changing a location's people: the locations' administrators, locked (an invitation granting a
+ * link), and THE rule of every change that removes or weakens an administrator (a recertification's remove).
+ */
+export { checkAdministratorChange, lockAdministrators } from './scope';

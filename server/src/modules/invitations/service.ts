@@ -12,7 +12,7 @@ import { emailIs, userById, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { hashOneTimeToken, newOneTimeToken } from '../../platform/one-time-tokens';
-import { administeredLocations } from '../../platform/admin-guard';
+import { administeredLocations, administersLocation } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt, retryAfterHeader } from '../../platform/rate-limit';
 import { lockAdministrators } from '../admin/service';
@@ -232,7 +232,8 @@ export async function revokeInvitation(
 
 /**
  * The invitation a token names, whatever its state, locked for update when `forUpdate`; 400 with a code when it
- * cannot be used: `Invitation_Invalid` (unknown), `Invitation_Revoked`, `Invitation_Used`, `Invitation_Expired`. Only
+ * cannot be used: `Invitation_Invalid` (unknown), `Invitation_Used`, `Invitation_Inviter_Gone` (its sender no longer
+ * administers the location), `Invitation_Revoked`, `Invitation_Expired`. Only
  * the holder of the link learns which.
  */
 async function usableInvitation(db: DbExecutor, token: string, now: Date, forUpdate = false) {
@@ -254,9 +255,24 @@ async function usableInvitation(db: DbExecutor, token: string, now: Date, forUpd
   const [row] = forUpdate ? await query.for('update', { of: invitations }) : await query;
   if (!row) throw new PortalError(400, 'Invitation_Invalid');
   if (row.usedAt) throw new PortalError(400, 'Invitation_Used');
+  // The inviter's authority ends with their role: an invitation whose inviter no longer administers the location (or
+  // whose account is disabled) is refused, whether or not it was ended when they lost the role.
+  if (!(await inviterAdministers(db, row, now))) throw new PortalError(400, 'Invitation_Inviter_Gone');
   if (row.revokedAt) throw new PortalError(400, 'Invitation_Revoked');
   if (row.expiresAt.getTime() <= now.getTime()) throw new PortalError(400, 'Invitation_Expired');
   return row;
+}
+
+/** Whether the invitation's sender still administers its location at `now`, with an enabled account. */
+async function inviterAdministers(
+  db: DbExecutor,
+  invitation: { invitedBy: string | null; locationId: string },
+  now: Date,
+): Promise<boolean> {
+  if (!invitation.invitedBy) return false;
+  const [inviter] = await db.select({ status: users.status }).from(users).where(eq(users.id, invitation.invitedBy));
+  if (!inviter || (inviter.status !== 'active' && inviter.status !== 'locked')) return false;
+  return administersLocation(db, invitation.invitedBy, invitation.locationId, now);
 }
 
 /** What the invitation page shows: the location's name, the role and the expiry; nothing of the inviter or address. */
@@ -312,11 +328,13 @@ export async function redeemInvitation(
   const now = ctx.now();
   const invitation = await usableInvitation(tx, token, now, true);
   checkInvitedAddress(invitation, user.email);
-  // The administrators-per-location limit holds for an invitation too, counted under the location's lock.
-  if (
-    invitation.role === 'administrator' &&
-    (await lockAdministrators(tx, invitation.locationId, now)).length >= ctx.config.staff.adminsPerLocationMax
-  )
+  // Under the location's lock (the lock every change to its people takes): the inviter still administers it (a
+  // removal, a revocation or a disabling committed meanwhile ends their invitations), and the
+  // administrators-per-location limit holds for an invitation too.
+  const administrators = await lockAdministrators(tx, invitation.locationId, now);
+  if (!administrators.some((a) => a.userId === invitation.invitedBy && a.working))
+    throw new PortalError(400, 'Invitation_Inviter_Gone');
+  if (invitation.role === 'administrator' && administrators.length >= ctx.config.staff.adminsPerLocationMax)
     throw new PortalError(409, 'Admin_Limit_Reached');
   const linked = await tx
     .insert(userLocations)

@@ -22,7 +22,10 @@ export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
   // lists only links of the locations they administer now.
   app.get(
     RECERTIFICATIONS_PATH,
-    { config: { adminScope: 'administered' }, schema: { response: { 200: RecertificationListResponse } } },
+    {
+      config: { adminScope: 'administered', recertificationRoute: true },
+      schema: { response: { 200: RecertificationListResponse } },
+    },
     async (request) => ({
       data: { links: await dueRecertifications(serviceContext(request), request.portalSession!.userId) },
     }),
@@ -35,8 +38,9 @@ export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
       // against the locations they administer (all or nothing, 404 otherwise).
       config: {
         adminScope: 'administered',
+        recertificationRoute: true,
         audit: { action: 'recertification.submit' },
-        errors: { 404: ['Not_Found'] },
+        errors: { 404: ['Not_Found'], 409: ['Last_Administrator'] },
       },
       preHandler: requireRecentAuthentication,
       schema: { body: RecertificationRequest, response: { 200: RecertificationResponse } },

@@ -5,6 +5,7 @@ import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 import { administeredLocations as administeredLocationsQuery, type UserRef } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
+import { checkAdministratorChange } from '../admin/service';
 import { audit, type ServiceContext } from '../../platform/service-context';
 import { DAY_MS, DUE_WITHIN_DAYS } from './links';
 
@@ -96,10 +97,23 @@ export function overdueRecertificationsSql(db: DbExecutor, userId: UserRef, now:
 }
 
 /**
+ * Whether the user is held by an overdue recertification at `now` (the admin guard's hold: every administrator call
+ * but the recertification's answers 403 `Recertification_Overdue` meanwhile). The same condition as the session's.
+ */
+export async function recertificationHold(db: DbExecutor, userId: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ held: overdueRecertificationsSql(db, users.id, now) })
+    .from(users)
+    .where(eq(users.id, userId));
+  return Boolean(row?.held);
+}
+
+/**
  * `POST /api/admin/recertifications`: keep (certified for RECERTIFICATION_DAYS more, by the caller; reminders start
  * again; a suspended link is active again) or remove (the link is deleted). All or nothing: a decision naming a link
  * the caller may not decide on (another location's, their own, one not due) answers 404 `Not_Found` and changes
- * nothing, so ids of other locations reveal nothing. Each decision is audited with the person as target.
+ * nothing, so ids of other locations reveal nothing. A removal takes the locations' locks and follows the rule of every
+ * change that removes an administrator (409 `Last_Administrator`). Each decision is audited with the person as target.
  */
 export async function recertify(
   ctx: Ctx,
@@ -112,6 +126,16 @@ export async function recertify(
   return ctx.db.transaction(async (tx) => {
     const locations = await administeredLocations(tx, adminId, now);
     const wanted = [...unique.values()];
+    if (wanted.some((d) => !locations.includes(d.locationId))) throw new PortalError(404, 'Not_Found');
+    // The rule every change that removes an administrator follows, under the same locks (admin/scope.ts): the caller
+    // still administers each location, and each keeps a working administrator after the removals.
+    const { refusal } = await checkAdministratorChange(tx, {
+      actorId: adminId,
+      locationIds: wanted.map((d) => d.locationId),
+      now,
+      losses: wanted.filter((d) => d.decision === 'remove'),
+    });
+    if (refusal) throw new PortalError(409, refusal);
     const found = locations.length
       ? await tx
           .select({ userId: userLocations.userId, locationId: userLocations.locationId })

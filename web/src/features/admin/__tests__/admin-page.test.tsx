@@ -87,6 +87,8 @@ const person: PersonSummary = {
       status: 'active',
     },
   ],
+  accountActions: true,
+  self: false,
 };
 
 function renderConsole() {
@@ -210,8 +212,9 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
     const reauth = await screen.findByRole('dialog', { name: "Confirm it's you" });
     await user.type(within(reauth).getByLabelText(/^password/i), 'Harbor lantern quartz meadow');
     await user.click(within(reauth).getByRole('button', { name: 'Confirm' }));
+    // The result shows on the person's card, next to the button that was used.
     expect(
-      await within(screen.getByTestId('people-status')).findByText(
+      await within(within(card).getByTestId('person-status')).findByText(
         "Jordan User J5's two-step verification was reset. They set it up again at their next login.",
       ),
     ).toBeInTheDocument();
@@ -246,10 +249,44 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
       name: 'Make Jordan User J5 an administrator of Prairie Valley Clinic?',
     });
     await user.click(within(confirm).getByRole('button', { name: 'Make administrator' }));
-    expect(await within(people).findByRole('alert')).toHaveTextContent(defaultErrorMessages.Current_Password_Invalid!);
+    // The refusal shows on the card of the person, next to the control, as an alert.
+    expect(await within(card).findByRole('alert')).toHaveTextContent(defaultErrorMessages.Current_Password_Invalid!);
     expect(changes).toEqual([{ role: 'administrator' }]);
     expect(within(screen.getByTestId('people-status')).queryByText(/administrator/)).toBeNull();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('offers only what will be allowed: nothing on my own card, no account actions for a person of another location', async () => {
+    const me: PersonSummary = {
+      ...person,
+      userId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+      name: 'Alex Admin',
+      self: true,
+    };
+    const shared: PersonSummary = {
+      ...person,
+      userId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e',
+      name: 'Sam Shared',
+      accountActions: false,
+      lastLoginAt: null,
+    };
+    gets(paths.requests, [ok(page([]))]);
+    gets(paths.people, [ok(page([me, shared]))]);
+    const { user } = renderConsole();
+    const mine = await screen.findByRole('listitem', { name: /Alex Admin/ });
+    expect(within(mine).queryAllByRole('button')).toEqual([]);
+    expect(mine).toHaveTextContent('This is your account. Another administrator of your location can change');
+
+    const theirs = screen.getByRole('listitem', { name: 'Sam Shared' });
+    expect(within(theirs).queryByRole('button', { name: 'Disable account' })).toBeNull();
+    expect(within(theirs).queryByRole('button', { name: 'Reset two-step verification' })).toBeNull();
+    expect(within(theirs).getByRole('button', { name: 'Remove from location' })).toBeInTheDocument();
+    expect(theirs).toHaveTextContent('also works for a provider location you do not manage');
+
+    // Promoting someone who never logged in says what it means for the 5 places.
+    await user.click(within(theirs).getByRole('button', { name: 'Make administrator' }));
+    const confirm = await screen.findByRole('dialog', { name: /^Make Sam Shared an administrator/ });
+    expect(confirm).toHaveAccessibleDescription(/has never logged in: they take one of the 5 administrator places/);
   });
 
   it('lists open invitations and recertifications due in tables with their column headings', async () => {

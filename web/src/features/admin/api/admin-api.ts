@@ -8,6 +8,7 @@ import {
 import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useConsoleOpen } from '../recertification/recertification-api';
 
 // Other people's personal data: never kept once the page is left (as on My account).
 const personal = { gcTime: 0, refetchOnWindowFocus: false } as const;
@@ -36,7 +37,8 @@ export const requestsQueryOptions = (page: number) =>
     ...personal,
   });
 
-export const usePendingRequests = (page: number) => useQuery(requestsQueryOptions(page));
+export const usePendingRequests = (page: number) =>
+  useQuery({ ...requestsQueryOptions(page), enabled: useConsoleOpen() });
 
 /** `GET /api/admin/people`: people of the caller's locations matching `q` (everyone without it), a page at a time. */
 export const usePeopleSearch = (q: string, page: number) =>
@@ -46,6 +48,7 @@ export const usePeopleSearch = (q: string, page: number) =>
       apiRequest(withQuery(ADMIN_ROUTES.people, { q, page }), { schema: PeopleSearchResponse.shape.data, signal }),
     placeholderData: keepPreviousData,
     ...personal,
+    enabled: useConsoleOpen(),
   });
 
 export const approveRequest = (requestId: string, role: LocationRole) =>

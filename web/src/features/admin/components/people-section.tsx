@@ -1,13 +1,12 @@
 import { Alert, Box, Button, Chip, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { PageSection, formatDate, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { useReauth } from '../../../components/reauth/reauth-provider';
-import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { adminQueryKeys, runPersonAction, usePeopleSearch, type PersonAction } from '../api/admin-api';
@@ -22,6 +21,23 @@ const statusText: Record<AccountStatus, string> = {
   disabled_admin: 'Disabled by an administrator',
 };
 const roleText = { administrator: 'Administrator', user: 'User' } as const;
+
+/**
+ * What promoting someone who cannot act now means: they take one of the location's 5 administrator places at once
+ * but do not count as the administrator a location must keep (docs/requirements/staff-accounts.md).
+ */
+function cannotActYet(person: PersonSummary): string {
+  const why =
+    person.status === 'disabled_admin' || person.status === 'disabled_inactive'
+      ? 'is disabled'
+      : person.status === 'locked'
+        ? 'is locked'
+        : person.lastLoginAt === null
+          ? 'has never logged in'
+          : undefined;
+  if (!why) return '';
+  return ` ${person.name}'s account ${why}: they take one of the 5 administrator places at once, but cannot manage anything, and do not count as the administrator the location must keep, until they log in.`;
+}
 
 /** What each action is called, what its dialog asks and says, and what the status region announces after it. */
 function describe(person: PersonSummary, action: PersonAction) {
@@ -40,7 +56,7 @@ function describe(person: PersonSummary, action: PersonAction) {
     case 'make-admin':
       return {
         title: `Make ${name} an administrator of ${location}?`,
-        text: `${name} will approve requests and manage the people of ${location}. A location has at most 5 administrators.`,
+        text: `${name} will approve requests and manage the people of ${location}. A location has at most 5 administrators.${cannotActYet(person)}`,
         confirm: 'Make administrator',
         done: `${name} is now an administrator of ${location}.`,
         grants: true,
@@ -88,27 +104,83 @@ function describe(person: PersonSummary, action: PersonAction) {
   }
 }
 
-/** The buttons of one person: per location (remove, administrator role) and for the account. */
-function PersonCard({ person, onAction }: { person: PersonSummary; onAction: (action: PersonAction) => void }) {
+/** The result of an action, or its refusal, shown next to the person's controls. */
+export interface ActionOutcome {
+  userId: string;
+  severity: 'success' | 'error';
+  text: string;
+}
+
+/**
+ * Shows an outcome where the eye is: a polite status for a success, an alert for a refusal, scrolled into view when
+ * it appears (the confirmation dialog gave the focus back to the button that opened it).
+ */
+function OutcomeMessage({ outcome, testId }: { outcome?: ActionOutcome; testId: string }) {
+  // Once per outcome shown: each outcome mounts its own alert (keyed), and a stable callback runs on mount only.
+  const shown = outcome && `${outcome.severity}:${outcome.userId}:${outcome.text}`;
+  const scrollIntoView = useCallback(
+    (element: HTMLElement | null) => element?.scrollIntoView?.({ block: 'nearest' }),
+    [],
+  );
+  return (
+    <>
+      <div role="status" aria-live="polite" data-testid={testId}>
+        {outcome?.severity === 'success' ? (
+          <Alert key={shown} severity="success" role="presentation" ref={scrollIntoView} sx={{ mt: 1 }}>
+            {outcome.text}
+          </Alert>
+        ) : null}
+      </div>
+      {outcome?.severity === 'error' ? (
+        <Alert key={shown} severity="error" ref={scrollIntoView} sx={{ mt: 1 }} data-testid={`${testId}-error`}>
+          {outcome.text}
+        </Alert>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * The buttons of one person: per location (remove, administrator role) and for the account; only what the caller may
+ * do. None on the caller's own card; the account's only when the caller administers every location of the person.
+ */
+function PersonCard({
+  person,
+  outcome,
+  onAction,
+}: {
+  person: PersonSummary;
+  outcome?: ActionOutcome;
+  onAction: (action: PersonAction) => void;
+}) {
   const disabled = person.status === 'disabled_admin' || person.status === 'disabled_inactive';
   const action = (label: string, a: PersonAction, color: 'primary' | 'error' = 'primary') => (
     <Button variant="outlined" size="small" color={color} onClick={() => onAction(a)}>
       {label}
     </Button>
   );
-  const locationActions = (location: PersonLocation): ReactNode => (
-    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-      {location.role === 'administrator'
-        ? action('Revoke administrator', { kind: 'revoke-admin', locationId: location.locationId }, 'error')
-        : action('Make administrator', { kind: 'make-admin', locationId: location.locationId })}
-      {action('Remove from location', { kind: 'remove', locationId: location.locationId }, 'error')}
-    </Stack>
-  );
+  const locationActions = (location: PersonLocation): ReactNode =>
+    person.self ? (
+      '—'
+    ) : (
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        {location.role === 'administrator'
+          ? action('Revoke administrator', { kind: 'revoke-admin', locationId: location.locationId }, 'error')
+          : action('Make administrator', { kind: 'make-admin', locationId: location.locationId })}
+        {action('Remove from location', { kind: 'remove', locationId: location.locationId }, 'error')}
+      </Stack>
+    );
   const headingId = `person-${person.userId}`;
+  const accountNote = person.self
+    ? 'This is your account. Another administrator of your location can change your role or your account.'
+    : person.accountActions
+      ? undefined
+      : `${person.name} also works for a provider location you do not manage, so only someone who manages all their locations can disable the account, unlock it or reset its two-step verification. You can remove them from your location.`;
   return (
     <Paper component="li" variant="outlined" aria-labelledby={headingId} sx={{ p: 2, mb: 2, listStyle: 'none' }}>
       <Typography component="h3" variant="h6" id={headingId}>
         {person.name}
+        {person.self && <Chip size="small" label="You" sx={{ ml: 1 }} />}
       </Typography>
       <Box
         component="dl"
@@ -142,20 +214,27 @@ function PersonCard({ person, onAction }: { person: PersonSummary; onAction: (ac
           ))}
         </TableBody>
       </ScrollTable>
-      <Stack
-        direction="row"
-        spacing={1}
-        useFlexGap
-        sx={{ flexWrap: 'wrap', mt: 1 }}
-        aria-label={`${person.name}'s account`}
-        role="group"
-      >
-        {disabled
-          ? action('Re-enable account', { kind: 'enable' })
-          : action('Disable account', { kind: 'disable' }, 'error')}
-        {person.status === 'locked' && action('Unlock', { kind: 'unlock' })}
-        {person.mfaEnrolled && action('Reset two-step verification', { kind: 'reset-mfa' }, 'error')}
-      </Stack>
+      {accountNote ? (
+        <Typography variant="body2" sx={{ mt: 1 }} data-testid="person-account-note">
+          {accountNote}
+        </Typography>
+      ) : (
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          sx={{ flexWrap: 'wrap', mt: 1 }}
+          aria-label={`${person.name}'s account`}
+          role="group"
+        >
+          {disabled
+            ? action('Re-enable account', { kind: 'enable' })
+            : action('Disable account', { kind: 'disable' }, 'error')}
+          {person.status === 'locked' && action('Unlock', { kind: 'unlock' })}
+          {person.mfaEnrolled && action('Reset two-step verification', { kind: 'reset-mfa' }, 'error')}
+        </Stack>
+      )}
+      <OutcomeMessage outcome={outcome} testId="person-status" />
     </Paper>
   );
 }
@@ -174,13 +253,17 @@ export function PeopleSection() {
   const { withReauth } = useReauth();
   const [confirming, setConfirming] = useState<{ person: PersonSummary; action: PersonAction }>();
   const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const errorText = useApiErrorText(error);
+  const [result, setResult] = useState<{ userId: string; done?: string; error?: unknown }>();
+  const errorText = useApiErrorText(result?.error);
+  // A refusal's text comes from the CMS (looked up once it is known); until then nothing shows.
+  const outcome: ActionOutcome | undefined = result?.done
+    ? { userId: result.userId, severity: 'success', text: result.done }
+    : result?.error !== undefined && errorText
+      ? { userId: result.userId, severity: 'error', text: errorText }
+      : undefined;
 
   const search = searchForm.handleSubmit(({ q }) => {
-    setStatus(undefined);
-    setError(undefined);
+    setResult(undefined);
     setQuery(q.trim());
     setPage(1);
   });
@@ -189,14 +272,15 @@ export function PeopleSection() {
     if (!confirming) return;
     const { person, action } = confirming;
     setBusy(true);
-    setError(undefined);
-    setStatus(undefined);
+    setResult(undefined);
     try {
       await withReauth(() => runPersonAction(person.userId, action));
-      setStatus(describe(person, action).done);
       await queryClient.invalidateQueries({ queryKey: adminQueryKeys.all });
+      setResult({ userId: person.userId, done: describe(person, action).done });
     } catch (err) {
-      setError(err);
+      setResult({ userId: person.userId, error: err });
+      // A refusal may mean the list is stale (another administrator acted meanwhile): show what holds now.
+      void queryClient.invalidateQueries({ queryKey: adminQueryKeys.all });
     } finally {
       setBusy(false);
       setConfirming(undefined);
@@ -204,6 +288,7 @@ export function PeopleSection() {
   };
 
   const described = confirming && describe(confirming.person, confirming.action);
+  const listed = Boolean(outcome && people.data?.items.some((person) => person.userId === outcome.userId));
   return (
     <PageSection id="people" title="People of my locations">
       <Box
@@ -225,12 +310,8 @@ export function PeopleSection() {
           Search
         </Button>
       </Box>
-      <StatusMessage message={status} testId="people-status" />
-      {errorText && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {errorText}
-        </Alert>
-      )}
+      {/* The outcome for someone no longer listed (removed from the last of these locations) shows here. */}
+      <OutcomeMessage outcome={listed ? undefined : outcome} testId="people-status" />
       <SectionQuery
         query={people}
         loadingLabel="Loading the people of your locations"
@@ -253,9 +334,9 @@ export function PeopleSection() {
                 <PersonCard
                   key={person.userId}
                   person={person}
+                  outcome={outcome?.userId === person.userId ? outcome : undefined}
                   onAction={(action) => {
-                    setStatus(undefined);
-                    setError(undefined);
+                    setResult(undefined);
                     setConfirming({ person, action });
                   }}
                 />

@@ -9,6 +9,7 @@ import {
 import { adminPath } from '@portal/contracts/paths';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { useConsoleOpen } from '../recertification/recertification-api';
 
 /** Under the console's `['admin']` key, so every console change refreshes it too. */
 export const invitationsQueryKey = ['admin', 'invitations'] as const;
@@ -23,7 +24,7 @@ export const invitationsQueryOptions = () =>
     refetchOnWindowFocus: false,
   });
 
-export const useInvitations = () => useQuery(invitationsQueryOptions());
+export const useInvitations = () => useQuery({ ...invitationsQueryOptions(), enabled: useConsoleOpen() });
 
 /** `POST /api/admin/invitations`: emails the invitation link (403 `Reauthentication_Required` on a stale login). */
 export const createInvitation = (body: CreateInvitationRequest) =>

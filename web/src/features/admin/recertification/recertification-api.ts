@@ -41,13 +41,25 @@ export const submitRecertifications = (decisions: RecertificationDecision[]) =>
  * `/admin/recertify` (docs/decisions/0041). Read from `GET /api/session`, which never extends the session.
  */
 export function useRecertificationOverdue(enabled: boolean): boolean {
-  const state = useQuery(
-    queryOptions({
-      queryKey: recertificationQueryKeys.overdue,
-      queryFn: ({ signal }) => apiRequest(AUTH_ROUTES.session, { schema: SessionState, signal }),
-      enabled,
-      staleTime: 15_000,
-    }),
-  );
+  const state = useQuery(overdueQueryOptions(enabled));
   return enabled && state.data?.recertificationOverdue === true;
+}
+
+const overdueQueryOptions = (enabled: boolean) =>
+  queryOptions({
+    queryKey: recertificationQueryKeys.overdue,
+    queryFn: ({ signal }) => apiRequest(AUTH_ROUTES.session, { schema: SessionState, signal }),
+    enabled,
+    staleTime: 15_000,
+  });
+
+/**
+ * Whether the console's other sections may load: the session answer has said that no recertification is overdue.
+ * While one is, the API answers every other administrator call 403 `Recertification_Overdue`
+ * (docs/requirements/staff-accounts.md#annual-recertification) and the page goes to `/admin/recertify`, so the
+ * sections wait for the answer instead of asking in vain.
+ */
+export function useConsoleOpen(): boolean {
+  const state = useQuery(overdueQueryOptions(true));
+  return state.isSuccess && state.data.recertificationOverdue !== true;
 }
