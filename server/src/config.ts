@@ -126,6 +126,9 @@ export const EnvSchema = z.object({
   // Unset: on outside production, off in production (the demo identifiers are published in the README).
   SEED_DEMO_DATA: booleanSetting.optional(),
   SEED_LOCATIONS: z.coerce.number().int().min(0).max(2_000_000).default(250),
+  // Data feeds (docs/requirements/data-feeds.md#settings): past these shares a file is refused whole.
+  FEED_MAX_REJECT_SHARE: z.coerce.number().min(0).max(1).default(0.01),
+  FEED_MAX_END_DATE_SHARE: z.coerce.number().min(0).max(1).default(0.05),
   CMS_URL: urlSetting.default('http://127.0.0.1:1337'),
   CMS_TOKEN: z.string().min(1).optional(),
   CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -349,6 +352,10 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       auditDays: env.AUDIT_RETENTION_DAYS,
       tokenDays: env.ONE_TIME_TOKEN_RETENTION_DAYS,
       sentMailDays: env.SENT_MAIL_RETENTION_DAYS,
+    },
+    feeds: {
+      maxRejectShare: env.FEED_MAX_REJECT_SHARE,
+      maxEndDateShare: env.FEED_MAX_END_DATE_SHARE,
     },
     registration: {
       lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,
