@@ -223,9 +223,15 @@ describe('data feeds: import', () => {
     expect((await post(FIND_ADMIN_PATH, { npi: ended.npi, ptan: ended.ptan, tin: ended.tin })).statusCode).toBe(200);
   });
 
-  it('a location whose END_DATE has come is not validated', async () => {
+  it('a location whose END_DATE has come since the import is not validated', async () => {
+    // Imported three days ago with an end date of today: still active then, ended now.
     const line = providers.rows[7]!.replace(/,$/, `,${TODAY}`);
-    await run({ kind: 'provider-enrollment', file: csv(providers.header, [line]) });
+    await run({ kind: 'provider-enrollment', file: csv(providers.header, [line]), today: '2026-11-20' });
+    const [row] = await app.database.db
+      .select()
+      .from(providerLocations)
+      .where(eq(providerLocations.npi, idsOf(line).npi));
+    expect(row).toMatchObject({ status: 'active', endDate: TODAY });
     const ids = idsOf(providers.rows[7]!);
     const res = await post(REGISTRATION_ROUTES.validateProvider, { ...ids, passthroughResponse: true });
     expect(res.json()).toEqual({ errorMessage: 'Provider_Not_Found' });
