@@ -15,6 +15,7 @@ import { DEMO_FEED_LOCATIONS, demoFeedFile, writeDemoFeeds } from '../src/feeds/
 import { seedDemoThroughFeeds } from '../src/feeds/demo-seed';
 import { importFeed, type ImportRequest } from '../src/feeds/import';
 import { FeedRefusal } from '../src/feeds/refusal';
+import { write835, type PaidClaim } from '../src/feeds/x12-sample';
 import { createSession } from '../src/platform/session';
 import { buildTestApp, portalHeaders } from './helpers';
 import { createAccount } from './support/accounts';
@@ -366,6 +367,60 @@ describe('data feeds: import', () => {
     expect(readFileSync(`${folder}/feed-${fileCounter}.csv.rejects.csv`, 'utf8')).toMatch(
       /^LINE,COLUMN,CODE,VALUE\n2,NPI,Unknown_Location,\d{10}\n$/,
     );
+  });
+
+  describe('X12 835 remittance advice', () => {
+    const claimOf = (line: string): PaidClaim => {
+      const [claimNumber, npi, ptan, lineOfBusiness, patientMbi, dateOfService, paidAmount, paidDate, checkNumber] =
+        line.split(',') as [string, string, string, string, string, string, string, string, string];
+      return { claimNumber, npi, ptan, lineOfBusiness, patientMbi, dateOfService, paidAmount, paidDate, checkNumber };
+    };
+    const claimsOfLocation = (row: string) =>
+      paid.rows.filter((l) => l.includes(`,${idsOf(row).npi},${idsOf(row).ptan},`)).map(claimOf);
+    const x12 = async (claimList: PaidClaim[]) => {
+      const path = join(folder, `feed-${++fileCounter}.835`);
+      await write835(path, claimList);
+      return path;
+    };
+
+    it('its claim payments land with the facts the authority check asks for (TRN02, CLP07, NM1*QC, DTM*232, BPR16)', async () => {
+      await run({ kind: 'provider-enrollment', file: csv(providers.header, [providers.rows[150]!]) });
+      const expected = claimsOfLocation(providers.rows[150]!);
+      expect(expected).toHaveLength(3);
+      const summary = await run({ kind: 'paid-claims', file: await x12(expected) });
+      expect(summary).toMatchObject({ read: 3, inserted: 3, updated: 0, rejected: 0 });
+      const [run835] = await app.database.db.select().from(importRuns).where(eq(importRuns.id, summary.runId));
+      expect(run835!.format).toBe('x12');
+      for (const claim of expected) {
+        const [row] = await app.database.db.select().from(claims).where(eq(claims.claimNumber, claim.claimNumber));
+        expect(row).toMatchObject({
+          patientMbi: claim.patientMbi,
+          dateOfService: claim.dateOfService,
+          paidAmount: claim.paidAmount,
+          paidDate: claim.paidDate,
+          checkNumber: claim.checkNumber,
+        });
+      }
+      // The 835 of claims already loaded from CSV changes no row: the same facts.
+      const again = await run({ kind: 'paid-claims', file: await x12(paid.rows.slice(0, 60).map(claimOf)) });
+      expect(again).toMatchObject({ read: 60, inserted: 0, updated: 0 });
+    });
+
+    it('a malformed interchange is refused with the segment position, nothing written', async () => {
+      const before = await state();
+      const good = await x12(claimsOfLocation(providers.rows[3]!));
+      const text = readFileSync(good, 'utf8');
+      const wrongCount = file(text.replace(/^SE\*(\d+)\*/m, (_m, n: string) => `SE*${Number(n) + 1}*`));
+      const err = await refusal(run({ kind: 'paid-claims', file: wrongCount }));
+      expect(err.code).toBe('Malformed_X12');
+      expect(err.message).toMatch(/^segment \d+: SE01 says \d+ segments, the transaction has \d+$/);
+      const cut = await refusal(run({ kind: 'paid-claims', file: file(text.slice(0, text.length - 40)) }));
+      expect(cut.code).toBe('Malformed_X12');
+      expect(cut.message).toMatch(/^segment \d+: the file ends inside .*cut short$/);
+      const badIsa = await refusal(run({ kind: 'paid-claims', file: file(text.replace('*261122*', '*2611221*')) }));
+      expect(badIsa.message).toMatch(/^segment 1: The ISA segment is not the correct length/);
+      expect(await state()).toBe(before);
+    });
   });
 
   it('two imports of one kind never run at once: the second is refused', async () => {

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { finished } from 'node:stream/promises';
 import {
@@ -16,6 +17,18 @@ import { csvRows, type SourceRow } from './csv-rows';
 import { inspectFile } from './file-checks';
 import { kindSpecs, type KindSpec } from './kinds';
 import { FeedRefusal } from './refusal';
+import { x12ClaimRows } from './x12-rows';
+
+/** An X12 interchange starts with ISA (after blanks or a byte-order mark); anything else is read as CSV. */
+async function detectFormat(path: string): Promise<'csv' | 'x12'> {
+  const handle = await open(path);
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(16), 0, 16, 0);
+    return /^(\uFEFF)?\s*ISA/.test(buffer.subarray(0, bytesRead).toString('utf8')) ? 'x12' : 'csv';
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The import's settings (docs/requirements/data-feeds.md#settings). */
 export interface ImportSettings {
@@ -100,7 +113,11 @@ export async function importFeed(database: DatabaseHandle, request: ImportReques
       `${kind} files are imported as a delta only: a paid claim is never ended, and old ones are purged by retention`,
     );
 
-  const facts = await inspectFile(request.file, { requireFinalNewline: true });
+  const format = await detectFormat(request.file);
+  if (format === 'x12' && kind !== 'paid-claims')
+    throw new FeedRefusal('Wrong_Format', `an X12 file can only be a paid-claims feed (835 remittance advice)`);
+  // An X12 file ends with its segment terminator, not necessarily a line break.
+  const facts = await inspectFile(request.file, { requireFinalNewline: format === 'csv' });
   const connection = await database.dedicated();
   let release: (() => Promise<void>) | undefined;
   let runId: number | undefined;
@@ -125,12 +142,13 @@ export async function importFeed(database: DatabaseHandle, request: ImportReques
     );
     const run = await connection.query<{ id: string }>(
       `insert into import_runs (kind, mode, file_name, sha256, format, forced, started_by)
-       values ($1, $2, $3, $4, 'csv', $5, $6) returning id`,
-      [kind, mode, basename(request.file), facts.sha256, request.force ?? false, request.startedBy],
+       values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+      [kind, mode, basename(request.file), facts.sha256, format, request.force ?? false, request.startedBy],
     );
     runId = Number(run.rows[0]!.id);
     const summary = await stageAndMerge(connection, {
       ...request,
+      format,
       mode,
       today,
       settings,
@@ -200,6 +218,7 @@ async function acquireLock(connection: DedicatedConnection, kind: FeedKind): Pro
 }
 
 interface StageContext extends ImportRequest {
+  format: 'csv' | 'x12';
   mode: FeedMode;
   today: string;
   settings: ImportSettings;
@@ -221,7 +240,9 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
   let read = 0;
   let bytes = 0;
   const sink = stageSink(connection, stageColumns);
-  const rows: AsyncIterable<SourceRow> = csvRows(ctx.file, columns, (b) => (bytes = b));
+  const onBytes = (b: number) => (bytes = b);
+  const rows: AsyncIterable<SourceRow> =
+    ctx.format === 'x12' ? x12ClaimRows(ctx.file, onBytes) : csvRows(ctx.file, columns, onBytes);
   try {
     for await (const row of rows) {
       read++;

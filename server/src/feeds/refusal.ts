@@ -10,6 +10,7 @@ export type RefusalCode =
   | 'Quoted_Newline'
   | 'Malformed_CSV'
   | 'Malformed_X12'
+  | 'Wrong_Format'
   | 'Duplicate_Keys'
   | 'Too_Many_Rejects'
   | 'Too_Many_End_Dated'
