@@ -13,6 +13,7 @@ import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from './config';
 import { contentPlugin, type ContentLimits } from './content/plugin';
 import type { DatabaseHandle } from './db/client';
+import { claimsRetentionJob } from './feeds/claims-retention';
 import { DropFolderWatcher } from './feeds/drop-folder';
 import { healthRoutes } from './modules/health/routes';
 import { siteConfigRoutes } from './modules/site-config/routes';
@@ -189,6 +190,11 @@ export async function buildApp({
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
     registrationExpiryJob(),
     ...staffAccountJobs({ now: app.clock }),
+    claimsRetentionJob({
+      lookbackDays: config.registration.lookbackDays,
+      marginDays: config.feeds.claimsRetentionMarginDays,
+      now: app.clock,
+    }),
   ];
   if (config.seedDemoData) jobs.push(demoClaimsRefreshJob());
   if (config.mail.smtpUrl)

@@ -132,6 +132,8 @@ export const EnvSchema = z.object({
   // A folder the portal watches for feed files (<folder>/<kind>/); unset: no watching.
   FEED_DROP_FOLDER: z.string().min(1).optional(),
   FEED_DROP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
+  // Paid claims older than AUTHORITY_LOOKBACK_DAYS plus this many days are purged.
+  CLAIMS_RETENTION_MARGIN_DAYS: z.coerce.number().int().min(0).max(3660).default(365),
   CMS_URL: urlSetting.default('http://127.0.0.1:1337'),
   CMS_TOKEN: z.string().min(1).optional(),
   CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -361,6 +363,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       maxEndDateShare: env.FEED_MAX_END_DATE_SHARE,
       dropFolder: env.FEED_DROP_FOLDER === undefined ? undefined : fromRoot(env.FEED_DROP_FOLDER),
       dropIntervalMs: env.FEED_DROP_INTERVAL_MS,
+      claimsRetentionMarginDays: env.CLAIMS_RETENTION_MARGIN_DAYS,
     },
     registration: {
       lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claims, ediEnrollments, importRuns, providerLocations, userLocations } from '../src/db/schema';
 import { generateDemoData } from '../src/db/demo-data';
+import { CLAIMS_RETENTION_JOB } from '../src/feeds/claims-retention';
 import { DEMO_FEED_LOCATIONS, demoFeedFile, writeDemoFeeds } from '../src/feeds/demo-feeds';
 import { seedDemoThroughFeeds } from '../src/feeds/demo-seed';
 import { importFeed, type ImportRequest } from '../src/feeds/import';
@@ -421,6 +422,25 @@ describe('data feeds: import', () => {
       expect(badIsa.message).toMatch(/^segment 1: The ISA segment is not the correct length/);
       expect(await state()).toBe(before);
     });
+  });
+
+  it('the retention job purges claims older than the lookback window plus the margin, and no others', async () => {
+    const [location] = await app.database.db.select().from(providerLocations).limit(1);
+    // 2026-11-23 less 90 + 365 days is 2025-08-25.
+    const old = { locationId: location!.id, patientMbi: '1EG4TE5MK73', paidAmount: '10.00', checkNumber: 'EFT1' };
+    await app.database.db.insert(claims).values([
+      { ...old, claimNumber: '6000000000001', dateOfService: '2025-08-01', paidDate: '2025-08-24' },
+      { ...old, claimNumber: '6000000000002', dateOfService: '2025-08-01', paidDate: '2025-08-25' },
+    ]);
+    const before = await app.database.db.select({ n: sql<number>`count(*)::int` }).from(claims);
+    expect(await app.jobs.runOnce(CLAIMS_RETENTION_JOB, { force: true })).toBe(true);
+    const left = await app.database.db
+      .select({ claimNumber: claims.claimNumber })
+      .from(claims)
+      .where(sql`${claims.claimNumber} like '600000000000%'`);
+    expect(left).toEqual([{ claimNumber: '6000000000002' }]);
+    const after = await app.database.db.select({ n: sql<number>`count(*)::int` }).from(claims);
+    expect(after[0]!.n).toBe(before[0]!.n - 1);
   });
 
   it('two imports of one kind never run at once: the second is refused', async () => {
