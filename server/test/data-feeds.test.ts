@@ -443,6 +443,26 @@ describe('data feeds: import', () => {
     expect(after[0]!.n).toBe(before[0]!.n - 1);
   });
 
+  it('metrics count the runs by kind and outcome and their rows, from import_runs', async () => {
+    const text = await app.metrics.registry.metrics();
+    const value = (series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    const runs = await app.database.db.select().from(importRuns);
+    const succeeded = runs.filter((r) => r.kind === 'provider-enrollment' && r.outcome === 'succeeded');
+    const refused = runs.filter((r) => r.kind === 'provider-enrollment' && r.outcome === 'refused');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(value('portal_feed_import_runs{kind="provider-enrollment",outcome="succeeded"}')).toBe(succeeded.length);
+    expect(value('portal_feed_import_runs{kind="provider-enrollment",outcome="refused"}')).toBe(refused.length);
+    expect(value('portal_feed_import_rows{kind="provider-enrollment",action="inserted"}')).toBe(
+      succeeded.reduce((sum, r) => sum + r.rowsInserted, 0),
+    );
+    expect(value('portal_feed_import_rows{kind="provider-enrollment",action="end_dated"}')).toBe(
+      succeeded.reduce((sum, r) => sum + r.rowsEndDated, 0),
+    );
+  });
+
   it('two imports of one kind never run at once: the second is refused', async () => {
     const big = csv(paid.header, paid.rows.slice(0, 300));
     const other = csv(paid.header, paid.rows.slice(0, 299));
