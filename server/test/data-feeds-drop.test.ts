@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client';
 import { demoFeedFile } from '../src/feeds/demo-feeds';
 import { scanDropFolder } from '../src/feeds/drop-folder';
-import { createTestDatabase } from './helpers';
+import { buildTestApp, createTestDatabase, testConfig } from './helpers';
 
 /** The drop-folder job (docs/requirements/data-feeds.md#drop-folder): only finished files, moved with their report. */
 describe('data feeds: the drop folder', () => {
@@ -77,5 +77,32 @@ describe('data feeds: the drop folder', () => {
     expect(outcome).toMatchObject({ outcome: 'already-imported' });
     expect(outcome!.message).toMatch(/^Already_Imported: already imported \(run 1, /);
     expect(list('done', 'provider-enrollment')).toContain('20261123T020000Z-locations-again.csv.refusal.txt');
+  });
+
+  it('a listening server with FEED_DROP_FOLDER picks a dropped file up by itself', async () => {
+    const watched = mkdtempSync(join(tmpdir(), 'feeds-watched-'));
+    mkdirSync(join(watched, 'provider-enrollment'));
+    const { app } = await buildTestApp({
+      config: testConfig({ FEED_DROP_FOLDER: watched, FEED_DROP_INTERVAL_MS: '1000' }),
+    });
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      writeFileSync(join(watched, 'provider-enrollment', 'nightly.csv'), lines(0, 5));
+      const done = join(watched, 'done', 'provider-enrollment');
+      const deadline = Date.now() + 20_000;
+      while (!(existsSync(done) && readdirSync(done).some((n) => n.endsWith('-nightly.csv')))) {
+        if (Date.now() > deadline) throw new Error('the dropped file was not imported');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const connection = await app.database.dedicated();
+      const { rows: runs } = await connection.query<{ started_by: string; rows_inserted: number }>(
+        'select started_by, rows_inserted from import_runs',
+      );
+      await connection.close();
+      expect(runs).toEqual([{ started_by: 'job', rows_inserted: 5 }]);
+    } finally {
+      await app.close();
+      rmSync(watched, { recursive: true, force: true });
+    }
   });
 });
