@@ -18,6 +18,8 @@ await build({
   logLevel: 'warning',
 });
 cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
+// The demo's sample feed files, imported on first start (src/feeds/demo-feeds.ts reads them beside the bundle).
+cpSync('src/feeds/demo-feeds', 'dist/demo-feeds', { recursive: true });
 // The password hasher's worker threads load this file beside the bundle (new URL(…, import.meta.url)).
 cpSync('src/platform/password-hash-worker.mjs', 'dist/password-hash-worker.mjs');
 console.log('server built into server/dist');

@@ -13,6 +13,8 @@ import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from './config';
 import { contentPlugin, type ContentLimits } from './content/plugin';
 import type { DatabaseHandle } from './db/client';
+import { claimsRetentionJob } from './feeds/claims-retention';
+import { DropFolderWatcher } from './feeds/drop-folder';
 import { healthRoutes } from './modules/health/routes';
 import { siteConfigRoutes } from './modules/site-config/routes';
 import { sitemapRoutes, staticSitePlugin } from './modules/web/routes';
@@ -189,6 +191,11 @@ export async function buildApp({
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
     registrationExpiryJob(),
     ...staffAccountJobs({ now: app.clock }),
+    claimsRetentionJob({
+      lookbackDays: config.registration.lookbackDays,
+      marginDays: config.feeds.claimsRetentionMarginDays,
+      now: app.clock,
+    }),
   ];
   if (config.seedDemoData) jobs.push(demoClaimsRefreshJob());
   if (config.mail.smtpUrl)
@@ -201,6 +208,16 @@ export async function buildApp({
   // Jobs run on a listening server only (tests drive them with runOnce); they stop before the database closes.
   app.addHook('onListen', async () => jobRunner.start());
   app.addHook('onClose', async () => jobRunner.stop());
+  // The data-feed drop folder, when set (docs/requirements/data-feeds.md#drop-folder): watched on a listening server.
+  const { dropFolder, dropIntervalMs, maxRejectShare, maxEndDateShare } = config.feeds;
+  if (dropFolder) {
+    const watcher = new DropFolderWatcher(database, dropFolder, dropIntervalMs, app.log, {
+      maxRejectShare,
+      maxEndDateShare,
+    });
+    app.addHook('onListen', async () => watcher.start());
+    app.addHook('onClose', async () => watcher.stop());
+  }
 
   await app.register(securityHeadersPlugin, { headers: baselineHeaders });
   // Dynamic text answers above 1 KB leave brotli- or gzip-compressed (with Vary: Accept-Encoding). Registered before

@@ -130,7 +130,22 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       {
         names: ['SEED_DEMO_DATA', 'SEED_LOCATIONS'],
         shown: '`true` (`false` when `NODE_ENV=production`), `250`',
-        text: 'Demo provider locations and claims on first start. The demo identifiers are public: a production instance seeds them only with an explicit `SEED_DEMO_DATA=true`.',
+        text: 'Demo provider locations and claims on first start, imported from the sample feed files in `server/src/feeds/demo-feeds/`. The demo identifiers are public: a production instance seeds them only with an explicit `SEED_DEMO_DATA=true`.',
+      },
+      {
+        names: ['FEED_MAX_REJECT_SHARE', 'FEED_MAX_END_DATE_SHARE'],
+        shown: '`0.01`, `0.05`',
+        text: 'Data feeds (`npm run import`, docs/requirements/data-feeds.md): a file with more rejected rows than the first share is refused whole; a snapshot that would end-date more than the second share of the rows in force is refused unless `--force`.',
+      },
+      {
+        names: ['FEED_DROP_FOLDER', 'FEED_DROP_INTERVAL_MS'],
+        shown: 'unset, `60000`',
+        text: 'A folder the server watches for feed files (`<folder>/<kind>/`, taken once renamed into place; moved to `done/` or `rejected/`), and how often it looks.',
+      },
+      {
+        names: ['CLAIMS_RETENTION_MARGIN_DAYS'],
+        shown: '`365`',
+        text: 'Paid claims older than `AUTHORITY_LOOKBACK_DAYS` plus this many days are purged hourly: they can no longer prove authority.',
       },
     ],
   },

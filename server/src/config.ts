@@ -126,6 +126,14 @@ export const EnvSchema = z.object({
   // Unset: on outside production, off in production (the demo identifiers are published in the README).
   SEED_DEMO_DATA: booleanSetting.optional(),
   SEED_LOCATIONS: z.coerce.number().int().min(0).max(2_000_000).default(250),
+  // Data feeds (docs/requirements/data-feeds.md#settings): past these shares a file is refused whole.
+  FEED_MAX_REJECT_SHARE: z.coerce.number().min(0).max(1).default(0.01),
+  FEED_MAX_END_DATE_SHARE: z.coerce.number().min(0).max(1).default(0.05),
+  // A folder the portal watches for feed files (<folder>/<kind>/); unset: no watching.
+  FEED_DROP_FOLDER: z.string().min(1).optional(),
+  FEED_DROP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
+  // Paid claims older than AUTHORITY_LOOKBACK_DAYS plus this many days are purged.
+  CLAIMS_RETENTION_MARGIN_DAYS: z.coerce.number().int().min(0).max(3660).default(365),
   CMS_URL: urlSetting.default('http://127.0.0.1:1337'),
   CMS_TOKEN: z.string().min(1).optional(),
   CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -372,6 +380,13 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       auditDays: env.AUDIT_RETENTION_DAYS,
       tokenDays: env.ONE_TIME_TOKEN_RETENTION_DAYS,
       sentMailDays: env.SENT_MAIL_RETENTION_DAYS,
+    },
+    feeds: {
+      maxRejectShare: env.FEED_MAX_REJECT_SHARE,
+      maxEndDateShare: env.FEED_MAX_END_DATE_SHARE,
+      dropFolder: env.FEED_DROP_FOLDER === undefined ? undefined : fromRoot(env.FEED_DROP_FOLDER),
+      dropIntervalMs: env.FEED_DROP_INTERVAL_MS,
+      claimsRetentionMarginDays: env.CLAIMS_RETENTION_MARGIN_DAYS,
     },
     registration: {
       lookbackDays: env.AUTHORITY_LOOKBACK_DAYS,

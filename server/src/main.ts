@@ -2,8 +2,8 @@ import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { seedDemoThroughFeeds } from './feeds/demo-seed';
 import { openDatabase } from './db/client';
-import { seedDemoData } from './db/demo-data';
 import { seedDemoAccounts } from './modules/auth/demo-accounts';
 import { preparePrivateDataDir, restrictNewFilesToOwner } from './platform/data-dir';
 import { logDestination, loggerOptions } from './platform/logger';
@@ -53,8 +53,10 @@ log.info(
 );
 
 if (config.seedDemoData) {
-  const seeded = await seedDemoData(database.db, { locations: config.seedLocations });
-  if (seeded.seeded) log.info({ locations: seeded.locations, claims: seeded.claims }, 'created demo data');
+  // Through the data-feed import, from the sample files in server/demo-feeds/ (docs/requirements/data-feeds.md#demo-data).
+  const seeded = await seedDemoThroughFeeds(database, { locations: config.seedLocations });
+  if (seeded.seeded)
+    log.info({ locations: seeded.locations, claims: seeded.claims }, 'created demo data through the data-feed import');
 }
 
 const app = await buildApp({ config, database, logStream });

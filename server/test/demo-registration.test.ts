@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { refreshDemoClaimDates, seedDemoData } from '../src/db/demo-data';
+import { refreshDemoClaimDates } from '../src/db/demo-data';
+import { seedDemoThroughFeeds } from '../src/feeds/demo-seed';
 import { seedDemoAccounts } from '../src/modules/auth/demo-accounts';
 import { demoRegistrationCombinations } from '../src/modules/registration/demo-combinations';
 import { rowsOf } from '../src/platform/db-executor';
@@ -110,8 +111,9 @@ describe('demo registration data', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     const database = await createTestDatabase();
-    // 1,000 detailed locations and 150 generated in bulk by PostgreSQL.
-    await seedDemoData(database.db, { locations: 1150, today: SEED_DAY });
+    // As npm start seeds: the sample feed files' 1,000 locations through the data-feed import
+    // (docs/requirements/data-feeds.md#demo-data), and 150 generated in bulk by PostgreSQL.
+    await seedDemoThroughFeeds(database, { locations: 1150, today: SEED_DAY });
     ({ app } = await buildTestApp({ database, clock: () => LATER }));
     await seedDemoAccounts(app.database.db, app.passwordHasher, app.secrets.encryptionKey);
   });

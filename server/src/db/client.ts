@@ -7,7 +7,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Writable } from 'node:stream';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import * as schema from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -29,11 +31,32 @@ export interface DatabaseHandle {
    * Answers a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void, events?: ListenEvents): Promise<() => Promise<void>>;
+  /**
+   * A connection of its own for a long piece of work (a data-feed import): session state (temporary tables, advisory
+   * locks) stays on it, no statement time limit applies, and PostgreSQL's COPY is reachable. On PGlite it is the one
+   * embedded connection, whose transactions exclude every other query meanwhile.
+   */
+  dedicated(): Promise<DedicatedConnection>;
   close(): Promise<void>;
   /** PostgreSQL only (PGlite has one connection, no pool): the pool's connections and queued queries now. */
   poolStats?(): PoolStats;
   /** PostgreSQL only: calls `listener` with the seconds each checkout waited for a connection; answers an unsubscribe. */
   onPoolAcquire?(listener: (seconds: number) => void): () => void;
+}
+
+export type QueryFn = <R = Record<string, unknown>>(
+  text: string,
+  params?: unknown[],
+) => Promise<{ rows: R[]; count: number }>;
+
+export interface DedicatedConnection {
+  kind: DatabaseHandle['kind'];
+  query: QueryFn;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (query: QueryFn) => Promise<T>): Promise<T>;
+  /** PostgreSQL only: a writable stream into `COPY … FROM STDIN` (pg-copy-streams). */
+  copyFrom?(statement: string): Writable;
+  close(): Promise<void>;
 }
 
 export interface PoolStats {
@@ -89,12 +112,14 @@ function handle(
   migrate: () => Promise<number>,
   close: () => Promise<void>,
   messaging: Messaging,
+  dedicated: DatabaseHandle['dedicated'],
   pool: Pick<DatabaseHandle, 'poolStats' | 'onPoolAcquire'> = {},
 ): DatabaseHandle {
   return {
     db,
     kind,
     migrate,
+    dedicated,
     ...messaging,
     ...pool,
     async ping() {
@@ -124,6 +149,24 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
       // PGlite is one connection in this process: every listener on it (several app instances in one test, say)
       // hears every notification. It never disconnects, so there is nothing to reconnect.
       listen: (channel, onMessage) => client.listen(channel, onMessage).then((unlisten) => () => unlisten()),
+    },
+    async () => {
+      const query: QueryFn = async (text, params) => {
+        const result = await client.query(text, params);
+        return { rows: result.rows as never[], count: result.affectedRows ?? 0 };
+      };
+      return {
+        kind: 'pglite',
+        query,
+        transaction: (work) =>
+          client.transaction((tx) =>
+            work(async (text, params) => {
+              const result = await tx.query(text, params);
+              return { rows: result.rows as never[], count: result.affectedRows ?? 0 };
+            }),
+          ),
+        close: async () => {},
+      };
     },
   );
 }
@@ -183,6 +226,32 @@ export function openPostgres(url: string, poolMax = 10): DatabaseHandle {
         listeners.add(stopOnce);
         return stopOnce;
       },
+    },
+    async () => {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, keepAlive: true });
+      client.on('error', () => {});
+      await client.connect();
+      const query: QueryFn = async (text, params) => {
+        const result = await client.query(text, params);
+        return { rows: result.rows as never[], count: result.rowCount ?? 0 };
+      };
+      return {
+        kind: 'postgres',
+        query,
+        async transaction(work) {
+          await client.query('begin');
+          try {
+            const result = await work(query);
+            await client.query('commit');
+            return result;
+          } catch (err) {
+            await client.query('rollback').catch(() => {});
+            throw err;
+          }
+        },
+        copyFrom: (statement) => client.query(copyFromStdin(statement)),
+        close: () => client.end(),
+      };
     },
     {
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolMax }),

@@ -227,6 +227,23 @@ async function insertBulkLocations(tx: Tx, o: { from: number; to: number; seed: 
     from n, letters`);
 }
 
+/**
+ * Locations `from`..`to - 1` (and their claims) made in bulk by PostgreSQL, in one transaction: what the demo adds
+ * beyond its sample feed files when SEED_LOCATIONS asks for more (benchmarks).
+ */
+export async function seedBulkDemoLocations(db: Db, o: { from: number; to: number; seed?: number; today: string }) {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local statement_timeout = 0`);
+    for (let from = o.from; from < o.to; from += BULK_CHUNK)
+      await insertBulkLocations(tx, {
+        from,
+        to: Math.min(from + BULK_CHUNK, o.to),
+        seed: o.seed ?? DEMO_SEED,
+        today: o.today,
+      });
+  });
+}
+
 export interface SeedResult {
   seeded: boolean;
   locations: number;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { linesOfBusiness, macJurisdictions } from '@portal/contracts/jurisdictions';
 import { ddeAccessTypes, ddeRequestTypes, ediEnrollmentStatuses } from '@portal/contracts/dde-access';
+import { feedKinds, feedModes } from '@portal/contracts/data-feeds';
 import {
   bigint,
   bigserial,
@@ -60,6 +61,18 @@ export const providerLocations = pgTable(
      * contractor's help desk restores it (docs/requirements/staff-accounts.md#annual-recertification).
      */
     accessSuspendedAt: timestamp('access_suspended_at', { withTimezone: true }),
+    /** PECOS enrollment facts, when the provider-enrollment feed carries them (docs/requirements/data-feeds.md). */
+    pecosAsctCntlId: varchar('pecos_asct_cntl_id', { length: 10 }),
+    enrollmentId: varchar('enrollment_id', { length: 15 }),
+    providerTypeCode: varchar('provider_type_code', { length: 10 }),
+    effectiveDate: date('effective_date', { mode: 'string' }),
+    /**
+     * The day the location ended (end-dated by the feed or missing from a snapshot): from that day it cannot be
+     * validated, has no find-admin answer and takes no DDE request; its people keep their accounts.
+     */
+    endDate: date('end_date', { mode: 'string' }),
+    /** The import run that last changed the row (import_runs.id); null for rows made otherwise. */
+    importRunId: bigint('import_run_id', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -81,6 +94,8 @@ export const claims = pgTable(
     paidAmount: numeric('paid_amount', { precision: 12, scale: 2 }).notNull(),
     paidDate: date('paid_date', { mode: 'string' }).notNull(),
     checkNumber: varchar('check_number', { length: 20 }).notNull(),
+    /** The import run that last changed the row (import_runs.id); null for rows made otherwise. */
+    importRunId: bigint('import_run_id', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -455,8 +470,53 @@ export const ediEnrollments = pgTable('edi_enrollments', {
   networkServiceVendor: text('network_service_vendor').notNull(),
   ddeAccessType: ddeAccessTypeEnum('dde_access_type').notNull(),
   status: ediEnrollmentStatusEnum('status').notNull(),
+  /** Set when a snapshot of the EDI-enrollment feed no longer lists it: it then pre-fills nothing. */
+  endDate: date('end_date', { mode: 'string' }),
+  importRunId: bigint('import_run_id', { mode: 'number' }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// From packages/contracts/src/data-feeds.ts; a new value there needs a migration (npm run db:generate).
+export const importKindEnum = pgEnum('import_kind', feedKinds);
+export const importModeEnum = pgEnum('import_mode', feedModes);
+export const importOutcomeEnum = pgEnum('import_outcome', [
+  'running',
+  'succeeded',
+  'refused',
+  'failed',
+  'dry-run',
+  'interrupted',
+]);
+
+/**
+ * One row per import of a data-feed file (docs/requirements/data-feeds.md): its SHA-256 makes a second import of the
+ * same file answer "already imported"; the counts and outcome are the run's summary.
+ */
+export const importRuns = pgTable(
+  'import_runs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: importKindEnum('kind').notNull(),
+    mode: importModeEnum('mode').notNull(),
+    fileName: text('file_name').notNull(),
+    sha256: varchar('sha256', { length: 64 }).notNull(),
+    format: varchar('format', { length: 8 }).notNull().default('csv'),
+    rowsRead: integer('rows_read').notNull().default(0),
+    rowsInserted: integer('rows_inserted').notNull().default(0),
+    rowsUpdated: integer('rows_updated').notNull().default(0),
+    rowsEndDated: integer('rows_end_dated').notNull().default(0),
+    rowsRejected: integer('rows_rejected').notNull().default(0),
+    outcome: importOutcomeEnum('outcome').notNull().default('running'),
+    /** Why a run was refused or failed, in words (never a row's personal data). */
+    message: text('message'),
+    forced: boolean('forced').notNull().default(false),
+    /** Who started it: `command`, `job` (the drop folder) or `demo`. */
+    startedBy: varchar('started_by', { length: 16 }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('import_runs_kind_sha256_idx').on(t.kind, t.sha256), index('import_runs_started_idx').on(t.startedAt)],
+);
 
 /** Numbers the DDE requests' reference numbers (`DDE-2026-000123`): shared by every instance, never reused. */
 export const ddeRequestNumberSeq = pgSequence('dde_request_number_seq', { startWith: 1 });

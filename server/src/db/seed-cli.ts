@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config';
 import { openDatabase } from './client';
-import { DEMO_SEED, seedDemoData } from './demo-data';
+import { seedDemoThroughFeeds } from '../feeds/demo-seed';
+import { DEMO_SEED } from './demo-data';
 
 const usage = 'Usage: npm run seed -- [--locations N] [--seed N] [--reset]';
 let args;
@@ -39,21 +40,11 @@ const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: 
 try {
   await database.migrate();
   const started = Date.now();
-  let lastReport = 0;
-  const result = await seedDemoData(database.db, {
-    locations,
-    seed,
-    reset: args.reset,
-    onProgress(done) {
-      if (Date.now() - lastReport > 2000 || done === locations) {
-        lastReport = Date.now();
-        process.stdout.write(`\r${done.toLocaleString('en-US')} of ${locations.toLocaleString('en-US')} locations`);
-      }
-    },
-  });
+  // Through the data-feed import, as on a first start (docs/requirements/data-feeds.md#demo-data).
+  const result = await seedDemoThroughFeeds(database, { locations, seed, reset: args.reset });
   if (result.seeded)
     console.log(
-      `\nCreated ${result.locations} locations and ${result.claims} claims in ${((Date.now() - started) / 1000).toFixed(1)} s (${database.kind}).`,
+      `Created ${result.locations} locations and ${result.claims} claims in ${((Date.now() - started) / 1000).toFixed(1)} s (${database.kind}).`,
     );
   else console.log(`Demo data already exists (${result.locations} locations); pass --reset to replace it.`);
 } finally {

@@ -115,6 +115,42 @@ export class PortalMetrics {
         if (row) this.set(row.backlog);
       },
     });
+    // Data-feed imports run in the command's process as well as the server's: counted from import_runs when scraped,
+    // so every instance shows every run (docs/requirements/data-feeds.md#metrics).
+    const db = database.db;
+    new Gauge({
+      name: 'portal_feed_import_runs',
+      help: 'Data-feed import runs recorded in import_runs, by kind and outcome.',
+      labelNames: ['kind', 'outcome'],
+      registers,
+      async collect() {
+        const rows = rowsOf<{ kind: string; outcome: string; n: number }>(
+          await db.execute(sql`select kind, outcome, count(*)::int as n from import_runs group by kind, outcome`),
+        );
+        this.reset();
+        for (const row of rows) this.set({ kind: row.kind, outcome: row.outcome }, row.n);
+      },
+    });
+    new Gauge({
+      name: 'portal_feed_import_rows',
+      help: 'Rows of the data-feed runs that succeeded, by kind and what became of them (read, inserted, updated, end_dated, rejected).',
+      labelNames: ['kind', 'action'],
+      registers,
+      async collect() {
+        const rows = rowsOf<Record<string, string | number>>(
+          await db.execute(
+            sql`select kind, sum(rows_read)::float8 as read, sum(rows_inserted)::float8 as inserted,
+                  sum(rows_updated)::float8 as updated, sum(rows_end_dated)::float8 as end_dated,
+                  sum(rows_rejected)::float8 as rejected
+                from import_runs where outcome = 'succeeded' group by kind`,
+          ),
+        );
+        this.reset();
+        for (const row of rows)
+          for (const action of ['read', 'inserted', 'updated', 'end_dated', 'rejected'])
+            this.set({ kind: String(row.kind), action }, Number(row[action]));
+      },
+    });
     new Gauge({
       name: 'portal_outbox_oldest_age_seconds',
       help: 'Age of the oldest unsent email (0 when none is waiting).',

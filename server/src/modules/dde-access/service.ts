@@ -6,9 +6,10 @@ import {
   type EasiLocation,
   type GetEasiRequest,
 } from '@portal/contracts/dde-access';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod/mini';
 import { linkInForce } from '../../db/links';
+import { locationInForce } from '../../db/locations';
 import { ddeRequests, ediEnrollments, providerLocations, userLocations } from '../../db/schema';
 import { userById } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
@@ -42,11 +43,19 @@ function linkedLocations(db: DbExecutor, userId: string, now: Date, locationId?:
     })
     .from(userLocations)
     .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
-    .leftJoin(ediEnrollments, eq(ediEnrollments.locationId, providerLocations.id))
+    .leftJoin(
+      ediEnrollments,
+      and(
+        eq(ediEnrollments.locationId, providerLocations.id),
+        or(isNull(ediEnrollments.endDate), gt(ediEnrollments.endDate, now.toISOString().slice(0, 10))),
+      ),
+    )
     .where(
       and(
         eq(userLocations.userId, userId),
         linkInForce(now),
+        // An end-dated location takes no DDE request (docs/requirements/data-feeds.md#end-dated-locations).
+        locationInForce(now),
         ...(locationId ? [eq(userLocations.locationId, locationId)] : []),
       ),
     )

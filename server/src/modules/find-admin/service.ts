@@ -3,6 +3,7 @@ import type { FindAdminRequest, LocationAdministrator } from '@portal/contracts/
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod/mini';
 import { linkInForce } from '../../db/links';
+import { locationInForce } from '../../db/locations';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
@@ -26,7 +27,7 @@ export function maskEmail(email: string): string {
 }
 
 /** The active locations named by one NPI + PTAN + TIN (Part A and Part B may both be enrolled). */
-function matchingLocations(db: DbExecutor, { npi, ptan, tin }: { npi: string; ptan: string; tin: string }) {
+function matchingLocations(db: DbExecutor, { npi, ptan, tin }: { npi: string; ptan: string; tin: string }, now: Date) {
   return db
     .select({ id: providerLocations.id })
     .from(providerLocations)
@@ -35,7 +36,7 @@ function matchingLocations(db: DbExecutor, { npi, ptan, tin }: { npi: string; pt
         eq(providerLocations.npi, npi),
         eq(providerLocations.ptan, ptan),
         eq(providerLocations.tin, tin),
-        eq(providerLocations.status, 'active'),
+        locationInForce(now),
       ),
     );
 }
@@ -71,7 +72,7 @@ export async function findAdministrators(
   if (daily.count > ctx.config.loginHelp.findAdminPerDay)
     throw new PortalError(429, 'Too_Many_Requests', undefined, retryAfterHeader(daily.ttlMs));
   const { npi, ptan } = input;
-  const locations = await matchingLocations(db, input);
+  const locations = await matchingLocations(db, input, ctx.now());
   const event = { actor: null, action: 'location.find-admin' } as const;
   if (!locations.length) {
     // The TIN never goes in: the NPI and PTAN are enough to see what was asked.
@@ -173,8 +174,8 @@ export async function relayContactRequest(
         legalName: providerLocations.legalName,
       })
       .from(providerLocations)
-      .where(and(eq(providerLocations.id, locationId), eq(providerLocations.status, 'active')));
-    const siblings = location ? await matchingLocations(tx, location) : [];
+      .where(and(eq(providerLocations.id, locationId), locationInForce(ctx.now())));
+    const siblings = location ? await matchingLocations(tx, location, ctx.now()) : [];
     const administrators = siblings.length
       ? await administratorsOf(
           tx,

@@ -8,7 +8,7 @@ import {
 import { maskTin } from '@portal/contracts/identifiers';
 import type { z } from 'zod/mini';
 import { and, eq, gte, lte } from 'drizzle-orm';
-import { activeLocationByIdentifiers } from '../../db/locations';
+import { activeLocationByIdentifiers, locationIsInForce } from '../../db/locations';
 import { claims, providerLocations } from '../../db/schema';
 import type { AuditDetails } from '../../platform/audit';
 import { issueLocationToken } from '../../platform/one-time-tokens';
@@ -46,7 +46,7 @@ export async function validateProvider(
 ): Promise<{ validationToken: string; expiresAt: string; location: LocationSummary }> {
   const { db } = ctx;
   const details: AuditDetails = { npi: input.npi, ptan: input.ptan };
-  const location = await activeLocationByIdentifiers(db, input);
+  const location = await activeLocationByIdentifiers(db, input, ctx.now());
   if (!location) {
     await audit(ctx, db, {
       actor: null,
@@ -120,7 +120,7 @@ export async function validateAuthority(
   const [location] = locationId
     ? await db.select().from(providerLocations).where(eq(providerLocations.id, locationId))
     : [];
-  if (!location || location.npi !== input.npi || location.status !== 'active') {
+  if (!location || location.npi !== input.npi || !locationIsInForce(location, now)) {
     await audit(ctx, db, {
       actor: null,
       action: 'registration.authority',

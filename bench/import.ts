@@ -1,0 +1,239 @@
+// Data-feed import speed and memory (docs/requirements/data-feeds.md), each figure a ratio to a baseline measured in
+// the same run on the same machine:
+// 1. paid claims (CSV): the import's rows/s against a raw `COPY` of the same file into an unindexed table (the
+//    machine's ceiling) — target ≥ 0.5;
+// 2. the same claims as X12 835 remittance files — target ≥ 0.3 of that ceiling;
+// 3. time per row and peak RSS of the import process at BENCH_CLAIMS and at 5 × BENCH_CLAIMS (with --linear):
+//    within 1.2 × (linear, flat), RSS ≤ 300 MB.
+// The import runs as its own process (`npm run import`), as an operator runs it; its peak RSS is read at its exit.
+// PGlite figures are printed too (not gated): BENCH_PGLITE_CLAIMS claims on an embedded database.
+// Needs PostgreSQL: BENCH_DATABASE_URL (a database `<db>_feeds_<random>` is created on its server and dropped).
+// Run: BENCH_DATABASE_URL=postgres://… npm run bench:import   (BENCH_CLAIMS=1000000 default; add -- --linear for 5×)
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished, pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openPglite, openPostgres } from '../server/src/db/client';
+import { demoFeedFile } from '../server/src/feeds/demo-feeds';
+import { importFeed } from '../server/src/feeds/import';
+import { write835, type PaidClaim } from '../server/src/feeds/x12-sample';
+
+const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 1_000_000);
+const PGLITE_CLAIMS = Number(process.env.BENCH_PGLITE_CLAIMS ?? 100_000);
+const LINEAR = process.argv.includes('--linear');
+const adminUrl = process.env.BENCH_DATABASE_URL;
+if (!adminUrl) {
+  console.error('bench:import needs PostgreSQL: set BENCH_DATABASE_URL=postgres://…');
+  process.exit(2);
+}
+const CLI = fileURLToPath(new URL('../server/src/feeds/import-cli.ts', import.meta.url));
+const RSS = fileURLToPath(new URL('./support/report-max-rss.mjs', import.meta.url));
+const runDir = mkdtempSync(join(tmpdir(), 'portal-bench-import-'));
+
+/** The demo's 1,000 locations, which the claims are spread over. */
+async function demoLocations(): Promise<{ npi: string; ptan: string; lob: string }[]> {
+  const [, ...lines] = readFileSync(demoFeedFile('provider-enrollment'), 'utf8').trimEnd().split('\n');
+  // NPI is the first column; PTAN and LINE_OF_BUSINESS are 9th and 6th from the end (ORG_NAME may hold commas).
+  return lines.map((line) => {
+    const cells = line.split(',');
+    return { npi: cells[0]!, ptan: cells.at(-9)!, lob: cells.at(-6)! };
+  });
+}
+
+function* claimsOf(
+  count: number,
+  locations: { npi: string; ptan: string; lob: string }[],
+  offset = 0,
+): Generator<PaidClaim> {
+  const d2 = (n: number) => String(n % 100).padStart(2, '0');
+  for (let k = 0; k < count; k++) {
+    const i = k + offset;
+    const l = locations[i % locations.length]!;
+    yield {
+      claimNumber: `7${String(i).padStart(12, '0')}`,
+      npi: l.npi,
+      ptan: l.ptan,
+      lineOfBusiness: l.lob,
+      patientMbi: `${1 + (i % 9)}EG${i % 10}TE${Math.floor(i / 10) % 10}MK${d2(Math.floor(i / 100))}`,
+      dateOfService: `2026-10-${d2(1 + (i % 28))}`,
+      paidAmount: `${100 + (i % 900)}.${d2(i)}`,
+      paidDate: `2026-11-${d2(1 + (i % 20))}`,
+      checkNumber: `EFT${String(Math.floor(i / 3)).padStart(9, '0')}`,
+    };
+  }
+}
+
+async function writeCsv(path: string, claims: Iterable<PaidClaim>) {
+  const out = createWriteStream(path);
+  let buffer =
+    'CLAIM_NUMBER,NPI,PTAN,LINE_OF_BUSINESS,PATIENT_MBI,DATE_OF_SERVICE,PAID_AMOUNT,PAID_DATE,CHECK_EFT_NUMBER\n';
+  for (const c of claims) {
+    buffer += `${c.claimNumber},${c.npi},${c.ptan},${c.lineOfBusiness},${c.patientMbi},${c.dateOfService},${c.paidAmount},${c.paidDate},${c.checkNumber}\n`;
+    if (buffer.length > 1 << 20) {
+      if (!out.write(buffer)) await once(out, 'drain');
+      buffer = '';
+    }
+  }
+  out.end(buffer);
+  await finished(out);
+}
+
+/** Raw COPY of the CSV into an unindexed text table: the machine's ceiling for these bytes. */
+async function rawCopy(url: string, file: string): Promise<number> {
+  const database = openPostgres(url, 1);
+  const connection = await database.dedicated();
+  try {
+    await connection.query('drop table if exists bench_raw_claims');
+    await connection.query(
+      'create unlogged table bench_raw_claims (claim text, npi text, ptan text, lob text, mbi text, dos text, amount text, paid text, check_number text)',
+    );
+    const started = performance.now();
+    await pipeline(
+      createReadStream(file),
+      connection.copyFrom!('copy bench_raw_claims from stdin with (format csv, header true)'),
+    );
+    return (performance.now() - started) / 1000;
+  } finally {
+    await connection.query('drop table if exists bench_raw_claims').catch(() => {});
+    await connection.close();
+    await database.close();
+  }
+}
+
+/** Runs `npm run import` as its own process; answers its seconds and peak RSS (MB). */
+async function importProcess(url: string, file: string): Promise<{ seconds: number; rssMb: number; output: string }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', RSS, CLI, 'paid-claims', file, '--force'], {
+    env: { ...process.env, DATABASE_URL: url, DATA_DIR: runDir, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number];
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`the import exited ${code}: ${output}`);
+  const rss = /MAX_RSS_KB (\d+)/.exec(output);
+  return {
+    seconds,
+    rssMb: rss ? Number(rss[1]) / 1024 : Number.NaN,
+    output: output.replace(/MAX_RSS_KB \d+\n?/, '').trim(),
+  };
+}
+
+async function freshDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `portal_bench_feeds_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl!);
+  url.pathname = `/${name}`;
+  const database = openPostgres(url.toString(), 2);
+  await database.migrate();
+  await importFeed(database, {
+    kind: 'provider-enrollment',
+    file: demoFeedFile('provider-enrollment'),
+    startedBy: 'command',
+  });
+  await database.close();
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function measure(count: number, locations: Awaited<ReturnType<typeof demoLocations>>) {
+  const csv = join(runDir, `claims-${count}.csv`);
+  const x12 = join(runDir, `claims-${count}.835`);
+  await writeCsv(csv, claimsOf(count, locations));
+  await write835(x12, claimsOf(count, locations));
+  const db = await freshDatabase();
+  try {
+    const raw = await rawCopy(db.url, csv);
+    const imported = await importProcess(db.url, csv);
+    // The 835 run inserts the same claims afresh: empty the table first.
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query('truncate claims');
+    await client.end();
+    const remit = await importProcess(db.url, x12);
+    const rawCsv = await rawCopy(db.url, csv); // the ceiling again, after: the machine's load moves
+    const ceiling = count / Math.min(raw, rawCsv);
+    return {
+      count,
+      bytes: statSync(csv).size,
+      x12Bytes: statSync(x12).size,
+      ceiling,
+      csvRate: count / imported.seconds,
+      x12Rate: count / remit.seconds,
+      perRowUs: (imported.seconds / count) * 1e6,
+      rssMb: Math.max(imported.rssMb, remit.rssMb),
+      csvRss: imported.rssMb,
+      x12Rss: remit.rssMb,
+      summary: imported.output.split('\n').at(-1),
+    };
+  } finally {
+    await db.drop();
+    rmSync(csv, { force: true });
+    rmSync(x12, { force: true });
+  }
+}
+
+try {
+  const locations = await demoLocations();
+  const sizes = LINEAR ? [CLAIMS, CLAIMS * 5] : [CLAIMS];
+  const results = [];
+  for (const size of sizes) {
+    const r = await measure(size, locations);
+    results.push(r);
+    console.log(
+      `${fmt(r.count)} claims (CSV ${(r.bytes / 2 ** 20).toFixed(0)} MB, 835 ${(r.x12Bytes / 2 ** 20).toFixed(0)} MB): ` +
+        `raw COPY ${fmt(r.ceiling)} rows/s; import CSV ${fmt(r.csvRate)} rows/s = ${(r.csvRate / r.ceiling).toFixed(2)} × (target ≥ 0.5); ` +
+        `835 ${fmt(r.x12Rate)} rows/s = ${(r.x12Rate / r.ceiling).toFixed(2)} × (target ≥ 0.3); ` +
+        `${r.perRowUs.toFixed(1)} µs/row; peak RSS CSV ${r.csvRss.toFixed(0)} MB, 835 ${r.x12Rss.toFixed(0)} MB (target ≤ 300)`,
+    );
+    console.log(`  import summary: ${r.summary}`);
+  }
+  if (results.length === 2) {
+    const [a, b] = results as [(typeof results)[0], (typeof results)[0]];
+    console.log(
+      `linear: time per row at ${fmt(b.count)} / at ${fmt(a.count)} = ${(b.perRowUs / a.perRowUs).toFixed(2)} (target ≤ 1.2); ` +
+        `flat: peak RSS ${(b.rssMb / a.rssMb).toFixed(2)} × (target ≤ 1.2)`,
+    );
+  }
+
+  // PGlite (not gated): the demo must stay quick.
+  const dir = join(runDir, 'pglite');
+  const lite = await openPglite(dir);
+  try {
+    await lite.migrate();
+    await importFeed(lite, {
+      kind: 'provider-enrollment',
+      file: demoFeedFile('provider-enrollment'),
+      startedBy: 'command',
+    });
+    const csv = join(runDir, 'pglite-claims.csv');
+    await writeCsv(csv, claimsOf(PGLITE_CLAIMS, locations));
+    const summary = await importFeed(lite, { kind: 'paid-claims', file: csv, startedBy: 'command' });
+    console.log(
+      `PGlite: ${fmt(PGLITE_CLAIMS)} claims in ${summary.seconds.toFixed(1)} s = ${fmt(PGLITE_CLAIMS / summary.seconds)} rows/s (not gated)`,
+    );
+  } finally {
+    await lite.close();
+  }
+} finally {
+  rmSync(runDir, { recursive: true, force: true });
+}
