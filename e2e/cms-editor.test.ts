@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsDir, cmsNode, startStrapi, type RunningStrapi } from '../server/test/support/strapi';
+import { previewKey, previewPageUrl } from '../server/src/content/preview';
 import { launchBrowser, screenshot } from './support/browser';
 import { freePort, startPortal, type RunningPortal } from './support/portal-server';
 
@@ -64,7 +65,8 @@ describe('an editor in the Strapi admin', () => {
       webhookUrl: `http://localhost:${port}/api/content/webhook`,
       env: { CMS_SERVE_ADMIN: 'true', CMS_ADMIN_EMAIL: EDITOR.email, CMS_ADMIN_PASSWORD: EDITOR.password },
     });
-    portal = await startPortal({ CMS_URL: cms.url }, { port, dataDir });
+    // The admin's address, the one origin allowed to frame the portal's preview pages.
+    portal = await startPortal({ CMS_URL: cms.url, CMS_PUBLIC_URL: cms.url }, { port, dataDir });
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     page = await context.newPage();
@@ -105,6 +107,66 @@ describe('an editor in the Strapi admin', () => {
     // A new topic goes after the others, not to the top.
     const orders = topics.filter((t) => t !== created).map((t) => t.attributes.order ?? 0);
     expect(created?.attributes.order).toBeGreaterThan(Math.max(...orders));
+  });
+
+  it('previews an unpublished topic in one click, as the site renders it; nobody else sees the draft', async () => {
+    const draft = { title: 'Wound care billing draft', body: 'Draft-only guidance 7731 for wound care claims.' };
+    await page.goto(`${cms.url}${TOPIC_LIST}/create`);
+    await page.getByLabel(/^title/i).fill(draft.title);
+    await page.getByLabel(/^summary/i).fill('How to bill wound care.');
+    await page.locator('.CodeMirror-lines').first().click();
+    await page.keyboard.type(draft.body);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved document').waitFor();
+
+    await page.getByRole('link', { name: 'Open preview' }).click();
+    const frame = page.frameLocator('[data-testid="preview-iframe"]');
+    // The site's own topic page (its header, heading and rendered markdown), with the draft's text.
+    await frame.getByRole('heading', { level: 1, name: draft.title }).waitFor({ timeout: 20_000 });
+    await frame.getByText(draft.body).waitFor();
+    await frame.getByText(/Preview of the draft/).waitFor();
+    await screenshot(page, 'cms-topic-preview');
+
+    const src = new URL((await page.locator('[data-testid="preview-iframe"]').getAttribute('src'))!);
+    expect(src.origin).toBe(portal.url);
+    const documentId = /^\/preview\/topics\/([a-z0-9]+)$/.exec(src.pathname)![1]!;
+    // The same page or draft read without the signature, expired, or moved to a later expiry: nothing of the draft.
+    const key = previewKey(readFileSync(join(dataDir, 'cms-webhook-secret'), 'utf8').trim());
+    const expired = new URL(previewPageUrl(portal.url, key, { type: 'topics', documentId, expires: Date.now() - 1 }));
+    const later = new URL(src);
+    later.searchParams.set('expires', String(Number(src.searchParams.get('expires')) + 60_000));
+    for (const search of ['', expired.search, later.search]) {
+      const api = await fetch(`${portal.url}/api/content/preview/topics/${documentId}${search}`);
+      expect(api.status, search).toBe(404);
+      expect(await api.text()).not.toContain(draft.title);
+    }
+    const stranger = await browser.newPage();
+    try {
+      await stranger.goto(`${portal.url}${src.pathname}`);
+      await stranger.getByRole('heading', { level: 1, name: 'This content was not found.' }).waitFor();
+      expect(await stranger.locator('body').innerText()).not.toContain(draft.body);
+      await stranger.goto(`${portal.url}${src.pathname}${expired.search}`);
+      await stranger.getByRole('heading', { level: 1, name: 'This content was not found.' }).waitFor();
+      // The signed link works in a browser of its own too (it is the link, not a session, that grants the draft),
+      // and opening it leaves nothing behind: the public topic page stays not found for the same browser.
+      await stranger.goto(src.href);
+      await stranger.getByRole('heading', { level: 1, name: draft.title }).waitFor();
+      await stranger.goto(`${portal.url}/topics/wound-care-billing-draft`);
+      await stranger.getByRole('heading', { level: 1, name: 'This content was not found.' }).waitFor();
+    } finally {
+      await stranger.close();
+    }
+    // The public answers and pages never carry the draft, even when asked for drafts.
+    expect((await portalTopics()).map((t) => t.attributes.title)).not.toContain(draft.title);
+    const asked = await fetch(
+      `${portal.url}/api/content/topics?filters[slug][$eq]=wound-care-billing-draft&publicationState=preview&populate=*`,
+    );
+    expect(((await asked.json()) as { data: unknown[] }).data).toEqual([]);
+    for (const path of ['/', '/topics/wound-care-billing-draft']) {
+      const html = await (await fetch(`${portal.url}${path}`)).text();
+      expect(html, path).not.toContain(draft.body);
+      expect(html, path).not.toContain(draft.title);
+    }
   });
 
   it('lists the jurisdictions as a column and edits those of an existing topic', async () => {

@@ -1,5 +1,6 @@
 'use strict';
 const { loadSecrets } = require('./secrets');
+const { portalUrl, previewUrl } = require('../src/portal/preview');
 
 module.exports = () => {
   const secrets = loadSecrets();
@@ -9,8 +10,11 @@ module.exports = () => {
     transfer: { token: { salt: secrets.transferTokenSalt } },
     secrets: { encryptionKey: secrets.encryptionKey },
     flags: { nps: false, promoteEE: false },
-    // Strapi's preview is not wired to the portal yet: off, so the entry's side panel does not offer a "Set up
-    // preview" button that opens Strapi's developer documentation.
-    preview: { enabled: false },
+    // Strapi's preview opens the portal's own page for the draft in the admin (a link signed for that document,
+    // cms/src/portal/preview.js); the portal's origin may be framed by the admin. Types without a page answer null.
+    preview: {
+      enabled: true,
+      config: { allowedOrigins: [portalUrl()], handler: previewUrl },
+    },
   };
 };

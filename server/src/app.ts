@@ -59,6 +59,7 @@ import { countRequestsForDrain, trackConnectionsForDrain, waitForRequestsOnClose
 import { testingClock } from './platform/test-clock';
 import {
   helmetOptions,
+  previewPageHelmetOptions,
   reportingEndpointsHeader,
   securityHeadersPlugin,
   staticSecurityHeaders,
@@ -271,7 +272,7 @@ export async function buildApp({
   await app.register(staticSitePlugin, {
     webDistDir: config.webDistDir,
     publicUrl: config.publicUrl,
-    preview: config.cms.preview,
+    previewHeaders: staticSecurityHeaders(previewPageHelmetOptions(config)),
   });
   // Last, so that it runs first when the app closes.
   waitForRequestsOnClose(app, requestsInFlight);

@@ -183,14 +183,9 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         text: 'Requests per client and minute that wait for the CMS: uncached `/api/content` reads and page renders (an unknown `/topics/…` page renders once); past it 429. Cached answers never count.',
       },
       {
-        names: ['CONTENT_PREVIEW'],
-        shown: '`false`',
-        text: "Serve drafts (editors' preview instance only), to holders of a signed preview link.",
-      },
-      {
-        names: ['CONTENT_PREVIEW_SECRET'],
-        shown: 'unset',
-        text: 'Signs preview links (≥32 chars); required with `CONTENT_PREVIEW=true` in production. `npm run preview-link -w server -- /topics/x` prints a link.',
+        names: ['CMS_PUBLIC_URL'],
+        shown: '`http://localhost:<port of CMS_URL>`',
+        text: "The address editors open the CMS admin at (the CMS reads the same name): the only origin allowed to frame the editors' preview pages (`/preview/…`).",
       },
     ],
   },

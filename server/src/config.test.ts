@@ -18,13 +18,13 @@ describe('loadConfig', () => {
     expect(config.publicUrl).toBe('http://localhost:3000');
     expect(config.databaseUrl).toBeUndefined();
     expect(config.dataDir).toMatch(/\/data$/);
-    expect(config.cms.preview).toBe(false);
+    expect(config.cms.adminOrigin).toBe('http://localhost:1337');
   });
 
   it('names the variable and the bad value in one readable line', () => {
     expect(problemsOf({ PORT: 'abc' })).toEqual(['PORT must be a port number (got "abc")']);
     expect(problemsOf({ PORT: '70000' })).toEqual(['PORT must be between 0 and 65535 (got "70000")']);
-    expect(problemsOf({ CONTENT_PREVIEW: 'maybe' })).toEqual(['CONTENT_PREVIEW must be true or false (got "maybe")']);
+    expect(problemsOf({ MAIL_VIEWER: 'maybe' })).toEqual(['MAIL_VIEWER must be true or false (got "maybe")']);
   });
 
   it('lists every bad setting, not only the first', () => {

@@ -137,11 +137,11 @@ export const EnvSchema = z.object({
   CMS_URL: urlSetting.default('http://127.0.0.1:1337'),
   CMS_TOKEN: z.string().min(1).optional(),
   CMS_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  CONTENT_PREVIEW: booleanSetting.default(false),
+  // The address editors open the CMS admin at (as the CMS reads it): only it may frame the portal's preview pages.
+  CMS_PUBLIC_URL: urlSetting.optional(),
   CONTENT_CACHE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   // Requests per client and minute that wait for the CMS: uncached /api/content reads and page renders.
   CONTENT_MISSES_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
-  CONTENT_PREVIEW_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   // The server's own upstream deadline, short on purpose; the browser's content time-out is separate.
   CMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   ANALYTICS_SCRIPT_URL: urlSetting.optional(),
@@ -317,8 +317,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       url: env.CMS_URL,
       token: env.CMS_TOKEN,
       webhookSecret: env.CMS_WEBHOOK_SECRET,
-      preview: env.CONTENT_PREVIEW,
-      previewSecret: env.CONTENT_PREVIEW_SECRET,
+      adminOrigin: new URL(env.CMS_PUBLIC_URL ?? `http://localhost:${new URL(env.CMS_URL).port || '1337'}`).origin,
       cacheTtlMs: env.CONTENT_CACHE_TTL_MS,
       missesPerMinute: env.CONTENT_MISSES_PER_MINUTE,
       timeoutMs: env.CMS_TIMEOUT_MS,
@@ -429,19 +428,12 @@ export const ConfigSchema = EnvSchema.transform((env) => {
         message: "must list the proxies' addresses or CIDR ranges when NODE_ENV=production, not true",
       });
     }
-    // Drafts go only to editors holding a preview link signed with this secret.
     // The viewer shows every email (reset links included) to anyone who can reach the server.
     if (config.mail.viewer)
       ctx.addIssue({ code: 'custom', path: ['MAIL_VIEWER'], message: 'must not be true when NODE_ENV=production' });
     // Opportunistic STARTTLS (plain smtp://) sends in clear to a relay, or a man in the middle, that offers no TLS.
     const smtpProblem = config.mail.smtpUrl && !config.mail.allowPlaintext && smtpTlsProblem(config.mail.smtpUrl);
     if (smtpProblem) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: smtpProblem });
-    if (config.cms.preview && !config.cms.previewSecret)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['CONTENT_PREVIEW_SECRET'],
-        message: 'is required when CONTENT_PREVIEW=true and NODE_ENV=production',
-      });
     // A movable clock or hurried jobs would let anyone with the file (or the setting) expire links and sessions.
     for (const [name, set] of [
       ['TEST_CLOCK_FILE', config.testing.clockFile !== undefined],

@@ -12,7 +12,7 @@ import {
   type UpstreamFailure,
 } from '../src/content/cache';
 import { CmsTokenSource, readOrCreateWebhookSecret, secretsEqual, WebhookSecret } from '../src/content/handover';
-import { previewLink, safeLandingPath, signPreviewToken, verifyPreviewToken } from '../src/content/preview';
+import { previewKey, previewPageUrl, PREVIEW_MAX_TTL_MS, signPreview, verifyPreview } from '../src/content/preview';
 
 // Every call of crypto.timingSafeEqual is recorded, so the tests can check how secrets are compared.
 const timingSafeEqualCalls = vi.hoisted(() => [] as Array<[Buffer, Buffer]>);
@@ -483,31 +483,58 @@ describe('token and webhook secret handover', () => {
   });
 });
 
-describe('preview credential', () => {
-  const secret = 'preview-secret-0123456789abcdef0123456789';
+describe('preview signature', () => {
+  const key = previewKey('webhook-secret-0123456789abcdef');
   const now = 1_800_000_000_000;
+  const grant = { type: 'topics', documentId: 'abc123def456', expires: now + 60_000 } as const;
+  const asked = (over: Partial<{ type: string; documentId: string; expires: unknown; signature: unknown }> = {}) => ({
+    type: grant.type as string,
+    documentId: grant.documentId as string,
+    expires: String(grant.expires) as unknown,
+    signature: signPreview(key, grant) as unknown,
+    ...over,
+  });
   beforeEach(() => void (timingSafeEqualCalls.length = 0));
   afterEach(() => void (timingSafeEqualCalls.length = 0));
 
-  it('a token signed with the secret is valid until it expires; forged, foreign or too-long-lived ones are not', () => {
-    const token = signPreviewToken(secret, now + 60_000);
-    expect(verifyPreviewToken(secret, token, now)).toBe(now + 60_000);
+  it('a link signed for a document is valid for that document until it expires, compared in constant time', () => {
+    expect(verifyPreview(key, asked(), now)).toEqual(grant);
     expect(timingSafeEqualCalls.at(-1)!.map((b) => b.length)).toEqual([32, 32]);
-    expect(verifyPreviewToken(secret, token, now + 60_000)).toBeUndefined();
-    expect(verifyPreviewToken('another-secret-0123456789abcdef012345', token, now)).toBeUndefined();
-    expect(verifyPreviewToken(secret, token.replace(/^\d+/, String(now + 120_000)), now)).toBeUndefined();
-    expect(verifyPreviewToken(secret, signPreviewToken(secret, now + 30 * 24 * 3600_000), now)).toBeUndefined();
-    for (const bad of [undefined, '', 'x', `${now + 1000}.`, ['a']])
-      expect(verifyPreviewToken(secret, bad, now)).toBeUndefined();
+    expect(verifyPreview(key, asked(), now + 60_000)).toBeUndefined();
   });
 
-  it('links land only on same-site paths', () => {
-    expect(safeLandingPath('/topics/contact')).toBe('/topics/contact');
-    for (const bad of ['//evil.tld', '/\\evil.tld', 'https://evil.tld', 'topics', undefined])
-      expect(safeLandingPath(bad), String(bad)).toBe('/');
-    const link = new URL(previewLink('https://portal.example', secret, { to: '/topics/x', now }));
-    expect(link.pathname).toBe('/api/content/preview');
-    expect(link.searchParams.get('to')).toBe('/topics/x');
-    expect(verifyPreviewToken(secret, link.searchParams.get('token'), now)).toBeGreaterThan(now);
+  it('refuses a wrong key, another document, another type, a moved expiry or an expiry too far away', () => {
+    expect(verifyPreview(previewKey('another-secret-0123456789abcdef'), asked(), now)).toBeUndefined();
+    expect(verifyPreview(key, asked({ documentId: 'zzz999zzz999' }), now)).toBeUndefined();
+    expect(verifyPreview(key, asked({ type: 'home-page' }), now)).toBeUndefined();
+    expect(verifyPreview(key, asked({ expires: String(now + 120_000) }), now)).toBeUndefined();
+    const farAway = { ...grant, expires: now + PREVIEW_MAX_TTL_MS + 1 };
+    expect(
+      verifyPreview(key, asked({ expires: String(farAway.expires), signature: signPreview(key, farAway) }), now),
+    ).toBeUndefined();
+  });
+
+  it('refuses missing or malformed parameters', () => {
+    for (const bad of [undefined, '', 'x', 'A'.repeat(44), ['a']])
+      expect(verifyPreview(key, asked({ signature: bad }), now), String(bad)).toBeUndefined();
+    for (const bad of [undefined, '', '-1', '1e15', 'soon'])
+      expect(verifyPreview(key, asked({ expires: bad }), now), String(bad)).toBeUndefined();
+    expect(verifyPreview(key, asked({ documentId: '../x' }), now)).toBeUndefined();
+  });
+
+  it("the page's address carries the expiry and signature the portal checks", () => {
+    const link = new URL(previewPageUrl('https://portal.example/', key, grant));
+    expect(link.pathname).toBe('/preview/topics/abc123def456');
+    expect(
+      verifyPreview(
+        key,
+        {
+          ...asked(),
+          expires: link.searchParams.get('expires'),
+          signature: link.searchParams.get('signature'),
+        },
+        now,
+      ),
+    ).toEqual(grant);
   });
 });

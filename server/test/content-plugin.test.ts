@@ -2,9 +2,9 @@ import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type Config } from '../src/config';
+import { loadConfig, type Config } from '../src/config';
 import { contentPlugin, type ContentLimits } from '../src/content/plugin';
-import { previewLink } from '../src/content/preview';
+import { previewKey, previewPageUrl } from '../src/content/preview';
 import { errorHandlerPlugin } from '../src/platform/error-handler';
 import { buildTestApp, portalHeaders, sendContentWebhook, testConfig } from './helpers';
 import { freePort } from './support/strapi';
@@ -415,112 +415,46 @@ describe('content proxy token handover and preview', () => {
     }
   }, 20_000);
 
-  it('with CONTENT_PREVIEW=true and no secret (development only), publicationState=preview becomes status=draft, never cached', async () => {
+  it('serves a draft only to the holder of the link the CMS signed for that document, never cached', async () => {
+    const webhookSecret = 'webhook-secret-for-tests-0123456789';
     const ctx = await buildTestApp({
-      config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: 'current-token-abc', CONTENT_PREVIEW: 'true' }),
+      config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: 'current-token-abc', CMS_WEBHOOK_SECRET: webhookSecret }),
     });
     try {
+      const key = previewKey(webhookSecret);
+      const grant = { type: 'topics', documentId: 'draftdoc0001', expires: Date.now() + 60_000 } as const;
+      const link = new URL(previewPageUrl(ctx.config.publicUrl, key, grant));
+      const api = `/api/content/preview/topics/draftdoc0001${link.search}`;
       for (let i = 0; i < 2; i++) {
-        const res = await ctx.app.inject('/api/content/topics?publicationState=preview&filters[slug][$eq]=draft');
+        const res = await ctx.app.inject(api);
         expect(res.statusCode).toBe(200);
         expect(res.headers['cache-control']).toBe('no-store');
         expect(res.headers.etag).toBeUndefined();
       }
       expect(upstream.requests.map((r) => r.url)).toEqual([
-        '/api/topics?filters[slug][$eq]=draft&status=draft',
-        '/api/topics?filters[slug][$eq]=draft&status=draft',
+        '/api/topics/draftdoc0001?populate=*&status=draft',
+        '/api/topics/draftdoc0001?populate=*&status=draft',
       ]);
-      // Without the parameter, a preview instance still serves (and caches) published content.
-      await ctx.app.inject('/api/content/topics');
-      await ctx.app.inject('/api/content/topics');
-      expect(upstream.requests).toHaveLength(3);
-      expect(ctx.logLines.some((l) => l.includes('without CONTENT_PREVIEW_SECRET'))).toBe(true);
-    } finally {
-      await ctx.app.close();
-      upstream.requests.length = 0;
-    }
-  });
-
-  it('with CONTENT_PREVIEW_SECRET, drafts need the cookie set by a signed preview link; anyone else gets published content', async () => {
-    const secret = 'preview-secret-for-tests-0123456789abcdef';
-    const ctx = await buildTestApp({
-      config: testConfig({
-        CMS_URL: upstream.url,
-        CMS_TOKEN: 'current-token-abc',
-        CONTENT_PREVIEW: 'true',
-        CONTENT_PREVIEW_SECRET: secret,
-      }),
-    });
-    try {
-      const url = '/api/content/topics?publicationState=preview&filters[slug][$eq]=draft';
-      const anonymous = await ctx.app.inject(url);
-      expect(anonymous.statusCode).toBe(200);
-      expect(upstream.requests.at(-1)!.url).toBe('/api/topics?filters[slug][$eq]=draft');
-
-      for (const token of ['', 'x', `${Date.now() + 60_000}.${'A'.repeat(43)}`]) {
-        const refused = await ctx.app.inject(
-          `/api/content/preview?token=${encodeURIComponent(token)}&to=/topics/draft`,
-        );
-        expect(refused.statusCode, token).toBe(401);
-        expect(refused.headers['set-cookie']).toBeUndefined();
+      const refused = {
+        'no signature': '/api/content/preview/topics/draftdoc0001',
+        'another document': `/api/content/preview/topics/otherdoc0002${link.search}`,
+        'another key': `/api/content/preview/topics/draftdoc0001${new URL(previewPageUrl(ctx.config.publicUrl, previewKey('another-secret-0123456789abcdef'), grant)).search}`,
+        expired: `/api/content/preview/topics/draftdoc0001${new URL(previewPageUrl(ctx.config.publicUrl, key, { ...grant, expires: Date.now() - 1 })).search}`,
+      };
+      for (const [why, url] of Object.entries(refused)) {
+        const res = await ctx.app.inject(url);
+        expect(res.statusCode, why).toBe(404);
+        expect(res.json(), why).toEqual({ errorMessage: 'Not_Found' });
       }
-      const link = new URL(previewLink(ctx.config.publicUrl, secret, { to: '/topics/draft' }));
-      const landing = await ctx.app.inject(link.pathname + link.search);
-      expect(landing.statusCode).toBe(303);
-      expect(landing.headers.location).toBe('/topics/draft');
-      const cookie = String(landing.headers['set-cookie']);
-      expect(cookie).toMatch(
-        /^contentPreview=\d+\.[A-Za-z0-9_-]+; Path=\/api\/content; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
-      );
-
-      const forged = await ctx.app.inject({
-        url,
-        headers: { cookie: `contentPreview=${Date.now() + 60_000}.${'B'.repeat(43)}` },
-      });
-      expect(forged.statusCode).toBe(200);
-      expect(upstream.requests.at(-1)!.url).not.toContain('status=draft');
-
-      const editor = await ctx.app.inject({ url, headers: { cookie: `other=1; ${cookie.split(';')[0]}` } });
-      expect(editor.statusCode).toBe(200);
-      expect(editor.headers['cache-control']).toBe('no-store');
-      expect(upstream.requests.at(-1)!.url).toBe('/api/topics?filters[slug][$eq]=draft&status=draft');
-      expect(ctx.logLines.join('\n')).not.toContain(link.searchParams.get('token')!);
+      expect(upstream.requests).toHaveLength(2);
+      // The public read ignores publicationState=preview: published content, through the cache.
+      await ctx.app.inject('/api/content/topics?publicationState=preview&filters[slug][$eq]=draft');
+      expect(upstream.requests.at(-1)!.url).toBe('/api/topics?filters[slug][$eq]=draft');
+      expect(ctx.logLines.join('\n')).not.toContain(link.searchParams.get('signature')!);
     } finally {
       await ctx.app.close();
       upstream.requests.length = 0;
     }
-  });
-
-  it('the preview link route does not exist without preview', async () => {
-    const ctx = await buildTestApp({ config: testConfig({ CMS_URL: upstream.url, CMS_TOKEN: 'current-token-abc' }) });
-    try {
-      const link = new URL(previewLink(ctx.config.publicUrl, 'preview-secret-for-tests-0123456789abcdef'));
-      expect((await ctx.app.inject(link.pathname + link.search)).statusCode).toBe(404);
-    } finally {
-      await ctx.app.close();
-    }
-  });
-
-  it('refuses to start with preview on in production without CONTENT_PREVIEW_SECRET (one configuration line)', () => {
-    const production = {
-      NODE_ENV: 'production',
-      SESSION_SECRET: 's'.repeat(40),
-      ENCRYPTION_KEY: 'a'.repeat(64),
-      CONTENT_PREVIEW: 'true',
-    };
-    let error: unknown;
-    try {
-      loadConfig(production);
-    } catch (err) {
-      error = err;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual([
-      'CONTENT_PREVIEW_SECRET is required when CONTENT_PREVIEW=true and NODE_ENV=production',
-    ]);
-    expect(loadConfig({ ...production, CONTENT_PREVIEW_SECRET: 'p'.repeat(40) }).cms.previewSecret).toBe(
-      'p'.repeat(40),
-    );
   });
 
   it("CMS_TIMEOUT_MS (default 5 s) is the server's own upstream deadline", () => {

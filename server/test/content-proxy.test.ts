@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { contentTypeNames } from '@portal/contracts/content-types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previewLink } from '../src/content/preview';
+import { previewKey, previewPageUrl } from '../src/content/preview';
 import { buildTestApp, testConfig } from './helpers';
 import { freePort, startStrapi, type RunningStrapi } from './support/strapi';
 
@@ -18,10 +18,8 @@ type Ctx = Awaited<ReturnType<typeof buildTestApp>>;
 const dataDir = mkdtempSync(join(tmpdir(), 'portal-content-it-'));
 let cms: RunningStrapi;
 let portal: Ctx;
-let preview: Ctx;
 let portalUrl: string;
 let adminToken: string | undefined;
-const PREVIEW_SECRET = 'preview-secret-for-the-real-cms-0123456789';
 const ADMIN = { email: 'editor@example.com', password: 'Editor-passw0rd' };
 
 const token = () => readFileSync(join(dataDir, 'cms-api-token'), 'utf8').trim();
@@ -64,9 +62,6 @@ beforeAll(async () => {
   portal = await buildTestApp({ config: testConfig({ ...common, PUBLIC_URL: `http://localhost:${portalPort}` }) });
   await portal.app.listen({ host: '127.0.0.1', port: portalPort });
   portalUrl = `http://127.0.0.1:${portalPort}`;
-  preview = await buildTestApp({
-    config: testConfig({ ...common, CONTENT_PREVIEW: 'true', CONTENT_PREVIEW_SECRET: PREVIEW_SECRET }),
-  });
   const adminTokenFile = join(dataDir, 'test-admin-token');
   cms = await startStrapi({
     portalDataDir: dataDir,
@@ -85,7 +80,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cms?.stop();
   await portal?.app.close();
-  await preview?.app.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -234,24 +228,22 @@ describe('content proxy against the real Strapi', () => {
     }
   });
 
-  it('a preview instance shows drafts only to the holder of a signed preview link, uncached', async () => {
-    const url = '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview';
-    expect((await get(preview.app, url)).json().data).toEqual([]);
-    const cachedEntries = preview.app.contentCache.content.size;
-    const link = new URL(previewLink(preview.config.publicUrl, PREVIEW_SECRET, { to: '/topics/draft-topic-example' }));
-    const landing = await get(preview.app, link.pathname + link.search);
-    expect(landing.statusCode).toBe(303);
-    const cookie = String(landing.headers['set-cookie']).split(';')[0]!;
-    const res = await get(preview.app, { url, headers: { cookie } });
-    expect(res.statusCode).toBe(200);
-    const [draft] = res.json().data;
-    expect(draft.attributes).toMatchObject({ slug: 'draft-topic-example', publishedAt: null });
-    expect(res.headers['cache-control']).toBe('no-store');
-    expect(preview.app.contentCache.content.size).toBe(cachedEntries);
-    // Without the parameter, the preview instance still serves published content only.
-    expect((await get(preview.app, '/api/content/topics?filters[slug][$eq]=draft-topic-example')).json().data).toEqual(
-      [],
+  it('the portal shows a draft only through the link signed for it with the shared webhook secret, uncached', async () => {
+    const listed = (await cmsAdmin('GET', '/api/topics?filters[slug][$eq]=draft-topic-example&status=draft')) as {
+      data: unknown;
+    };
+    const documentId = (listed.data as Array<{ documentId: string }>)[0]!.documentId;
+    const key = previewKey(readFileSync(join(dataDir, 'cms-webhook-secret'), 'utf8').trim());
+    const link = new URL(
+      previewPageUrl(portal.config.publicUrl, key, { type: 'topics', documentId, expires: Date.now() + 60_000 }),
     );
+    const cachedEntries = portal.app.contentCache.content.size;
+    const res = await get(portal.app, `/api/content/preview/topics/${documentId}${link.search}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.attributes).toMatchObject({ slug: 'draft-topic-example', publishedAt: null });
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(portal.app.contentCache.content.size).toBe(cachedEntries);
+    expect((await get(portal.app, `/api/content/preview/topics/${documentId}`)).statusCode).toBe(404);
   });
 
   it('If-None-Match with the current ETag answers 304 with no body', async () => {
@@ -405,24 +397,22 @@ describe('content proxy against the real Strapi', () => {
       expect(res.json().data[0].attributes.slug).toBe('privacy');
     });
 
-    it('an uncached path answers 502 Content_Unavailable, and preview (never cached) too', async () => {
+    it('an uncached path answers 502 Content_Unavailable, and a preview (never cached) too', async () => {
       const res = await get(portal.app, '/api/content/topics?filters[slug][$eq]=never-cached');
       expect(res.statusCode).toBe(502);
       expect(res.json()).toEqual({ errorMessage: 'Content_Unavailable' });
-      const link = new URL(previewLink(preview.config.publicUrl, PREVIEW_SECRET));
-      const cookie = String((await get(preview.app, link.pathname + link.search)).headers['set-cookie']).split(';')[0]!;
-      const draft = await get(preview.app, {
-        url: '/api/content/topics?filters[slug][$eq]=draft-topic-example&publicationState=preview',
-        headers: { cookie },
-      });
+      const key = previewKey(readFileSync(join(dataDir, 'cms-webhook-secret'), 'utf8').trim());
+      const grant = { type: 'topics', documentId: 'anydocument1', expires: Date.now() + 60_000 } as const;
+      const link = new URL(previewPageUrl(portal.config.publicUrl, key, grant));
+      const draft = await get(portal.app, `/api/content/preview/topics/anydocument1${link.search}`);
       expect(draft.statusCode).toBe(502);
       expect(portal.logLines.some((l) => l.includes('Content is unavailable'))).toBe(true);
     });
 
     it('the CMS token never appears in a log line, the failures of a dead CMS included', async () => {
       await get(portal.app, '/api/content/topics?filters[slug][$eq]=also-never-cached');
-      await get(preview.app, '/api/content/license?fields[0]=LicenseText');
-      expect([...portal.logLines, ...preview.logLines].join('\n')).not.toContain(token());
+      await get(portal.app, '/api/content/license?fields[0]=LicenseText');
+      expect(portal.logLines.join('\n')).not.toContain(token());
     });
   });
 });

@@ -147,6 +147,25 @@ describe('server-rendered pages', () => {
     expect(renders() - before).toBe(1);
   });
 
+  it("sends an editor's preview page as the browser-rendered shell, uncached, framable by the CMS admin only", async () => {
+    const before = renders();
+    const res = await get('/preview/topics/abc123?expires=1&signature=x');
+    expect(res.statusCode).toBe(200);
+    expect(renders()).toBe(before);
+    expect(res.body).toContain('<!--app-root-->');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-robots-tag']).toBe('noindex');
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain(`frame-ancestors ${ctx.config.cms.adminOrigin}`);
+    expect(csp).toContain("script-src 'self'");
+    expect(ctx.app.contentCache.pages.size).toBe(0);
+    // Every other page keeps refusing to be framed.
+    const other = await get('/topics/contact');
+    expect(other.headers['x-frame-options']).toBe('DENY');
+    expect(String(other.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  });
+
   it('answers 304 when the browser has the current page', async () => {
     const first = await get('/topics/contact');
     const again = await get('/topics/contact', { 'if-none-match': first.headers.etag as string });

@@ -228,4 +228,4 @@ async function provisionPortal(strapi) {
   await provisionTestAdminToken(strapi);
 }
 
-module.exports = { provisionPortal, TOKEN_PERMISSIONS };
+module.exports = { provisionPortal, TOKEN_PERMISSIONS, webhookSecret };

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { previewKey } from './preview';
 
 /** Files in the portal's data folder through which the CMS hands over its API token and webhook secret. */
 export const TOKEN_FILE_NAME = 'cms-api-token';
@@ -101,6 +102,11 @@ export class WebhookSecret {
 
   constructor(configured: string | undefined, file: string) {
     this.value = configured ?? readOrCreateWebhookSecret(file);
+  }
+
+  /** The key of the editors' preview links, derived from this secret (preview.ts). */
+  previewKey(): Buffer {
+    return previewKey(this.value);
   }
 
   verify(given: unknown): boolean {

@@ -8,11 +8,17 @@ import { LRUCache } from 'lru-cache';
 import { WEBHOOK_SECRET_HEADER } from '@portal/contracts/http';
 import { PortalError } from '../platform/portal-error';
 import { clientKey } from '../platform/rate-limit';
-import { parseContentRequest, parseUploadPath, QueryRejected, type ContentRequest } from './allow-list';
+import {
+  parseContentPath,
+  parseContentRequest,
+  parseUploadPath,
+  QueryRejected,
+  type ContentRequest,
+} from './allow-list';
 import { ResponseCache, UpstreamUnavailable, type CacheLookup } from './cache';
 import { CmsClient } from './cms-client';
 import { CmsTokenSource, tokenFile, WebhookSecret, webhookSecretFile } from './handover';
-import { cookieValue, PREVIEW_COOKIE, PREVIEW_PATH, safeLandingPath, verifyPreviewToken } from './preview';
+import { PREVIEW_API_PREFIX, verifyPreview } from './preview';
 import { sendCachedAnswer } from './send-answer';
 import { startInvalidationBroadcast } from './invalidation';
 import { createAgents } from './upstream';
@@ -146,13 +152,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       'CMS_TOKEN or CMS_WEBHOOK_SECRET is unset: the CMS token and webhook secret come from files in DATA_DIR, which only works when the CMS and this instance share that folder',
     );
   }
-  const previewSecret = config.cms.previewSecret;
-  if (config.cms.preview && !previewSecret) {
-    // config.ts refuses this combination in production.
-    app.log.warn(
-      'CONTENT_PREVIEW=true without CONTENT_PREVIEW_SECRET: drafts are served to anyone who asks (development only)',
-    );
-  }
+  const previewKey = webhookSecret.previewKey();
   const outage = outageLog(app.log);
   const onBackgroundError = (err: unknown) => outage.failed(err);
   const common = {
@@ -310,13 +310,6 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       return parsed;
     }
 
-    /** Drafts are served on a preview instance to holders of the preview credential only. */
-    function previewAllowed(request: FastifyRequest): boolean {
-      if (!config.cms.preview) return false;
-      if (!previewSecret) return true;
-      return verifyPreviewToken(previewSecret, cookieValue(request.headers.cookie, PREVIEW_COOKIE)) !== undefined;
-    }
-
     /** Drafts (Strapi 5 names them status=draft), straight from the CMS and never cached. */
     async function answerDraft(request: FastifyRequest, reply: FastifyReply, { path, pairs }: ContentRequest) {
       await countUncached(request);
@@ -358,9 +351,7 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       { compress: false, schema: contentReadSchema, config: contentReadConfig },
       (request, reply) => {
         const parsed = parseRequest(request);
-        // Drafts leave the server only on a preview instance, to an editor with the preview credential; for anyone
-        // else publicationState=preview is ignored (published content is served).
-        if (parsed.preview && previewAllowed(request)) return answerDraft(request, reply, parsed);
+        // publicationState=preview is ignored here: drafts leave only through the signed preview route below.
         const answer = content.fresh(parsed.cacheKey);
         if (answer) {
           sendCachedAnswer(request, reply, answer, { cacheControl: 'no-cache' });
@@ -371,31 +362,31 @@ export const contentPlugin = fp(async (app: FastifyInstance, options: ContentPlu
       },
     );
 
-    // An editor's signed preview link: sets the preview cookie and lands on the page to preview.
+    // One draft, to the holder of the link the CMS signed for it (preview.ts): never cached, never server-rendered.
     scope.get(
-      PREVIEW_PATH,
+      `${PREVIEW_API_PREFIX}:type/:documentId`,
       {
         schema: {
-          summary: "An editor's signed preview link (`?token=…&to=/path`): sets the preview cookie, then redirects",
+          summary: "One draft for the editors' preview (`?expires=…&signature=…`, signed by the CMS for this document)",
         },
         config: {
-          rateLimit: { max: 30, timeWindow: 60_000 },
-          answers: { 303: { description: 'Preview cookie set; Location is the page to preview.' } },
-          errors: { 401: ['Unauthorized'], 404: ['Not_Found'] },
+          answers: { 200: { description: 'The draft as the CMS sent it.', contentType: 'application/json' } },
+          errors: { 404: ['Not_Found'], 429: ['Too_Many_Requests'], 502: ['Content_Unavailable'] },
         },
       },
       async (request, reply) => {
-        if (!config.cms.preview || !previewSecret) throw new PortalError(404, 'Not_Found');
-        const { token, to } = request.query as Record<string, unknown>;
-        const expires = verifyPreviewToken(previewSecret, token);
-        if (expires === undefined) throw new PortalError(401, 'Unauthorized');
-        const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
-        const maxAge = Math.max(1, Math.floor((expires - Date.now()) / 1000));
-        reply.header(
-          'set-cookie',
-          `${PREVIEW_COOKIE}=${token as string}; Path=/api/content; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`,
-        );
-        return reply.code(303).header('cache-control', 'no-store').header('location', safeLandingPath(to)).send();
+        const { type, documentId } = request.params as { type: string; documentId: string };
+        const { expires, signature } = request.query as Record<string, unknown>;
+        const grant = verifyPreview(previewKey, { type, documentId, expires, signature });
+        // A missing, wrong, expired or other document's signature: nothing of the draft, not even that it exists.
+        const path = grant && parseContentPath(`${grant.type}/${grant.documentId}`);
+        if (!path) throw new PortalError(404, 'Not_Found');
+        return answerDraft(request, reply, {
+          path,
+          pairs: [['populate', '*']],
+          preview: true,
+          cacheKey: '',
+        });
       },
     );
 

@@ -39,7 +39,8 @@ export function reportingEndpointsHeader(config: Config): string {
   return `${CSP_REPORT_GROUP}="${new URL(CSP_REPORT_PATH, config.publicUrl).href}"`;
 }
 
-export function helmetOptions(config: Config): HelmetOptions {
+/** `framedBy`: the one origin that may frame the page (the preview pages'); none by default. */
+export function helmetOptions(config: Config, framedBy?: string): HelmetOptions {
   const external = thirdPartyOrigins(config);
   const https = config.publicUrl.startsWith('https://');
   return {
@@ -56,7 +57,7 @@ export function helmetOptions(config: Config): HelmetOptions {
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
-        frameAncestors: ["'none'"],
+        frameAncestors: [framedBy ?? "'none'"],
         ...(https ? { upgradeInsecureRequests: [] } : {}),
         // Violations are reported to the portal's log: report-to for current browsers, report-uri for the rest.
         reportUri: [CSP_REPORT_PATH],
@@ -67,8 +68,17 @@ export function helmetOptions(config: Config): HelmetOptions {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginOpenerPolicy: { policy: 'same-origin' },
     crossOriginEmbedderPolicy: false,
-    xFrameOptions: { action: 'deny' },
+    // X-Frame-Options cannot name an origin: left out where frame-ancestors admits one.
+    xFrameOptions: framedBy ? false : { action: 'deny' },
   };
+}
+
+/**
+ * The options for the editors' preview pages (`/preview/…`, content/preview.ts): the same policy, except that the CMS
+ * admin (CMS_PUBLIC_URL), and only it, may frame them, as Strapi's preview shows the page in an iframe.
+ */
+export function previewPageHelmetOptions(config: Config): HelmetOptions {
+  return helmetOptions(config, config.cms.adminOrigin);
 }
 
 /**

@@ -58,6 +58,11 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        // Never server-rendered: the server sends the shell for /preview/ (drafts stay out of shared pages).
+        path: paths.topicPreview.path,
+        lazy: async () => ({ Component: (await import('./routes/topic')).TopicPreviewRoute }),
+      },
+      {
         path: paths.login.path,
         lazy: pageWithParts(async () => {
           const { LoginRoute, loginParts } = await import('./routes/login');

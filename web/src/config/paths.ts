@@ -4,6 +4,8 @@ import { PAGE_PATHS } from '@portal/contracts/paths';
 export const paths = {
   home: { path: '/', href: () => '/' },
   topic: { path: '/topics/:id', href: (id: string) => `/topics/${encodeURIComponent(id)}` },
+  /** An editor's preview of a topic's draft, opened by the CMS with a signed link (docs/requirements/public-site.md#preview). */
+  topicPreview: { path: '/preview/topics/:documentId' },
   /** `next`: a same-site path to return to after the login (docs/requirements/session.md#login). */
   login: {
     path: PAGE_PATHS.login,

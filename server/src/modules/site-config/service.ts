@@ -5,7 +5,8 @@ import type { Config } from '../../config';
 export function siteConfigFor(config: Config): SiteConfig {
   const { thirdParty } = config;
   return {
-    contentPreview: config.cms.preview,
+    // Drafts reach the editors' preview page only (content/preview.ts), never through this switch.
+    contentPreview: false,
     jurisdictionImageBase: config.jurisdictionImageBase,
     sessionTimer: {
       ...SESSION_TIMER_DEFAULTS,

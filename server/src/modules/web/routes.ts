@@ -7,7 +7,8 @@ import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LICENSE_COOKIE, PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE, REGION_COOKIE } from '@portal/contracts';
 import type { Config } from '../../config';
-import { cookieValue } from '../../content/preview';
+import { cookieValue } from '../../platform/cookie-value';
+import { PREVIEW_PAGE_PREFIX } from '../../content/preview';
 import { sendCachedAnswer } from '../../content/send-answer';
 import { administersAnyLocationSql } from '../../platform/admin-guard';
 import { PortalError } from '../../platform/portal-error';
@@ -136,7 +137,10 @@ async function sendPage(
  * /api/* paths get the JSON 404.
  */
 export const staticSitePlugin = fp(
-  async (app: FastifyInstance, options: { webDistDir: string; publicUrl: string; preview: boolean }) => {
+  async (
+    app: FastifyInstance,
+    options: { webDistDir: string; publicUrl: string; previewHeaders: Record<string, string> },
+  ) => {
     const hasBuild = existsSync(join(options.webDistDir, 'index.html'));
     if (hasBuild) {
       await app.register(fastifyStatic, {
@@ -171,6 +175,16 @@ export const staticSitePlugin = fp(
           .code(503)
           .type('text/plain')
           .send('The web app has not been built yet. Run `npm run build`, then reload.');
+      if (path.startsWith(PREVIEW_PAGE_PREFIX)) {
+        // An editor's preview (content/preview.ts): rendered in the browser from the signed draft read, never on the
+        // server or from a cache; framed by the CMS admin only, and kept out of search engines.
+        reply.removeHeader('x-frame-options');
+        return reply
+          .headers(options.previewHeaders)
+          .header('cache-control', 'no-store')
+          .header('x-robots-tag', 'noindex')
+          .sendFile('index.html');
+      }
       if (renderer && (await sendPage(app, renderer, request, reply))) return reply;
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });

@@ -87,17 +87,16 @@ export interface PageRenderer {
 
 /**
  * The renderer of public and personal pages (docs/decisions/0018-server-rendering.md). Answers undefined when the web
- * app has no server build (`npm run build` makes one) or on a content-preview instance (drafts are per editor): every
- * page is then the browser-rendered index.html.
+ * app has no server build (`npm run build` makes one): every page is then the browser-rendered index.html.
  */
 export async function createPageRenderer(
   content: Pick<ContentService, 'readPublished' | 'pages'>,
   log: FastifyBaseLogger,
-  options: { webDistDir: string; publicUrl: string; preview: boolean },
+  options: { webDistDir: string; publicUrl: string },
 ): Promise<PageRenderer | undefined> {
   const entryFile = join(dirname(options.webDistDir), 'dist-ssr', 'entry-server.js');
   const templateFile = join(options.webDistDir, 'index.html');
-  if (options.preview || !existsSync(entryFile) || !existsSync(templateFile)) return undefined;
+  if (!existsSync(entryFile) || !existsSync(templateFile)) return undefined;
   const entry = (await import(pathToFileURL(entryFile).href)) as ServerEntry;
   entry.configureServerRendering({
     publicUrl: options.publicUrl,

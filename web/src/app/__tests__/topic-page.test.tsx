@@ -128,3 +128,33 @@ describe('topic page', () => {
     }
   });
 });
+
+describe("an editor's preview page", () => {
+  const link = '/preview/topics/abc123?expires=1900000000000&signature=' + 'S'.repeat(43);
+
+  it('shows the draft as the topic page would, under a preview note, with no dialog even without a jurisdiction', async () => {
+    const requests = recordRequests();
+    server.use(
+      http.get(contentRoute('preview/topics/abc123'), () =>
+        dataAnswer(topic('wound-care', { title: 'Wound care draft', publishedAt: null })),
+      ),
+    );
+    renderApp({ path: link });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Wound care draft' })).toBeInTheDocument();
+    expect(await screen.findByText('Body of wound-care.')).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent(/Preview of the draft/);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(screen.queryByText(PICKER_TITLE)).toBeNull();
+    const asked = requests.find((url) => url.pathname.endsWith('/preview/topics/abc123'));
+    expect(asked?.searchParams.get('expires')).toBe('1900000000000');
+    expect(asked?.searchParams.get('signature')).toBe('S'.repeat(43));
+    await waitFor(() => expect(noindex()).toBe(true));
+  });
+
+  it("says 'This content was not found.' when the server refuses the link (404)", async () => {
+    server.use(http.get(contentRoute('preview/topics/abc123'), () => errorAnswer(404, 'Not_Found')));
+    renderApp({ path: link });
+    expect(await screen.findByRole('heading', { level: 1, name: 'This content was not found.' })).toBeInTheDocument();
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+});

@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import { PREVIEW_PAGE_PREFIX } from '@portal/contracts/preview-links';
 import { useLocation } from 'react-router';
 import { useRegion } from '../../lib/region/region-context';
 import { useRenderEnvironment } from '../../lib/render-environment';
@@ -27,7 +28,8 @@ export function dialogsAllowedFor(userAgent: string): boolean {
 
 /**
  * The inactivity dialogs while prompted or idle; otherwise the dialog flow
- * (docs/requirements/public-site.md#dialog-flow), on every page but `/` and while the session is active:
+ * (docs/requirements/public-site.md#dialog-flow), on every page but `/` and the editors' preview pages
+ * (`/preview/…`, shown inside the CMS admin) and while the session is active:
  * no jurisdiction or picker open → picker; jurisdiction chosen, picker closed, license not accepted → license.
  */
 export function GlobalDialogs() {
@@ -49,7 +51,8 @@ export function GlobalDialogs() {
         <SessionEndedDialog />
       </Suspense>
     );
-  const allowed = pathname !== '/' && activityStatus === 'active' && dialogsAllowed;
+  const allowed =
+    pathname !== '/' && !pathname.startsWith(PREVIEW_PAGE_PREFIX) && activityStatus === 'active' && dialogsAllowed;
   const showPicker = allowed && (!jurisdiction || pickerOpen);
   const showLicense = allowed && !!jurisdiction && !pickerOpen && !licenseAccepted;
   if (!showPicker && !showLicense) return null;

@@ -4,7 +4,9 @@ import { selectableJurisdictions } from '@portal/contracts/jurisdiction-list';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import type { TopicEntry } from '@portal/contracts';
 import { useTopic } from '../api/get-topic';
+import { useTopicPreview, type PreviewLink } from '../api/get-topic-preview';
 import { ContentMarkdown } from '../../../components/content-markdown/content-markdown';
 import { PRINT_BLOCK_ID, usePrintBlock } from './use-print-block';
 import { useErrorMessage } from '../../../lib/error-messages';
@@ -105,11 +107,43 @@ export function TopicArticle({ slug }: { slug: string }) {
     return <ContentError code={error instanceof ApiError ? error.code : 'Generic_Error_For_Services'} />;
   }
   if (!attributes || !published) return <TopicNotFound />;
+  return <TopicView attributes={attributes} onPrint={print} />;
+}
 
+/**
+ * An editor's preview of a draft (docs/requirements/public-site.md#preview): the topic as its page will show it, under
+ * a note saying it is a preview. A link that is not signed for this draft, or has expired, shows the not-found state.
+ */
+export function TopicPreview({ link }: { link: PreviewLink }) {
+  const topic = useTopicPreview(link);
+  const print = usePrintBlock();
+  const attributes = topic.data?.attributes;
+  const notFound = topic.error instanceof ApiError && topic.error.status === 404;
+  useDocumentTitle(topic.isPending ? 'Loading' : attributes ? `Preview: ${attributes.title}` : 'Content not found', {
+    notFound: true,
+  });
+
+  if (topic.isPending) return <TopicSkeleton />;
+  if (notFound || (!topic.isError && !attributes)) return <TopicNotFound />;
+  if (topic.isError || !attributes) {
+    const error = topic.error;
+    return <ContentError code={error instanceof ApiError ? error.code : 'Generic_Error_For_Services'} />;
+  }
+  return (
+    <>
+      <Alert severity="warning" role="note" sx={{ mb: 2 }}>
+        Preview of the draft: visitors see these changes only once they are published.
+      </Alert>
+      <TopicView attributes={attributes} onPrint={print} />
+    </>
+  );
+}
+
+function TopicView({ attributes, onPrint }: { attributes: TopicEntry['attributes']; onPrint: () => void }) {
   return (
     <Box>
       <Stack direction="row" sx={{ mb: 1, justifyContent: 'flex-end' }}>
-        <Button variant="outlined" onClick={print}>
+        <Button variant="outlined" onClick={onPrint}>
           Print
         </Button>
       </Stack>
