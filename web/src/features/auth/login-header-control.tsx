@@ -1,6 +1,6 @@
 import { Button, Stack } from '@mui/material';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../config/paths';
+import { oneTimeLinkPaths, paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 
 /** The portal's own menu, logged in (docs/requirements/portal.md#portal-home). */
@@ -79,7 +79,10 @@ export function LoginHeaderControl() {
           variant="outlined"
           component={RouterLink}
           to={paths.login.href(
-            pathname === paths.home.path || pathname === paths.loggedOut.path ? undefined : `${pathname}${search}`,
+            // Home, the logged-out page and a page of an emailed link (gone after the login) need no way back.
+            pathname === paths.home.path || pathname === paths.loggedOut.path || oneTimeLinkPaths.includes(pathname)
+              ? undefined
+              : `${pathname}${search}`,
           )}
         >
           Log in
