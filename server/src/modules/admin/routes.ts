@@ -164,7 +164,14 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       url,
       {
-        config: { adminScope: 'person', audit: { action }, errors: { 400: ['Admin_Self_Action'] } },
+        config: {
+          adminScope: 'person',
+          audit: { action },
+          errors: {
+            400: ['Admin_Self_Action'],
+            ...(url === ADMIN_ROUTES.unlockPerson ? { 409: ['Unlock_Needs_Help_Desk' as const] } : {}),
+          },
+        },
         preHandler: requireRecentAuthentication,
         schema: { params: AdminPersonParams, response: { 200: PersonActionResponse } },
       },

@@ -52,7 +52,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: {
         audit: { action: 'login.password' },
         rateLimit: perClient,
-        errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] },
+        errors: {
+          401: ['Login_Failed'],
+          403: [
+            'Email_Not_Verified',
+            'Account_Locked',
+            'Account_Locked_Help_Desk',
+            'Account_Disabled',
+            'Account_Inactive',
+          ],
+        },
       },
       schema: { body: LoginRequest, response: { 200: LoginResponse } },
     },
