@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
-import { loginWithTotp, submitPassword } from './support/login';
+import { loginEnrolling, loginWithTotp, submitPassword } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite } from './support/portal-suite';
 
@@ -150,6 +150,56 @@ describe('locked and disabled accounts at the login', () => {
     await adminPage.setViewportSize({ width: 390, height: 844 });
     await waitForSettled(adminPage);
     await screenshot(adminPage, 'admin-unlock-help-desk-390');
+    await admin.close();
+    await context.close();
+  });
+
+  it('someone logged out by a disable or a second-factor reset is told why on /login', async () => {
+    const USER = 'demo.user.due';
+    const { context, page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    const admin = await context.browser()!.newContext({ baseURL: suite.url, viewport: { width: 1440, height: 900 } });
+    await admin.addCookies([
+      { name: 'region', value: 'J5A', url: suite.url },
+      { name: 'amaApproved', value: 'true', url: suite.url },
+    ]);
+    const adminPage = await admin.newPage();
+    await loginWithTotp(adminPage, ADMIN, ADMIN_SECRET);
+    const act = async (button: string, confirm: RegExp, done: RegExp) => {
+      await adminPage.goto('/admin');
+      const people = adminPage.getByRole('region', { name: 'People of my locations' });
+      await people.getByRole('searchbox', { name: 'Name, username or email' }).fill(USER);
+      await people.getByRole('button', { name: 'Search' }).click();
+      await people.getByRole('listitem').filter({ hasText: USER }).getByRole('button', { name: button }).click();
+      await adminPage.getByRole('dialog', { name: confirm }).getByRole('button', { name: button }).click();
+      await adminPage.getByTestId('people-status').getByText(done).waitFor();
+    };
+
+    // Disabled while working: the next request ends the session, the dialog's Login opens /login with the reason.
+    const secret = await loginEnrolling(page, USER);
+    await act('Disable account', /^Disable /, /account is disabled/);
+    await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'My account' }).click();
+    const ended = page.getByRole('dialog', { name: 'Your session has been terminated' });
+    await ended.waitFor();
+    await ended.getByRole('button', { name: 'Login' }).click();
+    const why = page.getByTestId('login-session-ended');
+    await why.getByText(/an administrator of your provider location disabled your account/).waitFor();
+    await expectNoAxeViolations(page, 'login after a disable');
+    await screenshot(page, 'login-after-disable-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await waitForSettled(page);
+    await screenshot(page, 'login-after-disable-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // Enabled again, logged in again; a second-factor reset, then a reload: the login page says why.
+    await act('Re-enable account', /^Re-enable /, /enabled again/);
+    await loginWithTotp(page, USER, secret);
+    await act('Reset two-step verification', /^Reset /, /was reset/);
+    await page.reload();
+    await page
+      .getByTestId('login-session-ended')
+      .getByText(/reset your two-step verification/)
+      .waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
     await admin.close();
     await context.close();
   });

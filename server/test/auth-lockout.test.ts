@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { currentTotp } from '../src/platform/mfa/totp';
+import { endAllSessions } from '../src/platform/session';
 import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock, insertTestUser } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
@@ -131,7 +132,14 @@ describe('account lockout', () => {
       const cookie = client.cookie;
       const after = await call(client, 'GET', ACCOUNT_ROUTES.account);
       expect(after.statusCode, change).toBe(401);
-      expect(after.json(), change).toEqual({ errorMessage: 'Session_Expired' });
+      // The holder is told why when the account is locked or disabled (docs/requirements/session.md#forced-logout).
+      expect(after.json(), change).toEqual({
+        errorMessage: {
+          locked: 'Session_Ended_Account_Locked',
+          disabled: 'Session_Ended_Account_Disabled',
+          deleted: 'Session_Expired',
+        }[change],
+      });
       expect((await call({ ...client, cookie }, 'GET', '/api/session')).json().data.loggedIn, change).toBe(false);
       // Ended, not suspended: the lock running out does not bring it back.
       expect(await db.select().from(sessions).where(eq(sessions.userId, user.id)), change).toEqual([]);
@@ -177,7 +185,7 @@ describe('account lockout', () => {
     expect(await lockEmails(user.email)).toHaveLength(1);
     // The pending login ended, and the right password is refused until the lock runs out.
     const after = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
-    expect(after.json()).toEqual({ errorMessage: 'Session_Expired' });
+    expect(after.json()).toEqual({ errorMessage: 'Session_Ended_Account_Locked' });
     const relogin = await call({ ip: newIp() }, 'POST', '/api/auth/login', {
       username: user.username,
       password: PASSWORD,
@@ -317,4 +325,35 @@ describe('account lockout', () => {
     clock.advance(6 * 60 * MINUTE);
     expect((await login(user.username, PASSWORD)).json()).toEqual({ errorMessage: 'Account_Locked_Help_Desk' });
   }, 180_000);
+
+  it('a session someone else ended answers its reason: the next request (401) and the session check, once', async () => {
+    for (const [reason, code] of [
+      ['account_disabled', 'Session_Ended_Account_Disabled'],
+      ['mfa_reset', 'Session_Ended_Mfa_Reset'],
+      ['account_locked', 'Session_Ended_Account_Locked'],
+    ] as const) {
+      const user = await createUser();
+      const client: TestClient = { ip: newIp() };
+      await loginFully(client, user.username);
+      const other: TestClient = { ip: newIp() };
+      await loginFully(other, user.username);
+      await app.database.db.transaction((tx) => endAllSessions(tx, user.id, { reason }));
+      const after = await call(client, 'GET', ACCOUNT_ROUTES.account);
+      expect(after.statusCode, reason).toBe(401);
+      expect(after.json(), reason).toEqual({ errorMessage: code });
+      // The other browser learns it from its session check, which clears its cookie.
+      const state = await call(other, 'GET', '/api/session');
+      expect(state.json().data, reason).toEqual({ loggedIn: false, endedBecause: code });
+      // A session that simply expired says nothing more.
+      expect((await call({ ip: newIp(), cookie: 'made-up-session-id' }, 'GET', '/api/session')).json().data).toEqual({
+        loggedIn: false,
+      });
+    }
+    // A user's own credential change (sign out everywhere else) ends the other sessions with the plain answer.
+    const user = await createUser();
+    const client: TestClient = { ip: newIp() };
+    await loginFully(client, user.username);
+    await app.database.db.transaction((tx) => endAllSessions(tx, user.id, { reason: 'credential_change' }));
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json()).toEqual({ errorMessage: 'Session_Expired' });
+  });
 });

@@ -241,7 +241,7 @@ export function resetPersonMfa(ctx: ActionContext, grant: AdminGrant, userId: st
       .where(eq(users.id, userId));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
     const removed = await tx.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id });
-    const sessionCount = await endAllSessions(tx, userId, { reason: 'credential_change' });
+    const sessionCount = await endAllSessions(tx, userId, { reason: 'mfa_reset' });
     await enqueueEmail(tx, {
       to: user.email,
       template: 'account-changed-by-admin',

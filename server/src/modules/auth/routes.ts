@@ -167,7 +167,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const lookup = await lookupSession(request, SESSION_WITH_STAFF_FLAGS);
     if (lookup.status === 'expired') clearSessionCookie(reply);
     const valid = lookup.status === 'valid' ? lookup : undefined;
-    return { data: await sessionAnswer(ctx, valid?.session, valid?.extras) };
+    const answer = await sessionAnswer(ctx, valid?.session, valid?.extras);
+    // Ended by someone else: the browser is told why, once (the cookie goes with this answer).
+    if (lookup.status === 'expired' && lookup.endedBecause)
+      return { data: { ...answer, endedBecause: lookup.endedBecause } };
+    return { data: answer };
   });
 
   app.post(

@@ -6,6 +6,8 @@ import { ContentMarkdown } from '../../components/content-markdown/content-markd
 import { StepHeading } from '../../components/form/step-heading';
 import { oneTimeLinkPaths, paths } from '../../config/paths';
 import { rememberedInvitationToken } from '../../lib/invitation-token';
+import { useErrorMessage } from '../../lib/error-messages';
+import { forgetEndedReason, useEndedReason } from '../../lib/session/ended-reason';
 import { useSession } from '../../lib/session/session-context';
 import { lazyPart } from '../../lib/lazy-part';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -166,6 +168,13 @@ export function LoginPage() {
     if (loggedIn && step === 'password') void navigate(next, { replace: true });
   }, [loggedIn, step, next, navigate]);
 
+  // Someone else ended this tab's last session: why, above the form, until a login succeeds.
+  const ended = useEndedReason();
+  useEffect(() => {
+    if (loggedIn) forgetEndedReason();
+  }, [loggedIn]);
+  const endedText = useErrorMessage(ended).data;
+
   const finish = () => void navigate(next, { replace: true });
   /** The second factor's answer: logged in, or the expired password must be changed first. */
   const secondFactorDone = (completion: LoginCompletion) => {
@@ -182,6 +191,11 @@ export function LoginPage() {
       <Typography component="h1" variant="h4" gutterBottom>
         Log in
       </Typography>
+      {ended && endedText && step === 'password' && (
+        <Alert severity="warning" role="status" sx={{ mb: 2 }} data-testid="login-session-ended">
+          {endedText}
+        </Alert>
+      )}
       <SystemUseNotice />
       {stepHeadings[step] && (
         <StepHeading key={step} focus>
