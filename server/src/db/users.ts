@@ -103,7 +103,7 @@ export async function adoptTotpSecret(
 }
 
 /** The window of the daily ceiling on wrong passwords (docs/requirements/session.md#lockout). */
-export const DAILY_FAILURE_WINDOW_MS = 86_400_000;
+const DAILY_FAILURE_WINDOW_MS = 86_400_000;
 
 /**
  * The wrong passwords given for the account in the 24 hours before `now`, whatever lock or administrator's unlock came

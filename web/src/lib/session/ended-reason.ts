@@ -30,7 +30,7 @@ export function rememberEndedReason(code: SessionEndedCode): void {
 }
 
 /** The reason this tab's last session was ended by someone else, if the login page has not done with it yet. */
-export function endedReason(): SessionEndedCode | undefined {
+function endedReason(): SessionEndedCode | undefined {
   const code = storage()?.getItem(KEY);
   return isSessionEndedCode(code) ? code : undefined;
 }

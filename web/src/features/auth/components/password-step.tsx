@@ -32,7 +32,7 @@ const lockout = siteConfig.loginLockout ?? { threshold: 5, minutes: 60 };
  * The warning before the last tries: this browser's wrong passwords in a row for one username, counted here only (so
  * it says nothing about whether the account exists), from the second-to-last try before a lock.
  */
-export function lockoutWarning(wrongInARow: number, rule = lockout): string | undefined {
+function lockoutWarning(wrongInARow: number, rule = lockout): string | undefined {
   const left = rule.threshold - wrongInARow;
   if (wrongInARow < 1 || left > 2 || left < 1) return undefined;
   return `${left === 1 ? 'One more wrong password locks the account' : `${left} more wrong passwords lock the account`} for ${rule.minutes} minutes (${rule.threshold} in a row lock it). Not sure of the password? Use Forgot password instead.`;
