@@ -268,6 +268,11 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
         text: 'Wrong codes that end a pending login (the password must be given again).',
       },
       {
+        names: ['LOGIN_DAILY_FAILURE_CEILING'],
+        shown: '`20`',
+        text: "Wrong passwords of one account in 24 hours, counted across locks and administrators' unlocks, that lock it until the help desk unlocks it (audited, emailed).",
+      },
+      {
         names: ['MFA_ACCOUNT_MAX_FAILURES'],
         shown: '`20`',
         text: 'Wrong second factors (codes, recovery codes, passkeys) of one account in a row, across logins, that lock it for `LOGIN_LOCKOUT_DURATION_MS` (audited, emailed).',

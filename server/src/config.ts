@@ -214,6 +214,9 @@ export const EnvSchema = z.object({
     .int()
     .min(1_000)
     .default(60 * 60_000),
+  // Wrong passwords of one account in 24 hours, counted across locks and administrators' unlocks: reaching it locks the
+  // account until the help desk unlocks it (docs/requirements/session.md#lockout).
+  LOGIN_DAILY_FAILURE_CEILING: z.coerce.number().int().min(1).max(1_000).default(20),
   LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   MFA_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(10),
   // Wrong second factors of one account across logins, until one is accepted: then the account locks
@@ -356,6 +359,7 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       lockoutThreshold: env.LOGIN_LOCKOUT_THRESHOLD,
       lockoutWindowMs: env.LOGIN_LOCKOUT_WINDOW_MS,
       lockoutDurationMs: env.LOGIN_LOCKOUT_DURATION_MS,
+      dailyFailureCeiling: env.LOGIN_DAILY_FAILURE_CEILING,
       attemptsPerMinute: env.LOGIN_ATTEMPTS_PER_MINUTE,
       mfaMaxFailures: env.MFA_MAX_FAILURES,
       mfaAccountMaxFailures: env.MFA_ACCOUNT_MAX_FAILURES,

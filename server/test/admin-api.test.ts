@@ -250,6 +250,7 @@ describe('administrator API', () => {
             status: 'active',
             lastLoginAt: null,
             mfaEnrolled: true,
+            unlockNeedsHelpDesk: false,
             locations: [
               {
                 locationId: x.id,
@@ -396,6 +397,49 @@ describe('administrator API', () => {
       expect(res.json().data.person).toMatchObject({ status: 'active', locked: false });
       const [row] = await app.database.db.select().from(users).where(eq(users.id, person.id));
       expect(row).toMatchObject({ lockedUntil: null, failedLoginCount: 0, mfaFailedCount: 0 });
+      // The owner is emailed at the unlock.
+      expect((await emailsTo(person.email, 'account-changed-by-admin')).map((e) => e.data.change)).toEqual([
+        'unlocked',
+      ]);
+    });
+
+    it('past the daily ceiling of wrong passwords only the help desk unlocks: no Unlock offered, 409 with a code', async () => {
+      const { x, adminX, caller } = await twoLocations();
+      const person = await createPerson(app, { status: 'locked' });
+      await link(app, person.id, x.id, 'user');
+      // The ceiling's wrong passwords of the last 24 hours, as the login audits them (one older than a day).
+      const at = (hoursAgo: number) => new Date(clock.now().getTime() - hoursAgo * 3600_000);
+      const failure = (hoursAgo: number) => ({
+        at: at(hoursAgo),
+        action: 'login.failed',
+        target: person.id,
+        outcome: 'failure' as const,
+        details: { reason: 'wrong_password', count: 1 },
+      });
+      const ceiling = app.config.login.dailyFailureCeiling;
+      await app.database.db
+        .insert(auditEvents)
+        .values([failure(25), ...Array.from({ length: ceiling - 1 }, (_, i) => failure(1 + i / 100))]);
+      const url = adminPath(ADMIN_ROUTES.person, { userId: person.id });
+      expect((await callAs(app, caller, 'GET', url)).json().data).toMatchObject({ unlockNeedsHelpDesk: false });
+      await app.database.db.insert(auditEvents).values(failure(0.5));
+      expect((await callAs(app, caller, 'GET', url)).json().data).toMatchObject({
+        status: 'locked',
+        unlockNeedsHelpDesk: true,
+      });
+      const list = await callAs(app, caller, 'GET', `${ADMIN_ROUTES.people}?q=${encodeURIComponent(person.username)}`);
+      expect(list.json().data.items).toMatchObject([{ unlockNeedsHelpDesk: true }]);
+      const res = await callAs(app, caller, 'POST', adminPath(ADMIN_ROUTES.unlockPerson, { userId: person.id }));
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ errorMessage: 'Unlock_Needs_Help_Desk' });
+      const [row] = await app.database.db.select().from(users).where(eq(users.id, person.id));
+      expect(row!.status).toBe('locked');
+      expect(await emailsTo(person.email, 'account-changed-by-admin')).toEqual([]);
+      // A day later the failures have aged out: an administrator may unlock again.
+      clock.advance(DAY_MS);
+      const fresh = await sessionOf(app, clock, adminX.id);
+      const later = await callAs(app, fresh, 'POST', adminPath(ADMIN_ROUTES.unlockPerson, { userId: person.id }));
+      expect(later.json().data.person).toMatchObject({ status: 'active', unlockNeedsHelpDesk: false });
     });
 
     it('resets the second factor: authenticator, recovery codes and passkeys gone, sessions ended', async () => {

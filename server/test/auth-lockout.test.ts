@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { currentTotp } from '../src/platform/mfa/totp';
+import { endAllSessions } from '../src/platform/session';
 import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock, insertTestUser } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
@@ -76,9 +77,10 @@ describe('account lockout', () => {
       guesses.map((password, i) => call(clients[i]!, 'POST', '/api/auth/login', { username: user.username, password })),
     );
 
-    // The right password was judged after the fifth failure had locked the account: refused like any guess.
-    expect(answers[39]!.statusCode).toBe(401);
-    expect(answers[39]!.json()).toEqual({ errorMessage: 'Login_Failed' });
+    // The right password was judged after the fifth failure had locked the account: refused, with the lock named if
+    // the lock was already there when its account was read, like any guess if it came while its hash was computed.
+    expect([401, 403]).toContain(answers[39]!.statusCode);
+    expect(['Login_Failed', 'Account_Locked']).toContain(answers[39]!.json().errorMessage);
     expect((await userRow(user.id)).lockedUntil!.getTime()).toBeGreaterThan(clock.now().getTime());
     expect(await lockEvents(user.id)).toHaveLength(1);
     expect(await lockEmails(user.email)).toHaveLength(1);
@@ -130,7 +132,14 @@ describe('account lockout', () => {
       const cookie = client.cookie;
       const after = await call(client, 'GET', ACCOUNT_ROUTES.account);
       expect(after.statusCode, change).toBe(401);
-      expect(after.json(), change).toEqual({ errorMessage: 'Session_Expired' });
+      // The holder is told why when the account is locked or disabled (docs/requirements/session.md#forced-logout).
+      expect(after.json(), change).toEqual({
+        errorMessage: {
+          locked: 'Session_Ended_Account_Locked',
+          disabled: 'Session_Ended_Account_Disabled',
+          deleted: 'Session_Expired',
+        }[change],
+      });
       expect((await call({ ...client, cookie }, 'GET', '/api/session')).json().data.loggedIn, change).toBe(false);
       // Ended, not suspended: the lock running out does not bring it back.
       expect(await db.select().from(sessions).where(eq(sessions.userId, user.id)), change).toEqual([]);
@@ -176,12 +185,13 @@ describe('account lockout', () => {
     expect(await lockEmails(user.email)).toHaveLength(1);
     // The pending login ended, and the right password is refused until the lock runs out.
     const after = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
-    expect(after.json()).toEqual({ errorMessage: 'Session_Expired' });
+    expect(after.json()).toEqual({ errorMessage: 'Session_Ended_Account_Locked' });
     const relogin = await call({ ip: newIp() }, 'POST', '/api/auth/login', {
       username: user.username,
       password: PASSWORD,
     });
-    expect(relogin.json()).toEqual({ errorMessage: 'Login_Failed' });
+    // The right password learns that the account is locked (docs/requirements/session.md#login).
+    expect(relogin.json()).toEqual({ errorMessage: 'Account_Locked' });
 
     // After the lock: until a second factor is accepted, one more wrong one locks the account again.
     clock.advance(61 * MINUTE);
@@ -246,5 +256,104 @@ describe('account lockout', () => {
       credential: authenticator.authenticate(second, origin, undefined, handle(owner.id)),
     });
     expect(own.json()).toEqual({ data: { loggedIn: true } });
+  });
+
+  it('only the right password learns why an account cannot log in; a wrong one and an unknown name get the same answer', async () => {
+    const login = (username: string, password: string) =>
+      call({ ip: newIp() }, 'POST', '/api/auth/login', { username, password });
+    const user = await createUser();
+    for (let i = 0; i < 5; i++) await login(user.username, `wrong ${i}`);
+    const unknown = await login('nobody.at.all', 'wrong');
+    const wrong = await login(user.username, 'wrong again');
+    expect(wrong.statusCode).toBe(unknown.statusCode);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json()).toEqual({ errorMessage: 'Login_Failed' });
+    const right = await login(user.username, PASSWORD);
+    expect(right.statusCode).toBe(403);
+    expect(right.json()).toEqual({ errorMessage: 'Account_Locked' });
+    // When the lock ends: the seconds from now (60 minutes by default).
+    expect(Number(right.headers['retry-after'])).toBe(3600);
+    const { db } = app.database;
+    for (const [status, code] of [
+      ['disabled_admin', 'Account_Disabled'],
+      ['disabled_inactive', 'Account_Inactive'],
+      ['locked', 'Account_Locked'],
+    ] as const) {
+      const other = await createUser();
+      await db.update(users).set({ status }).where(eq(users.id, other.id));
+      const refused = await login(other.username, 'not it');
+      expect(refused.json(), status).toEqual({ errorMessage: 'Login_Failed' });
+      const told = await login(other.username, PASSWORD);
+      expect(told.statusCode, status).toBe(403);
+      expect(told.json(), status).toEqual({ errorMessage: code });
+      expect(told.headers['retry-after'], status).toBeUndefined();
+    }
+  }, 120_000);
+
+  it('wrong passwords count across unlocks to the daily ceiling (20): then the account waits for the help desk', async () => {
+    const login = (username: string, password: string) =>
+      call({ ip: newIp() }, 'POST', '/api/auth/login', { username, password });
+    const user = await createUser();
+    const { db } = app.database;
+    // Four rounds of five wrong passwords, each lock lifted as an administrator's unlock lifts it.
+    for (let round = 1; round <= 4; round++) {
+      for (let i = 0; i < 5; i++) await login(user.username, `wrong ${round}.${i}`);
+      const row = await userRow(user.id);
+      if (round < 4) {
+        expect(row.status, `round ${round}`).toBe('active');
+        expect(row.lockedUntil!.getTime(), `round ${round}`).toBeGreaterThan(clock.now().getTime());
+        await db
+          .update(users)
+          .set({ lockedUntil: null, failedLoginCount: 0, failedLoginFirstAt: null })
+          .where(eq(users.id, user.id));
+      } else {
+        // The 20th of the day: locked with no end.
+        expect(row).toMatchObject({ status: 'locked', lockedUntil: null });
+      }
+    }
+    const right = await login(user.username, PASSWORD);
+    expect(right.json()).toEqual({ errorMessage: 'Account_Locked_Help_Desk' });
+    expect((await lockEvents(user.id)).map((e) => e.details?.reason)).toEqual([
+      'password',
+      'password',
+      'password',
+      'daily_ceiling',
+    ]);
+    const emails = await lockEmails(user.email);
+    expect(emails.at(-1)!.data).toEqual({ firstName: 'Sam', helpDesk: true });
+    // Hours later the lock holds: nothing but the help desk ends it.
+    clock.advance(6 * 60 * MINUTE);
+    expect((await login(user.username, PASSWORD)).json()).toEqual({ errorMessage: 'Account_Locked_Help_Desk' });
+  }, 180_000);
+
+  it('a session someone else ended answers its reason: the next request (401) and the session check, once', async () => {
+    for (const [reason, code] of [
+      ['account_disabled', 'Session_Ended_Account_Disabled'],
+      ['mfa_reset', 'Session_Ended_Mfa_Reset'],
+      ['account_locked', 'Session_Ended_Account_Locked'],
+    ] as const) {
+      const user = await createUser();
+      const client: TestClient = { ip: newIp() };
+      await loginFully(client, user.username);
+      const other: TestClient = { ip: newIp() };
+      await loginFully(other, user.username);
+      await app.database.db.transaction((tx) => endAllSessions(tx, user.id, { reason }));
+      const after = await call(client, 'GET', ACCOUNT_ROUTES.account);
+      expect(after.statusCode, reason).toBe(401);
+      expect(after.json(), reason).toEqual({ errorMessage: code });
+      // The other browser learns it from its session check, which clears its cookie.
+      const state = await call(other, 'GET', '/api/session');
+      expect(state.json().data, reason).toEqual({ loggedIn: false, endedBecause: code });
+      // A session that simply expired says nothing more.
+      expect((await call({ ip: newIp(), cookie: 'made-up-session-id' }, 'GET', '/api/session')).json().data).toEqual({
+        loggedIn: false,
+      });
+    }
+    // A user's own credential change (sign out everywhere else) ends the other sessions with the plain answer.
+    const user = await createUser();
+    const client: TestClient = { ip: newIp() };
+    await loginFully(client, user.username);
+    await app.database.db.transaction((tx) => endAllSessions(tx, user.id, { reason: 'credential_change' }));
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json()).toEqual({ errorMessage: 'Session_Expired' });
   });
 });

@@ -227,7 +227,7 @@ describe('login, MFA and sessions', () => {
     expect(after.json()).toEqual({ errorMessage: 'Session_Expired' });
   });
 
-  it('unknown user, wrong password, locked and disabled accounts get the same status and body after one password verification each', async () => {
+  it('unknown user, wrong password, and a wrong password for locked and disabled accounts get the same status and body after one password verification each', async () => {
     await createUser(app, 'uniform.ok');
     await createUser(app, 'uniform.locked', { lockedUntil: new Date(clock.now().getTime() + 30 * MINUTE) });
     await createUser(app, 'uniform.disabled', { status: 'disabled_inactive' });
@@ -236,8 +236,8 @@ describe('login, MFA and sessions', () => {
     for (const [username, password] of [
       ['nobody.here', PASSWORD],
       ['uniform.ok', 'wrong password entirely here'],
-      ['uniform.locked', PASSWORD],
-      ['uniform.disabled', PASSWORD],
+      ['uniform.locked', 'wrong password entirely here'],
+      ['uniform.disabled', 'wrong password entirely here'],
     ] as const) {
       verify.mockClear();
       const res = await call(app, { ip: newIp() }, 'POST', '/api/auth/login', { username, password });
@@ -302,9 +302,12 @@ describe('login, MFA and sessions', () => {
     expect(mail.map((m) => m.template)).toEqual(['account-locked']);
 
     clock.advance(59 * MINUTE);
+    // The right password learns of the lock and when it ends; a wrong one does not.
     const locked = await tryRight();
-    expect(locked.statusCode).toBe(401);
-    expect(locked.json()).toEqual({ errorMessage: 'Login_Failed' });
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json()).toEqual({ errorMessage: 'Account_Locked' });
+    expect(locked.headers['retry-after']).toBe('60');
+    expect((await fail()).json()).toEqual({ errorMessage: 'Login_Failed' });
     clock.advance(1 * MINUTE);
     expect((await tryRight()).json()).toEqual({ data: { next: 'mfa-enroll' } });
   });
@@ -580,10 +583,13 @@ describe('demo accounts', () => {
       expect(login.json()).toEqual({ data: { next: 'mfa' } });
       const code = await currentTotp(DEMO_TOTP_SECRETS['demo.admin.j5']!);
       expect((await call(app, client, 'POST', '/api/auth/mfa', { code })).json()).toEqual({ data: { loggedIn: true } });
-      for (const username of ['demo.locked', 'demo.inactive']) {
+      for (const [username, code] of [
+        ['demo.locked', 'Account_Locked'],
+        ['demo.inactive', 'Account_Inactive'],
+      ]) {
         expect(
           (await call(app, { ip: newIp() }, 'POST', '/api/auth/login', { username, password: DEMO_PASSWORD })).json(),
-        ).toEqual({ errorMessage: 'Login_Failed' });
+        ).toEqual({ errorMessage: code });
       }
       expect(
         (

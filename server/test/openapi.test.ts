@@ -120,7 +120,14 @@ describe('OpenAPI document', () => {
       expect(byStatus).toMatchObject({
         '400': expect.arrayContaining(['Validation_Failed', 'Invalid_Json']),
         '401': expect.arrayContaining(['Login_Failed']),
-        '403': ['Csrf_Rejected', 'Email_Not_Verified'],
+        '403': [
+          'Csrf_Rejected',
+          'Email_Not_Verified',
+          'Account_Locked',
+          'Account_Locked_Help_Desk',
+          'Account_Disabled',
+          'Account_Inactive',
+        ],
         '429': ['Too_Many_Requests'],
         '500': ['Generic_Error_For_Services'],
       });

@@ -141,6 +141,11 @@ export const PersonSummary = z.object({
   status: AccountStatus,
   lastLoginAt: z.nullable(IsoDateTime),
   mfaEnrolled: z.boolean(),
+  /**
+   * The account reached the daily ceiling of wrong passwords (counted across unlocks): only the help desk may unlock
+   * it now, so the console offers no Unlock and says why (docs/requirements/session.md#lockout).
+   */
+  unlockNeedsHelpDesk: z.boolean(),
   /** The person's links to the caller's locations (never another location's). */
   locations: z.array(PersonLocation),
   /**

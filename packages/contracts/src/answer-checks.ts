@@ -12,6 +12,13 @@ import type { SessionState } from './auth';
 
 /** Every stage of a login that is not complete yet (`PendingLoginStep` in auth.ts is built from this list). */
 export const PENDING_LOGIN_STEPS = ['mfa', 'mfa-enroll', 'password-change'] as const;
+/** Why someone else ended a browser's session (error codes, docs/requirements/session.md#forced-logout). */
+export const SESSION_ENDED_CODES = [
+  'Session_Ended_Account_Disabled',
+  'Session_Ended_Mfa_Reset',
+  'Session_Ended_Account_Locked',
+] as const;
+export type SessionEndedCode = (typeof SESSION_ENDED_CODES)[number];
 
 interface FieldRule {
   test: (value: unknown) => boolean;
@@ -62,6 +69,7 @@ function objectCheck<T>(rules: { [K in keyof T]-?: FieldRule }): AnswerCheck<T> 
 /** `SessionState` (auth.ts) without zod. */
 export const SessionStateCheck = objectCheck<SessionState>({
   loggedIn: required(isBoolean),
+  endedBecause: optional((value) => (SESSION_ENDED_CODES as readonly unknown[]).includes(value)),
   username: optional(isString),
   displayName: optional(isString),
   idleSecondsLeft: optional(isNumber),

@@ -2,7 +2,8 @@ import { z } from 'zod/mini';
 import { UsernameLookupSchema } from './fields';
 import { dataEnvelope } from './http';
 import { oneTimeCodeSchema, TotpCodeSchema } from './one-time-code';
-import { PENDING_LOGIN_STEPS } from './answer-checks';
+import { PENDING_LOGIN_STEPS, SESSION_ENDED_CODES } from './answer-checks';
+export { SESSION_ENDED_CODES, type SessionEndedCode } from './answer-checks';
 
 /**
  * Login, second factor and session calls (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -101,6 +102,11 @@ export type LogoutResponse = z.infer<typeof LogoutResponse>;
 /** `GET /api/session`: reading it never extends the idle timer. */
 export const SessionState = z.object({
   loggedIn: z.boolean(),
+  /**
+   * Not logged in because someone else ended this browser's session (docs/requirements/session.md#forced-logout): the
+   * error code whose CMS text the login page shows. Sent once, with the answer that clears the session cookie.
+   */
+  endedBecause: z.optional(z.enum(SESSION_ENDED_CODES)),
   username: z.optional(z.string()),
   displayName: z.optional(z.string()),
   /** Seconds until the idle limit ends the session (present when logged in or MFA is pending). */

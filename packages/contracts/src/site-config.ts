@@ -30,5 +30,10 @@ export const SiteConfigSchema = z.object({
   surveyScriptUrl: z.optional(z.string()),
   surveyScriptIntegrity: z.optional(z.string()),
   sessionTimer: z.optional(SessionTimerConfigSchema),
+  /**
+   * The login lockout (docs/requirements/session.md#lockout): this many wrong passwords in a row lock an account for
+   * `minutes`. The login page warns before the last tries with them.
+   */
+  loginLockout: z.optional(z.object({ threshold: z.number(), minutes: z.number() })),
 });
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;

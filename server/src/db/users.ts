@@ -1,7 +1,7 @@
 import { emailKey } from '@portal/contracts/fields';
 import { and, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { preparedStatement, type DbExecutor } from '../platform/db-executor';
-import { users } from './schema';
+import { auditEvents, users } from './schema';
 
 /**
  * The one data layer for finding users (docs/architecture.md#server-modules). Usernames and email addresses are
@@ -100,4 +100,28 @@ export async function adoptTotpSecret(
     .returning({ email: users.email, firstName: users.firstName });
   if (!user) throw new Error(`no user ${userId}`);
   return user;
+}
+
+/** The window of the daily ceiling on wrong passwords (docs/requirements/session.md#lockout). */
+const DAILY_FAILURE_WINDOW_MS = 86_400_000;
+
+/**
+ * The wrong passwords given for the account in the 24 hours before `now`, whatever lock or administrator's unlock came
+ * between: the audit events every counted failure writes (`reason: wrong_password`; the login, re-authentication and
+ * password change count alike). The daily ceiling (`LOGIN_DAILY_FAILURE_CEILING`) is judged on it.
+ */
+export async function wrongPasswordsToday(db: DbExecutor, userId: string, now: Date): Promise<number> {
+  const since = new Date(now.getTime() - DAILY_FAILURE_WINDOW_MS).toISOString();
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.target, userId),
+        eq(auditEvents.outcome, 'failure'),
+        sql`${auditEvents.at} > ${since}::timestamptz`,
+        sql`${auditEvents.details}->>'reason' = 'wrong_password'`,
+      ),
+    );
+  return row?.n ?? 0;
 }

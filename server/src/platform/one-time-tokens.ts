@@ -70,7 +70,9 @@ export type TokenRevocationReason =
   | 'sign_out_everywhere'
   | 'account_locked'
   /** A location administrator disabled the account (docs/requirements/staff-accounts.md). */
-  | 'account_disabled';
+  | 'account_disabled'
+  /** A location administrator reset the account's second factor (a credential change someone else made). */
+  | 'mfa_reset';
 
 /**
  * Stops every unused token of the user, whatever its purpose: pending email changes, reset links, reactivation codes,

@@ -1,6 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import { SESSION_COOKIE, SESSION_COOKIE_SECURE, type SessionState } from '@portal/contracts/auth';
+import {
+  SESSION_COOKIE,
+  SESSION_COOKIE_SECURE,
+  SESSION_ENDED_CODES,
+  type SessionEndedCode,
+  type SessionState,
+} from '@portal/contracts/auth';
 import { and, eq, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
@@ -136,7 +142,21 @@ export async function endAllSessions(
     ? and(eq(sessions.userId, userId), ne(sessions.idHash, options.exceptIdHash))
     : eq(sessions.userId, userId);
   const ended = await db.delete(sessions).where(condition).returning({ idHash: sessions.idHash });
-  await revokeOutstandingTokens(db, userId, { reason: options.reason ?? 'credential_change' });
+  const reason = options.reason ?? 'credential_change';
+  // Ended by someone else (an administrator, the lockout): each session's holder is told why at its next request.
+  if (endedCodeOf[reason] && ended.length)
+    await db.insert(auditEvents).values(
+      ended.map(({ idHash }) =>
+        auditRow({
+          actor: 'system',
+          action: SESSION_ENDED_ACTION,
+          target: sessionTarget(idHash),
+          outcome: 'success',
+          details: { reason },
+        }),
+      ),
+    );
+  await revokeOutstandingTokens(db, userId, { reason });
   return ended.length;
 }
 
@@ -176,7 +196,52 @@ type ExtraValues<E extends SessionExtras> = { [K in keyof E]: E[K] extends SQL<i
 type NoExtras = Record<never, never>;
 
 export type SessionLookup<X = NoExtras> =
-  { status: 'none' } | { status: 'expired' } | { status: 'valid'; session: LoadedSession; extras: X };
+  | { status: 'none' }
+  | { status: 'expired'; endedBecause?: SessionEndedCode }
+  | { status: 'valid'; session: LoadedSession; extras: X };
+
+/**
+ * Why a session ended, when someone other than its holder ended it (docs/requirements/session.md#forced-logout): the
+ * 401 of its next request carries this code (`SessionEndedCode`) instead of `Session_Expired`, and the login page
+ * says it.
+ */
+const endedCodeOf: Partial<Record<TokenRevocationReason, SessionEndedCode>> = {
+  account_disabled: 'Session_Ended_Account_Disabled',
+  mfa_reset: 'Session_Ended_Mfa_Reset',
+  account_locked: 'Session_Ended_Account_Locked',
+};
+/** The audit action that records a session ended by someone else, with its reason; read back by `sessionOfCookie`. */
+const SESSION_ENDED_ACTION = 'session.ended';
+
+/**
+ * The audit target naming one session: its id's hash, shaped as a UUID (so the log's masking leaves it as it is). Only
+ * whoever holds the cookie can compute it.
+ */
+function sessionTarget(idHash: string): string {
+  const h = idHash.slice(0, 32);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/** How long the reason of a session ended by someone else can be read back (its holder's next visit). */
+const ENDED_REASON_KEPT_MS = 7 * 86_400_000;
+
+async function endedBecause(db: DbExecutor, idHash: string, now: Date): Promise<SessionEndedCode | undefined> {
+  const since = new Date(now.getTime() - ENDED_REASON_KEPT_MS).toISOString();
+  const [row] = await db
+    .select({ details: auditEvents.details })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.target, sessionTarget(idHash)),
+        eq(auditEvents.action, SESSION_ENDED_ACTION),
+        sql`${auditEvents.at} > ${since}::timestamptz`,
+      ),
+    )
+    .orderBy(sql`${auditEvents.at} desc`)
+    .limit(1);
+  const reason = row?.details?.reason as TokenRevocationReason | undefined;
+  return reason ? endedCodeOf[reason] : undefined;
+}
 
 /** Past the idle or the absolute limit at `now`. */
 export function isExpired(
@@ -254,8 +319,11 @@ export async function sessionOfCookie<E extends SessionExtras = NoExtras>(
   const now = ctx.now();
   const [row] = await lookupStatement(db, shape).execute({ idHash, now: nowValue(now) });
   // A cookie naming no row was ended (logout, endAllSessions, expiry cleaned up, the account deleted): to the user it
-  // has expired.
-  if (!row) return { status: 'expired' };
+  // has expired, or ended by someone else for a reason they are told.
+  if (!row) {
+    const reason = await endedBecause(db, idHash, now);
+    return reason ? { status: 'expired', endedBecause: reason } : { status: 'expired' };
+  }
   const { userStatus, lockedUntil, ...fields } = row as typeof row & Record<string, unknown>;
   const extraValues: Record<string, unknown> = {};
   for (const name of Object.keys(fields)) {
@@ -269,7 +337,14 @@ export async function sessionOfCookie<E extends SessionExtras = NoExtras>(
   const closed = userStatus !== 'active' || (lockedUntil !== null && lockedUntil > now);
   if (closed || isExpired(session, now, ctx.config.sessions)) {
     await destroySession(db, idHash);
-    return { status: 'expired' };
+    const reason: SessionEndedCode | undefined = !closed
+      ? undefined
+      : userStatus === 'disabled_admin'
+        ? 'Session_Ended_Account_Disabled'
+        : userStatus === 'active' || userStatus === 'locked'
+          ? 'Session_Ended_Account_Locked'
+          : undefined;
+    return reason ? { status: 'expired', endedBecause: reason } : { status: 'expired' };
   }
   return { status: 'valid', session, extras: extraValues as ExtraValues<E> };
 }
@@ -356,13 +431,13 @@ export const requireSession: preHandlerAsyncHookHandler = guardErrors(
     const lookup = await lookupSession(request);
     if (lookup.status === 'expired') {
       clearSessionCookie(reply);
-      throw new PortalError(401, 'Session_Expired');
+      throw new PortalError(401, lookup.endedBecause ?? 'Session_Expired');
     }
     if (lookup.status === 'none' || lookup.session.stage !== 'active') throw new PortalError(401, 'Not_Logged_In');
     await touchSession(db, lookup.session.idHash, now);
     request.portalSession = { ...lookup.session, lastSeenAt: now };
   } as preHandlerAsyncHookHandler,
-  { 401: ['Not_Logged_In', 'Session_Expired'] },
+  { 401: ['Not_Logged_In', 'Session_Expired', ...SESSION_ENDED_CODES] },
 );
 
 /**
@@ -377,7 +452,7 @@ export async function requirePendingSession(
   const lookup = await lookupSession(request);
   if (lookup.status === 'expired') {
     clearSessionCookie(reply);
-    throw new PortalError(401, 'Session_Expired');
+    throw new PortalError(401, lookup.endedBecause ?? 'Session_Expired');
   }
   if (lookup.status === 'none' || lookup.session.stage !== stage) throw new PortalError(401, 'Mfa_Not_Pending');
   return lookup.session;
@@ -392,7 +467,7 @@ export function requirePendingStage(stage: Exclude<SessionStage, 'active'>): pre
     async function (request, reply) {
       request.portalSession = await requirePendingSession(request, reply, stage);
     } as preHandlerAsyncHookHandler,
-    { 401: ['Mfa_Not_Pending', 'Session_Expired'] },
+    { 401: ['Mfa_Not_Pending', 'Session_Expired', ...SESSION_ENDED_CODES] },
   );
 }
 

@@ -14,7 +14,9 @@ export function RequireLogin({ children }: { children: ReactNode }) {
   // An administrator with overdue recertifications is held on the recertification screen until they are decided
   // (docs/requirements/staff-accounts.md#annual-recertification); the header's Log out stays.
   const overdue = useRecertificationOverdue(loggedIn);
-  if (loggedIn && overdue && pathname !== paths.recertify.path) return <Navigate to={paths.recertify.href()} replace />;
+  // The page asked for goes with it, so the recertification screen can say what is held and why.
+  if (loggedIn && overdue && pathname !== paths.recertify.path)
+    return <Navigate to={paths.recertify.href()} replace state={{ heldFrom: pathname }} />;
   if (loggedIn) return children;
   if (!sessionChecked) return null;
   return <Navigate to={paths.login.href(`${pathname}${search}`)} replace />;

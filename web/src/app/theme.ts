@@ -15,6 +15,19 @@ const LATO_FALLBACK_FACE = `@font-face {
 }`;
 
 /**
+ * The keyboard focus indicator of every control (docs/requirements/public-site.md#every-page): a 3 px outline 2 px
+ * outside the control, in `--portal-focus-ring`: the primary blue on the light page (13:1 on white), white on the dark
+ * header and footer, which set the variable (components/layouts/app-layout.tsx) (13:1 on the primary blue). Links and other focusable elements get the same
+ * outline as MUI's buttons, in place of the browser's own.
+ */
+const focusOutline = (light: string) => `3px solid var(--portal-focus-ring, ${light})`;
+const focusRingCss = (light: string) => `
+a:focus-visible, summary:focus-visible, [tabindex]:not([tabindex="-1"]):focus-visible {
+  outline: ${focusOutline(light)};
+  outline-offset: 2px;
+}`;
+
+/**
  * docs/requirements/public-site.md#look-and-feel: breakpoints, fonts and colours. Made at the first call, not when
  * the module loads: building a theme is a few milliseconds of merging objects, which main.tsx keeps out of the task
  * that evaluates the entry (docs/decisions/0018-server-rendering.md).
@@ -37,7 +50,7 @@ export function portalTheme(): Theme {
       h3: { fontSize: '1.25rem', fontWeight: 700 },
     },
     components: {
-      MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE },
+      MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE + focusRingCss('#042789') },
       // No ripples: their code is left out of the build (web/vite.config.ts, docs/decisions/0034-server-rendered-portal-pages.md).
       // The ripple was a button's only sign of keyboard focus; an outline (as the jurisdiction tiles have) takes its
       // place on every button, link button, icon button, checkbox and menu item.
@@ -45,7 +58,7 @@ export function portalTheme(): Theme {
         defaultProps: { disableRipple: true },
         styleOverrides: {
           root: ({ theme }) => ({
-            '&.Mui-focusVisible': { outline: `3px solid ${theme.palette.primary.main}`, outlineOffset: 2 },
+            '&.Mui-focusVisible': { outline: focusOutline(theme.palette.primary.main), outlineOffset: 2 },
           }),
         },
       },

@@ -37,3 +37,25 @@ export const paths = {
   /** Where an administrator with overdue recertifications is held (docs/requirements/staff-accounts.md). */
   recertify: { path: PAGE_PATHS.recertify, href: () => PAGE_PATHS.recertify },
 } as const;
+
+/**
+ * Content pages: the pages that render CMS guidance (where CPT text needs the AMA license). Only they open the
+ * jurisdiction picker and the license dialog by themselves; portal task pages never do
+ * (docs/requirements/public-site.md#dialog-flow).
+ */
+export function isContentPage(pathname: string): boolean {
+  return pathname.startsWith('/topics/');
+}
+
+/**
+ * Pages that consume an emailed one-time link (its token in the fragment): a login never returns to one, as the link
+ * is gone by then (docs/requirements/session.md#login). The invitation page is the exception while the tab still holds
+ * its invitation (`rememberedInvitationToken`): its "I already have an account" comes back to accept it.
+ */
+export const oneTimeLinkPaths: readonly string[] = [
+  PAGE_PATHS.verifyEmail,
+  PAGE_PATHS.confirmEmail,
+  PAGE_PATHS.resetPassword,
+  PAGE_PATHS.reactivate,
+  PAGE_PATHS.invitation,
+];

@@ -1,4 +1,6 @@
 import type { ErrorResponse } from '@portal/contracts';
+import { SESSION_ENDED_CODES } from '@portal/contracts/answer-checks';
+import { isSessionEndedCode, rememberEndedReason } from './session/ended-reason';
 
 // The error type and the session-lost signal of the HTTP client (api-client.ts), without the client: the first load's
 // modules (query client, session context, content pages) use them, the client and its answers' schemas (zod) load
@@ -19,8 +21,11 @@ export class ApiError extends Error {
   }
 }
 
-/** The codes of a 401 that mean the server no longer has a logged-in session for this browser. */
-const SESSION_LOST_CODES = new Set(['Session_Expired', 'Not_Logged_In']);
+/**
+ * The codes of a 401 that mean the server no longer has a logged-in session for this browser: expired, or ended by
+ * someone else (the reason is kept for the login page, session/ended-reason.ts).
+ */
+const SESSION_LOST_CODES = new Set<string>(['Session_Expired', 'Not_Logged_In', ...SESSION_ENDED_CODES]);
 const sessionLostListeners = new Set<(code: string) => void>();
 
 /**
@@ -34,5 +39,6 @@ export function onSessionLost(listener: (code: string) => void): () => void {
 
 /** A 401's error code, from the HTTP client: the listeners hear it when it means the session is gone. */
 export function reportSessionLost(code: string) {
+  if (isSessionEndedCode(code)) rememberEndedReason(code);
   if (SESSION_LOST_CODES.has(code)) for (const listener of sessionLostListeners) listener(code);
 }

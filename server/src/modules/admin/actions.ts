@@ -2,6 +2,7 @@ import type { LocationRole, PersonDetail } from '@portal/contracts/admin';
 import type { ErrorCode } from '@portal/contracts/errors';
 import { and, eq, sql } from 'drizzle-orm';
 import { mfaRecoveryCodes, passkeys, userLocations, users } from '../../db/schema';
+import { wrongPasswordsToday } from '../../db/users';
 import type { AdminGrant } from '../../platform/admin-guard';
 import type { AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
@@ -217,14 +218,17 @@ export function enablePerson(ctx: ActionContext, grant: AdminGrant, userId: stri
 }
 
 /**
- * Lifts a lockout (failed passwords or second factors): the lock and the failure counts are cleared. An account that
- * is not locked is left as it is.
+ * Lifts a lockout (failed passwords or second factors): the lock and the failure counts are cleared, and the owner is
+ * emailed. An account that is not locked is left as it is. Past the daily ceiling of wrong passwords (counted across
+ * unlocks) only the help desk may unlock: 409 `Unlock_Needs_Help_Desk` (docs/requirements/session.md#lockout).
  */
 export function unlockPerson(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.unlock', async (tx) => {
     await lockPersonLocations(tx, grant, userId, ctx.now(), false);
     const user = await recipient(tx, userId);
+    if ((await wrongPasswordsToday(tx, userId, ctx.now())) >= ctx.config.login.dailyFailureCeiling)
+      return new Refusal(409, 'Unlock_Needs_Help_Desk', { field: 'status', reason: 'daily_ceiling' });
     const [row] = await tx
       .update(users)
       .set({
@@ -267,7 +271,7 @@ export function resetPersonMfa(ctx: ActionContext, grant: AdminGrant, userId: st
       .where(eq(users.id, userId));
     await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
     const removed = await tx.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id });
-    const sessionCount = await endAllSessions(tx, userId, { reason: 'credential_change' });
+    const sessionCount = await endAllSessions(tx, userId, { reason: 'mfa_reset' });
     await enqueueEmail(tx, {
       to: user.email,
       template: 'account-changed-by-admin',

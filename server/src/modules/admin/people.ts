@@ -8,6 +8,7 @@ import {
 import { and, asc, countDistinct, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { linkInForceColumn } from '../../db/links';
 import { passkeys, providerLocations, userLocations, users } from '../../db/schema';
+import { wrongPasswordsToday } from '../../db/users';
 import type { AdminGrant } from '../../platform/admin-guard';
 import type { DbExecutor } from '../../platform/db-executor';
 import type { ServiceContext } from '../../platform/service-context';
@@ -21,6 +22,11 @@ function containsPattern(q: string): string {
 /** A person's status as the console shows it: an active account whose lock has not run out reads `locked`. */
 function shownStatus(user: { status: AccountStatus; lockedUntil: Date | null }, now: Date): AccountStatus {
   return user.status === 'active' && user.lockedUntil && user.lockedUntil > now ? 'locked' : user.status;
+}
+
+/** Past the daily ceiling of wrong passwords only the help desk may unlock (docs/requirements/session.md#lockout). */
+async function needsHelpDeskToUnlock(ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>, userId: string) {
+  return (await wrongPasswordsToday(ctx.db, userId, ctx.now())) >= ctx.config.login.dailyFailureCeiling;
 }
 
 const personColumns = {
@@ -87,6 +93,7 @@ function summaryOf(
   locations: PersonLocation[],
   caller: { actorId: string; accountActions: boolean },
   now: Date,
+  unlockNeedsHelpDesk: boolean,
 ): PersonSummary {
   return {
     userId: row.userId,
@@ -96,6 +103,7 @@ function summaryOf(
     status: shownStatus(row, now),
     lastLoginAt: row.lastLoginAt?.toISOString() ?? null,
     mfaEnrolled: row.mfaEnrolledAt !== null,
+    unlockNeedsHelpDesk,
     locations,
     accountActions: caller.accountActions,
     self: row.userId === caller.actorId,
@@ -109,7 +117,7 @@ function summaryOf(
  * in the SQL, never filtered afterwards.
  */
 export async function searchPeople(
-  ctx: Pick<ServiceContext, 'db' | 'now'>,
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>,
   grant: AdminGrant,
   input: { q?: string; page: number },
 ): Promise<{ items: PersonSummary[]; page: number; pageSize: number; total: number; hasMore: boolean }> {
@@ -148,6 +156,16 @@ export async function searchPeople(
     linkedElsewhere(db, grant.actorId, userIds, now),
   ]);
   const total = totals?.n ?? 0;
+  // Only a locked person can need the help desk to unlock: their wrong passwords of the day are read, nobody else's.
+  const needsHelpDesk = new Set(
+    (
+      await Promise.all(
+        rows
+          .filter((row) => shownStatus(row, now) === 'locked')
+          .map(async (row) => ((await needsHelpDeskToUnlock(ctx, row.userId)) ? row.userId : undefined)),
+      )
+    ).filter((id) => id !== undefined),
+  );
   return {
     items: rows.map((row) =>
       summaryOf(
@@ -155,6 +173,7 @@ export async function searchPeople(
         links.get(row.userId) ?? [],
         { actorId: grant.actorId, accountActions: !elsewhere.has(row.userId) },
         now,
+        needsHelpDesk.has(row.userId),
       ),
     ),
     page: input.page,
@@ -170,14 +189,14 @@ export async function searchPeople(
  * just have removed the last).
  */
 export async function personDetail(
-  ctx: Pick<ServiceContext, 'db' | 'now'>,
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'config'>,
   grant: Pick<AdminGrant, 'actorId'>,
   userId: string,
 ): Promise<PersonDetail | null> {
   const { db } = ctx;
   const now = ctx.now();
   const scope = adminLocations(db, { actorId: grant.actorId, locationId: null }, now);
-  const [[row], links, [keys], elsewhere] = await Promise.all([
+  const [[row], links, [keys], elsewhere, unlockNeedsHelpDesk] = await Promise.all([
     db.select(personColumns).from(users).where(eq(users.id, userId)),
     linksInScope(db, scope, [userId], now),
     db
@@ -185,11 +204,18 @@ export async function personDetail(
       .from(passkeys)
       .where(eq(passkeys.userId, userId)),
     linkedElsewhere(db, grant.actorId, [userId], now),
+    needsHelpDeskToUnlock(ctx, userId),
   ]);
   const locations = links.get(userId);
   if (!row || !locations?.length) return null;
   return {
-    ...summaryOf(row, locations, { actorId: grant.actorId, accountActions: !elsewhere.has(userId) }, now),
+    ...summaryOf(
+      row,
+      locations,
+      { actorId: grant.actorId, accountActions: !elsewhere.has(userId) },
+      now,
+      unlockNeedsHelpDesk,
+    ),
     locked: row.lockedUntil !== null && row.lockedUntil > now,
     passkeyCount: keys?.n ?? 0,
     createdAt: row.createdAt.toISOString(),

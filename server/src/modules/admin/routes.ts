@@ -168,7 +168,14 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         config: {
           adminScope: 'person',
           audit: { action },
-          errors: { 400: ['Admin_Self_Action'], 403: ['Admin_Other_Locations'], 409: ['Last_Administrator'] },
+          errors: {
+            400: ['Admin_Self_Action'],
+            403: ['Admin_Other_Locations'],
+            409:
+              url === ADMIN_ROUTES.unlockPerson
+                ? ['Last_Administrator', 'Unlock_Needs_Help_Desk']
+                : ['Last_Administrator'],
+          },
         },
         preHandler: requireRecentAuthentication,
         schema: { params: AdminPersonParams, response: { 200: PersonActionResponse } },

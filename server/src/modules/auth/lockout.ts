@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { users } from '../../db/schema';
-import type { User } from '../../db/users';
+import { wrongPasswordsToday, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { audit, type ServiceContext } from '../../platform/service-context';
@@ -17,23 +17,29 @@ async function announceLock(
   ctx: Pick<ServiceContext, 'client' | 'config'>,
   tx: DbExecutor,
   owner: { id: string; email: string; firstName: string },
-  details: { reason: 'password' | 'second_factor'; count: number; until: Date },
+  details: { reason: 'password' | 'second_factor' | 'daily_ceiling'; count: number; until?: Date },
 ) {
   await audit(ctx, tx, {
     actor: 'system',
     action: 'account.locked',
     target: owner.id,
     outcome: 'success',
-    details: { reason: details.reason, count: details.count, until: details.until.toISOString() },
+    details: {
+      reason: details.reason,
+      count: details.count,
+      ...(details.until ? { until: details.until.toISOString() } : {}),
+    },
   });
   await enqueueEmail(tx, {
     to: owner.email,
     template: 'account-locked',
-    data: {
-      firstName: owner.firstName,
-      unlockAt: details.until.toISOString(),
-      lockMinutes: Math.round(ctx.config.login.lockoutDurationMs / 60_000),
-    },
+    data: details.until
+      ? {
+          firstName: owner.firstName,
+          unlockAt: details.until.toISOString(),
+          lockMinutes: Math.round(ctx.config.login.lockoutDurationMs / 60_000),
+        }
+      : { firstName: owner.firstName, helpDesk: true },
   });
 }
 
@@ -57,6 +63,9 @@ export async function recordPasswordFailure(
   const next = sql`(case when ${inWindow} then ${users.failedLoginCount} + 1 else 1 end)`;
   const reaches = sql`${next} >= ${lockoutThreshold}`;
   const locked = await ctx.db.transaction(async (tx) => {
+    // This failure reaches the daily ceiling (counted across locks and unlocks): the account locks until the help
+    // desk unlocks it.
+    const ceilingReached = (await wrongPasswordsToday(tx, user.id, now)) + 1 >= ctx.config.login.dailyFailureCeiling;
     const [row] = await tx
       .update(users)
       .set({
@@ -76,6 +85,14 @@ export async function recordPasswordFailure(
       outcome: 'failure',
       details: row ? { reason: 'wrong_password', count } : { reason: 'locked' },
     });
+    if (row && ceilingReached) {
+      await tx
+        .update(users)
+        .set({ status: 'locked', lockedUntil: null, failedLoginCount: 0, failedLoginFirstAt: null })
+        .where(eq(users.id, user.id));
+      await announceLock(ctx, tx, user, { reason: 'daily_ceiling', count: ctx.config.login.dailyFailureCeiling });
+      return true;
+    }
     if (lockedNow) await announceLock(ctx, tx, user, { reason: 'password', count: lockoutThreshold, until });
     return lockedNow;
   });

@@ -1,7 +1,7 @@
 import type { LoginNextStep } from '@portal/contracts/auth';
 import { and, eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
-import { userByUsername } from '../../db/users';
+import { userByUsername, wrongPasswordsToday, type User } from '../../db/users';
 import { unknownUsernameTarget } from '../../platform/audit';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../platform/service-context';
@@ -10,8 +10,11 @@ import { recordPasswordFailure } from './lockout';
 
 /**
  * The login's password step (docs/requirements/session.md#login, docs/decisions/0020). Every failed password check
- * answers the same 401 `Login_Failed`, after the same single password-hash verification, whatever the reason; only
- * the right password of an account whose email is not verified yet answers 403 `Email_Not_Verified`.
+ * answers the same 401 `Login_Failed`, after the same single password-hash verification, whatever the reason. Only the
+ * right password, which proves who is asking, learns why the account cannot log in: its email is not verified yet
+ * (403 `Email_Not_Verified`), it is locked (403 `Account_Locked` with `Retry-After` until the lock ends, or
+ * `Account_Locked_Help_Desk`), disabled by an administrator (`Account_Disabled`) or for inactivity
+ * (`Account_Inactive`).
  */
 
 /** Audits a refused login: `target` is the account, or the fingerprint of a username no account has. */
@@ -20,6 +23,35 @@ function auditLoginFailed(ctx: ServiceContext, target: string, reason: string): 
 }
 
 const loginFailed = () => new PortalError(401, 'Login_Failed');
+
+/**
+ * Why an account the right password was given for cannot log in now, as the answer to give; undefined when it can.
+ * `Account_Locked`'s `Retry-After` is the seconds until the lock ends (the login page shows the time).
+ */
+async function blockedAnswer(
+  ctx: ServiceContext,
+  user: User,
+  now: Date,
+): Promise<{ error: PortalError; reason: string } | undefined> {
+  // Locked with no end: by the daily ceiling (only the help desk unlocks it while its failures are in the last 24
+  // hours), or by the help desk or the demo data (an administrator may unlock it).
+  if (user.status === 'locked')
+    return (await wrongPasswordsToday(ctx.db, user.id, now)) >= ctx.config.login.dailyFailureCeiling
+      ? { error: new PortalError(403, 'Account_Locked_Help_Desk'), reason: 'status_locked' }
+      : { error: new PortalError(403, 'Account_Locked'), reason: 'status_locked' };
+  if (user.status === 'disabled_admin')
+    return { error: new PortalError(403, 'Account_Disabled'), reason: 'status_disabled_admin' };
+  if (user.status === 'disabled_inactive')
+    return { error: new PortalError(403, 'Account_Inactive'), reason: 'status_disabled_inactive' };
+  if (user.status === 'active' && user.lockedUntil && user.lockedUntil > now) {
+    const seconds = Math.ceil((user.lockedUntil.getTime() - now.getTime()) / 1000);
+    return {
+      error: new PortalError(403, 'Account_Locked', undefined, { 'Retry-After': String(seconds) }),
+      reason: 'locked',
+    };
+  }
+  return undefined;
+}
 
 /** `POST /api/auth/login`: the password step. Answers which second-factor step comes next. */
 export async function loginWithPassword(
@@ -34,6 +66,13 @@ export async function loginWithPassword(
     throw loginFailed();
   }
   const passwordOk = await hasher.verify(user.passwordHash, input.password);
+  // The right password for an account that cannot log in: say why and how to get back in (it reveals nothing the
+  // password did not). A wrong one gets the common answer below.
+  const blocked = passwordOk ? await blockedAnswer(ctx, user, ctx.now()) : undefined;
+  if (blocked) {
+    await auditLoginFailed(ctx, user.id, blocked.reason);
+    throw blocked.error;
+  }
   if (user.lockedUntil && user.lockedUntil > ctx.now()) {
     await auditLoginFailed(ctx, user.id, 'locked');
     throw loginFailed();

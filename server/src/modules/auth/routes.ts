@@ -52,7 +52,16 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: {
         audit: { action: 'login.password' },
         rateLimit: perClient,
-        errors: { 401: ['Login_Failed'], 403: ['Email_Not_Verified'] },
+        errors: {
+          401: ['Login_Failed'],
+          403: [
+            'Email_Not_Verified',
+            'Account_Locked',
+            'Account_Locked_Help_Desk',
+            'Account_Disabled',
+            'Account_Inactive',
+          ],
+        },
       },
       schema: { body: LoginRequest, response: { 200: LoginResponse } },
     },
@@ -158,7 +167,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     const lookup = await lookupSession(request, SESSION_WITH_STAFF_FLAGS);
     if (lookup.status === 'expired') clearSessionCookie(reply);
     const valid = lookup.status === 'valid' ? lookup : undefined;
-    return { data: await sessionAnswer(ctx, valid?.session, valid?.extras) };
+    const answer = await sessionAnswer(ctx, valid?.session, valid?.extras);
+    // Ended by someone else: the browser is told why, once (the cookie goes with this answer).
+    if (lookup.status === 'expired' && lookup.endedBecause)
+      return { data: { ...answer, endedBecause: lookup.endedBecause } };
+    return { data: answer };
   });
 
   app.post(

@@ -13,6 +13,10 @@ export function siteConfigFor(config: Config): SiteConfig {
       timeoutMs: config.sessions.idleMs,
       promptBeforeIdleMs: config.sessions.promptBeforeIdleMs,
     },
+    loginLockout: {
+      threshold: config.login.lockoutThreshold,
+      minutes: Math.round(config.login.lockoutDurationMs / 60_000),
+    },
     ...(config.cookieDomain ? { cookieDomain: config.cookieDomain } : {}),
     ...(thirdParty.analyticsScriptUrl ? { analyticsScriptUrl: thirdParty.analyticsScriptUrl } : {}),
     ...(thirdParty.chatScriptUrl ? { chatScriptUrl: thirdParty.chatScriptUrl } : {}),

@@ -85,7 +85,8 @@ async function sendPersonalPage(
 ): Promise<boolean> {
   const lookup = await lookupSession(request, SESSION_WITH_ADMIN_FLAG);
   if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
-    if (lookup.status === 'expired') clearSessionCookie(reply);
+    // A session someone else ended keeps its cookie for the login page's session check, which says why and clears it.
+    if (lookup.status === 'expired' && !lookup.endedBecause) clearSessionCookie(reply);
     const next = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
     await reply
       .code(302)

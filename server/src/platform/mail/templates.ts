@@ -109,17 +109,23 @@ export const LISTED_MAX = 50;
 /** Each template: the data it needs (checked when the email is queued) and how it reads. */
 export const emailTemplates = {
   'account-locked': {
-    data: z.strictObject({
-      firstName: z.string().max(100),
-      unlockAt: z.iso.datetime({ offset: true }),
-      /** How long the lock lasts (emails queued before this field existed say "later"). */
-      lockMinutes: z.number().int().positive().optional(),
-    }),
-    body: (d: { firstName: string; unlockAt: string; lockMinutes?: number }): Body => ({
+    data: z.union([
+      z.strictObject({
+        firstName: z.string().max(100),
+        unlockAt: z.iso.datetime({ offset: true }),
+        /** How long the lock lasts (emails queued before this field existed say "later"). */
+        lockMinutes: z.number().int().positive().optional(),
+      }),
+      /** The daily ceiling of wrong passwords was reached: only the help desk unlocks the account. */
+      z.strictObject({ firstName: z.string().max(100), helpDesk: z.literal(true) }),
+    ]),
+    body: (d: { firstName: string; unlockAt?: string; lockMinutes?: number; helpDesk?: true }): Body => ({
       subject: 'Your account is locked',
       paragraphs: [
         `Hello ${d.firstName},`,
-        `Your account was locked after several failed login attempts. ${d.lockMinutes ? `You can try again in ${durationText(d.lockMinutes * 60_000)}.` : 'You can try again later.'}`,
+        d.helpDesk
+          ? 'Your account was locked after too many failed login attempts in one day. Only the help desk can unlock it now: call the provider contact center.'
+          : `Your account was locked after several failed login attempts. ${d.lockMinutes ? `You can try again in ${durationText(d.lockMinutes * 60_000)}.` : 'You can try again later.'}`,
         'If this was not you, reset your password and contact the help desk.',
       ],
       link: { label: 'Log in', path: PAGE_PATHS.login },

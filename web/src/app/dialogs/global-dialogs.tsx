@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { PREVIEW_PAGE_PREFIX } from '@portal/contracts/preview-links';
 import { useLocation } from 'react-router';
+import { isContentPage } from '../../config/paths';
 import { useRegion } from '../../lib/region/region-context';
 import { useRenderEnvironment } from '../../lib/render-environment';
 import { useSession } from '../../lib/session/session-context';
@@ -28,9 +29,10 @@ export function dialogsAllowedFor(userAgent: string): boolean {
 
 /**
  * The inactivity dialogs while prompted or idle; otherwise the dialog flow
- * (docs/requirements/public-site.md#dialog-flow), on every page but `/` and the editors' preview pages
- * (`/preview/…`, shown inside the CMS admin) and while the session is active:
- * no jurisdiction or picker open → picker; jurisdiction chosen, picker closed, license not accepted → license.
+ * (docs/requirements/public-site.md#dialog-flow) while the session is active: on content pages, no jurisdiction or
+ * picker open → picker; jurisdiction chosen, picker closed, license not accepted → license. On any other page but `/`
+ * and the editors' preview pages (`/preview/…`, shown inside the CMS admin) only the picker the person opened with
+ * the header's control.
  */
 export function GlobalDialogs() {
   const { pathname } = useLocation();
@@ -53,8 +55,17 @@ export function GlobalDialogs() {
     );
   const allowed =
     pathname !== '/' && !pathname.startsWith(PREVIEW_PAGE_PREFIX) && activityStatus === 'active' && dialogsAllowed;
-  const showPicker = allowed && (!jurisdiction || pickerOpen);
-  const showLicense = allowed && !!jurisdiction && !pickerOpen && !licenseAccepted;
+  const contentPage = allowed && isContentPage(pathname);
+  const showPicker = allowed && (pickerOpen || (contentPage && !jurisdiction));
+  const showLicense = contentPage && !!jurisdiction && !pickerOpen && !licenseAccepted;
   if (!showPicker && !showLicense) return null;
-  return <Suspense fallback={null}>{showPicker ? <JurisdictionPickerDialog open /> : <LicenseDialog open />}</Suspense>;
+  return (
+    <Suspense fallback={null}>
+      {showPicker ? (
+        <JurisdictionPickerDialog open mustChoose={contentPage && !jurisdiction} />
+      ) : (
+        <LicenseDialog open />
+      )}
+    </Suspense>
+  );
 }

@@ -4,6 +4,9 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { paths } from '../../config/paths';
 
+/** The focus indicator's colour on the dark header and footer (white: 13:1 on the primary blue; app/theme.ts). */
+const FOCUS_RING_ON_DARK = '#ffffff';
+
 const footerLinks = [
   { label: 'Contact us', href: paths.topic.href('contact') },
   { label: 'Privacy', href: paths.topic.href('privacy') },
@@ -44,7 +47,7 @@ export function AppLayout({
       >
         Skip to main content
       </Link>
-      <AppBar position="static" component="header" elevation={0}>
+      <AppBar position="static" component="header" elevation={0} sx={{ '--portal-focus-ring': FOCUS_RING_ON_DARK }}>
         <Toolbar sx={{ gap: 2, flexWrap: 'wrap', py: 1 }}>
           {/* On a phone: the name on its row, the jurisdiction on the next, the account's links together on a third
               (they never break apart mid-row); from `sm` up, all on one line. */}
@@ -67,7 +70,14 @@ export function AppLayout({
           </Box>
           <Box
             data-testid="account-slot"
-            sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'nowrap', whiteSpace: 'nowrap' }}
+            sx={{
+              display: 'flex',
+              alignItems: 'center',
+              gap: { xs: 0.5, sm: 2 },
+              // On a phone the account's controls may take two rows (each control stays whole); one row from `sm` up.
+              flexWrap: { xs: 'wrap', sm: 'nowrap' },
+              whiteSpace: 'nowrap',
+            }}
           >
             {accountSlot}
           </Box>
@@ -82,7 +92,10 @@ export function AppLayout({
       >
         <Outlet />
       </Container>
-      <Box component="footer" sx={{ bgcolor: 'primary.main', color: 'common.white', py: 3, mt: 4 }}>
+      <Box
+        component="footer"
+        sx={{ bgcolor: 'primary.main', color: 'common.white', py: 3, mt: 4, '--portal-focus-ring': FOCUS_RING_ON_DARK }}
+      >
         <Container maxWidth="lg">
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 3 }} component="nav" aria-label="Footer">
             {footerLinks.map((link) => (

@@ -1,6 +1,6 @@
 import { Button, Stack } from '@mui/material';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../config/paths';
+import { oneTimeLinkPaths, paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 
 /** The portal's own menu, logged in (docs/requirements/portal.md#portal-home). */
@@ -24,8 +24,8 @@ export function LoginHeaderControl() {
   const navigate = useNavigate();
   if (loggedIn) {
     return (
-      // On a phone the controls keep to one row (docs/requirements/portal.md): tighter padding and gaps, and the
-      // console's link only from the portal home there.
+      // On a phone the controls wrap onto a second row rather than hide one (docs/requirements/portal.md): tighter
+      // padding and gaps; every destination of the desktop header stays.
       <Stack
         direction="row"
         spacing={{ xs: 0.5, sm: 1 }}
@@ -41,8 +41,6 @@ export function LoginHeaderControl() {
             component={RouterLink}
             to={link.href}
             aria-current={pathname === link.path ? 'page' : undefined}
-            // On a phone the header keeps its one row: the console is reached from the portal home's card there.
-            sx={link === adminLink ? { display: { xs: 'none', sm: 'inline-flex' } } : undefined}
           >
             {link.label}
           </Button>
@@ -79,7 +77,10 @@ export function LoginHeaderControl() {
           variant="outlined"
           component={RouterLink}
           to={paths.login.href(
-            pathname === paths.home.path || pathname === paths.loggedOut.path ? undefined : `${pathname}${search}`,
+            // Home, the logged-out page and a page of an emailed link (gone after the login) need no way back.
+            pathname === paths.home.path || pathname === paths.loggedOut.path || oneTimeLinkPaths.includes(pathname)
+              ? undefined
+              : `${pathname}${search}`,
           )}
         >
           Log in

@@ -4,7 +4,10 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ContentMarkdown } from '../../components/content-markdown/content-markdown';
 import { StepHeading } from '../../components/form/step-heading';
-import { paths } from '../../config/paths';
+import { oneTimeLinkPaths, paths } from '../../config/paths';
+import { rememberedInvitationToken } from '../../lib/invitation-token';
+import { useErrorMessage } from '../../lib/error-messages';
+import { forgetEndedReason, useEndedReason } from '../../lib/session/ended-reason';
 import { useSession } from '../../lib/session/session-context';
 import { lazyPart } from '../../lib/lazy-part';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -129,6 +132,16 @@ function LoginHelpLinks() {
 }
 
 /**
+ * The one-time-link pages a login must not return to: all of them, but the invitation page while this tab still holds
+ * its invitation (its "I already have an account" comes back to accept it).
+ */
+function loginDeadEnds(): readonly string[] {
+  return rememberedInvitationToken()
+    ? oneTimeLinkPaths.filter((path) => path !== paths.invitation.path)
+    : oneTimeLinkPaths;
+}
+
+/**
  * `/login` (docs/requirements/session.md#login): username and password, then the second factor (or, on the first
  * login, the authenticator setup), then a new password if the old one has expired. Afterwards back to `next`
  * (same-site paths only), else to the portal home. The system-use notice stays above the form at every step, shown
@@ -143,8 +156,9 @@ export function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const { loggedIn, loggedInNow } = useSession();
-  // Without a `next` (or with one that leaves the site) the login lands on the portal home.
-  const next = safeNextPath(searchParams.get('next'), paths.portalHome.href());
+  // Without a `next` (or with one that leaves the site, or a page whose emailed link is gone) the login lands on the
+  // portal home.
+  const next = safeNextPath(searchParams.get('next'), paths.portalHome.href(), loginDeadEnds());
 
   // The session-ended dialog's Login brings the user here to its login element (the password step focuses it).
   const focusLogin = (location.state as { focusLogin?: boolean } | null)?.focusLogin === true;
@@ -153,6 +167,13 @@ export function LoginPage() {
   useEffect(() => {
     if (loggedIn && step === 'password') void navigate(next, { replace: true });
   }, [loggedIn, step, next, navigate]);
+
+  // Someone else ended this tab's last session: why, above the form, until a login succeeds.
+  const ended = useEndedReason();
+  useEffect(() => {
+    if (loggedIn) forgetEndedReason();
+  }, [loggedIn]);
+  const endedText = useErrorMessage(ended).data;
 
   const finish = () => void navigate(next, { replace: true });
   /** The second factor's answer: logged in, or the expired password must be changed first. */
@@ -170,6 +191,11 @@ export function LoginPage() {
       <Typography component="h1" variant="h4" gutterBottom>
         Log in
       </Typography>
+      {ended && endedText && step === 'password' && (
+        <Alert severity="warning" role="status" sx={{ mb: 2 }} data-testid="login-session-ended">
+          {endedText}
+        </Alert>
+      )}
       <SystemUseNotice />
       {stepHeadings[step] && (
         <StepHeading key={step} focus>

@@ -5,19 +5,20 @@ import { useRegion } from '../../lib/region/region-context';
 import { useHydrated } from '../../lib/use-hydrated';
 
 /**
- * Jurisdiction picker (docs/requirements/public-site.md#jurisdiction-picker). It can be dismissed only when a
- * jurisdiction is already chosen.
+ * Jurisdiction picker (docs/requirements/public-site.md#jurisdiction-picker). `mustChoose` (a content page without a
+ * jurisdiction): it cannot be dismissed; otherwise (a jurisdiction chosen, or opened from a portal page's header) it
+ * can.
  *
- * A first visitor meets it on every page but `/`, as the page hydrates. MUI's own portal mounts the dialog from a
+ * A first visitor meets it on a content page, as the page hydrates. MUI's own portal mounts the dialog from a
  * layout effect, a render React does at once, in one task (120–160 ms at a phone's speed); so the dialog is put into
  * `<body>` by `createPortal` here (MUI's portal off: the same place in the document, so the modal hides the page from
  * assistive technology as before), after hydration, in the transition `useHydrated` switches in: its render yields
  * to the browser (docs/decisions/0034-server-rendered-portal-pages.md). The server's markup has no dialog either way.
  */
-export function JurisdictionPickerDialog({ open }: { open: boolean }) {
+export function JurisdictionPickerDialog({ open, mustChoose }: { open: boolean; mustChoose: boolean }) {
   const { jurisdiction, chooseJurisdiction, closePicker } = useRegion();
   const hydrated = useHydrated();
-  const canDismiss = jurisdiction !== '';
+  const canDismiss = !mustChoose;
   if (!hydrated) return null;
   return createPortal(
     <Dialog

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useLicense } from './api/get-license';
 import { ContentMarkdown } from '../../components/content-markdown/content-markdown';
+import { focusPageHeading } from '../../lib/focus-page-heading';
 import { useRegion } from '../../lib/region/region-context';
 
 /** docs/requirements/api.md#error-catalogue: shown when the license cannot be fetched. */
@@ -48,7 +49,16 @@ export function LicenseDialog({ open }: { open: boolean }) {
         >
           Do Not Accept
         </Button>
-        <Button variant="contained" onClick={acceptLicense} disabled={!text}>
+        <Button
+          variant="contained"
+          onClick={() => {
+            acceptLicense();
+            // The dialog goes with the acceptance and would leave the focus on the page's body: the page's heading
+            // takes it, once the dialog has given its focus back.
+            requestAnimationFrame(() => focusPageHeading());
+          }}
+          disabled={!text}
+        >
           Accept
         </Button>
       </DialogActions>

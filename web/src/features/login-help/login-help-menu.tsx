@@ -9,24 +9,30 @@ const LoginHelpMenuList = lazy(() => import('./components/login-help-menu-list')
 const MENU_ID = 'login-help-menu';
 const BUTTON_ID = 'login-help-menu-button';
 
-const links = [
+const contactUs = { label: 'Contact us', href: paths.topic.href('contact') };
+const findAdmin = { label: 'Find my administrator', href: paths.findAdmin.href() };
+const loggedOutLinks = [
   { label: 'Forgot username', href: paths.forgotUsername.href() },
   { label: 'Forgot password', href: paths.forgotPassword.href() },
   { label: 'Reactivate my account', href: paths.reactivate.href() },
-  { label: 'Find my administrator', href: paths.findAdmin.href() },
+  findAdmin,
+  contactUs,
 ];
+/** Logged in, the login help is of no use: the help desk and the location's administrators stay. */
+const loggedInLinks = [contactUs, findAdmin];
 
 /**
- * The header's Help menu of the login-help pages, for logged-out visitors only (logged in, the header shows the
- * portal's own menu). While the session is not known yet it keeps its place, invisible, like Log in beside it.
+ * The header's Help menu: the login-help pages and Contact us for visitors; Contact us and Find my administrator when
+ * logged in (docs/requirements/session.md#login). While the session is not known yet it keeps its place, invisible,
+ * like Log in beside it.
  */
 export function LoginHelpMenu() {
   const { loggedIn, sessionPending } = useSession();
   const [anchorEl, setAnchorEl] = useState<HTMLElement | null>(null);
   const open = !!anchorEl;
-  if (loggedIn) return null;
+  const links = loggedIn ? loggedInLinks : loggedOutLinks;
   return (
-    <Box sx={sessionPending ? { visibility: 'hidden' } : undefined}>
+    <Box sx={sessionPending && !loggedIn ? { visibility: 'hidden' } : undefined}>
       <Button
         id={BUTTON_ID}
         color="inherit"

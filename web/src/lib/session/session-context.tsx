@@ -15,6 +15,7 @@ import {
 import type { IIdleTimer } from 'react-idle-timer';
 import type { SessionTimerConfig } from '@portal/contracts';
 import { onSessionLost } from '../api-error';
+import { rememberEndedReason } from './ended-reason';
 import { useHydrated } from '../use-hydrated';
 import type { InactivityTimerEvents } from './inactivity-timer';
 
@@ -177,6 +178,8 @@ export function SessionProvider({
     const controller = new AbortController();
     fetchSessionState(controller.signal)
       .then((state) => {
+        // Someone else ended this browser's session since its last visit: the login page says why.
+        if (state.endedBecause) rememberEndedReason(state.endedBecause);
         if (state.loggedIn)
           startTransition(() => {
             setLoggedIn(true);

@@ -77,6 +77,7 @@ const person: PersonSummary = {
   status: 'active',
   lastLoginAt: '2026-11-25T09:30:00.000Z',
   mfaEnrolled: true,
+  unlockNeedsHelpDesk: false,
   locations: [
     {
       locationId: LOCATION_ID,

@@ -230,9 +230,15 @@ function PersonCard({
           {disabled
             ? action('Re-enable account', { kind: 'enable' })
             : action('Disable account', { kind: 'disable' }, 'error')}
-          {person.status === 'locked' && action('Unlock', { kind: 'unlock' })}
+          {person.status === 'locked' && !person.unlockNeedsHelpDesk && action('Unlock', { kind: 'unlock' })}
           {person.mfaEnrolled && action('Reset two-step verification', { kind: 'reset-mfa' }, 'error')}
         </Stack>
+      )}
+      {!accountNote && person.status === 'locked' && person.unlockNeedsHelpDesk && (
+        <Typography variant="body2" sx={{ mt: 1 }} data-testid="unlock-needs-help-desk">
+          {person.name} had too many wrong passwords in the last 24 hours, so only the help desk can unlock this account
+          now. Ask them to call the provider contact center (see Contact us).
+        </Typography>
       )}
       <OutcomeMessage outcome={outcome} testId="person-status" />
     </Paper>

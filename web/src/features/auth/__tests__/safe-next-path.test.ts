@@ -19,4 +19,10 @@ describe('safeNextPath', () => {
       expect(safeNextPath(next)).toBe('/');
     }
   });
+
+  it('answers the fallback for a dead end, with or without a query, fragment or trailing slash', () => {
+    for (const next of ['/verify-email', '/verify-email/', '/verify-email?x=1#token=a'])
+      expect(safeNextPath(next, '/portal', ['/verify-email'])).toBe('/portal');
+    expect(safeNextPath('/account', '/portal', ['/verify-email'])).toBe('/account');
+  });
 });

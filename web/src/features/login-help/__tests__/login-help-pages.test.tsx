@@ -419,7 +419,7 @@ describe('reachable from the login page and the header', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((i) => i.textContent),
-    ).toEqual(['Forgot username', 'Forgot password', 'Reactivate my account', 'Find my administrator']);
+    ).toEqual(['Forgot username', 'Forgot password', 'Reactivate my account', 'Find my administrator', 'Contact us']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Find my administrator' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/find-admin'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Find my administrator' })).toBeInTheDocument();

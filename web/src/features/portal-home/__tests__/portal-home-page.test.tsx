@@ -93,15 +93,22 @@ describe('/portal, the portal home (docs/requirements/portal.md#portal-home)', (
     expect(await screen.findByTestId('dde-requests-empty')).toBeInTheDocument();
   });
 
-  it("the header's portal menu, logged in: Portal home (current), DDE access, My account, Log out; no Help menu", async () => {
+  it("the header's portal menu, logged in: Portal home (current), DDE access, My account, Log out; Help with contact and find-admin", async () => {
     loggedIn();
-    renderApp({ path: '/portal', cookies });
+    const { user } = renderApp({ path: '/portal', cookies });
     const nav = await screen.findByRole('navigation', { name: 'Portal' });
     expect(within(nav).getByRole('link', { name: 'Portal home' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'DDE access' })).toHaveAttribute('href', '/dde-access');
     expect(within(nav).getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/account');
     expect(within(nav).getByRole('button', { name: 'Log out' })).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Help' })).toBeNull();
+    // Help stays when logged in: the help desk and the location's administrators, not the login help.
+    await user.click(screen.getByRole('button', { name: 'Help' }));
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Contact us', 'Find my administrator']);
   });
 
   it('Log out from this protected page ends on /logged-out, not on the login it would send a visitor to', async () => {

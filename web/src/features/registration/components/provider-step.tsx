@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import { selectableJurisdictions } from '@portal/contracts';
 import type { LocationSummary, ValidateProviderRequest } from '@portal/contracts/registration';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod/mini';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
@@ -84,6 +84,15 @@ export function ProviderStep({
     shouldFocusError: false,
   });
   const [confirming, setConfirming] = useState(!!validated);
+  // The form that had the focus is gone once a location is found: the focus goes to what was found.
+  const found = useRef<HTMLParagraphElement>(null);
+  const showingFound = confirming && !!validated;
+  const wasShowingFound = useRef(showingFound);
+  useEffect(() => {
+    // Only when the search found it now (coming back to the step, the step's heading has the focus).
+    if (showingFound && !wasShowingFound.current) found.current?.focus();
+    wasShowingFound.current = showingFound;
+  }, [showingFound]);
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
     submit: async (request) => {
@@ -101,7 +110,9 @@ export function ProviderStep({
   if (confirming && validated) {
     return (
       <Box>
-        <Typography sx={{ mb: 2 }}>We found this provider location. Check that it is yours.</Typography>
+        <Typography sx={{ mb: 2, '&:focus': { outline: 'none' } }} ref={found} tabIndex={-1}>
+          We found this provider location. Check that it is yours.
+        </Typography>
         <Paper variant="outlined" sx={{ p: 2, mb: 3 }} aria-label="Matched provider location" component="section">
           {validated.summary ? (
             <LocationSummaryList summary={validated.summary} />
