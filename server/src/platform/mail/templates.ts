@@ -1,4 +1,4 @@
-import { PAGE_PATHS, tokenLinkPath } from '@portal/contracts/paths';
+import { PAGE_PATHS, tokenLinkPath, wizardStepPath } from '@portal/contracts/paths';
 import { INVITATION_TTL_MS } from '@portal/contracts/invitations';
 import { REACTIVATION_CODE_TTL_MS, RESET_TOKEN_TTL_MS } from '@portal/contracts/login-help';
 import { z } from 'zod';
@@ -180,7 +180,8 @@ export const emailTemplates = {
               : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
         'If this was not you, ignore this email: nothing was changed.',
       ],
-      link: { label: 'Reactivate your account', path: PAGE_PATHS.reactivate },
+      // The code step: the person gave the username and date of birth already (a new tab asks for the username).
+      link: { label: 'Reactivate your account', path: wizardStepPath(PAGE_PATHS.reactivate, 'code') },
     }),
   },
   'account-reactivated': {
@@ -204,7 +205,8 @@ export const emailTemplates = {
         `Hello ${d.firstName},`,
         `Your account was disabled because nobody logged in to it for ${d.days} days. You can reactivate it yourself: you will need your username, date of birth, this email address and one of your security answers.`,
       ],
-      link: { label: 'Reactivate your account', path: PAGE_PATHS.reactivate },
+      // The code step: the person gave the username and date of birth already (a new tab asks for the username).
+      link: { label: 'Reactivate your account', path: wizardStepPath(PAGE_PATHS.reactivate, 'code') },
     }),
   },
   // DDE access (docs/requirements/portal.md#dde-access-request).

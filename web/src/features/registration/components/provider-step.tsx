@@ -14,6 +14,7 @@ import {
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
+import { useReportedValues } from '../../../lib/use-wizard';
 
 export type ProviderFormValues = ProviderLocationValues;
 
@@ -69,12 +70,15 @@ function LocationSummaryList({ summary }: { summary: LocationSummary }) {
 export function ProviderStep({
   defaultValues,
   validated,
+  onValues,
   onValidated,
   onConfirm,
 }: {
   defaultValues: ProviderFormValues;
   /** A location already matched with these values (the user came back to this step). */
   validated: ValidatedLocation | undefined;
+  /** The values as they are typed (the wizard keeps them, use-wizard.ts). */
+  onValues?: (values: ProviderFormValues) => void;
   onValidated: (values: ProviderFormValues, location: ValidatedLocation | undefined) => void;
   onConfirm: () => void;
 }) {
@@ -83,6 +87,7 @@ export function ProviderStep({
     defaultValues,
     shouldFocusError: false,
   });
+  useReportedValues(form, onValues);
   const [confirming, setConfirming] = useState(!!validated);
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
