@@ -224,6 +224,17 @@ export const emailTemplates = {
       ],
     }),
   },
+  'recovery-codes-renewed': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'New recovery codes were made for your account',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'New recovery codes were made for your account on My account; the old codes no longer work. Your authenticator app is unchanged. If this was not you, contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: PAGE_PATHS.login },
+    }),
+  },
   'mfa-changed': {
     data: z.strictObject({
       firstName: z.string().max(100),
