@@ -148,4 +148,22 @@ describe('invitations', () => {
     await page.goto('/portal');
     await page.getByTestId('access-requests-empty').waitFor();
   }, 180_000);
+
+  it('invited twice: the first link says a newer invitation was sent, not that it was withdrawn', async () => {
+    const email = 'invited.twice@office.example';
+    const { page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    const first = await invite(page, email);
+    const second = await invite(page, email);
+    await page.goto(first);
+    const error = page.getByTestId('invitation-error');
+    await error.waitFor();
+    await expect.poll(() => error.innerText()).toMatch(/newer invitation/);
+    expect(await error.innerText()).not.toMatch(/withdrawn/);
+    await expectNoAxeViolations(page, 'replaced invitation');
+    await screenshot(page, 'invitation-replaced-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'invitation-replaced-390');
+    await page.goto(second);
+    await page.getByTestId('invitation-summary').waitFor();
+  }, 180_000);
 });

@@ -23,7 +23,13 @@ import { acceptInvitation, createInvitation, listInvitations, lookupInvitation, 
 export const INVITATION_ATTEMPTS_PER_MINUTE = 20;
 
 /** The codes a used, withdrawn, expired, unknown or malformed token answers (400). */
-const TOKEN_ERRORS = ['Invitation_Invalid', 'Invitation_Used', 'Invitation_Revoked', 'Invitation_Expired'] as const;
+const TOKEN_ERRORS = [
+  'Invitation_Invalid',
+  'Invitation_Used',
+  'Invitation_Revoked',
+  'Invitation_Replaced',
+  'Invitation_Expired',
+] as const;
 
 /**
  * Invitations (docs/requirements/staff-accounts.md#invitations): the administrator's side under `/api/admin/`
