@@ -164,4 +164,27 @@ describe('wizard edges', () => {
     await fresh.context.close();
     await context.close();
   }, 120_000);
+
+  for (const width of [390, 1440]) {
+    it(`registration's "already has an administrator" opens find-my-administrator with the location (${width} px)`, async () => {
+      const { context, page } = await portal.newPage({
+        viewport: { width, height: 900 },
+        region: WITH_ADMIN.region,
+        // The refusal (409 Location_Has_Administrator) is a 4xx Chromium reports as a console error.
+        allowConsoleErrors: [/status of 40[0-9]/],
+      });
+      await page.goto('/register');
+      await fillLocationIdentifiers(page, WITH_ADMIN);
+      await page.getByRole('button', { name: 'Find my provider location' }).click();
+      await page.getByRole('link', { name: 'Find my administrator' }).click();
+      await page.getByRole('heading', { level: 1, name: /administrator/i }).waitFor();
+      await expect.poll(() => page.getByRole('textbox', { name: /NPI/ }).inputValue()).toBe(WITH_ADMIN.npi);
+      expect(await page.getByRole('textbox', { name: /PTAN/ }).inputValue()).toBe(WITH_ADMIN.ptan);
+      expect((await page.getByRole('textbox', { name: /TIN/ }).inputValue()).replace(/\D/g, '')).toBe('582988064');
+      expect(page.url()).not.toContain(WITH_ADMIN.npi);
+      await expectNoAxeViolations(page, `find admin prefilled (${width})`);
+      await screenshot(page, `find-admin-prefilled-${width}`);
+      await context.close();
+    });
+  }
 });

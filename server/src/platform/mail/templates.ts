@@ -542,9 +542,10 @@ export const emailTemplates = {
           : 'These requests for access to your provider locations are still waiting for a decision:',
         ...d.requests.map((r) => `${r.name} (${r.username}), ${r.location}.`),
         ...(d.more ? [`And ${d.more} more.`] : []),
-        'Approve or deny each one in the administration console.',
+        // "Staff accounts": the one name of the administrator's pages (portal home, page title, emails).
+        'Approve or deny each one on Staff accounts.',
       ],
-      link: { label: 'Open the administration console', path: PAGE_PATHS.recertify.replace(/\/recertify$/, '') },
+      link: { label: 'Open Staff accounts', path: PAGE_PATHS.recertify.replace(/\/recertify$/, '') },
     }),
   },
 } as const;

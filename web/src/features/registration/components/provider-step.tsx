@@ -15,6 +15,7 @@ import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
 import { useReportedValues } from '../../../lib/use-wizard';
+import { findAdminPrefillState } from '../../../lib/find-admin-prefill';
 
 export type ProviderFormValues = ProviderLocationValues;
 
@@ -138,7 +139,15 @@ export function ProviderStep({
       {hasAdministrator && (
         <Alert severity="info" sx={{ mb: 2 }}>
           Your location&apos;s administrator can give you access.{' '}
-          <Link component={RouterLink} to={paths.findAdmin.href()}>
+          <Link
+            component={RouterLink}
+            to={paths.findAdmin.href()}
+            state={findAdminPrefillState({
+              npi: form.getValues('npi'),
+              ptan: form.getValues('ptan'),
+              tin: form.getValues('tin'),
+            })}
+          >
             Find my administrator
           </Link>{' '}
           or{' '}
