@@ -27,7 +27,7 @@ export function recoveryCodesUnsaved(): boolean {
 }
 
 /** Codes left at or under which the portal home and My account warn: new ones are due. */
-export const FEW_RECOVERY_CODES_LEFT = 2;
+const FEW_RECOVERY_CODES_LEFT = 2;
 
 /** Whether the person should make new recovery codes: unsaved in this tab, or (with an app set up) few left. */
 export function recoveryCodesDue(
