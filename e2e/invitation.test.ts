@@ -163,7 +163,9 @@ describe('invitations', () => {
     await screenshot(page, 'invitation-replaced-1440');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'invitation-replaced-390');
-    await page.goto(second);
-    await page.getByTestId('invitation-summary').waitFor();
+    // The newest link works (in a new tab: a link differing only in its fragment would not load the page again).
+    const { page: fresh } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    await fresh.goto(second);
+    await fresh.getByTestId('invitation-summary').waitFor();
   }, 180_000);
 });
