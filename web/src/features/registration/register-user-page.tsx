@@ -12,7 +12,7 @@ import { useHydrated } from '../../lib/use-hydrated';
 import { forgetWizard, useWizard, WIZARD_STEP_PARAM } from '../../lib/use-wizard';
 import { registerUser } from './api/registration-api';
 import { AccountStep, emptyAdministratorValues, type AdministratorFormValues } from './components/administrator-step';
-import { DoneStep } from './components/done-step';
+import { DoneStep, type ApprovalNote } from './components/done-step';
 import { LocationsStep, type LocationDraft, type RequestedLocation } from './components/locations-step';
 
 const stepTitles = ['Provider locations', 'Your account', 'Check your email'] as const;
@@ -28,10 +28,12 @@ interface WizardState {
   account?: AdministratorFormValues;
   /** The address the verification email went to: set once the account exists (kept in memory only). */
   doneEmail?: string;
+  /** Who must approve each location asked for, shown with "Check your email" (kept in memory only). */
+  approvals?: ApprovalNote[];
 }
 
 /** What the tab keeps of the wizard: never the password, the security answers or the finished step. */
-const kept = ({ doneEmail: _done, account, ...state }: WizardState): Partial<WizardState> => ({
+const kept = ({ doneEmail: _done, approvals: _approvals, account, ...state }: WizardState): Partial<WizardState> => ({
   ...state,
   ...(account && {
     account: {
@@ -159,13 +161,19 @@ export function RegisterUserPage() {
               forgetInvitationToken();
               forgetWizard(STORAGE_KEY);
               // A fresh wizard behind the finished one: Back from "Check your email" starts again.
-              setState({ locations: [], doneEmail: account.email });
+              setState({
+                locations: [],
+                doneEmail: account.email,
+                approvals: state.locations
+                  .filter((l) => l.name)
+                  .map((l) => ({ location: l.name!, administrators: l.administrators ?? [] })),
+              });
               go('done');
             }}
             onBack={(account) => go('locations', { account })}
           />
         )}
-        {step === 'done' && <DoneStep email={state.doneEmail ?? ''} />}
+        {step === 'done' && <DoneStep email={state.doneEmail ?? ''} approvals={state.approvals} />}
       </Box>
     </Box>
   );

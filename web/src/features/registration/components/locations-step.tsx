@@ -32,6 +32,8 @@ export interface RequestedLocation {
   notFound?: boolean;
   name?: string;
   hasAdministrator?: boolean;
+  /** The administrators' names (who will approve the request). */
+  administrators?: string[];
 }
 
 /** The location being typed, not added yet. */
@@ -127,7 +129,11 @@ export function LocationsStep({
           ...locations,
           {
             request,
-            ...(found && { name: found.locationName, hasAdministrator: found.administrators.length > 0 }),
+            ...(found && {
+              name: found.locationName,
+              hasAdministrator: found.administrators.length > 0,
+              administrators: found.administrators.map((a) => `${a.firstName} ${a.lastName}`),
+            }),
           },
         ];
         onChange(next);
