@@ -71,6 +71,10 @@ describe('end-user registration and access requests', () => {
     // Step 3: check your email; the link activates the account.
     await stepHeading(page, 3);
     expect(await page.getByTestId('registration-done').innerText()).toContain(email);
+    // Who must approve, by name (issue 38 item 5): the location's administrator.
+    const approvals = await page.getByTestId('registration-approvals').innerText();
+    expect(approvals).toContain('Renner Home Health, LLC');
+    expect(approvals).toContain('Avery Admin J5');
     await expectNoAxeViolations(page, `done (${label})`);
     await screenshot(page, `register-user-3-done-${label}`);
     await confirmEmailFromViewer(page, portal.url, email, since);

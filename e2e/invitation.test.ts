@@ -148,4 +148,43 @@ describe('invitations', () => {
     await page.goto('/portal');
     await page.getByTestId('access-requests-empty').waitFor();
   }, 180_000);
+
+  it('invited twice: the first link says a newer invitation was sent, not that it was withdrawn', async () => {
+    const email = 'invited.twice@office.example';
+    const { page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    const first = await invite(page, email);
+    const second = await invite(page, email);
+    await page.goto(first);
+    const error = page.getByTestId('invitation-error');
+    await error.waitFor();
+    await expect.poll(() => error.innerText()).toMatch(/newer invitation/);
+    expect(await error.innerText()).not.toMatch(/withdrawn/);
+    await expectNoAxeViolations(page, 'replaced invitation');
+    await screenshot(page, 'invitation-replaced-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'invitation-replaced-390');
+    // The newest link works (in a new tab: a link differing only in its fragment would not load the page again).
+    const { page: fresh } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    await fresh.goto(second);
+    await fresh.getByTestId('invitation-summary').waitFor();
+  }, 180_000);
+
+  it('registering with another address than the invited one is told so without speaking of an account', async () => {
+    const person = newPerson('Sasha', 'Lindgren', 'e2e.invited.sasha');
+    const { page: adminPage } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    const link = await invite(adminPage, person.email);
+    const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(link);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByRole('heading', { name: /Step 2 of 3/ }).waitFor();
+    await fillAccountDetails(page, { ...person, email: 'someone.else@office.example' });
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    const summary = page.getByTestId('form-error-summary');
+    await summary.waitFor();
+    await expect.poll(() => summary.innerText()).toMatch(/sent to a different email address/);
+    // The person has no account yet: the text must not speak of "your account".
+    expect(await summary.innerText()).not.toMatch(/your account/i);
+    await expectNoAxeViolations(page, 'invited registration, another address');
+    await screenshot(page, 'register-user-invited-wrong-address-390');
+  }, 180_000);
 });

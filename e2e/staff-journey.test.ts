@@ -87,7 +87,7 @@ describe('staff accounts from registration to DDE access', () => {
     });
     expect(notice).toContain(`${person.firstName} ${person.lastName} (${person.username})`);
     expect(notice).toContain(location.legalName);
-    const consoleLink = /Open the administration console: (\S+)/.exec(notice)?.[1];
+    const consoleLink = /Open Staff accounts: (\S+)/.exec(notice)?.[1];
     expect(consoleLink).toBe(`${suite.url}/admin`);
     await page.goto(consoleLink!);
     await page.waitForURL('**/login?next=%2Fadmin');

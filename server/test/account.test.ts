@@ -238,6 +238,7 @@ describe('My account, passkeys and re-authentication', () => {
       [ACCOUNT_ROUTES.passkeyRegistrationOptions, undefined],
       [ACCOUNT_ROUTES.password, { currentPassword: PASSWORD, newPassword: 'a brand new passphrase for robin' }],
       [ACCOUNT_ROUTES.mfaReset, {}],
+      [ACCOUNT_ROUTES.recoveryCodes, undefined],
       [passkeyRoute(ACCOUNT_ROUTES.passkeyRemove, '00000000-0000-4000-8000-000000000000'), undefined],
     ] as const) {
       const res = await call(client, 'POST', url, body);
@@ -499,6 +500,34 @@ describe('My account, passkeys and re-authentication', () => {
     ).toBe(401);
     const ok = await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(newSecret, clock.now()) });
     expect(ok.json()).toEqual({ data: { loggedIn: true } });
+  });
+
+  it('new recovery codes: after a recent login, 10 new codes replace the old ones, audited and emailed', async () => {
+    const user = await createUser();
+    const client: Client = { ip: newIp() };
+    await login(client, user.username);
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.mfa.recoveryCodesLeft).toBe(0);
+
+    const first = await call(client, 'POST', ACCOUNT_ROUTES.recoveryCodes);
+    expect(first.statusCode).toBe(200);
+    const codes: string[] = first.json().data.recoveryCodes;
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.mfa.recoveryCodesLeft).toBe(10);
+    const second = (await call(client, 'POST', ACCOUNT_ROUTES.recoveryCodes)).json().data.recoveryCodes as string[];
+    expect(second.some((code) => codes.includes(code))).toBe(false);
+    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    expect(mail.map((m) => m.template)).toEqual(['recovery-codes-renewed', 'recovery-codes-renewed']);
+
+    // The old codes no longer log in; a new one does.
+    const next: Client = { ip: newIp() };
+    clock.advance(31_000);
+    await call(next, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
+    expect((await call(next, 'POST', '/api/auth/mfa', { code: codes[0] })).statusCode).toBe(401);
+    expect((await call(next, 'POST', '/api/auth/mfa', { code: second[0] })).json()).toEqual({
+      data: { loggedIn: true },
+    });
+    expect((await call(next, 'GET', ACCOUNT_ROUTES.account)).json().data.mfa.recoveryCodesLeft).toBe(9);
   });
 
   it('sessions: lists the active ones with a readable browser, and "sign out everywhere else" ends all but this one', async () => {

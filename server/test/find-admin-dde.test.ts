@@ -90,6 +90,8 @@ describe('find my administrator, DDE access and the inactivity job', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         data: {
+          // The location's name: a person asking for access sees which office the identifiers name.
+          locationName: location.legalName,
           administrators: [{ firstName: 'Jane', lastName: 'Doe', maskedEmail: 'f••••@example.com' }],
           // The contact relay's opaque handle (find-admin-contact.test.ts): no id, no address.
           contactToken: expect.any(String),
@@ -102,7 +104,7 @@ describe('find my administrator, DDE access and the inactivity job', () => {
     it('a location without an administrator answers an empty list', async () => {
       const location = locations[1]!;
       const res = await post(FIND_ADMIN_PATH, { npi: location.npi, ptan: location.ptan, tin: location.tin });
-      expect(res.json()).toEqual({ data: { administrators: [] } });
+      expect(res.json()).toEqual({ data: { locationName: location.legalName, administrators: [] } });
     });
 
     it('no match answers one code whichever identifier was wrong; the audit trail holds no TIN', async () => {

@@ -34,6 +34,8 @@ describe('email wording of time limits', () => {
     ];
     expect(emails[0]!.text).toContain('works once, within 30 minutes of this email');
     expect(emails[1]!.text).toContain('Enter it within 15 minutes of this email');
+    // The link opens the reactivation's code step, not its first step (the username and date of birth were given).
+    expect(emails[1]!.text).toContain('http://localhost:3000/reactivate?step=code');
     expect(emails[2]!.text).toContain('You can try again in 1 hour.');
     for (const email of emails) {
       expect(email.text).not.toMatch(/GMT|UTC/);

@@ -208,10 +208,10 @@ Include the claim number, the items in dispute and why you disagree. Clerical er
     order: 100,
     body: `## Provider contact center
 
-| Jurisdiction | Telephone | Hours (Central time) |
+| Jurisdiction | Telephone | Hours |
 | --- | --- | --- |
-| J5 Part A | 866-555-0100 | Monday–Friday, 7:00 a.m.–4:00 p.m. |
-| J5 Part B | 866-555-0101 | Monday–Friday, 7:00 a.m.–4:00 p.m. |
+| J5 Part A | 866-555-0100 | Monday–Friday, 7:00 a.m.–4:00 p.m. (Central) |
+| J5 Part B | 866-555-0101 | Monday–Friday, 7:00 a.m.–4:00 p.m. (Central) |
 | J8 Part A | 866-555-0102 | Monday–Friday, 8:00 a.m.–5:00 p.m. (Eastern) |
 | J8 Part B | 866-555-0103 | Monday–Friday, 8:00 a.m.–5:00 p.m. (Eastern) |
 

@@ -28,6 +28,8 @@ export const ACCOUNT_ROUTES = {
   securityAnswers: '/api/account/security-answers',
   /** POST: replace the authenticator app (needs a recent login); without `code` starts, with `code` confirms. */
   mfaReset: '/api/account/mfa/reset',
+  /** POST: 10 new recovery codes replace the old ones (needs a recent login); answered once, to show. */
+  recoveryCodes: '/api/account/recovery-codes',
   /** GET: the user's active sessions. */
   sessions: '/api/account/sessions',
   /** POST: sign out everywhere else. */
@@ -153,6 +155,12 @@ export const MfaResetConfirmResponse = dataEnvelope(MfaResetConfirm);
 export type MfaResetStartResponse = z.infer<typeof MfaResetStartResponse>;
 export type MfaResetConfirmResponse = z.infer<typeof MfaResetConfirmResponse>;
 export const MfaResetResponse = z.union([MfaResetStartResponse, MfaResetConfirmResponse]);
+
+/** `POST /api/account/recovery-codes`: the 10 new codes, shown once (the old ones stop working). */
+export const RecoveryCodesResponse = dataEnvelope(
+  z.object({ recoveryCodes: z.array(z.string()).check(z.length(RECOVERY_CODE_COUNT)) }),
+);
+export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
 export type MfaResetResponse = z.infer<typeof MfaResetResponse>;
 
 /**

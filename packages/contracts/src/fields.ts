@@ -76,9 +76,13 @@ export function isoDateSchema(message: string) {
  * value, `future` for a day after `today()`.
  */
 export function pastDateSchema(messages: { invalid: string; future: string }, today: Today = localToday) {
+  // `when` rather than `abort`: an aborted field would stop the checks across fields of the request that holds it.
   return z.string({ error: messages.invalid }).check(
-    z.refine(isIsoDateInRange, { message: messages.invalid, abort: true }),
-    z.refine((value: string) => value <= today(), { message: messages.future }),
+    z.refine(isIsoDateInRange, { message: messages.invalid }),
+    z.refine((value: string) => value <= today(), {
+      message: messages.future,
+      when: (payload) => typeof payload.value === 'string' && isIsoDateInRange(payload.value),
+    }),
   );
 }
 
@@ -208,29 +212,47 @@ export const SecurityQuestionKey = z
 export const SecurityQuestionAnswer = z.strictObject({ questionId: SecurityQuestionKey, answer: SecurityAnswerSchema });
 export type SecurityQuestionAnswer = z.input<typeof SecurityQuestionAnswer>;
 
+/** Three rows of a question and a text answer each, as typed (whatever else failed). */
+function threeRows(value: unknown): value is { questionId: unknown; answer: string }[] {
+  return (
+    Array.isArray(value) &&
+    value.length === SECURITY_QUESTION_COUNT &&
+    value.every(
+      (row) => typeof row === 'object' && row !== null && typeof (row as { answer?: unknown }).answer === 'string',
+    )
+  );
+}
+const distinctQuestions = (rows: { questionId: unknown }[]) =>
+  new Set(rows.map((q) => q.questionId)).size === rows.length;
+
 /** Three different questions, each with its own answer (registration and the change on My account). */
 export const SecurityQuestionsSchema = z
   .array(SecurityQuestionAnswer, { error: 'Security_Questions_Not_Distinct' })
+  // Each check runs only where the one before it passed (`when`, not `abort`: an aborted field would stop the checks
+  // across fields of the request that holds it, and a registration would show its problems in two rounds).
   .check(
-    z.length(SECURITY_QUESTION_COUNT, { error: 'Security_Questions_Not_Distinct', abort: true }),
-    z.refine((rows) => new Set(rows.map((q) => q.questionId)).size === rows.length, {
+    z.length(SECURITY_QUESTION_COUNT, { error: 'Security_Questions_Not_Distinct' }),
+    z.refine(distinctQuestions, {
       message: 'Security_Questions_Not_Distinct',
-      abort: true,
+      when: (payload) => threeRows(payload.value),
     }),
     // An answer the same as an earlier one, once normalised (one too short already has its own message).
-    z.superRefine((rows, ctx) => {
-      const seen = new Set<string>();
-      rows.forEach((row, index) => {
-        const answer = normaliseSecurityAnswer(row.answer);
-        if (answer.length < SECURITY_ANSWER_MIN_LENGTH) return;
-        if (seen.has(answer))
-          ctx.addIssue({
-            code: 'custom',
-            message: 'Security_Answers_Not_Distinct',
-            path: [index, 'answer'],
-            input: row.answer,
-          });
-        seen.add(answer);
-      });
-    }),
+    z.superRefine(
+      (rows, ctx) => {
+        const seen = new Set<string>();
+        rows.forEach((row, index) => {
+          const answer = normaliseSecurityAnswer(row.answer);
+          if (answer.length < SECURITY_ANSWER_MIN_LENGTH) return;
+          if (seen.has(answer))
+            ctx.addIssue({
+              code: 'custom',
+              message: 'Security_Answers_Not_Distinct',
+              path: [index, 'answer'],
+              input: row.answer,
+            });
+          seen.add(answer);
+        });
+      },
+      { when: (payload) => threeRows(payload.value) && distinctQuestions(payload.value) },
+    ),
   );

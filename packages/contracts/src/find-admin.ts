@@ -26,11 +26,16 @@ export const LocationAdministrator = z.object({
 });
 export type LocationAdministrator = z.infer<typeof LocationAdministrator>;
 /**
- * An empty list: the location exists but nobody has registered as its administrator yet. `contactToken` (only with
+ * `locationName`: the matched location's legal name (the person sees which office the identifiers name). An empty
+ * list: the location exists but nobody has registered as its administrator yet. `contactToken` (only with
  * administrators): the opaque, short-lived handle for "Ask this administrator to contact me" (find-admin.ts).
  */
 export const FindAdminResponse = dataEnvelope(
-  z.object({ administrators: z.array(LocationAdministrator), contactToken: z.optional(z.string()) }),
+  z.object({
+    locationName: z.string(),
+    administrators: z.array(LocationAdministrator),
+    contactToken: z.optional(z.string()),
+  }),
 );
 export type FindAdminResponse = z.infer<typeof FindAdminResponse>;
 

@@ -41,6 +41,14 @@ export const PAGE_PATHS = {
   recertify: '/admin/recertify',
 } as const;
 
+/** The URL search parameter naming the step of a multi-step page (`/register?step=authority`). */
+export const WIZARD_STEP_PARAM = 'step';
+
+/** A multi-step page's path opened at one of its steps (the reactivation email opens `/reactivate` at its code). */
+export function wizardStepPath(page: string, step: string): string {
+  return `${page}?${WIZARD_STEP_PARAM}=${encodeURIComponent(step)}`;
+}
+
 /** An emailed link's path: the page with its one-time token in the fragment (never sent to a server or logged). */
 export function tokenLinkPath(page: string, token: string): string {
   return `${page}#token=${encodeURIComponent(token)}`;

@@ -66,6 +66,25 @@ describe('registration requests', () => {
     ]);
   });
 
+  it('reports the checks across fields together with every field problem (one submit, one round)', () => {
+    const issues = issuesOf(
+      SelfRegistrationRequest.safeParse({
+        ...valid,
+        phone: '12',
+        dob: '',
+        securityQuestions: [],
+        emailConfirmation: 'x@example.org',
+        password: 'quill quill quill quill',
+      }),
+    );
+    expect(issues).toContain('phone:Phone_Invalid');
+    expect(issues).toContain('dob:Date_Of_Birth_Invalid');
+    expect(issues).toContain('emailConfirmation:Email_Mismatch');
+    expect(issues).toContain('password:Password_Contains_Personal_Info');
+    // A field of the wrong type never makes the checks across fields throw.
+    expect(SelfRegistrationRequest.safeParse({ ...valid, email: 7, password: null }).success).toBe(false);
+  });
+
   it('asks for the facts of the chosen proof only', () => {
     const base = { npi: '1234567893', validationToken: 'v'.repeat(40) };
     expect(

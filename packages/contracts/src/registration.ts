@@ -192,11 +192,23 @@ interface AccountValues {
   password: string;
 }
 
-/** The checks across the account fields: the confirmed email, a password free of the person's own words. */
+/** The fields a check across fields reads, as typed: strings (whatever other field failed). */
+function stringsIn(value: unknown, fields: readonly string[]): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && fields.every((f) => typeof (value as never)[f] === 'string');
+}
+const emailFields = ['email', 'emailConfirmation'] as const;
+const personalFields = ['firstName', 'lastName', 'username', 'email', 'password'] as const;
+
+/**
+ * The checks across the account fields: the confirmed email, a password free of the person's own words. They run
+ * even when another field failed (zod skips a check after an aborting issue unless `when` says otherwise), so one
+ * submit shows every problem instead of two rounds.
+ */
 export const accountChecks = () => [
   z.refine<AccountValues>((r) => emailKey(r.emailConfirmation) === emailKey(r.email), {
     message: 'Email_Mismatch',
     path: ['emailConfirmation'],
+    when: (payload) => stringsIn(payload.value, emailFields),
   }),
   // The blocklist is checked by the server (and lazily by the form); the personal words need no list.
   z.refine<AccountValues>(
@@ -204,7 +216,11 @@ export const accountChecks = () => [
       const normal = r.password.toLowerCase();
       return !personalWords([r.firstName, r.lastName, r.username, r.email]).some((w) => normal.includes(w));
     },
-    { message: 'Password_Contains_Personal_Info', path: ['password'] },
+    {
+      message: 'Password_Contains_Personal_Info',
+      path: ['password'],
+      when: (payload) => stringsIn(payload.value, personalFields),
+    },
   ),
 ];
 

@@ -113,8 +113,10 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
   if (options.ui) {
     await app.register(fastifySwaggerUi, {
       routePrefix: API_DOCS_PATH,
-      // Served from this origin under the portal's CSP: no validator badge (an outside image), no CDN.
-      uiConfig: { deepLinking: true },
+      // Served from this origin under the portal's CSP: no validator badge (an outside image), no CDN. The document
+      // comes from OPENAPI_PATH (`urls` wins over the plugin's own `./json`, which answered a compressed request with
+      // an empty body, so Chromium showed "No API definition provided.").
+      uiConfig: { deepLinking: true, urls: [{ url: OPENAPI_PATH, name: 'Medicare Provider Portal API' }] },
       validatorUrl: false,
       staticCSP: false,
     });

@@ -24,6 +24,8 @@ if (typeof window !== 'undefined') {
     cleanup();
     server.resetHandlers();
     server.events.removeAllListeners();
+    // Each test is a new tab: the wizards keep their values in the tab's session storage (lib/use-wizard.ts).
+    window.sessionStorage.clear();
     for (const cookie of document.cookie.split('; ').filter(Boolean))
       document.cookie = `${cookie.split('=')[0]}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
   });

@@ -207,3 +207,30 @@ export async function changeSecurityAnswers(
   });
   ctx.jobs.kick(OUTBOX_JOB);
 }
+
+/**
+ * `POST /api/account/recovery-codes` (docs/requirements/session.md#mfa): 10 new recovery codes replace the old ones,
+ * for a person who used them up or did not save them. The authenticator app and passkeys stay; the route asks for a
+ * recent login. The person is emailed, as for every change of a second factor.
+ */
+export async function renewRecoveryCodes(
+  ctx: ServiceContext,
+  session: LoadedSession,
+): Promise<{ recoveryCodes: string[] }> {
+  const recoveryCodes = await ctx.db.transaction(async (tx) => {
+    const user = await userById(tx, session.userId);
+    if (!user) throw new PortalError(401, 'Not_Logged_In');
+    const codes = await issueRecoveryCodes(tx, ctx.secrets.encryptionKey, session.userId);
+    await enqueueEmail(tx, { to: user.email, template: 'recovery-codes-renewed', data: { firstName: user.firstName } });
+    await audit(ctx, tx, {
+      actor: session.userId,
+      target: session.userId,
+      action: 'mfa.recovery_codes',
+      outcome: 'success',
+      details: { count: codes.length },
+    });
+    return codes;
+  });
+  ctx.jobs.kick(OUTBOX_JOB);
+  return { recoveryCodes };
+}

@@ -17,6 +17,7 @@ import {
   EndOtherSessionsResponse,
   MfaResetRequest,
   MfaResetResponse,
+  RecoveryCodesResponse,
 } from '@portal/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
@@ -32,6 +33,7 @@ import {
   confirmMfaReset,
   endOtherSessions,
   listSessions,
+  renewRecoveryCodes,
   requestEmailChange,
   startMfaReset,
 } from './service';
@@ -156,6 +158,18 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.code === undefined) return { data: await startMfaReset(ctx, session) };
       return { data: await confirmMfaReset(ctx, session, request.body.code) };
     },
+  );
+
+  app.post(
+    ACCOUNT_ROUTES.recoveryCodes,
+    {
+      preValidation: recent,
+      config: { audit: { action: 'mfa.recovery_codes' }, rateLimit: perClient },
+      schema: { response: { 200: RecoveryCodesResponse } },
+    },
+    async (request, reply) => ({
+      data: await renewRecoveryCodes(serviceContext(request, reply), request.portalSession!),
+    }),
   );
 
   app.get(

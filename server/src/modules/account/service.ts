@@ -3,6 +3,13 @@
  * modules import from here, so the files behind it can move without their imports changing.
  */
 export { accountProfile } from './profile';
-export { changePassword, changePhone, changeSecurityAnswers, confirmMfaReset, startMfaReset } from './credentials';
+export {
+  changePassword,
+  changePhone,
+  changeSecurityAnswers,
+  confirmMfaReset,
+  renewRecoveryCodes,
+  startMfaReset,
+} from './credentials';
 export { confirmEmailChange, requestEmailChange } from './email-change';
 export { accountActivity, describeActivity, describeBrowser, endOtherSessions, listSessions } from './sessions';

@@ -86,6 +86,7 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
     'Authenticator app replaced, new recovery codes issued, passkeys removed',
     'Authenticator app replacement failed',
   ],
+  'mfa.recovery_codes': ['New recovery codes made', 'New recovery codes could not be made'],
   reauthenticate: ['Password confirmed', 'Password confirmation failed'],
   'password.change': ['Password changed', 'Password change refused (wrong current password)'],
   'password.changed': ['Password changed', 'Password change failed'],

@@ -29,7 +29,7 @@ export function maskEmail(email: string): string {
 /** The active locations named by one NPI + PTAN + TIN (Part A and Part B may both be enrolled). */
 function matchingLocations(db: DbExecutor, { npi, ptan, tin }: { npi: string; ptan: string; tin: string }, now: Date) {
   return db
-    .select({ id: providerLocations.id })
+    .select({ id: providerLocations.id, legalName: providerLocations.legalName })
     .from(providerLocations)
     .where(
       and(
@@ -66,7 +66,7 @@ function administratorsOf(db: DbExecutor, locationIds: string[], now: Date) {
 export async function findAdministrators(
   ctx: FindAdminContext,
   input: z.output<typeof FindAdminRequest>,
-): Promise<{ administrators: LocationAdministrator[]; contactToken?: string }> {
+): Promise<{ locationName: string; administrators: LocationAdministrator[]; contactToken?: string }> {
   const { db } = ctx;
   const daily = await countAttempt(db, `find-admin-day|${clientKeyOfAddress(ctx.client.ip)}`, DAY_MS);
   if (daily.count > ctx.config.loginHelp.findAdminPerDay)
@@ -92,6 +92,7 @@ export async function findAdministrators(
   });
   const expiresAt = new Date(ctx.now().getTime() + FIND_ADMIN_CONTACT_TOKEN_TTL_MS);
   return {
+    locationName: locations[0]!.legalName,
     administrators: administrators.map((a) => ({
       firstName: a.firstName,
       lastName: a.lastName,

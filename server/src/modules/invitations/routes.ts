@@ -28,6 +28,7 @@ const TOKEN_ERRORS = [
   'Invitation_Used',
   'Invitation_Inviter_Gone',
   'Invitation_Revoked',
+  'Invitation_Replaced',
   'Invitation_Expired',
 ] as const;
 

@@ -6,7 +6,7 @@ import {
   type OpenInvitation,
 } from '@portal/contracts/invitations';
 import type { LocationRole } from '@portal/contracts/admin';
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { accessRequests, invitations, providerLocations, userLocations, users } from '../../db/schema';
 import { emailIs, userById, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
@@ -231,9 +231,34 @@ export async function revokeInvitation(
 // ——— The invitee's side ———
 
 /**
+ * Whether a revoked invitation was replaced by a newer one to the same address and location (a re-send revokes the
+ * open one in the same transaction, at the same instant): its link then says that a newer link was sent, not that
+ * the administrator withdrew it.
+ */
+async function replacedBy(
+  db: DbExecutor,
+  row: { id: string; locationId: string; email: string; revokedAt: Date | null },
+): Promise<boolean> {
+  if (!row.revokedAt) return false;
+  const newer = await db
+    .select({ id: invitations.id })
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.locationId, row.locationId),
+        sql`lower(${invitations.email}) = lower(${row.email})`,
+        gte(invitations.createdAt, row.revokedAt),
+        ne(invitations.id, row.id),
+      ),
+    )
+    .limit(1);
+  return newer.length > 0;
+}
+
+/**
  * The invitation a token names, whatever its state, locked for update when `forUpdate`; 400 with a code when it
  * cannot be used: `Invitation_Invalid` (unknown), `Invitation_Used`, `Invitation_Inviter_Gone` (its sender no longer
- * administers the location), `Invitation_Revoked`, `Invitation_Expired`. Only
+ * administers the location), `Invitation_Revoked`, `Invitation_Replaced` (a newer one was sent), `Invitation_Expired`. Only
  * the holder of the link learns which.
  */
 async function usableInvitation(db: DbExecutor, token: string, now: Date, forUpdate = false) {
@@ -258,7 +283,8 @@ async function usableInvitation(db: DbExecutor, token: string, now: Date, forUpd
   // The inviter's authority ends with their role: an invitation whose inviter no longer administers the location (or
   // whose account is disabled) is refused, whether or not it was ended when they lost the role.
   if (!(await inviterAdministers(db, row, now))) throw new PortalError(400, 'Invitation_Inviter_Gone');
-  if (row.revokedAt) throw new PortalError(400, 'Invitation_Revoked');
+  if (row.revokedAt)
+    throw new PortalError(400, (await replacedBy(db, row)) ? 'Invitation_Replaced' : 'Invitation_Revoked');
   if (row.expiresAt.getTime() <= now.getTime()) throw new PortalError(400, 'Invitation_Expired');
   return row;
 }

@@ -1,4 +1,4 @@
-import { PAGE_PATHS, tokenLinkPath } from '@portal/contracts/paths';
+import { PAGE_PATHS, tokenLinkPath, wizardStepPath } from '@portal/contracts/paths';
 import { INVITATION_TTL_MS } from '@portal/contracts/invitations';
 import { REACTIVATION_CODE_TTL_MS, RESET_TOKEN_TTL_MS } from '@portal/contracts/login-help';
 import { z } from 'zod';
@@ -227,7 +227,8 @@ export const emailTemplates = {
               : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
         'If this was not you, ignore this email: nothing was changed.',
       ],
-      link: { label: 'Reactivate your account', path: PAGE_PATHS.reactivate },
+      // The code step: the person gave the username and date of birth already (a new tab asks for the username).
+      link: { label: 'Reactivate your account', path: wizardStepPath(PAGE_PATHS.reactivate, 'code') },
     }),
   },
   'account-reactivated': {
@@ -251,7 +252,8 @@ export const emailTemplates = {
         `Hello ${d.firstName},`,
         `Your account was disabled because nobody logged in to it for ${d.days} days. You can reactivate it yourself: you will need your username, date of birth, this email address and one of your security answers.`,
       ],
-      link: { label: 'Reactivate your account', path: PAGE_PATHS.reactivate },
+      // The code step: the person gave the username and date of birth already (a new tab asks for the username).
+      link: { label: 'Reactivate your account', path: wizardStepPath(PAGE_PATHS.reactivate, 'code') },
     }),
   },
   // DDE access (docs/requirements/portal.md#dde-access-request).
@@ -267,6 +269,17 @@ export const emailTemplates = {
         `Hello ${d.firstName},`,
         `We received your direct data entry (DDE) access request for ${d.legalName}. Its reference number is ${d.referenceNumber}: quote it when you contact us about it.`,
       ],
+    }),
+  },
+  'recovery-codes-renewed': {
+    data: z.strictObject({ firstName: z.string().max(100) }),
+    body: (d: { firstName: string }): Body => ({
+      subject: 'New recovery codes were made for your account',
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        'New recovery codes were made for your account on My account; the old codes no longer work. Your authenticator app is unchanged. If this was not you, contact the help desk at once.',
+      ],
+      link: { label: 'Log in', path: PAGE_PATHS.login },
     }),
   },
   'mfa-changed': {
@@ -579,9 +592,10 @@ export const emailTemplates = {
           : 'These requests for access to your provider locations are still waiting for a decision:',
         ...d.requests.map((r) => `${r.name} (${r.username}), ${r.location}.`),
         ...(d.more ? [`And ${d.more} more.`] : []),
-        'Approve or deny each one in the administration console.',
+        // "Staff accounts": the one name of the administrator's pages (portal home, page title, emails).
+        'Approve or deny each one on Staff accounts.',
       ],
-      link: { label: 'Open the administration console', path: PAGE_PATHS.recertify.replace(/\/recertify$/, '') },
+      link: { label: 'Open Staff accounts', path: PAGE_PATHS.recertify.replace(/\/recertify$/, '') },
     }),
   },
 } as const;

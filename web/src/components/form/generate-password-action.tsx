@@ -1,5 +1,5 @@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
-import { Alert, Box, Button, Typography } from '@mui/material';
+import { Alert, Box, Button } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 
@@ -17,8 +17,8 @@ export const generatePassword = async () => {
 
 /**
  * The optional 'Generate a password' action: asks the server for a password, hands it to `onGenerated` (which fills
- * the password and its confirmation) and shows it, so the user can save it before going on. The answer is a status
- * message, so a screen reader reads it without moving focus.
+ * the password and its confirmation) and says so; the password is read with the field's Show button, never shown in
+ * the message. The answer is a status message, so a screen reader reads it without moving focus.
  */
 export function GeneratePasswordAction({ id, onGenerated }: { id: string; onGenerated: (password: string) => void }) {
   const mutation = useMutation({ mutationFn: generatePassword, onSuccess: ({ password }) => onGenerated(password) });
@@ -30,16 +30,11 @@ export function GeneratePasswordAction({ id, onGenerated }: { id: string; onGene
       </Button>
       <Box id={`${id}-result`} role="status" sx={{ mt: 1 }}>
         {mutation.data && (
-          <Alert severity="info">
-            Your generated password is{' '}
-            <Typography
-              component="code"
-              data-testid="generated-password"
-              sx={{ fontFamily: 'monospace', fontWeight: 700, wordBreak: 'break-all' }}
-            >
-              {mutation.data.password}
-            </Typography>
-            . Save it in your password manager or write it down and keep it safe; it has been filled in for you.
+          // Never the password itself in clear (it would sit on screen for anyone to read): the fields' Show button
+          // reveals it to the person who asked.
+          <Alert severity="info" data-testid="generated-password-status">
+            A strong password was generated and filled in for you. Select &quot;Show password&quot; to read it, and save
+            it in your password manager or write it down and keep it safe.
           </Alert>
         )}
         {mutation.isError && errorText && <Alert severity="error">{errorText}</Alert>}

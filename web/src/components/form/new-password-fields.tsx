@@ -27,6 +27,7 @@ export function NewPasswordFields<T extends FieldValues = FieldValues>({
   const { setValue, control } = useFormContext<T>();
   const { submitCount } = useFormState({ control });
   const password = useWatch({ control, name }) as string;
+  const confirmationValue = useWatch({ control, name: (confirmation?.name ?? name) as Path<T> }) as string;
   const field = useFormField<T>(name);
   const confirmationField = useFormField<T>((confirmation?.name ?? name) as Path<T>);
   const fill = (generated: string) => {
@@ -45,6 +46,8 @@ export function NewPasswordFields<T extends FieldValues = FieldValues>({
         registration={field.registration}
         error={field.error}
         checklist={{ password: password ?? '', personal }}
+        // A value set by 'Generate a password' (not typed) must lift the label too, or it is drawn over the dots.
+        slotProps={{ inputLabel: { shrink: password ? true : undefined } }}
         required
       />
       {confirmation && (
@@ -54,6 +57,7 @@ export function NewPasswordFields<T extends FieldValues = FieldValues>({
           autoComplete="new-password"
           registration={confirmationField.registration}
           error={confirmationField.error}
+          slotProps={{ inputLabel: { shrink: confirmationValue ? true : undefined } }}
           required
         />
       )}

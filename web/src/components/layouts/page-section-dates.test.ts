@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { formatDate, formatDateTime } from './page-section';
 
-// The sections' dates read as the browser's own en-US medium date (and short time) would, in its time zone.
+// The sections' dates read as the browser's own en-US medium date (and short time) would, in its time zone, which
+// the time names (issue 38: "Last login 12:45 AM" said no zone).
 const intlDateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const intlZone = new Intl.DateTimeFormat('en-US', { timeZoneName: 'shortOffset' });
+// Some ICU versions write a zero offset "GMT+0": "GMT" to a reader.
+const zoneOf = (date: Date) =>
+  intlZone
+    .formatToParts(date)
+    .find((p) => p.type === 'timeZoneName')!
+    .value.replace(/^GMT\+0$/, 'GMT');
 const intlDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 // Intl may put a narrow no-break space before AM/PM, depending on its ICU version: the same to a reader.
 const plain = (text: string) => text.replace(/\u202f/g, ' ');
@@ -17,9 +25,9 @@ describe('the dates My account and the console show', () => {
     '2026-03-08T11:59:00',
   ].map((local) => new Date(local).toISOString());
 
-  it('are the same text as Intl en-US medium date and short time', () => {
+  it('are the same text as Intl en-US medium date and short time, with the offset named', () => {
     for (const iso of instants) {
-      expect(formatDateTime(iso)).toBe(plain(intlDateTime.format(new Date(iso))));
+      expect(formatDateTime(iso)).toBe(`${plain(intlDateTime.format(new Date(iso)))} ${zoneOf(new Date(iso))}`);
       expect(formatDate(iso)).toBe(plain(intlDate.format(new Date(iso))));
     }
   });

@@ -1,5 +1,6 @@
 import { Box, Button, Checkbox, FormControlLabel, Stack, Typography } from '@mui/material';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { forgetRecoveryCodesUnsaved, markRecoveryCodesUnsaved } from '../../lib/recovery-codes-unsaved';
 
 /**
  * The 10 new recovery codes, shown once (docs/requirements/session.md#mfa), with Copy, Download and Print, and
@@ -15,6 +16,8 @@ export function RecoveryCodes({
   headingLevel?: 'h2' | 'h3';
 }) {
   const titleId = useId();
+  // Until "I saved my recovery codes" and Continue, the tab remembers that these codes may be lost (a refresh).
+  useEffect(() => markRecoveryCodesUnsaved(), []);
   const [saved, setSaved] = useState(false);
   const [copied, setCopied] = useState(false);
   const text = `${codes.join('\n')}\n`;
@@ -36,10 +39,13 @@ export function RecoveryCodes({
       <Box
         component="ol"
         data-testid="recovery-codes"
-        sx={{ fontFamily: 'monospace', fontSize: '1.1rem', columns: 2, my: 2 }}
+        sx={{ fontFamily: 'monospace', fontSize: '1.1rem', columns: { xs: 1, sm: 2 }, my: 2 }}
       >
         {codes.map((code) => (
-          <li key={code}>{code}</li>
+          // A code never wraps in its middle (a phone's narrow column).
+          <Box component="li" key={code} sx={{ whiteSpace: 'nowrap' }}>
+            {code}
+          </Box>
         ))}
       </Box>
       <Stack direction="row" spacing={2} sx={{ mb: 2, flexWrap: 'wrap', '@media print': { display: 'none' } }}>
@@ -63,7 +69,15 @@ export function RecoveryCodes({
         label="I saved my recovery codes"
       />
       <Box>
-        <Button variant="contained" disabled={!saved} onClick={onDone} sx={{ mt: 1 }}>
+        <Button
+          variant="contained"
+          disabled={!saved}
+          onClick={() => {
+            forgetRecoveryCodesUnsaved();
+            onDone();
+          }}
+          sx={{ mt: 1 }}
+        >
           Continue
         </Button>
       </Box>

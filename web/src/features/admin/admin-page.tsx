@@ -50,7 +50,7 @@ export function AdminPage() {
         <Typography component="h1" variant="h4" gutterBottom>
           Staff accounts
         </Typography>
-        <SectionSkeleton label="Loading the console" />
+        <SectionSkeleton label="Loading Staff accounts" />
       </Box>
     );
   return <Console />;

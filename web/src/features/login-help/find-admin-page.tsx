@@ -3,7 +3,9 @@ import { Button, Link, List, ListItem, ListItemText, Typography } from '@mui/mat
 import type { FindAdminRequest, FindAdminResponse } from '@portal/contracts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
+import { findAdminPrefillOf } from '../../lib/find-admin-prefill';
+import { useHydrated } from '../../lib/use-hydrated';
+import { Link as RouterLink, useLocation } from 'react-router';
 import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
@@ -65,9 +67,13 @@ function Administrators({ lookup: { administrators, contactToken } }: { lookup: 
  */
 export function FindAdminPage() {
   const [lookup, setLookup] = useState<Lookup>();
+  // Sent here by the registration with a location's identifiers (a link's history state; none on a server render).
+  const hydrated = useHydrated();
+  const { state } = useLocation();
+  const prefill = hydrated ? findAdminPrefillOf(state) : undefined;
   const form = useForm<FindAdminRequest>({
     resolver,
-    defaultValues: { npi: '', ptan: '', tin: '' },
+    defaultValues: prefill ?? { npi: '', ptan: '', tin: '' },
     shouldFocusError: false,
   });
   const { submitCount, isSubmitting } = form.formState;

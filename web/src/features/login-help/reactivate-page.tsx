@@ -1,7 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Link, Typography } from '@mui/material';
+import { Box, Button, Link, Typography } from '@mui/material';
 import type { SelfReactivationRequest } from '@portal/contracts';
 import { useState } from 'react';
+import { forgetWizard, useReportedValues, useWizard } from '../../lib/use-wizard';
 import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { DateOfBirthField } from '../../components/form/form-date-field';
@@ -22,7 +23,7 @@ import { SecurityQuestionAnswer } from './components/security-question-text';
 
 type StepRequest<S> = Extract<SelfReactivationRequest, { step: S }>;
 type StartValues = Pick<StepRequest<'request-code'>, 'username' | 'dob'>;
-type CodeValues = Pick<StepRequest<'verify-code'>, 'code'>;
+type CodeValues = Pick<StepRequest<'verify-code'>, 'username' | 'code'>;
 type AnswerValues = Pick<StepRequest<'verify-answer'>, 'answer'>;
 type PasswordValues = { newPassword: string };
 
@@ -45,7 +46,7 @@ async function buildStepSchemas() {
   const [requestCodeStep, verifyCodeStep, verifyAnswerStep] = SelfReactivationRequest.def.options;
   return {
     start: z.pick(requestCodeStep, { username: true, dob: true }),
-    code: z.pick(verifyCodeStep, { code: true }),
+    code: z.pick(verifyCodeStep, { username: true, code: true }),
     answer: z.pick(verifyAnswerStep, { answer: true }),
     password: z.object({ newPassword: PasswordSchema }),
   };
@@ -76,16 +77,38 @@ const CONTACT_CODES: Record<string, { title: string; findAdmin: boolean }> = {
 };
 
 type Progress = { username: string; dob: string; code?: string; answer?: string; questionId?: string };
-type Step = 'start' | 'enter-code' | 'answer' | 'new-password' | 'done' | 'stopped';
+/** The steps, each a history entry (`/reactivate?step=code`, the email's link); the outcomes replace the step. */
+const stepNames = ['start', 'code', 'answer', 'password'] as const;
+type StepName = (typeof stepNames)[number];
 const STEP_COUNT = 4;
+const STORAGE_KEY = 'portal.wizard.reactivate';
+/** The code step asks for no more than the code; opened from the email in another tab, it asks the username too. */
+const reachable = (step: StepName, progress: Progress) =>
+  step === 'start' ||
+  step === 'code' ||
+  (step === 'answer' && !!progress.code) ||
+  (step === 'password' && !!progress.code && !!progress.answer);
+/** The tab keeps the username and date of birth, never the code or the answer. */
+const kept = ({ username, dob }: Progress): Partial<Progress> => ({ username, dob });
 
 /** Username and date of birth → a code by email. */
-function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
+function StartStep({
+  progress,
+  focus,
+  onValues,
+  onNext,
+}: {
+  progress: Progress;
+  focus: boolean;
+  onValues: (values: StartValues) => void;
+  onNext: (progress: Progress) => void;
+}) {
   const form = useForm<StartValues>({
     resolver: startResolver,
-    defaultValues: { username: '', dob: '' },
+    defaultValues: { username: progress.username, dob: progress.dob },
     shouldFocusError: false,
   });
+  useReportedValues(form, onValues);
   const ids = { username: 'reactivate-username', dob: 'reactivate-dob' };
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, ids, {
@@ -97,7 +120,7 @@ function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
   return (
     <FormProvider {...form}>
       <form onSubmit={onSubmit} noValidate aria-label="Find your account">
-        <StepHeading progress={{ step: 1, of: STEP_COUNT }} focus={false}>
+        <StepHeading progress={{ step: 1, of: STEP_COUNT }} focus={focus}>
           Find your account
         </StepHeading>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
@@ -112,26 +135,33 @@ function StartStep({ onNext }: { onNext: (progress: Progress) => void }) {
 /** The emailed code; a new one can be asked for. */
 function CodeStep({
   progress,
+  focus,
   onNext,
   onStop,
+  onStartAgain,
 }: {
   progress: Progress;
-  onNext: (code: string, questionId?: string) => void;
+  focus: boolean;
+  onNext: (username: string, code: string, questionId?: string) => void;
   onStop: (err: ApiError) => void;
+  /** A new code needs the date of birth this tab does not hold: the first step again, the username kept. */
+  onStartAgain: (username: string) => void;
 }) {
+  // Opened from the email in a tab that does not know the username: the step asks for it.
+  const [askUsername] = useState(!progress.username);
   const form = useForm<CodeValues>({
     resolver: codeResolver,
-    defaultValues: { code: '' },
+    defaultValues: { username: progress.username, code: '' },
     shouldFocusError: false,
   });
-  const ids = { code: 'reactivate-code' };
+  const ids = { username: 'reactivate-code-username', code: 'reactivate-code' };
   const [resent, setResent] = useState(0);
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, ids, {
-    submit: async ({ code }) => {
+    submit: async ({ username, code }) => {
       try {
-        const answer = await selfReactivation({ step: 'verify-code', username: progress.username, code });
-        onNext(code, answer.questionId);
+        const answer = await selfReactivation({ step: 'verify-code', username, code });
+        onNext(username, code, answer.questionId);
       } catch (err) {
         if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
         throw err;
@@ -140,13 +170,14 @@ function CodeStep({
     clearOnError: 'code',
   });
   const resend = async () => {
+    if (!progress.dob) return onStartAgain(form.getValues('username'));
     await selfReactivation({ step: 'request-code', username: progress.username, dob: progress.dob }).catch(() => {});
     setResent((n) => n + 1);
   };
   return (
     <FormProvider {...form}>
       <form onSubmit={onSubmit} noValidate aria-label="Enter the code">
-        <StepHeading progress={{ step: 2, of: STEP_COUNT }} focus>
+        <StepHeading progress={{ step: 2, of: STEP_COUNT }} focus={focus}>
           Enter the code we emailed you
         </StepHeading>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
@@ -154,6 +185,9 @@ function CodeStep({
           If the username and date of birth match an account, we emailed a code to the address on file. It works for 15
           minutes.
         </Typography>
+        {askUsername && (
+          <FormField id={ids.username} name="username" label="Username" autoComplete="username" required />
+        )}
         <FormField id={ids.code} name="code" label="Code from the email" autoComplete="one-time-code" required />
         <Typography role="status" sx={{ mt: 1 }}>
           {resent > 0 ? 'We sent a new code. Only the newest code works.' : ''}
@@ -170,10 +204,12 @@ function CodeStep({
 /** One of the user's security questions. */
 function AnswerStep({
   progress,
+  focus,
   onNext,
   onStop,
 }: {
   progress: Progress;
+  focus: boolean;
   onNext: (answer: string) => void;
   onStop: (err: ApiError) => void;
 }) {
@@ -199,7 +235,7 @@ function AnswerStep({
   return (
     <FormProvider {...form}>
       <form onSubmit={onSubmit} noValidate aria-label="Answer your security question">
-        <StepHeading progress={{ step: 3, of: STEP_COUNT }} focus>
+        <StepHeading progress={{ step: 3, of: STEP_COUNT }} focus={focus}>
           Answer your security question
         </StepHeading>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
@@ -213,10 +249,12 @@ function AnswerStep({
 /** The new password; the account is active afterwards. */
 function PasswordStep({
   progress,
+  focus,
   onNext,
   onStop,
 }: {
   progress: Progress;
+  focus: boolean;
   onNext: () => void;
   onStop: (err: ApiError) => void;
 }) {
@@ -247,7 +285,7 @@ function PasswordStep({
   return (
     <FormProvider {...form}>
       <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-        <StepHeading progress={{ step: 4, of: STEP_COUNT }} focus>
+        <StepHeading progress={{ step: 4, of: STEP_COUNT }} focus={focus}>
           Choose a new password
         </StepHeading>
         <FormErrorSummary errors={summary} submitCount={submitCount} />
@@ -283,49 +321,65 @@ function Stopped({ error, onRestart }: { error: ApiError; onRestart: () => void 
  * login comes back in four steps. Locked or administrator-disabled accounts are told whom to contact.
  */
 export function ReactivatePage() {
-  const [step, setStep] = useState<Step>('start');
-  const [progress, setProgress] = useState<Progress>({ username: '', dob: '' });
-  const [stopped, setStopped] = useState<ApiError>();
-  const stop = (err: ApiError) => {
-    setStopped(err);
-    setStep('stopped');
-  };
+  const wizard = useWizard<StepName, Progress>({
+    storageKey: STORAGE_KEY,
+    steps: stepNames,
+    initial: () => ({ username: '', dob: '' }),
+    reachable,
+    kept,
+  });
+  const { state: progress, setState: setProgress, go } = wizard;
+  const [outcome, setOutcome] = useState<{ done: true } | { stopped: ApiError }>();
+  const stop = (err: ApiError) => setOutcome({ stopped: err });
+  const focus = wizard.moved;
 
   return (
     <LoginHelpLayout
       title="Reactivate my account"
       intro="Accounts not used for 60 days are disabled. Reactivate yours with a code we email you, your security question and a new password."
     >
-      {step === 'start' && (
-        <StartStep
-          onNext={(values) => {
-            setProgress(values);
-            setStep('enter-code');
-          }}
-        />
+      {!outcome && (
+        <Box key={`values-${wizard.generation}`}>
+          {wizard.step === 'start' && (
+            <StartStep
+              progress={progress}
+              focus={focus}
+              onValues={(values) => setProgress((p) => ({ ...p, ...values }))}
+              onNext={(values) => go('code', { ...values, code: undefined, answer: undefined })}
+            />
+          )}
+          {wizard.step === 'code' && (
+            <CodeStep
+              progress={progress}
+              focus={focus}
+              onStop={stop}
+              onStartAgain={(username) => go('start', { username })}
+              onNext={(username, code, questionId) => go('answer', { username, code, questionId })}
+            />
+          )}
+          {wizard.step === 'answer' && (
+            <AnswerStep
+              progress={progress}
+              focus={focus}
+              onStop={stop}
+              onNext={(answer) => go('password', { answer })}
+            />
+          )}
+          {wizard.step === 'password' && (
+            <PasswordStep
+              progress={progress}
+              focus={focus}
+              onStop={stop}
+              onNext={() => {
+                forgetWizard(STORAGE_KEY);
+                setProgress({ username: '', dob: '' });
+                setOutcome({ done: true });
+              }}
+            />
+          )}
+        </Box>
       )}
-      {step === 'enter-code' && (
-        <CodeStep
-          progress={progress}
-          onStop={stop}
-          onNext={(code, questionId) => {
-            setProgress((p) => ({ ...p, code, questionId }));
-            setStep('answer');
-          }}
-        />
-      )}
-      {step === 'answer' && (
-        <AnswerStep
-          progress={progress}
-          onStop={stop}
-          onNext={(answer) => {
-            setProgress((p) => ({ ...p, answer }));
-            setStep('new-password');
-          }}
-        />
-      )}
-      {step === 'new-password' && <PasswordStep progress={progress} onStop={stop} onNext={() => setStep('done')} />}
-      {step === 'done' && (
+      {outcome && 'done' in outcome && (
         <FormOutcome title="Your account is active again">
           <Typography gutterBottom>
             Log in with your username and new password. You still need your authenticator app (or a recovery code) to
@@ -336,12 +390,12 @@ export function ReactivatePage() {
           </Link>
         </FormOutcome>
       )}
-      {step === 'stopped' && stopped && (
+      {outcome && 'stopped' in outcome && (
         <Stopped
-          error={stopped}
+          error={outcome.stopped}
           onRestart={() => {
-            setProgress({ username: '', dob: '' });
-            setStep('start');
+            setOutcome(undefined);
+            go('start', { username: '', dob: '', code: undefined, answer: undefined });
           }}
         />
       )}

@@ -7,6 +7,8 @@ import { paths } from '../../config/paths';
 import { useSession } from '../../lib/session/session-context';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { recoveryCodesDue, recoveryCodesDueText, recoveryCodesUnsaved } from '../../lib/recovery-codes-unsaved';
+import { useHydrated } from '../../lib/use-hydrated';
 import { useOwnDdeRequests, usePortalAccount } from './api/portal-home-api';
 import { AccessRequestsSection } from './components/access-requests-section';
 
@@ -132,6 +134,22 @@ function Locations({ account }: { account: Account }) {
   );
 }
 
+/** New recovery codes are due (not saved in this tab, or few left): said first, with the way to make them. */
+function RecoveryCodesNotice({ account }: { account: Account }) {
+  const hydrated = useHydrated();
+  const unsaved = hydrated && recoveryCodesUnsaved();
+  if (!recoveryCodesDue(account.mfa, unsaved)) return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 3 }} data-testid="recovery-codes-notice">
+      {recoveryCodesDueText(account.mfa.recoveryCodesLeft, unsaved)}{' '}
+      <Link component={RouterLink} to={`${paths.account.href()}#mfa`}>
+        Make new recovery codes on My account
+      </Link>
+      .
+    </Alert>
+  );
+}
+
 function DdeRequests() {
   const requests = useOwnDdeRequests();
   if (requests.isPending) return <Loading label="Loading your DDE access requests…" />;
@@ -169,6 +187,7 @@ export function PortalHomePage() {
         Portal home
       </Typography>
       {account.data && <Typography sx={{ mb: 3 }}>Welcome, {account.data.firstName}.</Typography>}
+      {account.data && <RecoveryCodesNotice account={account.data} />}
       <Section id="portal-actions-title" title="What you can do">
         {account.isPending ? (
           <Loading label="Loading what you can do…" />

@@ -1,10 +1,10 @@
 import { Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
-import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../config/paths';
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { forgetWizard, useWizard } from '../../lib/use-wizard';
 import {
   AdministratorStep,
   emptyAdministratorValues,
@@ -16,33 +16,58 @@ import { StepHeading } from '../../components/form/step-heading';
 import { DoneStep } from './components/done-step';
 
 const stepTitles = ['Provider location', 'Authority', 'Administrator', 'Check your email'] as const;
+const steps = ['location', 'authority', 'administrator', 'done'] as const;
+type StepName = (typeof steps)[number];
+const STORAGE_KEY = 'portal.wizard.register';
 
 interface WizardState {
-  step: number;
-  /** False until the user has moved between steps: the first heading does not take focus on page load. */
-  moved: boolean;
   provider: ProviderFormValues;
   location?: ValidatedLocation;
   authority?: AuthorityFormValues;
   registrationToken?: string;
   administrator?: AdministratorFormValues;
+  /** The address the verification email went to: set once the account exists (kept in memory only). */
+  doneEmail?: string;
 }
+
+const reachable = (step: StepName, state: WizardState): boolean =>
+  step === 'location' ||
+  (step === 'authority' && !!state.location) ||
+  (step === 'administrator' && !!state.location && !!state.registrationToken) ||
+  (step === 'done' && !!state.doneEmail);
+
+/** What the tab keeps of the wizard: never the password, the security answers or the finished step. */
+const kept = ({ doneEmail: _done, administrator, ...state }: WizardState): Partial<WizardState> => ({
+  ...state,
+  ...(administrator && {
+    administrator: {
+      ...administrator,
+      password: '',
+      passwordConfirmation: '',
+      securityQuestions: administrator.securityQuestions.map((q) => ({ ...q, answer: '' })),
+    },
+  }),
+});
 
 /**
  * `/register` (docs/requirements/portal.md#administrator-self-registration): the first person of a provider
- * location registers as its administrator, one step per screen with the progress shown. Each step's values are
- * kept here, so Back shows them again.
+ * location registers as its administrator, one step per screen with the progress shown. Each step is a history
+ * entry and its values are kept for the tab (use-wizard.ts), so Back, Forward and a refresh show them again.
  */
 export function RegisterPage() {
   useDocumentTitle('Register as an administrator');
   const { jurisdiction } = useRegion();
-  const [state, setState] = useState<WizardState>(() => ({
-    step: 0,
-    moved: false,
-    provider: { npi: '', ptan: '', tin: '', region: isJurisdiction(jurisdiction) ? jurisdiction : '' },
-  }));
-  const go = (step: number, changes: Partial<WizardState> = {}) =>
-    setState((current) => ({ ...current, ...changes, step, moved: true }));
+  const wizard = useWizard<StepName, WizardState>({
+    storageKey: STORAGE_KEY,
+    steps,
+    initial: () => ({
+      provider: { npi: '', ptan: '', tin: '', region: isJurisdiction(jurisdiction) ? jurisdiction : '' },
+    }),
+    reachable,
+    kept,
+  });
+  const { state, setState, go } = wizard;
+  const index = steps.indexOf(wizard.step);
 
   return (
     <Box sx={{ maxWidth: 720, mx: 'auto' }}>
@@ -51,7 +76,7 @@ export function RegisterPage() {
       </Typography>
       <Typography sx={{ mb: 2 }}>
         The first person to register for a provider location becomes its administrator.
-        {state.step < 3 && (
+        {index < 3 && (
           <>
             {' '}
             Your location already has an administrator?{' '}
@@ -66,42 +91,55 @@ export function RegisterPage() {
           </>
         )}
       </Typography>
-      <Stepper activeStep={state.step} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
+      <Stepper activeStep={index} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
         {stepTitles.map((title) => (
           <Step key={title}>
             <StepLabel sx={{ '& .MuiStepLabel-label': { display: { xs: 'none', sm: 'block' } } }}>{title}</StepLabel>
           </Step>
         ))}
       </Stepper>
-      <StepHeading key={state.step} focus={state.moved} progress={{ step: state.step + 1, of: stepTitles.length }}>
-        {stepTitles[state.step]}
+      <StepHeading key={index} focus={wizard.moved} progress={{ step: index + 1, of: stepTitles.length }}>
+        {stepTitles[index]}
       </StepHeading>
 
-      {state.step === 0 && (
-        <ProviderStep
-          defaultValues={state.provider}
-          validated={state.location}
-          onValidated={(provider, location) => setState((current) => ({ ...current, provider, location }))}
-          onConfirm={() => go(1)}
-        />
-      )}
-      {state.step === 1 && state.location && (
-        <AuthorityStep
-          defaultValues={state.authority ?? emptyAuthorityValues(state.location.npi)}
-          validationToken={state.location.validationToken}
-          onVerified={(authority, registrationToken) => go(2, { authority, registrationToken })}
-          onBack={(authority) => go(0, { authority })}
-        />
-      )}
-      {state.step === 2 && state.registrationToken && (
-        <AdministratorStep
-          defaultValues={state.administrator ?? emptyAdministratorValues()}
-          registrationToken={state.registrationToken}
-          onRegistered={(administrator) => go(3, { administrator })}
-          onBack={(administrator) => go(1, { administrator })}
-        />
-      )}
-      {state.step === 3 && <DoneStep email={state.administrator?.email ?? ''} />}
+      <Box key={`values-${wizard.generation}`}>
+        {wizard.step === 'location' && (
+          <ProviderStep
+            defaultValues={state.provider}
+            validated={state.location}
+            onValues={(provider) => setState((current) => ({ ...current, provider }))}
+            onValidated={(provider, location) => setState((current) => ({ ...current, provider, location }))}
+            onConfirm={() => go('authority')}
+          />
+        )}
+        {wizard.step === 'authority' && state.location && (
+          <AuthorityStep
+            defaultValues={state.authority ?? emptyAuthorityValues(state.location.npi)}
+            validationToken={state.location.validationToken}
+            onValues={(authority) => setState((current) => ({ ...current, authority }))}
+            onVerified={(authority, registrationToken) => go('administrator', { authority, registrationToken })}
+            onBack={(authority) => go('location', { authority })}
+          />
+        )}
+        {wizard.step === 'administrator' && state.registrationToken && (
+          <AdministratorStep
+            defaultValues={state.administrator ?? emptyAdministratorValues()}
+            registrationToken={state.registrationToken}
+            onValues={(administrator) => setState((current) => ({ ...current, administrator }))}
+            onRegistered={(administrator) => {
+              forgetWizard(STORAGE_KEY);
+              // A fresh wizard behind the finished one: Back from "Check your email" starts again.
+              setState((current) => ({
+                provider: { npi: '', ptan: '', tin: '', region: current.provider.region },
+                doneEmail: administrator.email,
+              }));
+              go('done');
+            }}
+            onBack={(administrator) => go('authority', { administrator })}
+          />
+        )}
+        {wizard.step === 'done' && <DoneStep email={state.doneEmail ?? ''} />}
+      </Box>
     </Box>
   );
 }

@@ -1,8 +1,7 @@
 import { Alert, Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
 import { UserRegistrationRequest } from '@portal/contracts/access-requests';
-import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { StepHeading } from '../../components/form/step-heading';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
@@ -10,20 +9,41 @@ import { forgetInvitationToken, rememberedInvitationToken } from '../../lib/invi
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useHydrated } from '../../lib/use-hydrated';
+import { forgetWizard, useWizard, WIZARD_STEP_PARAM } from '../../lib/use-wizard';
 import { registerUser } from './api/registration-api';
 import { AccountStep, emptyAdministratorValues, type AdministratorFormValues } from './components/administrator-step';
-import { DoneStep } from './components/done-step';
-import { LocationsStep, type RequestedLocation } from './components/locations-step';
+import { DoneStep, type ApprovalNote } from './components/done-step';
+import { LocationsStep, type LocationDraft, type RequestedLocation } from './components/locations-step';
 
 const stepTitles = ['Provider locations', 'Your account', 'Check your email'] as const;
 
+const steps = ['locations', 'account', 'done'] as const;
+type StepName = (typeof steps)[number];
+const STORAGE_KEY = 'portal.wizard.register-user';
+
 interface WizardState {
-  step: number;
-  /** False until the user has moved between steps: the first heading does not take focus on page load. */
-  moved: boolean;
   locations: RequestedLocation[];
+  /** The location being typed on the first step, not added yet. */
+  draft?: LocationDraft;
   account?: AdministratorFormValues;
+  /** The address the verification email went to: set once the account exists (kept in memory only). */
+  doneEmail?: string;
+  /** Who must approve each location asked for, shown with "Check your email" (kept in memory only). */
+  approvals?: ApprovalNote[];
 }
+
+/** What the tab keeps of the wizard: never the password, the security answers or the finished step. */
+const kept = ({ doneEmail: _done, approvals: _approvals, account, ...state }: WizardState): Partial<WizardState> => ({
+  ...state,
+  ...(account && {
+    account: {
+      ...account,
+      password: '',
+      passwordConfirmation: '',
+      securityQuestions: account.securityQuestions.map((q) => ({ ...q, answer: '' })),
+    },
+  }),
+});
 
 /** The indexes of the locations a refusal says matched nothing (`fieldErrors['locations.<i>']`). */
 function notFoundIndexes(err: unknown): Set<number> | undefined {
@@ -43,14 +63,24 @@ function notFoundIndexes(err: unknown): Set<number> | undefined {
 export function RegisterUserPage() {
   useDocumentTitle('Register as a user');
   const { jurisdiction } = useRegion();
-  const [state, setState] = useState<WizardState>({ step: 0, moved: false, locations: [] });
-  const go = (step: number, changes: Partial<WizardState> = {}) =>
-    setState((current) => ({ ...current, ...changes, step, moved: true }));
   // Opened from an invitation (docs/requirements/staff-accounts.md#invitations): the invited location comes with the
   // account, so the wizard starts at the account; more locations stay possible from the locations step.
   const hydrated = useHydrated();
   const invitationToken = hydrated ? rememberedInvitationToken() : '';
-  const step = invitationToken && !state.moved ? 1 : state.step;
+  const wizard = useWizard<StepName, WizardState>({
+    storageKey: STORAGE_KEY,
+    steps,
+    initial: () => ({ locations: [] }),
+    reachable: (name, current) =>
+      name === 'locations' ||
+      (name === 'account' && (current.locations.length > 0 || !!invitationToken)) ||
+      (name === 'done' && !!current.doneEmail),
+    kept,
+  });
+  const { state, setState, go } = wizard;
+  const [params] = useSearchParams();
+  const step: StepName = invitationToken && !params.has(WIZARD_STEP_PARAM) ? 'account' : wizard.step;
+  const index = steps.indexOf(step);
 
   return (
     <Box sx={{ maxWidth: 720, mx: 'auto' }}>
@@ -59,7 +89,7 @@ export function RegisterUserPage() {
       </Typography>
       <Typography sx={{ mb: 2 }}>
         For people who work for a provider location that has an administrator.
-        {step < 2 && (
+        {index < 2 && (
           <>
             {' '}
             First person from your provider location?{' '}
@@ -74,66 +104,77 @@ export function RegisterUserPage() {
           </>
         )}
       </Typography>
-      {invitationToken && step < 2 && (
+      {invitationToken && index < 2 && (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="register-invited">
           You are registering with an invitation: the invited provider location is on your account as soon as it exists,
           with no request to wait for. Use the email address the invitation was sent to. You can add other locations on
           the first step.
         </Alert>
       )}
-      <Stepper activeStep={step} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
+      <Stepper activeStep={index} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
         {stepTitles.map((title) => (
           <Step key={title}>
             <StepLabel sx={{ '& .MuiStepLabel-label': { display: { xs: 'none', sm: 'block' } } }}>{title}</StepLabel>
           </Step>
         ))}
       </Stepper>
-      <StepHeading key={step} focus={state.moved} progress={{ step: step + 1, of: stepTitles.length }}>
-        {stepTitles[step]}
+      <StepHeading key={index} focus={wizard.moved} progress={{ step: index + 1, of: stepTitles.length }}>
+        {stepTitles[index]}
       </StepHeading>
 
-      {step === 0 && (
-        <LocationsStep
-          locations={state.locations}
-          region={isJurisdiction(jurisdiction) ? jurisdiction : ''}
-          onChange={(locations) => setState((current) => ({ ...current, locations }))}
-          onContinue={() => go(1)}
-        />
-      )}
-      {step === 1 && (
-        <AccountStep
-          label="Your account"
-          defaultValues={state.account ?? emptyAdministratorValues()}
-          schema={UserRegistrationRequest}
-          toRequest={(values) => ({
-            ...values,
-            locations: state.locations.map((l) => l.request),
-            ...(invitationToken ? { invitationToken } : {}),
-          })}
-          register={async (request) => {
-            try {
-              return await registerUser(request);
-            } catch (err) {
-              const missing = notFoundIndexes(err);
-              if (!missing) throw err;
-              // A location matched nothing: back to the locations, that one marked.
-              setState((current) => ({
-                ...current,
-                step: 0,
-                moved: true,
-                locations: current.locations.map((l, i) => ({ ...l, notFound: missing.has(i) })),
-              }));
-              return false;
-            }
-          }}
-          onRegistered={(account) => {
-            forgetInvitationToken();
-            go(2, { account });
-          }}
-          onBack={(account) => go(0, { account })}
-        />
-      )}
-      {step === 2 && <DoneStep email={state.account?.email ?? ''} />}
+      <Box key={`values-${wizard.generation}`}>
+        {step === 'locations' && (
+          <LocationsStep
+            locations={state.locations}
+            draft={state.draft}
+            region={isJurisdiction(jurisdiction) ? jurisdiction : ''}
+            onChange={(locations) => setState((current) => ({ ...current, locations }))}
+            onDraft={(draft) => setState((current) => ({ ...current, draft }))}
+            onContinue={(locations) => go('account', { locations, draft: undefined })}
+          />
+        )}
+        {step === 'account' && (
+          <AccountStep
+            label="Your account"
+            defaultValues={state.account ?? emptyAdministratorValues()}
+            schema={UserRegistrationRequest}
+            toRequest={(values) => ({
+              ...values,
+              locations: state.locations.map((l) => l.request),
+              ...(invitationToken ? { invitationToken } : {}),
+            })}
+            register={async (request) => {
+              try {
+                return await registerUser(request);
+              } catch (err) {
+                const missing = notFoundIndexes(err);
+                if (!missing) throw err;
+                // A location matched nothing: back to the locations, that one marked.
+                go('locations', {
+                  locations: state.locations.map((l, i) => ({ ...l, notFound: missing.has(i) })),
+                });
+                return false;
+              }
+            }}
+            onValues={(account) => setState((current) => ({ ...current, account }))}
+            onRegistered={(account) => {
+              forgetInvitationToken();
+              forgetWizard(STORAGE_KEY);
+              // A fresh wizard behind the finished one: Back from "Check your email" starts again.
+              setState({
+                locations: [],
+                doneEmail: account.email,
+                approvals: state.locations
+                  .filter((l) => l.name)
+                  .map((l) => ({ location: l.name!, administrators: l.administrators ?? [] })),
+              });
+              go('done');
+            }}
+            onBack={(account) => go('locations', { account })}
+          />
+        )}
+        {step === 'done' && <DoneStep email={state.doneEmail ?? ''} approvals={state.approvals} />}
+      </Box>
     </Box>
   );
 }

@@ -313,13 +313,13 @@ describe('form pattern (components/form)', () => {
     expect(input).toHaveAttribute('type', 'password');
   });
 
-  it("'Generate a password' fills both fields and shows the password so it can be saved", async () => {
+  it("'Generate a password' fills both fields and says so, without the password in clear", async () => {
     server.use(
       http.post('/api/password/generate/get', () => HttpResponse.json({ data: { password: 'kT7wQm3xPa9RcV4yHn8e' } })),
     );
     const { user } = renderDemo();
     await user.click(screen.getByRole('button', { name: 'Generate a password' }));
-    expect(await screen.findByTestId('generated-password')).toHaveTextContent('kT7wQm3xPa9RcV4yHn8e');
+    expect(await screen.findByTestId('generated-password-status')).not.toHaveTextContent('kT7wQm3xPa9RcV4yHn8e');
     expect(screen.getByLabelText(/^password/i)).toHaveValue('kT7wQm3xPa9RcV4yHn8e');
     expect(screen.getByLabelText(/^confirm password/i)).toHaveValue('kT7wQm3xPa9RcV4yHn8e');
   });

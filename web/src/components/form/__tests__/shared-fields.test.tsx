@@ -66,7 +66,9 @@ describe('shared fields (components/form)', () => {
     generatorAnswers();
     const { user } = renderDemo();
     await user.click(screen.getByRole('button', { name: 'Generate a password' }));
-    expect(await screen.findByTestId('generated-password')).toHaveTextContent(GENERATED);
+    // Said, never shown in clear (issue 38): the field's Show button reveals it.
+    expect(await screen.findByTestId('generated-password-status')).toHaveTextContent(/generated and filled in/);
+    expect(screen.getByTestId('generated-password-status')).not.toHaveTextContent(GENERATED);
     await waitFor(() => expect(screen.getByLabelText(/^new password/i)).toHaveValue(GENERATED));
     expect(screen.getByLabelText(/^password again/i)).toHaveValue(GENERATED);
     // The checklist follows the generated password.

@@ -165,6 +165,14 @@ export const confirmMfaReset = (code: string) =>
     { method: 'POST', body: { code } },
   );
 
+/** 10 new recovery codes replace the old ones (needs a recent login). */
+export const renewRecoveryCodes = () =>
+  accountCall(
+    (c) => c.ACCOUNT_ROUTES.recoveryCodes,
+    (c) => c.RecoveryCodesResponse.shape.data,
+    { method: 'POST' },
+  );
+
 export const getPasskeyRegistrationOptions = () =>
   accountCall(
     (c) => c.ACCOUNT_ROUTES.passkeyRegistrationOptions,

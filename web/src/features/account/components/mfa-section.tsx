@@ -7,7 +7,9 @@ import { RecoveryCodes } from '../../../components/mfa/recovery-codes';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
-import { accountQueryKeys, confirmMfaReset, startMfaReset } from '../api/account-api';
+import { accountQueryKeys, confirmMfaReset, renewRecoveryCodes, startMfaReset } from '../api/account-api';
+import { recoveryCodesDue, recoveryCodesDueText, recoveryCodesUnsaved } from '../../../lib/recovery-codes-unsaved';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { formatDate } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { lazyPart } from '../../../lib/lazy-part';
@@ -19,7 +21,10 @@ const setupForm = lazyPart(
   { reserve: '24rem' },
 );
 
-type Stage = { name: 'summary' } | { name: 'setup'; enrolment: MfaEnrollStart } | { name: 'codes'; codes: string[] };
+type Stage =
+  | { name: 'summary' }
+  | { name: 'setup'; enrolment: MfaEnrollStart }
+  | { name: 'codes'; codes: string[]; renewed?: boolean };
 
 /**
  * The authenticator app and recovery codes: MFA reset sets up a new app (new QR code and key, confirmed with a
@@ -43,6 +48,23 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
     stageRef.current?.focus();
   }, [stage.name]);
 
+  const hydrated = useHydrated();
+  const unsaved = hydrated && recoveryCodesUnsaved();
+  const [renewing, setRenewing] = useState(false);
+  const renew = async () => {
+    setRenewing(true);
+    setStartError(undefined);
+    setStatus(undefined);
+    try {
+      const { recoveryCodes } = await withReauth(renewRecoveryCodes);
+      setStage({ name: 'codes', codes: recoveryCodes, renewed: true });
+    } catch (err) {
+      setStartError(err);
+    } finally {
+      setRenewing(false);
+    }
+  };
+
   const start = async () => {
     setStarting(true);
     setStartError(undefined);
@@ -57,10 +79,12 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
     }
   };
 
-  const finish = () => {
+  const finish = (renewed: boolean | undefined) => {
     setStage({ name: 'summary' });
     setStatus(
-      'Your new authenticator app is set up, and your new recovery codes replace the old ones. Your passkeys were removed: add them again if you want to use them.',
+      renewed
+        ? 'Your new recovery codes replace the old ones. Your authenticator app is unchanged.'
+        : 'Your new authenticator app is set up, and your new recovery codes replace the old ones. Your passkeys were removed: add them again if you want to use them.',
     );
     void queryClient.invalidateQueries({ queryKey: accountQueryKeys.account });
   };
@@ -83,7 +107,7 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
             </Button>
           </>
         ) : stage.name === 'codes' ? (
-          <RecoveryCodes codes={stage.codes} onDone={finish} headingLevel="h3" />
+          <RecoveryCodes codes={stage.codes} onDone={() => finish(stage.renewed)} headingLevel="h3" />
         ) : (
           <SectionQuery query={account} loadingLabel="Loading your authenticator details" lines={2}>
             {(data) => (
@@ -94,6 +118,17 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
                     : 'No authenticator app is set up yet.'}
                 </Typography>
                 <Typography>Recovery codes left: {data.mfa.recoveryCodesLeft}</Typography>
+                {recoveryCodesDue(data.mfa, unsaved) && (
+                  <Alert severity="warning" sx={{ mt: 2 }} data-testid="recovery-codes-warning">
+                    {recoveryCodesDueText(data.mfa.recoveryCodesLeft, unsaved)}
+                  </Alert>
+                )}
+                <Box sx={{ mt: 2, display: 'flex', alignItems: 'center', gap: 2 }}>
+                  <Button variant="outlined" onClick={() => void renew()} disabled={renewing}>
+                    Make new recovery codes
+                  </Button>
+                  {renewing && <CircularProgress size={24} aria-label="Making your new recovery codes" />}
+                </Box>
                 <Typography sx={{ mt: 1 }}>
                   Lost your phone or got a new one? Set up a new authenticator app. Your old app, your old recovery
                   codes and your passkeys stop working, you are logged out everywhere else, and links we emailed you

@@ -355,6 +355,7 @@ describe('/find-admin (docs/requirements/portal.md#find-my-administrator)', () =
   it("lists the administrators' names and masked emails", async () => {
     const bodies = answerPost('/api/locations/public-find-admin', () =>
       dataAnswer({
+        locationName: 'Harbor Clinic, LLC',
         administrators: [
           { firstName: 'Jane', lastName: 'Doe', maskedEmail: 'j••••@example.com' },
           { firstName: 'Ravi', lastName: 'Shah', maskedEmail: 'r••••@example.com' },

@@ -13,6 +13,7 @@ import {
   type ValidateAuthorityRequest,
   type ValidateProviderRequest,
 } from '@portal/contracts/registration';
+import { FIND_ADMIN_PATH, FindAdminResponse, type FindAdminRequest } from '@portal/contracts/find-admin';
 import { apiRequest } from '../../../lib/api-client';
 
 /** The registration calls (docs/requirements/portal.md#provider-validation and the sections after it). */
@@ -51,3 +52,11 @@ export const registerUser = (body: UserRegistrationRequest) =>
     body,
     schema: UserRegistrationResponse.shape.data,
   });
+
+/**
+ * The name of the location the identifiers match and whether it has an administrator (the public lookup of
+ * docs/requirements/portal.md#find-my-administrator): a person adding a location sees which office it is and whether
+ * anyone can approve the request yet.
+ */
+export const lookUpLocation = (body: FindAdminRequest) =>
+  apiRequest(FIND_ADMIN_PATH, { method: 'POST', body, schema: FindAdminResponse.shape.data });

@@ -14,6 +14,7 @@ import {
   withoutListErrorWhileUnchosen,
 } from '../../../components/form/security-questions-fields';
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { useReportedValues } from '../../../lib/use-wizard';
 
 export interface AdministratorFormValues {
   firstName: string;
@@ -101,6 +102,7 @@ export function AdministratorStep({
 }: {
   defaultValues: AdministratorFormValues;
   registrationToken: string;
+  onValues?: (values: AdministratorFormValues) => void;
   onRegistered: (values: AdministratorFormValues) => void;
   onBack: (values: AdministratorFormValues) => void;
 }) {
@@ -126,6 +128,7 @@ export function AccountStep<S extends z.ZodMiniType>({
   schema,
   toRequest,
   register,
+  onValues,
   onRegistered,
   onBack,
 }: {
@@ -134,6 +137,8 @@ export function AccountStep<S extends z.ZodMiniType>({
   schema: SchemaSource<S>;
   toRequest: (values: AccountRequestValues) => z.input<S>;
   register: (request: z.output<S>) => Promise<unknown>;
+  /** The values as they are typed (the wizard keeps them without the secrets, use-wizard.ts). */
+  onValues?: (values: AdministratorFormValues) => void;
   onRegistered: (values: AdministratorFormValues) => void;
   onBack: (values: AdministratorFormValues) => void;
 }) {
@@ -142,6 +147,7 @@ export function AccountStep<S extends z.ZodMiniType>({
     defaultValues,
     shouldFocusError: false,
   });
+  useReportedValues(form as never, onValues);
   const personal = useWatch({ control: form.control, name: ['firstName', 'lastName', 'username', 'email'] });
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary, text } = useApiFormSubmit(form, fieldIds, {

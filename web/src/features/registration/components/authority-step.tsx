@@ -10,6 +10,7 @@ import { ProviderIdentifierFields } from '../../../components/form/provider-iden
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ShownAsIsError } from '../../../lib/use-api-error-text';
 import { requestResolver } from '../../../components/form/request-resolver';
+import { useReportedValues } from '../../../lib/use-wizard';
 
 export interface AuthorityFormValues {
   financialLookupSelector: FinancialLookupSelector | '';
@@ -80,11 +81,14 @@ function toRequest(values: AuthorityFormValues, validationToken: string) {
 export function AuthorityStep({
   defaultValues,
   validationToken,
+  onValues,
   onVerified,
   onBack,
 }: {
   defaultValues: AuthorityFormValues;
   validationToken: string;
+  /** The values as they are typed (the wizard keeps them, use-wizard.ts). */
+  onValues?: (values: AuthorityFormValues) => void;
   onVerified: (values: AuthorityFormValues, registrationToken: string) => void;
   onBack: (values: AuthorityFormValues) => void;
 }) {
@@ -99,6 +103,7 @@ export function AuthorityStep({
     defaultValues,
     shouldFocusError: false,
   });
+  useReportedValues(form, onValues);
   const selector = useWatch({ control: form.control, name: 'financialLookupSelector' });
   const { submitCount, isSubmitting } = form.formState;
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {

@@ -3,8 +3,17 @@ import { Link as RouterLink } from 'react-router';
 import { ResendVerificationForm } from '../../../components/verification/resend-verification-form';
 import { paths } from '../../../config/paths';
 
-/** The last step of a self-registration: what happens next. The email comes first: nothing else works until its link is used. */
-export function DoneStep({ email }: { email: string }) {
+/** A location the person asked for, as the approval note names it: its name and its administrators' names. */
+export interface ApprovalNote {
+  location: string;
+  administrators: string[];
+}
+
+/**
+ * The last step of a self-registration: what happens next. The email comes first: nothing else works until its link
+ * is used. `approvals` (the end user's registration): who must approve each location asked for.
+ */
+export function DoneStep({ email, approvals }: { email: string; approvals?: ApprovalNote[] }) {
   return (
     <Box data-testid="registration-done">
       <Typography sx={{ mb: 2 }}>
@@ -17,6 +26,21 @@ export function DoneStep({ email }: { email: string }) {
           At your first login you set up an authenticator app (multi-factor authentication) and save your recovery
           codes.
         </li>
+        {approvals && approvals.length > 0 && (
+          <li data-testid="registration-approvals">
+            An administrator of each location must approve your access before you can use it:
+            <Box component="ul" sx={{ pl: 3, mt: 1 }}>
+              {approvals.map((approval) => (
+                <li key={approval.location}>
+                  {approval.location}:{' '}
+                  {approval.administrators.length
+                    ? `approved by ${approval.administrators.join(', ')} (its administrator${approval.administrators.length > 1 ? 's' : ''})`
+                    : 'it has no administrator yet, so nobody can approve it until one registers'}
+                </li>
+              ))}
+            </Box>
+          </li>
+        )}
       </Box>
       <Typography sx={{ mb: 1 }}>No email after a few minutes? Check your spam folder, or send a new link.</Typography>
       <ResendVerificationForm id="register-resend-email" />

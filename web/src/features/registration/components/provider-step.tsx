@@ -14,6 +14,8 @@ import {
 import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
+import { useReportedValues } from '../../../lib/use-wizard';
+import { findAdminPrefillState } from '../../../lib/find-admin-prefill';
 
 export type ProviderFormValues = ProviderLocationValues;
 
@@ -69,12 +71,15 @@ function LocationSummaryList({ summary }: { summary: LocationSummary }) {
 export function ProviderStep({
   defaultValues,
   validated,
+  onValues,
   onValidated,
   onConfirm,
 }: {
   defaultValues: ProviderFormValues;
   /** A location already matched with these values (the user came back to this step). */
   validated: ValidatedLocation | undefined;
+  /** The values as they are typed (the wizard keeps them, use-wizard.ts). */
+  onValues?: (values: ProviderFormValues) => void;
   onValidated: (values: ProviderFormValues, location: ValidatedLocation | undefined) => void;
   onConfirm: () => void;
 }) {
@@ -83,6 +88,7 @@ export function ProviderStep({
     defaultValues,
     shouldFocusError: false,
   });
+  useReportedValues(form, onValues);
   const [confirming, setConfirming] = useState(!!validated);
   // The form that had the focus is gone once a location is found: the focus goes to what was found.
   const found = useRef<HTMLParagraphElement>(null);
@@ -144,7 +150,15 @@ export function ProviderStep({
       {hasAdministrator && (
         <Alert severity="info" sx={{ mb: 2 }}>
           Your location&apos;s administrator can give you access.{' '}
-          <Link component={RouterLink} to={paths.findAdmin.href()}>
+          <Link
+            component={RouterLink}
+            to={paths.findAdmin.href()}
+            state={findAdminPrefillState({
+              npi: form.getValues('npi'),
+              ptan: form.getValues('ptan'),
+              tin: form.getValues('tin'),
+            })}
+          >
             Find my administrator
           </Link>{' '}
           or{' '}
