@@ -104,7 +104,7 @@ describe('the administrator console', () => {
   });
 
   async function openConsole(page: Page) {
-    await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Staff accounts' }).click();
     await page.waitForURL('**/admin');
     await page.getByRole('heading', { level: 1, name: 'Staff accounts' }).waitFor();
     await waitForSettled(page);
@@ -186,7 +186,7 @@ describe('the administrator console', () => {
     await page.goto('/dde-access');
     await page.getByRole('radio', { name: new RegExp(locationName) }).waitFor();
     // Not an administrator anywhere: no console link.
-    expect(await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Staff accounts' }).count()).toBe(0);
   });
 
   it('make administrator, then revoke it, each after a confirmation (axe on the dialogs)', async () => {

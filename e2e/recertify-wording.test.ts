@@ -43,7 +43,7 @@ describe('the recertification screen says what is true', () => {
     await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'My account' }).click();
     await held.getByText(/^My account opens once/).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/recertify');
-    await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Staff accounts' }).click();
     await held.getByText(/^The staff accounts console opens once/).waitFor();
     await expectNoAxeViolations(page, 'recertify, held');
     await screenshot(page, 'recertify-held-1440');

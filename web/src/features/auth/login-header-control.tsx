@@ -10,7 +10,7 @@ const portalLinks = [
   { label: 'My account', path: paths.account.path, href: paths.account.href() },
 ];
 /** The administrator's console, for administrators of a location (docs/requirements/staff-accounts.md). */
-const adminLink = { label: 'Admin', path: paths.admin.path, href: paths.admin.href() };
+const adminLink = { label: 'Staff accounts', path: paths.admin.path, href: paths.admin.href() };
 
 /**
  * Logged out: Register and Log in (back to this page afterwards). Logged in: the portal's menu (Portal home, DDE

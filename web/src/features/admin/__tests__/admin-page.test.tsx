@@ -119,7 +119,7 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
     ).toEqual(['Name', 'Username', 'Email', 'Location', 'Requested', 'Decision']);
     // The header's menu leads here for an administrator of a location, marked as the current page.
     const menu = screen.getByRole('navigation', { name: 'Portal' });
-    expect(within(menu).getByRole('link', { name: 'Admin' })).toHaveAttribute('aria-current', 'page');
+    expect(within(menu).getByRole('link', { name: 'Staff accounts' })).toHaveAttribute('aria-current', 'page');
     expect(row).toHaveTextContent(
       'Jordan User J8demo.user.j8demo.user.j8@example.comPrairie Valley Clinic (NPI 1234567893)Nov 20, 2026',
     );
@@ -362,6 +362,6 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
     expect(screen.queryByRole('region', { name: 'Access requests' })).toBeNull();
     expect(lists).toEqual([]);
     const menu = screen.getByRole('navigation', { name: 'Portal' });
-    expect(within(menu).queryByRole('link', { name: 'Admin' })).toBeNull();
+    expect(within(menu).queryByRole('link', { name: 'Staff accounts' })).toBeNull();
   });
 });
