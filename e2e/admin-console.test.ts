@@ -186,7 +186,9 @@ describe('the administrator console', () => {
     await page.goto('/dde-access');
     await page.getByRole('radio', { name: new RegExp(locationName) }).waitFor();
     // Not an administrator anywhere: no console link.
-    expect(await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Staff accounts' }).count()).toBe(0);
+    expect(
+      await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Staff accounts' }).count(),
+    ).toBe(0);
   });
 
   it('make administrator, then revoke it, each after a confirmation (axe on the dialogs)', async () => {

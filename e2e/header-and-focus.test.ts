@@ -186,7 +186,9 @@ describe('keyboard focus and the phone header', () => {
     await gotoHydrated(page, '/portal');
     await waitForSettled(page);
     const desktop = await destinations();
-    expect(desktop).toEqual(expect.arrayContaining(['Portal home', 'DDE access', 'My account', 'Staff accounts', 'Help']));
+    expect(desktop).toEqual(
+      expect.arrayContaining(['Portal home', 'DDE access', 'My account', 'Staff accounts', 'Help']),
+    );
     await page.setViewportSize({ width: 390, height: 844 });
     await waitForSettled(page);
     const phone = await destinations();
