@@ -303,6 +303,12 @@ async function main() {
         .toFixed(0)
         .padStart(4)} MB  ${f.loadPeak.toFixed(0).padStart(6)} MB  ${f.afterLoad.toFixed(0).padStart(7)} MB`,
     );
+  // End to end: what each engine's portal served under the same load (the machine's other work moves both).
+  const answered = (f: EngineFigures) =>
+    Object.entries(f.statuses).reduce((n, [status, count]) => n + (/^\d+$/.test(status) ? count : 0), 0);
+  console.log(
+    `  answers in the ${LOAD_SECONDS} s of load, PGlite ÷ PostgreSQL: ${(answered(pglite) / answered(postgres)).toFixed(2)}`,
+  );
   line('PGlite idle', pglite.idle, TARGETS.idleMb);
   line(`PGlite after ${LOAD_SECONDS} s of mixed load`, pglite.afterLoad, TARGETS.loadMb);
   line('PGlite first-start peak (portal process)', pglite.firstStartPeak, TARGETS.firstStartMb);
