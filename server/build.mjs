@@ -22,4 +22,6 @@ cpSync('src/db/migrations', 'dist/migrations', { recursive: true });
 cpSync('src/feeds/demo-feeds', 'dist/demo-feeds', { recursive: true });
 // The password hasher's worker threads load this file beside the bundle (new URL(…, import.meta.url)).
 cpSync('src/platform/password-hash-worker.mjs', 'dist/password-hash-worker.mjs');
+// openPglite creates a new embedded database in a child process running this script (beside the bundle).
+cpSync('src/db/pglite-init.mjs', 'dist/pglite-init.mjs');
 console.log('server built into server/dist');

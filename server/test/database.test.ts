@@ -1,7 +1,11 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isValidMbi, isValidNpi } from '@portal/contracts/identifiers';
-import type { DatabaseHandle } from '../src/db/client';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPglite, PGLITE_SETTINGS, type DatabaseHandle } from '../src/db/client';
+import { rowsOf } from '../src/platform/db-executor';
 import { AUTHORITY_LOOKBACK_DAYS, DEMO_SEED, generateDemoData, seedDemoData } from '../src/db/demo-data';
 import { appState, claims, providerLocations } from '../src/db/schema';
 import { buildTestApp, createTestDatabase } from './helpers';
@@ -128,6 +132,34 @@ describe('database', () => {
     await insert('Office.Admin');
     await expect(insert('office.admin')).rejects.toThrow();
   });
+});
+
+// docs/decisions/0070-pglite-memory.md: the embedded database's memory is sized for one process.
+describe('embedded database (PGlite)', () => {
+  it('creates a new data folder and runs with the settings sized for one process, on every start', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-pglite-new-'));
+    try {
+      const settings = async () => {
+        const handle = await openPglite(dir);
+        try {
+          const names = PGLITE_SETTINGS.map((setting) => setting.split('=')[0]!);
+          return rowsOf<{ name: string; setting: string }>(
+            await handle.db.execute(
+              sql`select name, current_setting(name) as setting from unnest(${sql.raw(
+                `array[${names.map((n) => `'${n}'`).join(',')}]`,
+              )}) as name`,
+            ),
+          ).map((row) => `${row.name}=${row.setting}`);
+        } finally {
+          await handle.close();
+        }
+      };
+      expect(await settings()).toEqual([...PGLITE_SETTINGS]); // a new folder: created, then opened
+      expect(await settings()).toEqual([...PGLITE_SETTINGS]); // the same folder again
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('readiness', () => {

@@ -1,6 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { promisify } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -132,10 +136,67 @@ function handle(
   };
 }
 
+/**
+ * PostgreSQL settings of the embedded database, sized for one process serving one site
+ * (docs/decisions/0070-pglite-memory.md). PostgreSQL's defaults (shared_buffers 128 MB) are a server's: in PGlite they
+ * are WASM memory this process holds for good (a WASM memory never shrinks).
+ */
+export const PGLITE_SETTINGS = [
+  'shared_buffers=16MB',
+  'temp_buffers=2MB',
+  'work_mem=2MB',
+  'maintenance_work_mem=16MB',
+  'wal_buffers=1MB',
+] as const;
+
+/** PGlite's own start parameters (single-user mode, fsync off…) with the settings above. */
+export const pgliteOptions: PGliteOptions = {
+  startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+};
+
+/** The child process that creates a new embedded database (beside this file in the sources and beside main.js). */
+const pgliteInitScript = fileURLToPath(new URL('./pglite-init.mjs', import.meta.url));
+
+/**
+ * Creates the database in `dataDir` in a child process. PGlite's initdb runs in a temporary second WASM instance
+ * whose memory would stay in this process until a garbage collection (872–917 MB RSS for ~35 s after a first start);
+ * in a child it is given back when the child exits. An interrupted or failed creation leaves no PG_VERSION, so the next start
+ * tries again.
+ */
+async function createPgliteDatabase(dataDir: string): Promise<void> {
+  try {
+    // --liftoff-only: V8's baseline WASM compiler only. initdb runs once, so optimised code would cost memory
+    // (~85 MB at the peak) and time for nothing; the server process keeps the optimising tier for its queries.
+    await promisify(execFile)(
+      process.execPath,
+      ['--liftoff-only', pgliteInitScript, dataDir, JSON.stringify(pgliteOptions)],
+      { encoding: 'utf8' },
+    );
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new Error(`Could not create the embedded database in ${dataDir}${stderr ? `: ${stderr}` : ''}`, {
+      cause: err,
+    });
+  }
+}
+
+/**
+ * The PGlite client of the database in `dataDir` (created first when new), with the settings above and compiled by
+ * V8's baseline WASM compiler only (Liftoff): the optimising compiler's memory stays in the process for good
+ * (~70 MB RSS after a minute of load) while the queries it speeds up are within the noise of this machine's
+ * measurements (bench/results/2026-11-29-pglite-memory.md). The flag concerns WebAssembly alone (the password
+ * hasher is native code) and applies to modules compiled after it is set.
+ */
+export async function createPglite(dataDir: string): Promise<PGlite> {
+  mkdirSync(dataDir, { recursive: true });
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await createPgliteDatabase(dataDir);
+  setFlagsFromString('--liftoff-only');
+  return PGlite.create(dataDir, pgliteOptions);
+}
+
 /** Embedded PostgreSQL (PGlite, WASM) persisted in `dataDir`; one process at a time may open a folder. */
 export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
-  mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  const client = await createPglite(dataDir);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return handle(
     db,
