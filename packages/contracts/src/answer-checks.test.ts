@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorResponseCheck, SessionStateCheck } from './answer-checks';
+import { ErrorResponseCheck, SESSION_ENDED_CODES, SessionStateCheck } from './answer-checks';
 import { PendingLoginStep, SessionState } from './auth';
 import { ErrorResponseSchema } from './http';
 
@@ -21,6 +21,7 @@ describe('SessionStateCheck', () => {
   it('covers every field of SessionState', () => {
     const full = {
       loggedIn: true,
+      endedBecause: 'Session_Ended_Mfa_Reset',
       username: 'a',
       displayName: 'A',
       idleSecondsLeft: 10,
@@ -36,7 +37,7 @@ describe('SessionStateCheck', () => {
   it('answers what the schema answers for every field with every kind of value', () => {
     const base = { loggedIn: false };
     for (const key of Object.keys(SessionState.shape))
-      for (const value of [...wrongValues, ...PendingLoginStep.options, 'other-step'])
+      for (const value of [...wrongValues, ...PendingLoginStep.options, ...SESSION_ENDED_CODES, 'other-step'])
         agree(SessionStateCheck, SessionState, { ...base, [key]: value });
     for (const value of [...wrongValues, 'text', { loggedIn: true, extra: 1 }, Object.create({ loggedIn: true })])
       agree(SessionStateCheck, SessionState, value);
