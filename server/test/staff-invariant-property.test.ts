@@ -1,3 +1,4 @@
+import { SESSION_ENDED_CODES } from '@portal/contracts/answer-checks';
 import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
 import { RECERTIFICATIONS_PATH } from '@portal/contracts/recertification';
 import { and, eq, gt, inArray } from 'drizzle-orm';
@@ -91,8 +92,8 @@ describe('a location never loses its last working administrator', () => {
     403: ['Admin_Other_Locations'],
     // The actor lost the role meanwhile, or the target's link is gone.
     404: ['Not_Found'],
-    // The actor's own sessions were ended meanwhile (disabled, second factor reset).
-    401: ['Not_Logged_In', 'Session_Expired'],
+    // The actor's own sessions were ended meanwhile (disabled, second factor reset), with the reason when one is known.
+    401: ['Not_Logged_In', 'Session_Expired', ...SESSION_ENDED_CODES],
   };
 
   it('holds under random interleavings of every change that removes or weakens an administrator', async () => {
