@@ -160,10 +160,10 @@ describe('the portal as an office uses it every day', { timeout: 180_000 }, () =
     const requests = page.getByRole('region', { name: 'Your DDE access requests' });
     await requests.getByText('You have not sent a DDE access request yet.').waitFor();
 
-    // The header: the portal's own menu, no login help.
+    // The header: the portal's own menu, and Help (contact us, find my administrator) stays when logged in.
     const nav = page.getByRole('navigation', { name: 'Portal' });
     for (const name of ['Portal home', 'DDE access', 'My account']) await nav.getByRole('link', { name }).waitFor();
-    expect(await page.getByRole('button', { name: 'Help' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Help' }).count()).toBe(1);
     await expectNoAxeViolations(page, 'portal home (1440)');
     await screenshot(page, 'portal-home-1440');
 
