@@ -118,8 +118,9 @@ describe('locked and disabled accounts at the login', () => {
       .getByRole('dialog', { name: /^Unlock / })
       .getByRole('button', { name: 'Unlock' })
       .click();
-    await adminPage
-      .getByTestId('people-status')
+    // The result shows on the person's card, next to the button (issue 38 item 4).
+    await person
+      .getByTestId('person-status')
       .getByText(/account is unlocked/)
       .waitFor();
     // The owner is told of the unlock.
@@ -169,9 +170,10 @@ describe('locked and disabled accounts at the login', () => {
       const people = adminPage.getByRole('region', { name: 'People of my locations' });
       await people.getByRole('searchbox', { name: 'Name, username or email' }).fill(USER);
       await people.getByRole('button', { name: 'Search' }).click();
-      await people.getByRole('listitem').filter({ hasText: USER }).getByRole('button', { name: button }).click();
+      const card = people.getByRole('listitem').filter({ hasText: USER });
+      await card.getByRole('button', { name: button }).click();
       await adminPage.getByRole('dialog', { name: confirm }).getByRole('button', { name: button }).click();
-      await adminPage.getByTestId('people-status').getByText(done).waitFor();
+      await card.getByTestId('person-status').getByText(done).waitFor();
     };
 
     // Disabled while working: the next request ends the session, the dialog's Login opens /login with the reason.
