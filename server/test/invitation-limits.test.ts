@@ -2,9 +2,10 @@ import { ADMIN_INVITATIONS_PATH } from '@portal/contracts/invitations';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, invitations, providerLocations, userLocations } from '../src/db/schema';
+import { auditEvents, invitations, userLocations } from '../src/db/schema';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
 import { createAccount } from './support/accounts';
+import { createLocation } from './support/staff';
 
 /**
  * The hourly invitation limits (docs/requirements/staff-accounts.md#invitations): per client address (the route), and
@@ -16,25 +17,6 @@ describe('invitations: limited per client address, per administrator and per loc
   let locationX: string;
   let locationY: string;
   let n = 0;
-
-  async function location(npi: string): Promise<string> {
-    const [row] = await app.database.db
-      .insert(providerLocations)
-      .values({
-        npi,
-        ptan: '123456',
-        tin: '123456789',
-        legalName: `Clinic ${npi}`,
-        jurisdiction: 'J5',
-        lineOfBusiness: 'A',
-        state: 'IA',
-        addressLine1: '1 Main St',
-        city: 'Des Moines',
-        zip: '50309',
-      } as typeof providerLocations.$inferInsert)
-      .returning({ id: providerLocations.id });
-    return row!.id;
-  }
 
   /** An administrator of `locationIds` with a fresh session from `ip`. */
   async function administrator(ip: string, ...locationIds: string[]): Promise<TestClient & { id: string }> {
@@ -53,8 +35,8 @@ describe('invitations: limited per client address, per administrator and per loc
 
   beforeAll(async () => {
     ({ app } = await buildTestApp({ clock: clock.now, config: testConfig({ INVITATIONS_PER_HOUR: '3' }) }));
-    locationX = await location('1000000011');
-    locationY = await location('1000000012');
+    locationX = (await createLocation(app)).id;
+    locationY = (await createLocation(app)).id;
   });
   afterAll(() => app.close());
 
