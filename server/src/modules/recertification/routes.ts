@@ -8,8 +8,8 @@ import {
   RecertificationResponse,
 } from '@portal/contracts/recertification';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { serviceContext } from '../../platform/service-context';
-import { requireRecentAuthentication, requireSession } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requireRecentAuthentication, requireSession } from '../../identity/sessions/guards';
 import { dueRecertifications, recertify, restoreLocation } from './service';
 
 /**

@@ -1,4 +1,4 @@
-import { issueSignedLocationToken, readSignedLocationToken } from '../../platform/signed-location-token';
+import { issueSignedLocationToken, readSignedLocationToken } from '../../identity/locations/signed-token';
 
 /**
  * The provider step's `validationToken`: a signed location token (platform/signed-location-token.ts) for the

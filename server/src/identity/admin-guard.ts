@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import { linkInForce } from '../db/links';
 import { accessRequests, providerLocations, userLocations } from '../db/schema';
-import type { DbExecutor } from './db-executor';
-import { PortalError } from './portal-error';
-import { guardErrors } from './route-errors';
-import { requireSession } from './session';
+import type { DbExecutor } from '../platform/db-executor';
+import { PortalError } from '../platform/portal-error';
+import { guardErrors } from '../platform/route-errors';
+import { requireSession } from './sessions/guards';
 
 /**
  * The ONE authorization check of the administrator's API (docs/decisions/0039-admin-guard.md,
