@@ -261,7 +261,7 @@ export const adminGuardPlugin = fp(
       if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
       const scope = route.config?.adminScope;
       if (!scope || !(scope in SCOPE_PARAMS))
-        throw new Error(`${route.url}: every /api/admin route declares config.adminScope (platform/admin-guard.ts)`);
+        throw new Error(`${route.url}: every /api/admin route declares config.adminScope (identity/admin-guard.ts)`);
       for (const name of SCOPE_PARAMS[scope])
         if (!route.url.includes(`:${name}`)) throw new Error(`${route.url}: adminScope '${scope}' reads :${name}`);
       // Session, then the guard, before validation and before the route's own preValidation/preHandler hooks

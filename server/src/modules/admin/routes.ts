@@ -33,7 +33,7 @@ import {
   unlockPerson,
 } from './service';
 
-/** What the guard established (it runs on every route here: platform/admin-guard.ts). */
+/** What the guard established (it runs on every route here: identity/admin-guard.ts). */
 function grantOf(request: FastifyRequest): AdminGrant {
   if (!request.adminGrant) throw new PortalError(404, 'Not_Found');
   return request.adminGrant;
