@@ -18,7 +18,7 @@ const VIEWS = {
       ),
       slug: field(
         'Address (slug)',
-        'The page address, /topics/<slug>. Left empty, it is made from the title when you save. Once the topic is published, changing it breaks every link to the old address.',
+        'The page address, /topics/<slug>. Left empty, it is made from the title when you save. Changed after the topic is published, the new address takes effect when you publish again, and the old one keeps working: the site sends its visitors (links in emails, bookmarks) to the new one.',
       ),
       summary: field(
         'Summary',
