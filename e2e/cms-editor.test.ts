@@ -250,6 +250,8 @@ describe('an editor in the Strapi admin', () => {
     for (const label of labels) expect(text.toLowerCase()).toContain(label.toLowerCase());
     // No raw attribute names, no "Set up preview" leading to Strapi's developer documentation.
     expect(text).not.toMatch(/heroTitle|LicenseText|NoticeText|Set up preview/);
+    // No announcement of Strapi's own features above the editor.
+    expect(await page.getByText(/Introducing the new Media Library/).count()).toBe(0);
     await screenshot(page, `cms-editor-${name.replace(/ /g, '-')}`);
   });
 
