@@ -48,7 +48,7 @@ describe('the CMS seed and the portal contracts', () => {
   });
 
   it('keeps public (unauthenticated) CMS access off', async () => {
-    expect(contentTypeNames).toHaveLength(6);
+    expect(contentTypeNames).toHaveLength(7);
     for (const type of contentTypeNames) {
       const res = await fetch(`${inject('cmsUrl')}/api/${type}`);
       // 401 since the public role holds no permission at all (the CMS bootstrap empties it).

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmsDir, cmsNode, startStrapi, type RunningStrapi } from '../server/test/support/strapi';
 import { previewKey, previewPageUrl } from '../server/src/content/preview';
+import errorCodePlaces from '../packages/contracts/src/error-code-places.json';
 import { launchBrowser, screenshot } from './support/browser';
 import { freePort, startPortal, type RunningPortal } from './support/portal-server';
 
@@ -249,16 +250,69 @@ describe('an editor in the Strapi admin', () => {
     for (const label of labels) expect(text.toLowerCase()).toContain(label.toLowerCase());
     // No raw attribute names, no "Set up preview" leading to Strapi's developer documentation.
     expect(text).not.toMatch(/heroTitle|LicenseText|NoticeText|Set up preview/);
+    // No announcement of Strapi's own features above the editor.
+    expect(await page.getByText(/Introducing the new Media Library/).count()).toBe(0);
     await screenshot(page, `cms-editor-${name.replace(/ /g, '-')}`);
   });
 
-  it('the error message editor explains the code and the message', async () => {
+  it('the error message editor explains the code and the message, and says where each message appears', async () => {
     await page.goto(`${cms.url}/admin/content-manager/collection-types/api::error-message.error-message`);
+    // The list says where each message appears, beside its code (from the registry's error-code-places.json).
+    await expect.poll(() => page.locator('thead').innerText()).toMatch(/where it appears/i);
+    const row = page.getByRole('row').filter({ has: page.getByText('Login_Failed', { exact: true }) });
+    await expect.poll(() => row.innerText()).toContain(errorCodePlaces.Login_Failed.slice(0, 40));
+    await screenshot(page, 'cms-error-message-list');
     await page.getByText('Not_Found', { exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Not_Found' }).waitFor();
     const text = await page.locator('main').innerText();
     expect(text).toContain('Error code');
     expect(text).toContain('What the visitor reads when this error happens');
+    // Read-only: it is kept with the portal's code, not by the editors.
+    const where = page.getByLabel(/^Where it appears/);
+    await expect.poll(() => where.inputValue()).toBe(errorCodePlaces.Not_Found);
+    expect(await where.isEditable()).toBe(false);
     await screenshot(page, 'cms-editor-error-message');
+  });
+
+  // Last: it moves the topic the tests above read at /topics/cardiac-rehab-billing.
+  it("changing a published topic's address keeps the old one: the portal answers 301 to the new one", async () => {
+    const moveTo = async (slug: string) => {
+      await page.goto(`${cms.url}${TOPIC_LIST}`);
+      await page
+        .getByRole('row')
+        .filter({ hasText: 'Cardiac rehab billing' })
+        .getByText('Cardiac rehab billing')
+        .click();
+      const address = page.getByLabel(/^Address \(slug\)/);
+      await address.fill(slug);
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page.getByText('Published document').waitFor();
+    };
+    const answerOf = async (path: string) => {
+      const res = await fetch(`${portal.url}${path}`, { redirect: 'manual' });
+      return { status: res.status, location: res.headers.get('location') };
+    };
+    await moveTo('cardiac-rehab-claims');
+    await expect
+      .poll(() => answerOf('/topics/cardiac-rehab-billing'))
+      .toEqual({ status: 301, location: '/topics/cardiac-rehab-claims' });
+    // A second change: both former addresses go straight to the current one.
+    await moveTo('cardiac-rehab-sessions');
+    for (const old of ['cardiac-rehab-billing', 'cardiac-rehab-claims'])
+      await expect
+        .poll(() => answerOf(`/topics/${old}`))
+        .toEqual({ status: 301, location: '/topics/cardiac-rehab-sessions' });
+    expect((await answerOf('/topics/cardiac-rehab-sessions')).status).toBe(200);
+    // A visitor's bookmark or an emailed link: the browser lands on the topic at its new address.
+    const visitor = await browser.newPage();
+    try {
+      await visitor.goto(`${portal.url}/topics/cardiac-rehab-billing`);
+      await visitor.getByRole('heading', { level: 1, name: 'Cardiac rehab billing' }).waitFor();
+      expect(new URL(visitor.url()).pathname).toBe('/topics/cardiac-rehab-sessions');
+    } finally {
+      await visitor.close();
+    }
+    // An address no topic ever had is still not found.
+    expect((await answerOf('/topics/cardiac-rehab-nothing')).status).toBe(404);
   });
 });

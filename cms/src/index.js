@@ -2,6 +2,7 @@
 const { provisionPortal } = require('./portal/provision');
 const { seedDemoContent } = require('./portal/seed');
 const { applyAdminViews } = require('./portal/admin-views');
+const { keepTopicAddresses } = require('./portal/topic-addresses');
 const { TOPIC, applyTopicRules } = require('./portal/topic-rules');
 const { markdownErrors, withoutContentChecks } = require('./portal/content-rules');
 const { errors } = require('@strapi/utils');
@@ -30,6 +31,7 @@ module.exports = {
   async bootstrap({ strapi }) {
     // The demo content keeps a `javascript:` link on purpose: it shows the site's own defence.
     await withoutContentChecks(() => seedDemoContent(strapi));
+    await keepTopicAddresses(strapi);
     await provisionPortal(strapi);
     await applyAdminViews(strapi);
   },

@@ -52,8 +52,12 @@ export interface PageRequest {
 type ApiTransport = (path: string) => Promise<{ status: number; payload: unknown }>;
 
 export interface RenderedPage {
-  /** 200, or 404 for a not-found state (an unknown path, an unknown or unpublished topic). */
+  /**
+   * 200, 404 for a not-found state (an unknown path, an unknown or unpublished topic), or 301 for a page that moved
+   * (a topic's former address), with `location`.
+   */
   status: number;
+  location?: string;
   /** The page's `<title>`, `<meta name="description">` (and `noindex` when not found), then its style tags. */
   head: string;
   /** The app's markup for `#root`. */
@@ -215,5 +219,7 @@ export async function renderPage(request: PageRequest): Promise<RenderedPage | u
   const inserted = Object.keys(emotionCache.inserted).map((id) => `${emotionCache.key}-${id}`);
   const styles = emotionServer.constructStyleTagsFromChunks(emotionServer.extractCriticalToChunks(inserted.join(' ')));
   const state = `<script type="application/json" id="${SERVER_STATE_ELEMENT_ID}">${serializeServerState({ queries: dehydrate(queryClient), mayHaveSession: request.sessionCookie, session: request.session, markdown: markdownTrees.serialize() })}</script>`;
-  return { status: pageHead.head.notFound ? 404 : 200, head: headTags(pageHead.head) + styles, root, state };
+  const { movedTo, notFound } = pageHead.head;
+  const status = movedTo ? 301 : notFound ? 404 : 200;
+  return { status, ...(movedTo ? { location: movedTo } : {}), head: headTags(pageHead.head) + styles, root, state };
 }

@@ -24,8 +24,11 @@ export default {
           'STRAPI_GUIDED_TOUR',
           JSON.stringify({ enabled: false, hidden: false, completedActions: [] }),
         );
+      // The admin's announcement of its new media library (a banner above every page, with a link to Strapi's blog),
+      // stored as dismissed: the key is the one the admin reads for this project (no `strapi.uuid` in package.json).
+      window.localStorage.setItem('STRAPI_MEDIA_LIBRARY_BANNER_DISMISSED_FOR_false:false', 'true');
     } catch {
-      // Storage blocked: the tour shows, and the editor can skip it.
+      // Storage blocked: the tour and the banner show, and the editor can skip or close them.
     }
     app.customFields.register({
       name: 'jurisdictions',

@@ -5,7 +5,7 @@
  * with "Configure the view" lasts until the next start): a label and a description for every field, the list's
  * columns and its default order. The topic list's Jurisdictions column comes from src/admin/app.jsx.
  */
-const field = (label, description) => ({ edit: { label, description }, list: { label } });
+const field = (label, description, edit = {}) => ({ edit: { label, description, ...edit }, list: { label } });
 
 const VIEWS = {
   'api::topic.topic': {
@@ -18,7 +18,7 @@ const VIEWS = {
       ),
       slug: field(
         'Address (slug)',
-        'The page address, /topics/<slug>. Left empty, it is made from the title when you save. Once the topic is published, changing it breaks every link to the old address.',
+        'The page address, /topics/<slug>. Left empty, it is made from the title when you save. Changed after the topic is published, the new address takes effect when you publish again, and the old one keeps working: the site sends its visitors (links in emails, bookmarks) to the new one.',
       ),
       summary: field(
         'Summary',
@@ -73,11 +73,16 @@ const VIEWS = {
   },
   'api::error-message.error-message': {
     settings: { mainField: 'ErrorCode', defaultSortBy: 'ErrorCode', defaultSortOrder: 'ASC', pageSize: 100 },
-    list: ['ErrorCode', 'Message'],
+    list: ['ErrorCode', 'WhereItAppears', 'Message'],
     fields: {
       ErrorCode: field(
         'Error code',
         'The code the portal sends with an error (packages/contracts/src/error-codes.json). Do not change it: the portal finds the message by this code.',
+      ),
+      WhereItAppears: field(
+        'Where it appears',
+        'Where visitors read this message and what causes it. Kept with the portal’s code (packages/contracts/src/error-code-places.json) and filled in at every start: it cannot be edited here.',
+        { editable: false },
       ),
       Message: field(
         'Message',

@@ -54,6 +54,26 @@ async function syncErrorMessages(strapi) {
     added += 1;
   }
   if (added) strapi.log.info(`[portal] added ${added} error message(s) from the registry`);
+  await describeErrorMessages(strapi, path.join(path.dirname(file), 'error-code-places.json'));
+}
+
+/**
+ * Where each message appears, from the registry's companion file (checked by a test to describe every code), shown
+ * read-only beside the message in the editor: drafts and published versions alike, their wording and publication
+ * state untouched.
+ */
+async function describeErrorMessages(strapi, file) {
+  if (!fs.existsSync(file)) {
+    strapi.log.warn(`[portal] ${file} not found; error messages are shown without where they appear`);
+    return;
+  }
+  const places = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const query = strapi.db.query('api::error-message.error-message');
+  const rows = await query.findMany({ select: ['ErrorCode', 'WhereItAppears'] });
+  const stale = new Set(rows.filter((r) => r.WhereItAppears !== (places[r.ErrorCode] ?? null)).map((r) => r.ErrorCode));
+  // updateMany with one object leaves updatedAt alone: a published message does not turn "Modified".
+  for (const code of stale)
+    await query.updateMany({ where: { ErrorCode: code }, data: { WhereItAppears: places[code] ?? null } });
 }
 
 /**

@@ -26,6 +26,14 @@ export const TopicEntrySchema = entry(TopicAttributes);
 export type TopicEntry = z.infer<typeof TopicEntrySchema>;
 export const TopicListSchema = z.array(TopicEntrySchema);
 
+/**
+ * An address a topic was published under (the CMS keeps every one, src/portal/topic-addresses.js): when no topic
+ * has that slug now, the page answers 301 to the topic's current address (docs/requirements/public-site.md#topic-page).
+ */
+export const TopicAddressListSchema = z.array(entry({ slug: z.string(), topicDocumentId: z.string() }));
+/** A topic's current address only (`fields[0]=slug`). */
+export const TopicSlugListSchema = z.array(entry({ slug: z.string() }));
+
 export const NoticeSchema = z.object({
   id: z.optional(z.number()),
   title: z.string(),

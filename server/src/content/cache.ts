@@ -16,13 +16,17 @@ export interface CachedAnswer {
   storedAt: number;
   /** The HTTP status to answer with when not 200 (a rendered not-found page is stored and answered 404). */
   status?: number;
+  /** The Location header of a redirect (a rendered page that moved: status 301). */
+  location?: string;
   /** Cache generation the answer was fetched in; a webhook starts a new generation. */
   generation: number;
 }
 
 /** What a loader (one upstream request) found. */
 export type LoadResult =
-  { kind: 'ok'; body: Buffer; contentType: string; status?: number } | { kind: 'not-found' } | { kind: 'bad-request' };
+  | { kind: 'ok'; body: Buffer; contentType: string; status?: number; location?: string }
+  | { kind: 'not-found' }
+  | { kind: 'bad-request' };
 
 /**
  * Why the upstream gave no usable answer: the first three say something about the CMS's health (see
@@ -285,13 +289,22 @@ export class ResponseCache {
 
   /** The answer as stored, its compressed forms included (async zlib, once per stored answer, never on a hit). */
   private async toAnswer(
-    result: { body: Buffer; contentType: string; status?: number },
+    result: { body: Buffer; contentType: string; status?: number; location?: string },
     generation: number,
   ): Promise<CachedAnswer> {
     const etag = strongEtag(result.body);
     const encoded = await compressAnswer(result.body, result.contentType, etag);
-    const { body, contentType, status } = result;
-    return { body, contentType, etag, encoded, storedAt: this.now(), generation, ...(status ? { status } : {}) };
+    const { body, contentType, status, location } = result;
+    return {
+      body,
+      contentType,
+      etag,
+      encoded,
+      storedAt: this.now(),
+      generation,
+      ...(status ? { status } : {}),
+      ...(location ? { location } : {}),
+    };
   }
 
   /** One upstream request per key and generation; concurrent callers share it. */

@@ -30,6 +30,7 @@ export function sendCachedAnswer(
   const vary = [options.vary, answer.encoded.br || answer.encoded.gzip ? 'accept-encoding' : undefined].filter(Boolean);
   if (vary.length > 0) reply.header('vary', vary.join(', '));
   if (options.stale) reply.header(CONTENT_STALE_HEADER, '1');
+  if (answer.location) reply.header('location', answer.location);
   if (etagMatches(request.headers['if-none-match'], form.etag)) return reply.code(304).send();
   if (form.encoding) reply.header('content-encoding', form.encoding);
   return reply.header('content-type', options.contentType ?? answer.contentType).send(form.body);

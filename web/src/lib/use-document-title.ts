@@ -11,6 +11,8 @@ export interface PageHead {
   description: string;
   /** The page is a not-found state: answered 404, `noindex` (docs/requirements/public-site.md#every-page). */
   notFound: boolean;
+  /** The page has moved to this path: answered 301 with it (a topic's former address). */
+  movedTo?: string;
 }
 
 export function documentTitle(title: string | undefined): string {
@@ -36,12 +38,12 @@ export const PageHeadRecorderContext = createContext<PageHeadRecorder | null>(nu
  */
 export function useDocumentTitle(
   title: string | undefined,
-  options: { description?: string; notFound?: boolean } = {},
+  options: { description?: string; notFound?: boolean; movedTo?: string } = {},
 ) {
   const fullTitle = documentTitle(title);
   const description = options.description || SITE_DESCRIPTION;
   const notFound = options.notFound ?? false;
-  useContext(PageHeadRecorderContext)?.record({ title: fullTitle, description, notFound });
+  useContext(PageHeadRecorderContext)?.record({ title: fullTitle, description, notFound, movedTo: options.movedTo });
   useEffect(() => {
     document.title = fullTitle;
     document.querySelector('meta[name="description"]')?.setAttribute('content', description);

@@ -96,6 +96,8 @@ export const contentHandlers = [
     const slug = new URL(request.url).searchParams.get('filters[slug][$eq]');
     return dataAnswer(slug === null ? defaultTopics : defaultTopics.filter((t) => t.attributes.slug === slug));
   }),
+  // No topic has moved (tests that need a former address override this).
+  http.get(contentRoute('topic-addresses'), () => dataAnswer([])),
   http.get(contentRoute('license'), () => dataAnswer(entry(1, { LicenseText: LICENSE_TEXT }))),
   http.get(contentRoute('system-use-notice'), () => dataAnswer(entry(1, { NoticeText: SYSTEM_USE_NOTICE_TEXT }))),
   http.get(contentRoute('security-questions'), () =>

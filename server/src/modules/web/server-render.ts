@@ -20,7 +20,9 @@ interface ServerEntry {
   pageVariant(request: PageRequest): string | undefined;
   /** Whether the page is for logged-in users only (docs/decisions/0034-server-rendered-portal-pages.md). */
   pageRequiresLogin?(path: string): boolean;
-  renderPage(request: PageRequest): Promise<{ status: number; head: string; root: string; state: string } | undefined>;
+  renderPage(
+    request: PageRequest,
+  ): Promise<{ status: number; location?: string; head: string; root: string; state: string } | undefined>;
 }
 
 /**
@@ -114,7 +116,7 @@ export async function createPageRenderer(
       .replace('<!--app-head-->', page.head)
       .replace('<!--app-root-->', page.root)
       .replace('<!--app-state-->', page.state);
-    return { status: page.status, html };
+    return { status: page.status, location: page.location, html };
   }
   async function render(key: string, request: PageRequest, log: FastifyBaseLogger) {
     const started = performance.now();
@@ -122,7 +124,14 @@ export async function createPageRenderer(
     if (!page) throw new UpstreamUnavailable('the page content could not be read');
     // Page requests are not access-logged (platform/logger.ts isQuietRequest): a render is worth a line.
     log.info({ page: key, status: page.status, ms: Math.round(performance.now() - started) }, 'page rendered');
-    return { kind: 'ok' as const, body: Buffer.from(page.html), contentType: HTML, status: page.status };
+    // A moved page (a topic's former address) is stored as its 301 with the new address, like any other page.
+    return {
+      kind: 'ok' as const,
+      body: Buffer.from(page.html),
+      contentType: HTML,
+      status: page.status,
+      ...(page.location ? { location: page.location } : {}),
+    };
   }
 
   return {

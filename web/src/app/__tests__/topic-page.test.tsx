@@ -50,6 +50,27 @@ describe('topic page', () => {
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
   });
 
+  it("sends a topic's former address to its current one, in place of the old one in history", async () => {
+    const requests = recordRequests();
+    server.use(
+      http.get(contentRoute('topic-addresses'), ({ request }) => {
+        const slug = new URL(request.url).searchParams.get('filters[slug][$eq]');
+        const known = { id: 7, attributes: { slug: 'appeals-old', topicDocumentId: 'doc-appeals' } };
+        return dataAnswer(slug === 'appeals-old' ? [known] : []);
+      }),
+      http.get(contentRoute('topics'), ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        if (query.get('filters[documentId][$eq]') === 'doc-appeals') return dataAnswer([topic('appeals')]);
+        return dataAnswer(query.get('filters[slug][$eq]') === 'appeals' ? [topic('appeals')] : []);
+      }),
+    );
+    const { router } = renderApp({ path: '/topics/appeals-old', cookies: done });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Title of appeals' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/topics/appeals');
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(requests.some((url) => url.pathname.endsWith('/topic-addresses'))).toBe(true);
+  });
+
   it("says 'This content was not found.' for a 404 answer, without asking again", async () => {
     const requests = recordRequests();
     server.use(http.get(contentRoute('topics'), () => errorAnswer(404, 'Not_Found')));

@@ -1,7 +1,8 @@
-import { Alert, Box, Button, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { useEffect } from 'react';
 import { CONTENT_NOT_FOUND_TEXT } from '@portal/contracts';
 import { selectableJurisdictions } from '@portal/contracts/jurisdiction-list';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import type { TopicEntry } from '@portal/contracts';
@@ -86,18 +87,41 @@ function OtherJurisdictionNotice({ jurisdictions }: { jurisdictions: readonly st
   );
 }
 
+/**
+ * A topic's former address (an editor changed its slug after publishing): the server answers 301 to the current one
+ * (docs/requirements/public-site.md#topic-page); in the app, the same move, in place of the old address in history.
+ */
+function TopicMoved({ to }: { to: string }) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    void navigate(to, { replace: true });
+  }, [navigate, to]);
+  return (
+    <Typography>
+      This page has moved to{' '}
+      <Link component={RouterLink} to={to}>
+        {to}
+      </Link>
+      .
+    </Typography>
+  );
+}
+
 /** A CMS topic: unpublished or unknown → 'This content was not found.' (docs/requirements/public-site.md#topic-page). */
 export function TopicArticle({ slug }: { slug: string }) {
   const topic = useTopic(slug);
   const print = usePrintBlock();
-  const attributes = topic.data?.attributes;
+  const attributes = topic.data?.topic?.attributes;
   const published = !!attributes?.publishedAt;
+  const movedTo = topic.data?.movedTo === undefined ? undefined : paths.topic.href(topic.data.movedTo);
   const notFound =
-    (!topic.isPending && !topic.isError && !published) ||
+    (!topic.isPending && !topic.isError && !published && !movedTo) ||
     (topic.error instanceof ApiError && topic.error.status === 404);
-  useDocumentTitle(topic.isPending ? 'Loading' : published ? attributes?.title : 'Content not found', {
+  const title = published ? attributes?.title : movedTo ? 'Page moved' : 'Content not found';
+  useDocumentTitle(topic.isPending ? 'Loading' : title, {
     description: published ? (attributes?.summary ?? undefined) : undefined,
     notFound,
+    movedTo,
   });
 
   if (topic.isPending) return <TopicSkeleton />;
@@ -106,6 +130,7 @@ export function TopicArticle({ slug }: { slug: string }) {
     if (error instanceof ApiError && error.status === 404) return <TopicNotFound />;
     return <ContentError code={error instanceof ApiError ? error.code : 'Generic_Error_For_Services'} />;
   }
+  if (movedTo) return <TopicMoved to={movedTo} />;
   if (!attributes || !published) return <TopicNotFound />;
   return <TopicView attributes={attributes} onPrint={print} />;
 }
