@@ -11,9 +11,14 @@ import type { Transform } from 'node:stream';
 export async function* parsedBatches<T>(
   path: string,
   parser: Transform,
-  options: { onBytes?: (bytes: number) => void; reframe?: (chunk: Buffer, last: boolean) => Buffer } = {},
+  options: {
+    onBytes?: (bytes: number) => void;
+    reframe?: (chunk: Buffer, last: boolean) => Buffer;
+    /** The read buffer's size; default 256 KB. */
+    bufferBytes?: number;
+  } = {},
 ): AsyncGenerator<T[]> {
-  const input = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const input = createReadStream(path, { highWaterMark: options.bufferBytes ?? 256 * 1024 });
   let failure: unknown;
   parser.on('error', (err) => (failure ??= err));
   const drain = (): T[] => {

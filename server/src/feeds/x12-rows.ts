@@ -27,6 +27,8 @@ export async function* x12ClaimRows(path: string, onBytes?: (bytes: number) => v
   const batches = parsedBatches<X12Segment>(path, parser as unknown as Transform, {
     onBytes,
     reframe: wholeSegments(),
+    // node-x12 makes several objects per element: a smaller buffer's segments die young, before they are promoted.
+    bufferBytes: 64 * 1024,
   });
 
   let position = 0;
