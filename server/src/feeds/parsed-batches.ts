@@ -4,7 +4,7 @@ import type { Transform } from 'node:stream';
 /**
  * Drives a parser written as a Node Transform stream (csv-parse, node-x12) over a file, one read buffer at a time,
  * and answers what it parsed from each buffer as one array: the parser runs synchronously inside `write`, so a
- * million rows cost a few hundred awaits instead of one per row (docs/requirements/data-feeds.md#speed). Memory stays
+ * million rows cost a few hundred awaits instead of one per row (docs/decisions/0077-import-speed.md). Memory stays
  * one read buffer plus its parsed values. `reframe` may hold back the tail of a buffer for the next one (the X12
  * reader hands node-x12 whole segments only); what it returns is written to the parser.
  */
