@@ -6,6 +6,9 @@
 // 3. time per row and peak RSS of the import process at BENCH_CLAIMS and at 5 × BENCH_CLAIMS (with --linear):
 //    within 1.2 × (linear, flat), RSS ≤ 300 MB.
 // The import runs as its own process (`npm run import`), as an operator runs it; its peak RSS is read at its exit.
+// 4. with --p99: provider-validation p99 (`POST /api/locations/validate/provider`, one request at a time through a
+//    whole server on the same database) while the CSV import of BENCH_CLAIMS runs, against the same server idle just
+//    before and after — target ≤ 2 ×, 0 5xx.
 // PGlite figures are printed too (not gated): BENCH_PGLITE_CLAIMS claims on an embedded database.
 // Needs PostgreSQL: BENCH_DATABASE_URL (a database `<db>_feeds_<random>` is created on its server and dropped).
 // Run: BENCH_DATABASE_URL=postgres://… npm run bench:import   (BENCH_CLAIMS=1000000 default; add -- --linear for 5×)
@@ -17,15 +20,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
+import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import pg from 'pg';
 import { openPglite, openPostgres } from '../server/src/db/client';
 import { demoFeedFile } from '../server/src/feeds/demo-feeds';
 import { importFeed } from '../server/src/feeds/import';
 import { write835, type PaidClaim } from '../server/src/feeds/x12-sample';
+import { startBenchApp } from './support/bench-app';
+import { summary } from './support/measure';
 
 const CLAIMS = Number(process.env.BENCH_CLAIMS ?? 1_000_000);
 const PGLITE_CLAIMS = Number(process.env.BENCH_PGLITE_CLAIMS ?? 100_000);
 const LINEAR = process.argv.includes('--linear');
+const P99 = process.argv.includes('--p99');
+const IDLE_SAMPLES = 300;
 const adminUrl = process.env.BENCH_DATABASE_URL;
 if (!adminUrl) {
   console.error('bench:import needs PostgreSQL: set BENCH_DATABASE_URL=postgres://…');
@@ -35,21 +43,26 @@ const CLI = fileURLToPath(new URL('../server/src/feeds/import-cli.ts', import.me
 const RSS = fileURLToPath(new URL('./support/report-max-rss.mjs', import.meta.url));
 const runDir = mkdtempSync(join(tmpdir(), 'portal-bench-import-'));
 
+interface DemoLocation {
+  npi: string;
+  ptan: string;
+  tin: string;
+  jurisdiction: string;
+  lob: string;
+}
+
 /** The demo's 1,000 locations, which the claims are spread over. */
-async function demoLocations(): Promise<{ npi: string; ptan: string; lob: string }[]> {
+async function demoLocations(): Promise<DemoLocation[]> {
   const [, ...lines] = readFileSync(demoFeedFile('provider-enrollment'), 'utf8').trimEnd().split('\n');
-  // NPI is the first column; PTAN and LINE_OF_BUSINESS are 9th and 6th from the end (ORG_NAME may hold commas).
+  // NPI is the first column; PTAN, TIN, JURISDICTION and LINE_OF_BUSINESS are 9th to 6th from the end (ORG_NAME
+  // may hold commas).
   return lines.map((line) => {
     const cells = line.split(',');
-    return { npi: cells[0]!, ptan: cells.at(-9)!, lob: cells.at(-6)! };
+    return { npi: cells[0]!, ptan: cells.at(-9)!, tin: cells.at(-8)!, jurisdiction: cells.at(-7)!, lob: cells.at(-6)! };
   });
 }
 
-function* claimsOf(
-  count: number,
-  locations: { npi: string; ptan: string; lob: string }[],
-  offset = 0,
-): Generator<PaidClaim> {
+function* claimsOf(count: number, locations: DemoLocation[], offset = 0): Generator<PaidClaim> {
   const d2 = (n: number) => String(n % 100).padStart(2, '0');
   for (let k = 0; k < count; k++) {
     const i = k + offset;
@@ -192,9 +205,98 @@ async function measure(count: number, locations: Awaited<ReturnType<typeof demoL
   }
 }
 
+/**
+ * Provider validation through a whole server on the import's database, one request at a time for a random demo
+ * location: IDLE_SAMPLES before the import, as many as fit while `npm run import` loads `count` claims, IDLE_SAMPLES
+ * after. Answers both p99s and the 5xx count.
+ */
+async function validationDuringImport(count: number, locations: DemoLocation[]) {
+  const csv = join(runDir, `claims-p99-${count}.csv`);
+  await writeCsv(csv, claimsOf(count, locations));
+  const db = await freshDatabase();
+  // One client would hit the per-client registration limit at once: raised for the measurement.
+  const server = await startBenchApp(
+    'import-p99',
+    { REGISTRATION_ATTEMPTS_PER_MINUTE: '10000' },
+    { databaseUrl: db.url },
+  );
+  let serverErrors = 0;
+  const once = async (): Promise<number> => {
+    const l = locations[Math.floor(Math.random() * locations.length)]!;
+    const started = process.hrtime.bigint();
+    const res = await fetch(`${server.base}${REGISTRATION_ROUTES.validateProvider}`, {
+      method: 'POST',
+      headers: server.headers,
+      body: JSON.stringify({
+        npi: l.npi,
+        ptan: l.ptan,
+        tin: l.tin,
+        jurisdiction: l.jurisdiction,
+        lineOfBusiness: l.lob,
+        passthroughResponse: true,
+      }),
+    });
+    await res.arrayBuffer();
+    if (res.status >= 500) serverErrors++;
+    else if (res.status !== 200) throw new Error(`provider validation answered ${res.status}`);
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  try {
+    const idle: number[] = [];
+    for (let i = 0; i < IDLE_SAMPLES; i++) idle.push(await once());
+    const during: number[] = [];
+    let done = false;
+    const importing = importProcess(db.url, csv).finally(() => (done = true));
+    while (!done) during.push(await once());
+    const imported = await importing;
+    for (let i = 0; i < IDLE_SAMPLES; i++) idle.push(await once());
+    return {
+      idle: summary(idle.sort((a, b) => a - b)),
+      during: summary(during.sort((a, b) => a - b)),
+      samples: during.length,
+      serverErrors,
+      seconds: imported.seconds,
+    };
+  } finally {
+    await server.close();
+    await db.drop();
+    rmSync(csv, { force: true });
+  }
+}
+
+/** PGlite (not gated): BENCH_PGLITE_CLAIMS claims on an embedded database. */
+async function pgliteFigures(locations: DemoLocation[]) {
+  const dir = join(runDir, 'pglite');
+  const lite = await openPglite(dir);
+  try {
+    await lite.migrate();
+    await importFeed(lite, {
+      kind: 'provider-enrollment',
+      file: demoFeedFile('provider-enrollment'),
+      startedBy: 'command',
+    });
+    const csv = join(runDir, 'pglite-claims.csv');
+    await writeCsv(csv, claimsOf(PGLITE_CLAIMS, locations));
+    const imported = await importFeed(lite, { kind: 'paid-claims', file: csv, startedBy: 'command' });
+    console.log(
+      `PGlite: ${fmt(PGLITE_CLAIMS)} claims in ${imported.seconds.toFixed(1)} s = ${fmt(PGLITE_CLAIMS / imported.seconds)} rows/s (not gated)`,
+    );
+  } finally {
+    await lite.close();
+  }
+}
+
 try {
   const locations = await demoLocations();
-  const sizes = LINEAR ? [CLAIMS, CLAIMS * 5] : [CLAIMS];
+  if (P99) {
+    const r = await validationDuringImport(CLAIMS, locations);
+    console.log(
+      `provider validation during the import of ${fmt(CLAIMS)} claims (${r.seconds.toFixed(0)} s, ${fmt(r.samples)} requests): ` +
+        `p99 ${r.during.p99.toFixed(1)} ms against ${r.idle.p99.toFixed(1)} ms idle = ${(r.during.p99 / r.idle.p99).toFixed(2)} × (target ≤ 2); ` +
+        `p50 ${r.during.p50.toFixed(1)} / ${r.idle.p50.toFixed(1)} ms; 5xx ${r.serverErrors} (target 0)`,
+    );
+  }
+  const sizes = P99 ? [] : LINEAR ? [CLAIMS, CLAIMS * 5] : [CLAIMS];
   const results = [];
   for (const size of sizes) {
     const r = await measure(size, locations);
@@ -216,24 +318,7 @@ try {
   }
 
   // PGlite (not gated): the demo must stay quick.
-  const dir = join(runDir, 'pglite');
-  const lite = await openPglite(dir);
-  try {
-    await lite.migrate();
-    await importFeed(lite, {
-      kind: 'provider-enrollment',
-      file: demoFeedFile('provider-enrollment'),
-      startedBy: 'command',
-    });
-    const csv = join(runDir, 'pglite-claims.csv');
-    await writeCsv(csv, claimsOf(PGLITE_CLAIMS, locations));
-    const summary = await importFeed(lite, { kind: 'paid-claims', file: csv, startedBy: 'command' });
-    console.log(
-      `PGlite: ${fmt(PGLITE_CLAIMS)} claims in ${summary.seconds.toFixed(1)} s = ${fmt(PGLITE_CLAIMS / summary.seconds)} rows/s (not gated)`,
-    );
-  } finally {
-    await lite.close();
-  }
+  if (!P99) await pgliteFigures(locations);
 } finally {
   rmSync(runDir, { recursive: true, force: true });
 }

@@ -214,6 +214,7 @@ describe('My account, passkeys and re-authentication', () => {
           lineOfBusiness: 'B',
           tinMasked: '*****6789',
           role: 'administrator',
+          endedOn: null,
         },
       ],
       recentAuthenticationSecondsLeft: 20 * 60,

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { DDE_SUBMIT_PATH, GET_EASI_PATH } from '@portal/contracts/dde-access';
 import { FIND_ADMIN_PATH } from '@portal/contracts/find-admin';
+import { ACCOUNT_ROUTES } from '@portal/contracts/account';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, like, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claims, ediEnrollments, importRuns, providerLocations, userLocations } from '../src/db/schema';
@@ -194,7 +195,18 @@ describe('data feeds: import', () => {
       networkServiceVendor: 'Northwind Network Services',
       contactPhone: '(410) 555-0123',
     });
+    /** The person's locations as My account and /portal list them. */
+    const ownLocations = async () => {
+      const res = await app.inject({
+        method: 'GET',
+        url: ACCOUNT_ROUTES.account,
+        headers: { ...portalHeaders, cookie: `${SESSION_COOKIE}=${cookie}` },
+      });
+      expect(res.statusCode).toBe(200);
+      return (res.json() as { data: { locations: { legalName: string; endedOn: string | null }[] } }).data.locations;
+    };
     // Before: in force everywhere (an administrator exists, so validation answers that code).
+    expect(await ownLocations()).toEqual([expect.objectContaining({ legalName: location!.legalName, endedOn: null })]);
     expect((await post(FIND_ADMIN_PATH, { npi: ended.npi, ptan: ended.ptan, tin: ended.tin })).statusCode).toBe(200);
     expect((await post(DDE_SUBMIT_PATH, ddeForm(), cookie)).statusCode).toBe(200);
 
@@ -218,6 +230,8 @@ describe('data feeds: import', () => {
     // The person keeps the account and the link.
     const links = await app.database.db.select().from(userLocations).where(eq(userLocations.userId, user.id));
     expect(links).toHaveLength(1);
+    // …and are told the location ended on that day (docs/requirements/data-feeds.md#end-dated-locations).
+    expect(await ownLocations()).toEqual([expect.objectContaining({ legalName: location!.legalName, endedOn: TODAY })]);
 
     // Listed again, the location is in force again.
     const relisted = csv(providers.header, providers.rows.slice(0, 101));
@@ -405,6 +419,37 @@ describe('data feeds: import', () => {
       // The 835 of claims already loaded from CSV changes no row: the same facts.
       const again = await run({ kind: 'paid-claims', file: await x12(paid.rows.slice(0, 60).map(claimOf)) });
       expect(again).toMatchObject({ read: 60, inserted: 0, updated: 0 });
+    });
+
+    it('a read buffer that ends exactly on a segment terminator loses and doubles nothing (node-x12 1.7 did)', async () => {
+      // 1,800 new claims of the loaded locations: an interchange of about 700 KB, three 256 KB read buffers.
+      const claimList = Array.from({ length: 1800 }, (_, k) => ({
+        ...claimOf(paid.rows[k % 60]!),
+        claimNumber: `ZZ${String(k).padStart(11, '0')}`,
+      }));
+      const text = readFileSync(await x12(claimList), 'latin1');
+      // Blank lines (skipped between segments) move bytes: the first buffer ends inside a segment, the second
+      // exactly on a terminator…
+      const buffer = 256 * 1024;
+      const insert = (at: number, n: number) => (t: string) => `${t.slice(0, at)}${'\n'.repeat(n)}${t.slice(at)}`;
+      let midSegment = buffer - 1;
+      while (!/[A-Z0-9]/.test(text[midSegment]!)) midSegment--;
+      const first = insert(text.indexOf('~', text.indexOf('\nGS*')) + 1, buffer - 1 - midSegment)(text);
+      const lastByte = 2 * buffer - 1;
+      // …the terminator before a claim's CLP, so the third buffer starts with one.
+      const shift = lastByte - first.lastIndexOf('~\nCLP*', lastByte);
+      const shifted = insert(first.indexOf('~', buffer + 1) + 1, shift)(first);
+      expect(shifted.slice(lastByte, lastByte + 6)).toBe('~\nCLP*');
+      expect(shifted[buffer - 1]).toMatch(/[A-Z0-9]/);
+      const path = join(folder, `feed-${++fileCounter}.835`);
+      writeFileSync(path, shifted, 'latin1');
+      const summary = await run({ kind: 'paid-claims', file: path });
+      expect(summary).toMatchObject({ read: 1800, inserted: 1800, updated: 0, rejected: 0 });
+      const landed = await app.database.db
+        .select({ claimNumber: claims.claimNumber })
+        .from(claims)
+        .where(like(claims.claimNumber, 'ZZ%'));
+      expect(landed.map((c) => c.claimNumber).sort()).toEqual(claimList.map((c) => c.claimNumber));
     });
 
     it('a malformed interchange is refused with the segment position, nothing written', async () => {

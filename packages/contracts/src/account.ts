@@ -93,6 +93,11 @@ export const AccountLocation = z.object({
   /** e.g. `*****6789`: only the last four digits (`maskTin`). */
   tinMasked: z.string(),
   role: z.enum(['administrator', 'user']),
+  /**
+   * The day (YYYY-MM-DD) the location ended, once the provider-enrollment feed end-dated it and that day has come;
+   * null while it is in force (docs/requirements/data-feeds.md#end-dated-locations).
+   */
+  endedOn: z.nullable(z.string()),
 });
 export type AccountLocation = z.infer<typeof AccountLocation>;
 

@@ -90,6 +90,7 @@ const pgliteRunning = new Set<FeedKind>();
 /** COPY's text format: backslash, tab and line breaks escaped; \N is null. */
 function copyValue(value: string | null): string {
   if (value === null) return '\\N';
+  if (!/[\\\t\n\r]/.test(value)) return value;
   return value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 
@@ -244,18 +245,26 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
   let bytes = 0;
   const sink = stageSink(connection, stageColumns);
   const onBytes = (b: number) => (bytes = b);
-  const rows: AsyncIterable<SourceRow> =
+  const batches: AsyncIterable<SourceRow[]> =
     ctx.format === 'x12' ? x12ClaimRows(ctx.file, onBytes) : csvRows(ctx.file, columns, onBytes);
+  let reported = 0;
   try {
-    for await (const row of rows) {
-      read++;
-      if (read % 10_000 === 0) ctx.onProgress?.({ rows: read, bytes, totalBytes: ctx.totalBytes });
-      if (row.shapeError) {
-        rejects.push({ line: row.line, column: '', code: row.shapeError, value: '' });
-        continue;
+    // A read buffer's rows at a time: checked in a synchronous loop, then one await to hand them to the stage.
+    for await (const batch of batches) {
+      for (const row of batch) {
+        read++;
+        if (row.shapeError) {
+          rejects.push({ line: row.line, column: '', code: row.shapeError, value: '' });
+          continue;
+        }
+        const staged = checkRow(spec, columns, row, rejects);
+        if (staged) sink.add(row.line, staged);
       }
-      const staged = checkRow(spec, columns, row, rejects);
-      if (staged) await sink.write([String(row.line), ...staged]);
+      await sink.flushIfFull();
+      if (read - reported >= 10_000) {
+        reported = read;
+        ctx.onProgress?.({ rows: read, bytes, totalBytes: ctx.totalBytes });
+      }
     }
     await sink.end();
   } catch (err) {
@@ -430,7 +439,10 @@ function writeRejectReport(path: string, columns: readonly { name: string; maske
 const csvField = (value: string) => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 interface StageSink {
-  write(values: (string | null)[]): Promise<void>;
+  /** Adds a checked row (kept in memory until the next flush). */
+  add(line: number, values: (string | null)[]): void;
+  /** Sends the rows added so far once they fill a chunk (COPY) or a batch (PGlite). */
+  flushIfFull(): Promise<void>;
   end(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -451,8 +463,12 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
       if (!ok) await once(stream, 'drain');
     };
     return {
-      async write(values) {
-        buffer += `${values.map(copyValue).join('\t')}\n`;
+      add(line, values) {
+        let text = String(line);
+        for (const value of values) text += `\t${copyValue(value)}`;
+        buffer += `${text}\n`;
+      },
+      async flushIfFull() {
         if (buffer.length >= COPY_CHUNK_BYTES) await flush();
       },
       async end() {
@@ -468,15 +484,18 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
   }
   let batch: (string | null)[][] = [];
   const flush = async () => {
-    if (!batch.length) return;
-    const params: (string | null)[] = [];
-    const tuples = batch.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(', ')})`);
-    batch = [];
-    await connection.query(`insert into feed_stage (${columnList}) values ${tuples.join(', ')}`, params);
+    while (batch.length) {
+      const rows = batch.splice(0, STAGE_BATCH);
+      const params: (string | null)[] = [];
+      const tuples = rows.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(', ')})`);
+      await connection.query(`insert into feed_stage (${columnList}) values ${tuples.join(', ')}`, params);
+    }
   };
   return {
-    async write(values) {
-      batch.push(values);
+    add(line, values) {
+      batch.push([String(line), ...values]);
+    },
+    async flushIfFull() {
       if (batch.length >= STAGE_BATCH) await flush();
     },
     end: flush,

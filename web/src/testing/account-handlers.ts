@@ -20,6 +20,7 @@ export const demoAccount: Account = {
       lineOfBusiness: 'B',
       tinMasked: '*****6789',
       role: 'administrator',
+      endedOn: null,
     },
     {
       legalName: 'Cedar Rapids Hospital',
@@ -27,6 +28,7 @@ export const demoAccount: Account = {
       lineOfBusiness: 'A',
       tinMasked: '*****1234',
       role: 'user',
+      endedOn: null,
     },
   ],
   securityQuestionIds: ['childhood-street', 'first-car', 'first-school'],

@@ -3,6 +3,7 @@ import { maskPhone } from '@portal/contracts/fields';
 import { maskTin } from '@portal/contracts/identifiers';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { linkInForce } from '../../db/links';
+import { locationIsInForce } from '../../db/locations';
 import { mfaRecoveryCodes, passkeys, providerLocations, securityAnswers, userLocations } from '../../db/schema';
 import { userById } from '../../db/users';
 import { PortalError } from '../../platform/portal-error';
@@ -29,6 +30,8 @@ export async function accountProfile(
         lineOfBusiness: providerLocations.lineOfBusiness,
         tin: providerLocations.tin,
         role: userLocations.role,
+        status: providerLocations.status,
+        endDate: providerLocations.endDate,
       })
       .from(userLocations)
       .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
@@ -61,7 +64,12 @@ export async function accountProfile(
       passkeyCount: keys?.n ?? 0,
       recoveryCodesLeft: codes?.n ?? 0,
     },
-    locations: locations.map(({ tin, ...location }) => ({ ...location, tinMasked: maskTin(tin) })),
+    // An end-dated location stays listed, with the day it ended (docs/requirements/data-feeds.md#end-dated-locations).
+    locations: locations.map(({ tin, status, endDate, ...location }) => ({
+      ...location,
+      tinMasked: maskTin(tin),
+      endedOn: locationIsInForce({ status, endDate }, ctx.now()) ? null : endDate,
+    })),
     securityQuestionIds: questions.map((q) => q.questionId),
     recentAuthenticationSecondsLeft: recentAuthenticationSecondsLeft(
       session,

@@ -9,6 +9,7 @@ import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { recoveryCodesDue, recoveryCodesDueText, recoveryCodesUnsaved } from '../../lib/recovery-codes-unsaved';
 import { useHydrated } from '../../lib/use-hydrated';
+import { locationEndedText } from '../../lib/location-ended';
 import { useOwnDdeRequests, usePortalAccount } from './api/portal-home-api';
 import { AccessRequestsSection } from './components/access-requests-section';
 
@@ -36,7 +37,8 @@ const portalActions: PortalAction[] = [
     label: 'Request DDE access',
     description: 'Ask for new, changed or removed Direct Data Entry access for one of your provider locations.',
     href: paths.ddeAccess.href(),
-    visible: (account) => account.locations.length > 0,
+    // An end-dated location takes no DDE request (docs/requirements/data-feeds.md#end-dated-locations).
+    visible: (account) => account.locations.some((location) => !location.endedOn),
   },
   {
     label: 'My account',
@@ -124,6 +126,11 @@ function Locations({ account }: { account: Account }) {
       {account.locations.map((location, index) => (
         <ListItem key={`${index}:${location.legalName}`} disableGutters divider sx={{ display: 'block' }}>
           <Typography sx={{ fontWeight: 700 }}>{location.legalName}</Typography>
+          {location.endedOn && (
+            <Typography variant="body2" sx={{ fontWeight: 700 }}>
+              {locationEndedText(location.endedOn)}
+            </Typography>
+          )}
           <Typography variant="body2">
             {location.jurisdiction} · Part {location.lineOfBusiness} · TIN {location.tinMasked} · Your role:{' '}
             {roleText[location.role]}

@@ -67,6 +67,23 @@ describe('/account, My account (docs/requirements/session.md#my-account)', { tim
     expect(screen.getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/account');
   });
 
+  it('an end-dated location is still listed, with the day it ended', async () => {
+    server.use(...accountHandlers());
+    const [first, second] = demoAccount.locations;
+    server.use(
+      http.get(ACCOUNT_ROUTES.account, () =>
+        HttpResponse.json({ data: { ...demoAccount, locations: [first, { ...second!, endedOn: '2026-11-23' }] } }),
+      ),
+    );
+    renderAccount();
+    const locations = await section('Provider locations and roles');
+    const rows = (await within(locations).findAllByRole('row')).slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'Prairie Valley ClinicJ5 · Part B*****6789Administrator',
+      'Cedar Rapids HospitalThis location ended on Nov 23, 2026.J5 · Part A*****1234User',
+    ]);
+  });
+
   it('loading skeletons until the data arrives, then empty states', async () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));

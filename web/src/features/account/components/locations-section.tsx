@@ -3,6 +3,7 @@ import type { Account } from '@portal/contracts/account';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { ScrollTable } from '../../../components/tables/scroll-table';
+import { locationEndedText } from '../../../lib/location-ended';
 
 const roleText = { administrator: 'Administrator', user: 'User' } as const;
 
@@ -23,6 +24,11 @@ export function LocationsSection({ account }: { account: UseQueryResult<Account>
                 <TableRow key={`${index}:${location.legalName}`}>
                   <TableCell component="th" scope="row" data-label="Legal name">
                     {location.legalName}
+                    {location.endedOn && (
+                      <Typography variant="body2" sx={{ fontWeight: 700 }}>
+                        {locationEndedText(location.endedOn)}
+                      </Typography>
+                    )}
                   </TableCell>
                   <TableCell data-label="Jurisdiction">
                     {location.jurisdiction} · Part {location.lineOfBusiness}

@@ -60,6 +60,22 @@ describe('/portal, the portal home (docs/requirements/portal.md#portal-home)', (
     ]);
   });
 
+  it('tells the people of a location the feed end-dated that it ended, and on which day (no DDE action then)', async () => {
+    loggedIn();
+    const [first] = demoAccount.locations;
+    server.use(
+      http.get(ACCOUNT_ROUTES.account, () =>
+        HttpResponse.json({ data: { ...demoAccount, locations: [{ ...first!, endedOn: '2026-11-23' }] } }),
+      ),
+    );
+    renderApp({ path: '/portal', cookies });
+    const locations = await screen.findByRole('region', { name: 'Your provider locations and roles' });
+    const [item] = await within(locations).findAllByRole('listitem');
+    expect(item).toHaveTextContent(/Prairie Valley Clinic.*This location ended on Nov 23, 2026\./);
+    const actions = screen.getByRole('region', { name: 'What you can do' });
+    expect(within(actions).queryByRole('link', { name: 'Request DDE access' })).toBeNull();
+  });
+
   it('says so when there are no DDE requests and no locations (no DDE action, no console then)', async () => {
     loggedIn(false);
     server.use(http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: { ...demoAccount, locations: [] } })));
