@@ -84,8 +84,8 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       },
       {
         names: ['COOKIE_DOMAIN'],
-        shown: 'parent domain of the host',
-        text: 'Domain of the `region` and `amaApproved` cookies.',
+        shown: "parent domain of `PUBLIC_URL`'s host",
+        text: 'Domain of the `region` and `amaApproved` cookies. The computed one is never a public suffix (`example.co.uk` keeps `.example.co.uk`) and is absent on localhost, IP addresses and single-label hosts.',
       },
       {
         names: ['ANALYTICS_SCRIPT_URL', 'CHAT_SCRIPT_URL', 'SURVEY_SCRIPT_URL'],
