@@ -2,8 +2,8 @@ import { z } from 'zod/mini';
 import { UsernameLookupSchema } from './fields';
 import { dataEnvelope } from './http';
 import { oneTimeCodeSchema, TotpCodeSchema } from './one-time-code';
-import { PENDING_LOGIN_STEPS, SESSION_ENDED_CODES } from './answer-checks';
-export { SESSION_ENDED_CODES, type SessionEndedCode } from './answer-checks';
+import { PENDING_LOGIN_STEPS, SESSION_ENDED_CODES } from './response-checks';
+export { SESSION_ENDED_CODES, type SessionEndedCode } from './response-checks';
 
 /**
  * Login, second factor and session calls (docs/requirements/session.md, docs/requirements/api.md). Every answer is

@@ -6,7 +6,7 @@ import type { SessionState } from './auth';
  * error envelope (docs/decisions/0034-server-rendered-portal-pages.md). Evaluating zod and the schema graph of
  * `auth.ts` took 31–77 ms at 4× CPU slowdown on every page; these do what their schemas do (`SessionState` in auth.ts,
  * `ErrorResponseSchema` in http.ts: the same fields, unknown fields dropped), their types are the schemas' own, and
- * answer-checks.test.ts runs both on the same answers so the two cannot drift. A field added to a schema and not here
+ * response-checks.test.ts runs both on the same answers so the two cannot drift. A field added to a schema and not here
  * fails the type check (every key of the schema's type needs its rule).
  */
 
@@ -41,12 +41,12 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 };
 
 /** The same result shape as a zod schema's `safeParse`, so the HTTP client takes either. */
-export interface AnswerCheck<T> {
+export interface ResponseCheck<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
 
 /** A `z.object` of these fields without zod: the known fields of an object whose fields pass their rules. */
-function objectCheck<T>(rules: { [K in keyof T]-?: FieldRule }): AnswerCheck<T> {
+function objectCheck<T>(rules: { [K in keyof T]-?: FieldRule }): ResponseCheck<T> {
   const entries = Object.entries(rules) as [string, FieldRule][];
   return {
     safeParse(value) {
