@@ -31,7 +31,7 @@ import { metricsPlugin } from './platform/metrics';
 import { registerOpenApi } from './platform/openapi';
 import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
-import { passwordRoutes } from './modules/password/routes';
+import { passwordRoutes } from './modules/password-generator/routes';
 import { accountRoutes } from './modules/account/routes';
 import { adminRoutes } from './modules/admin/routes';
 import { adminGuardPlugin } from './identity/admin-guard';
@@ -153,7 +153,7 @@ export async function buildApp({
     },
     connectionTimeout: 20_000,
     // On shutdown a request on an open connection is served with `Connection: close` (not refused with 503) and idle
-    // connections are closed as platform/shutdown.ts decides (docs/decisions/0037-bench-gates.md).
+    // connections are closed as platform/shutdown.ts decides (docs/decisions/0061-bench-gates-as-they-stand.md).
     forceCloseConnections: 'idle',
     return503OnClosing: false,
     frameworkErrors: frameworkErrorHandler(baselineHeaders),

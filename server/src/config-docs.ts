@@ -75,7 +75,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       {
         names: ['SHUTDOWN_PROXY_IDLE_MS'],
         shown: '`6000`',
-        text: "While shutting down, a request that arrives on an open connection is still served, with `Connection: close`; other clients' idle connections are closed at once, a `TRUST_PROXY` proxy's only once idle this long. Keep it above the proxy's idle time for upstream connections (`keepalive_timeout 4s` in `deploy/`), so the portal never closes a connection while the proxy sends a request on it (decision 0037).",
+        text: "While shutting down, a request that arrives on an open connection is still served, with `Connection: close`; other clients' idle connections are closed at once, a `TRUST_PROXY` proxy's only once idle this long. Keep it above the proxy's idle time for upstream connections (`keepalive_timeout 4s` in `deploy/`), so the portal never closes a connection while the proxy sends a request on it (decision 0061).",
       },
       {
         names: ['SESSION_SECRET', 'ENCRYPTION_KEY'],
@@ -84,8 +84,8 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       },
       {
         names: ['COOKIE_DOMAIN'],
-        shown: 'parent domain of the host',
-        text: 'Domain of the `region` and `amaApproved` cookies.',
+        shown: "parent domain of `PUBLIC_URL`'s host",
+        text: 'Domain of the `region` and `amaApproved` cookies. The computed one is never a public suffix (`example.co.uk` keeps `.example.co.uk`) and is absent on localhost, IP addresses and single-label hosts.',
       },
       {
         names: ['ANALYTICS_SCRIPT_URL', 'CHAT_SCRIPT_URL', 'SURVEY_SCRIPT_URL'],
@@ -245,7 +245,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       {
         names: ['PASSWORD_HASH_NICE'],
         shown: '`10`',
-        text: "Password hashing runs this much below the request-serving thread's priority (Linux `nice`, 0–19; 0 = the same): requests keep a core during a burst of logins (docs/decisions/0020).",
+        text: "Password hashing runs this much below the request-serving thread's priority (Linux `nice`, 0–19; 0 = the same): requests keep a core during a burst of logins (docs/decisions/0062).",
       },
       {
         names: ['PASSWORD_HISTORY_COUNT'],

@@ -173,7 +173,7 @@ export const EnvSchema = z.object({
   // Default: one hash per core. More would only crowd the event loop out of the CPU (docs/decisions/0025).
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
   // Hashing threads run this much below the event loop's priority (Linux nice), so requests keep a core during a
-  // burst of logins (docs/decisions/0020); 0 = the same priority.
+  // burst of logins (docs/decisions/0062); 0 = the same priority.
   PASSWORD_HASH_NICE: z.coerce.number().int().min(0).max(19).default(PASSWORD_HASH_NICE_DEFAULT),
   PASSWORD_HISTORY_COUNT: z.coerce.number().int().min(0).max(24).default(6),
   // Unset (the default): passwords never expire, as NIST SP 800-63B advises; some deployments must set a lifetime.

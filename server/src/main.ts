@@ -68,7 +68,7 @@ if (config.seedDemoData) {
 // `Connection: close`), let every accepted request finish, those whose client went away included, and password hashes
 // (PasswordHasher.close waits for them), then close the database — after the app, not in an onClose hook of its own:
 // root onClose hooks run last-registered first, so one added here would run before the requests had finished. Past SHUTDOWN_TIMEOUT_MS the process exits 1 with an error line (docs/decisions/0032,
-// 0037; platform/shutdown.ts).
+// 0061; platform/shutdown.ts).
 closeWithGrace(
   {
     delay: config.shutdownTimeoutMs,

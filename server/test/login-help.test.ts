@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, oneTimeTokens, sessions, users } from '../src/db/schema';
-import { loginHelpWork } from '../src/modules/login-help/work';
+import { loginHelpWork } from '../src/modules/login-help/equal-work';
 import { renderEmail } from '../src/emails';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig, testClock } from './helpers';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { durationText } from '../src/platform/mail/layout';
 import { renderEmail } from '../src/emails';
+import { defineEmails } from '../src/platform/mail/outbox';
 
 /** Issue 22 item 10: emails give a duration ("within 30 minutes"), never a clock time in the server's GMT. */
 describe('email wording of time limits', () => {
@@ -42,5 +44,21 @@ describe('email wording of time limits', () => {
       expect(email.text).not.toMatch(/GMT|UTC/);
       expect(email.text).not.toContain('2026');
     }
+  });
+});
+
+/** Each feature defines its own templates (docs/decisions/0072); one name for two emails would send the wrong one. */
+describe('the template registry', () => {
+  it('refuses a name another feature already defined, and renders nothing it does not know', () => {
+    const sameName = {
+      'password-changed': { data: z.strictObject({}), body: () => ({ subject: 'x', paragraphs: [] }) },
+    };
+    expect(() => defineEmails(sameName)).toThrow('email template password-changed is defined twice');
+    expect(renderEmail('http://localhost:3000', 'password-changed', { firstName: 'Dana' }).subject).toBe(
+      'Medicare Provider Portal: Your password was changed',
+    );
+    expect(() => renderEmail('http://localhost:3000', 'no-such-email', {})).toThrow(
+      'unknown email template no-such-email',
+    );
   });
 });

@@ -58,6 +58,23 @@ describe('the client key of every per-client limit (docs/decisions/0032)', () =>
     expect(clientKeyOfAddress('::ffff:c000:207')).toBe('192.0.2.7');
   });
 
+  it('reads every way of writing an IPv6 address, and leaves what is not an address as it is', () => {
+    // The same /64 written with a dotted tail, in capitals, with leading zeros, fully expanded.
+    for (const written of [
+      '2001:db8:a:b::192.0.2.1',
+      '2001:DB8:A:B::1',
+      '2001:0db8:000a:000b:0:0:0:1',
+      '2001:db8:a:b:1:2:3:4',
+    ])
+      expect(clientKeyOfAddress(written), written).toBe('2001:db8:a:b::/64');
+    // A dotted tail that is not IPv4-mapped (NAT64) stays IPv6.
+    expect(clientKeyOfAddress('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(clientKeyOfAddress('::')).toBe('0:0:0:0::/64');
+    expect(clientKeyOfAddress('::FFFF:192.0.2.7')).toBe('192.0.2.7');
+    for (const odd of ['', 'unknown', '2001:db8::1::2', '192.0.2.256', '2001:db8:1:2:3:4:5:6:7'])
+      expect(clientKeyOfAddress(odd), odd).toBe(odd);
+  });
+
   it('counts every address of one IPv6 /64 as one client, and an IPv4-mapped address as its IPv4 client', async () => {
     const { app } = await buildTestApp({ config: testConfig({ LOGIN_ATTEMPTS_PER_MINUTE: '2' }) });
     try {

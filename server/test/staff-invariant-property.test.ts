@@ -1,4 +1,4 @@
-import { SESSION_ENDED_CODES } from '@portal/contracts/answer-checks';
+import { SESSION_ENDED_CODES } from '@portal/contracts/response-checks';
 import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
 import { RECERTIFICATIONS_PATH } from '@portal/contracts/recertification';
 import { and, eq, gt, inArray } from 'drizzle-orm';

@@ -19,7 +19,7 @@ import type { KnownSession } from './lib/session/session-context';
 import { PageHeadRecorder, PageHeadRecorderContext, type PageHead } from './lib/use-document-title';
 
 /**
- * The portal server's entry (docs/decisions/0018-server-rendering.md, docs/decisions/0034-server-rendered-portal-pages.md):
+ * The portal server's entry (docs/decisions/0018-server-rendering.md, docs/decisions/0060):
  * built with `vite build --ssr`, it renders every page with the same components as the browser, after reading the
  * content of its first screen in-process.
  */

@@ -1,9 +1,10 @@
 import { z } from 'zod/mini';
+import type { Assert, SameShape } from './type-checks';
 import { UsernameLookupSchema } from './fields';
 import { dataEnvelope } from './http';
 import { oneTimeCodeSchema, TotpCodeSchema } from './one-time-code';
-import { PENDING_LOGIN_STEPS, SESSION_ENDED_CODES } from './answer-checks';
-export { SESSION_ENDED_CODES, type SessionEndedCode } from './answer-checks';
+import { PENDING_LOGIN_STEPS, SESSION_ENDED_CODES, type SessionStateFields } from './response-checks';
+export { SESSION_ENDED_CODES, type SessionEndedCode } from './response-checks';
 
 /**
  * Login, second factor and session calls (docs/requirements/session.md, docs/requirements/api.md). Every answer is
@@ -130,6 +131,8 @@ export const SessionState = z.object({
   administersLocation: z.optional(z.boolean()),
 });
 export type SessionState = z.infer<typeof SessionState>;
+/** The zod-free check's type (response-checks.ts) has exactly the schema's fields. */
+type _SessionStateMatches = Assert<SameShape<SessionState, SessionStateFields>>;
 export const SessionResponse = dataEnvelope(SessionState);
 export type SessionResponse = z.infer<typeof SessionResponse>;
 

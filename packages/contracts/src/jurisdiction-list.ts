@@ -1,9 +1,25 @@
 import jurisdictionData from './jurisdictions.json';
-import type { Jurisdiction, JurisdictionEntry, MacJurisdiction } from './jurisdictions';
 
 // The jurisdictions' data and helpers, without their schemas (jurisdictions.ts, which re-exports all of this): the
 // browser's first download uses them (the header, the region cookie) and stays without zod
 // (docs/requirements/platform.md#web-budget).
+
+/** A MAC jurisdiction, as the database stores it (`MacJurisdictionSchema` in jurisdictions.ts). */
+export type MacJurisdiction = 'J5' | 'J8';
+/** Part A or Part B. */
+export type JurisdictionLineOfBusiness = 'A' | 'B';
+/** One tile of the chooser; jurisdictions.ts checks that its schema's type is this one. */
+export interface JurisdictionEntry {
+  value: `${MacJurisdiction}${JurisdictionLineOfBusiness}`;
+  title: string;
+  color: string;
+  svg: string;
+  providers: string[];
+  jurisdiction: MacJurisdiction;
+  lineOfBusiness: JurisdictionLineOfBusiness;
+}
+/** The combined value, e.g. `J5A`. */
+export type Jurisdiction = JurisdictionEntry['value'];
 
 /**
  * The file's entries. A test checks them against JurisdictionListSchema (jurisdictions.test.ts), so a typo fails the

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { jurisdictionValues } from './jurisdiction-list';
+import { jurisdictionValues, type JurisdictionEntry, type MacJurisdiction } from './jurisdiction-list';
+import type { Assert, SameShape } from './type-checks';
 
 export * from './jurisdiction-list';
 
@@ -10,7 +11,6 @@ export * from './jurisdiction-list';
  * The browser, cookies and the CMS use the combined value (`J5A`). See docs/requirements/jurisdictions.md.
  */
 export const MacJurisdictionSchema = z.enum(['J5', 'J8']);
-export type MacJurisdiction = z.infer<typeof MacJurisdictionSchema>;
 export const LineOfBusinessSchema = z.enum(['A', 'B']);
 
 const JurisdictionEntrySchema = z
@@ -29,9 +29,9 @@ const JurisdictionEntrySchema = z
       'value must be jurisdiction followed by lineOfBusiness',
     ),
   );
-export type JurisdictionEntry = z.infer<typeof JurisdictionEntrySchema>;
-/** The combined value, e.g. `J5A`. */
-export type Jurisdiction = JurisdictionEntry['value'];
+/** The schemas' types are jurisdiction-list.ts's (zod-free) `MacJurisdiction` and `JurisdictionEntry`. */
+type _MacJurisdictionMatches = Assert<SameShape<z.infer<typeof MacJurisdictionSchema>, MacJurisdiction>>;
+type _EntryMatches = Assert<SameShape<z.infer<typeof JurisdictionEntrySchema>, JurisdictionEntry>>;
 
 export const JurisdictionListSchema = z.array(JurisdictionEntrySchema);
 export const JurisdictionSchema = z.enum(jurisdictionValues);

@@ -1,4 +1,6 @@
 import { z } from 'zod/mini';
+import { SESSION_TIMER_DEFAULTS } from './site-config-defaults';
+import type { Assert, SameShape } from './type-checks';
 
 export * from './site-config-defaults';
 
@@ -16,6 +18,8 @@ export const SessionTimerConfigSchema = z.object({
   eventsThrottleMs: z.number().check(z.nonnegative()),
 });
 export type SessionTimerConfig = z.infer<typeof SessionTimerConfigSchema>;
+/** The defaults (site-config-defaults.ts, zod-free) have exactly the schema's fields. */
+type _DefaultsMatch = Assert<SameShape<typeof SESSION_TIMER_DEFAULTS, SessionTimerConfig>>;
 
 export const SiteConfigSchema = z.object({
   contentPreview: z.boolean(),

@@ -33,7 +33,7 @@ export function emailIs(email: string): SQL {
 
 /** The account whose username this is, whatever its case. */
 export async function userByUsername(db: DbExecutor, username: string): Promise<User | undefined> {
-  // Every login's first statement: prepared (docs/decisions/0020).
+  // Every login's first statement: prepared (docs/decisions/0062).
   const statement = preparedStatement(db, 'user_by_username', (name) =>
     db
       .select()
@@ -70,7 +70,7 @@ export function usersByEmail(
 
 /** The account with this id. */
 export async function userById(db: DbExecutor, id: string): Promise<User | undefined> {
-  // The second factor's first statement: prepared (docs/decisions/0020).
+  // The second factor's first statement: prepared (docs/decisions/0062).
   const statement = preparedStatement(db, 'user_by_id', (name) =>
     db
       .select()

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Job, JobResult } from '../platform/jobs';
 import { deleteBatch, RETENTION_BATCH_SIZE } from '../platform/retention';
+import { DAY_MS } from '@portal/contracts/time';
 
 export const CLAIMS_RETENTION_JOB = 'claims-retention';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Purges paid claims older than the authority lookback window plus a margin (docs/requirements/data-feeds.md#retention):

@@ -111,7 +111,7 @@ export async function administersLocation(
 
 /**
  * "`userId` administers at least one location at `now`" as a boolean SQL expression: the session lookup reads it in
- * its own statement (the session's `administersLocation`, docs/decisions/0020), with `userId` the session's user
+ * its own statement (the session's `administersLocation`, docs/decisions/0062), with `userId` the session's user
  * column.
  */
 export function administersAnyLocationSql(db: DbExecutor, userId: UserRef, now: Date | SQL): SQL<boolean> {

@@ -10,7 +10,7 @@ export function rowsOf<T>(result: unknown): T[] {
 
 /**
  * A hot statement built and named once per database handle (or transaction), then only executed with its placeholders
- * filled (docs/decisions/0020): drizzle builds no SQL on the request path, and PostgreSQL parses it once per connection
+ * filled (docs/decisions/0062): drizzle builds no SQL on the request path, and PostgreSQL parses it once per connection
  * and, after a few runs, keeps its plan. `name` must stand for one SQL text only: node-postgres refuses a name reused
  * for another text on a connection. PGlite runs the same SQL unnamed.
  */

@@ -15,7 +15,7 @@ export interface HashingSettings {
   /**
    * How much lower the hashing threads' scheduling priority is than the event loop's (Linux nice increment, 0–19;
    * ignored elsewhere): the event loop, and PostgreSQL on the same host, get a core as soon as they need one, and
-   * hashing still uses every idle core. Unset: 10 (docs/decisions/0020).
+   * hashing still uses every idle core. Unset: 10 (docs/decisions/0062).
    */
   niceIncrement?: number;
 }

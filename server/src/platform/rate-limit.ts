@@ -1,29 +1,12 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
+import ipaddr from 'ipaddr.js';
 import { lt, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { rateLimits } from '../db/schema';
 import { rowsOf, type DbExecutor } from './db-executor';
 import type { Job } from './jobs';
-
-/** The groups of an IPv6 address as 8 numbers, or undefined when it is not one. Accepts `::`, a zone and a dotted tail. */
-function ipv6Groups(address: string): number[] | undefined {
-  const bare = address.split('%', 1)[0]!;
-  if (!isIPv6(bare)) return undefined;
-  let text = bare.toLowerCase();
-  // A dotted IPv4 tail (::ffff:192.0.2.1, 64:ff9b::192.0.2.1) becomes two groups.
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const part = (s: string | undefined) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
-  const front = part(head);
-  const back = part(tail);
-  return tail === undefined ? front : [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
-}
 
 /**
  * The client a per-client limit counts against, from its address (docs/decisions/0032): an IPv4 address as it is; an
@@ -33,11 +16,12 @@ function ipv6Groups(address: string): number[] | undefined {
  */
 export function clientKeyOfAddress(address: string): string {
   if (isIPv4(address)) return address;
-  const groups = ipv6Groups(address);
-  if (!groups || groups.length !== 8) return address;
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
-    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
-  return `${groups
+  // Node's check decides what is an IPv6 address; a zone (`%eth0`) is dropped first.
+  const bare = address.split('%', 1)[0]!;
+  if (!isIPv6(bare)) return address;
+  const ip = ipaddr.IPv6.parse(bare);
+  if (ip.isIPv4MappedAddress()) return ip.toIPv4Address().toString();
+  return `${ip.parts
     .slice(0, 4)
     .map((g) => g.toString(16))
     .join(':')}::/64`;

@@ -2,10 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { recordAudit } from './audit';
 import { rowsOf, type DbExecutor } from './db-executor';
 import type { Job, JobResult } from './jobs';
+import { DAY_MS } from '@portal/contracts/time';
 
 /** Rows one run of a retention job deletes; a fuller backlog continues in the next run, at once (jobs.ts). */
 export const RETENTION_BATCH_SIZE = 1000;
-const DAY_MS = 24 * 60 * 60_000;
 const HOUR_MS = 60 * 60_000;
 
 export const AUDIT_RETENTION_JOB = 'audit-retention';

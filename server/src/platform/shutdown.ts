@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * The shutdown drain (docs/decisions/0032, amended by 0037). While closing, a request that arrives on an open
+ * The shutdown drain (docs/decisions/0032, amended by 0061). While closing, a request that arrives on an open
  * connection is served, not refused: Fastify answers it with `Connection: close` (`return503OnClosing: false` in
  * buildApp), so the load balancer stops reusing that connection. Idle connections are closed, but one from a trusted
  * proxy only once it has been idle for `proxyIdleMs`, longer than the proxy keeps an idle upstream connection (nginx's

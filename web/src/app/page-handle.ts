@@ -1,7 +1,7 @@
 import type { Params, RouteObject } from 'react-router';
 
 /**
- * What the server needs to know of a route to render it (docs/decisions/0034-server-rendered-portal-pages.md),
+ * What the server needs to know of a route to render it (docs/decisions/0060),
  * declared as the route's `handle`. Every route is server-rendered; a route without a handle is a page for anyone
  * that reads no content before its first screen.
  */

@@ -5,7 +5,7 @@ import { RouteErrorFallback } from '../components/errors/route-error-fallback';
 /**
  * The route table (router.tsx) rendered in React Router's declarative mode (`BrowserRouter` in the browser,
  * `StaticRouter` on the server) instead of its data router: the portal has no loaders, actions or fetchers, and the
- * data router's code was 17 KB gzip of every page's first download (docs/decisions/0034-server-rendered-portal-pages.md).
+ * data router's code was 17 KB gzip of every page's first download (docs/decisions/0060).
  * What the table used of the data router is here: a route's `lazy` module (loaded before hydration by
  * `loadMatchedRoutes`, otherwise when the route is first rendered: the render suspends and React keeps the page
  * shown before, as navigations are transitions), the root's error page, and the scroll position on navigation.

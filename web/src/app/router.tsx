@@ -11,7 +11,7 @@ import { openingThePage } from './server-state';
  * The `lazy` of a route whose page has parts that hydrate on their own (`lazyPart`, lib/lazy-part.tsx): the parts'
  * code starts loading as soon as the route module is here. Opening the page, the page hydrates without waiting for
  * them (their server markup stays until their code is there); reached by a link in the app, the route waits for them,
- * so the page never shows without them (docs/decisions/0034-server-rendered-portal-pages.md).
+ * so the page never shows without them (docs/decisions/0060).
  */
 function pageWithParts(
   load: () => Promise<{ Component: ComponentType; parts: Pick<LazyPart<never>, 'load'>[] }>,
@@ -27,7 +27,7 @@ function pageWithParts(
 
 /**
  * Pages load on demand so each page's first download stays small (bench/web-size). Every route is server-rendered
- * (docs/decisions/0034-server-rendered-portal-pages.md): its `handle` says what the server needs beyond the route
+ * (docs/decisions/0060): its `handle` says what the server needs beyond the route
  * itself — the content its first screen shows, or that it is for logged-in users only.
  */
 export const routes: RouteObject[] = [

@@ -51,7 +51,7 @@ export function portalTheme(): Theme {
     },
     components: {
       MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE + focusRingCss('#042789') },
-      // No ripples: their code is left out of the build (web/vite.config.ts, docs/decisions/0034-server-rendered-portal-pages.md).
+      // No ripples: their code is left out of the build (web/vite.config.ts, docs/decisions/0060).
       // The ripple was a button's only sign of keyboard focus; an outline (as the jurisdiction tiles have) takes its
       // place on every button, link button, icon button, checkbox and menu item.
       MuiButtonBase: {

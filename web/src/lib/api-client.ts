@@ -1,6 +1,6 @@
 import { PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE } from '@portal/contracts/http-names';
 import { GENERIC_ERROR_CODE } from '@portal/contracts/errors';
-import { ErrorResponseCheck, type AnswerCheck } from '@portal/contracts/answer-checks';
+import { ErrorResponseCheck, type ResponseCheck } from '@portal/contracts/response-checks';
 import { ApiError, reportSessionLost } from './api-error';
 
 export { ApiError, onSessionLost } from './api-error';
@@ -11,9 +11,9 @@ export interface RequestOptions<T> {
   /**
    * Parses the `data` field; the CMS's shapes change when editors change content types, so answers are checked. A zod
    * schema, or a zod-free check of one: the client itself imports no zod, so the session check on every page's first
-   * load evaluates none (docs/decisions/0034-server-rendered-portal-pages.md).
+   * load evaluates none (docs/decisions/0060).
    */
-  schema?: AnswerCheck<T>;
+  schema?: ResponseCheck<T>;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -62,7 +62,7 @@ function retryAfterSeconds(header: string | null): number | undefined {
 export function readApiAnswer<T = unknown>(
   status: number,
   payload: unknown,
-  schema?: AnswerCheck<T>,
+  schema?: ResponseCheck<T>,
   retryAfter?: number,
 ): T {
   if (status < 200 || status > 299) {

@@ -1,5 +1,5 @@
 import type { ErrorResponse } from '@portal/contracts';
-import { SESSION_ENDED_CODES } from '@portal/contracts/answer-checks';
+import { SESSION_ENDED_CODES } from '@portal/contracts/response-checks';
 import { isSessionEndedCode, rememberEndedReason } from './session/ended-reason';
 
 // The error type and the session-lost signal of the HTTP client (api-client.ts), without the client: the first load's

@@ -1,27 +1,17 @@
 import Cookies from 'js-cookie';
 import { REMEMBER_COOKIE_DAYS } from '@portal/contracts/http-names';
 
-const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
-
 /**
- * Cookies live on the parent domain of the host (docs/requirements/public-site.md#cookies: portal.example.com → .example.com), so sibling sites
- * of the contractor share the choice. No Domain attribute on localhost, IP hosts or single-label hosts.
+ * The Domain attribute of the region and license cookies (docs/requirements/public-site.md#cookies): the site config's
+ * `cookieDomain` (COOKIE_DOMAIN, or the parent domain of PUBLIC_URL's host, never a public suffix, which the server
+ * works out: server/src/modules/site-config/cookie-domain.ts) when the page's host is within it. None otherwise (a
+ * browser refuses a cookie for another domain): the cookie is then the host's own.
  */
-export function cookieDomainFor(hostname: string, override?: string): string | undefined {
-  if (override) return override;
+export function cookieDomainFor(hostname: string, domain: string | undefined): string | undefined {
+  if (!domain) return undefined;
   const host = hostname.toLowerCase();
-  if (
-    !host ||
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    IPV4.test(host) ||
-    host.includes(':') ||
-    host.startsWith('[')
-  )
-    return undefined;
-  const labels = host.split('.');
-  if (labels.length < 2) return undefined;
-  return `.${labels.length > 2 ? labels.slice(1).join('.') : host}`;
+  const bare = domain.toLowerCase().replace(/^\./, '');
+  return host === bare || host.endsWith(`.${bare}`) ? domain : undefined;
 }
 
 export interface CookieContext {

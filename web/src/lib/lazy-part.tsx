@@ -1,7 +1,7 @@
 import { lazy, memo, Suspense, type ComponentType, type ReactNode } from 'react';
 
 /**
- * A part of a page that hydrates on its own (docs/decisions/0034-server-rendered-portal-pages.md): its code is not in
+ * A part of a page that hydrates on its own (docs/decisions/0060): its code is not in
  * the page's route module but in a chunk of its own, which starts loading when the route module has loaded (the
  * route's `lazy` calls `load`, see `pageWithParts` in app/router.tsx). On a server-rendered page, React keeps the
  * part's server markup meanwhile (a dehydrated Suspense boundary: form fields stay read-only, as every form's do until

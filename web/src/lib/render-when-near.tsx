@@ -4,7 +4,7 @@ import { useHydrated } from './use-hydrated';
 
 /**
  * Rendering a part of a long page when it is needed, like Angular's `@defer (on viewport)` or Astro's
- * `client:visible` (docs/decisions/0034-server-rendered-portal-pages.md). Opening a server-rendered page, the part is a
+ * `client:visible` (docs/decisions/0060). Opening a server-rendered page, the part is a
  * box of `reserve` height in the server's HTML and while the page hydrates; after that it renders
  *
  * - when it comes within a screen's height of the viewport (IntersectionObserver), in the next task, or

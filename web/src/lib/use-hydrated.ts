@@ -10,7 +10,7 @@ const clientSnapshot = () => 0;
  *
  * Whether this component is hydrating is what React tells `useSyncExternalStore` by calling its server snapshot;
  * both snapshots are the same value, so the store never asks for a render of its own. The switch to true is a
- * transition (docs/decisions/0034-server-rendered-portal-pages.md): a store whose snapshot changes after hydration
+ * transition (docs/decisions/0060): a store whose snapshot changes after hydration
  * re-renders at once, in one task, every form field of the page (each field is read-only until then); as a
  * transition, that render yields to the browser every few milliseconds.
  */

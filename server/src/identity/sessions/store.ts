@@ -225,7 +225,7 @@ const sessionFields = {
 /**
  * The lookup statement of `shape`, prepared once per database handle: it runs on every request with a session, and
  * building it (drizzle) and planning it (PostgreSQL, 1.3 ms with the staff flags' subqueries) on each run cost more
- * than running it (docs/decisions/0020).
+ * than running it (docs/decisions/0062).
  */
 function lookupStatement(db: DbExecutor, shape?: SessionLookupShape<SessionExtras>) {
   return preparedStatement(db, shape?.name ?? 'session_lookup', (name) =>
@@ -383,7 +383,7 @@ export async function rotateSession(
  * answering the account's `id`, e.g. its lock re-checked (`for share`) or its failure count reset where it is still
  * open. A statement with data-modifying CTEs is atomic by itself and the gate's row lock holds until it ends, so the
  * verdict and the session need no explicit transaction: one round trip where BEGIN, the re-check, the session insert,
- * the event insert and COMMIT took five (docs/decisions/0020). Answers whether the session was created; only then is
+ * the event insert and COMMIT took five (docs/decisions/0062). Answers whether the session was created; only then is
  * the old session (the cookie's) ended and the new cookie issued.
  */
 export async function rotateSessionIf(

@@ -15,8 +15,7 @@ import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../identity/service-context';
 import { adminLocations, checkAdministratorChange } from './scope';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '@portal/contracts/time';
 
 /**
  * The pending access requests of the administrator's locations (one of them when the guard established

@@ -96,7 +96,7 @@ export async function loginWithPassword(
   const next: LoginNextStep = user.totpSecretEncrypted && user.mfaEnrolledAt ? 'mfa' : 'mfa-enroll';
   // The lock read above is from before the hashing: the session is created only if the account is still open now, in
   // one statement whose gate re-checks it and locks the account's row until the statement ends (a lock taken meanwhile
-  // by a failure of the same burst wins), with the success's audit event (decision 0020: one round trip). Most logins
+  // by a failure of the same burst wins), with the success's audit event (decision 0062: one round trip). Most logins
   // have nothing to reset: then the gate is a shared row lock that writes nothing; a failure's count or lock waits for
   // it, and it waits for theirs.
   const reset = user.failedLoginCount !== 0 || user.failedLoginFirstAt !== null || user.lockedUntil !== null;

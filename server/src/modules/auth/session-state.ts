@@ -23,7 +23,7 @@ function staffFlagColumns(db: DbExecutor, userId: UserRef, now: Date | SQL) {
 
 /**
  * `GET /api/session`'s lookup: the staff flags read in the session lookup's own statement, so the hot call stays one
- * round trip of one prepared statement (docs/decisions/0020).
+ * round trip of one prepared statement (docs/decisions/0062).
  */
 export const SESSION_WITH_STAFF_FLAGS: SessionLookupShape<ReturnType<typeof staffFlagColumns>> = {
   name: 'session_lookup_staff_flags',

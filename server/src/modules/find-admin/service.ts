@@ -12,8 +12,8 @@ import { PortalError } from '../../platform/portal-error';
 import { clientKeyOfAddress, countAttempt, retryAfterHeader } from '../../platform/rate-limit';
 import { audit, type ServiceContext } from '../../identity/service-context';
 import { issueSignedLocationToken, readSignedLocationToken } from '../../identity/locations/signed-token';
+import { DAY_MS } from '@portal/contracts/time';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** The key purpose of the contact relay's handle: a registration token is refused here, and the other way round. */
 const CONTACT_TOKEN_PURPOSE = 'find-admin-contact-token';
 

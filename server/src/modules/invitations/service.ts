@@ -18,6 +18,7 @@ import { PortalError } from '../../platform/portal-error';
 import { countAttempt, retryAfterHeader } from '../../platform/rate-limit';
 import { lockAdministrators } from '../admin/service';
 import { audit, type ServiceContext } from '../../identity/service-context';
+import { DAY_MS } from '@portal/contracts/time';
 
 /**
  * Invitations (docs/requirements/staff-accounts.md#invitations, docs/decisions/0042): an administrator invites an
@@ -28,7 +29,6 @@ import { audit, type ServiceContext } from '../../identity/service-context';
 
 type Ctx = Pick<ServiceContext, 'db' | 'now' | 'client' | 'config' | 'jobs'>;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** The most open invitations a list answers (a location never has this many waiting). */
 const LIST_LIMIT = 200;
 

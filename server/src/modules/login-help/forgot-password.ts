@@ -7,7 +7,7 @@ import { consumeOneTimeToken, peekOneTimeToken } from '../../identity/one-time-t
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../identity/service-context';
 import { checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
-import { loginHelpWork, sameWork } from './work';
+import { loginHelpWork, sameWork } from './equal-work';
 
 /**
  * Forgot password and the reset from the emailed link (docs/requirements/portal.md#login-help, docs/decisions/0027):

@@ -3,7 +3,7 @@ import { usersByEmail } from '../../db/users';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { audit, type ServiceContext } from '../../identity/service-context';
 import { emailAllowed } from './shared-steps';
-import { loginHelpWork, sameWork } from './work';
+import { loginHelpWork, sameWork } from './equal-work';
 
 /**
  * Forgot username (docs/requirements/portal.md#login-help, docs/decisions/0027): emails the usernames of the accounts

@@ -3,9 +3,9 @@ import { recordAudit } from '../../platform/audit';
 import { rowsOf } from '../../platform/db-executor';
 import type { Job } from '../../platform/jobs';
 import { enqueueEmail } from './emails';
+import { DAY_MS } from '@portal/contracts/time';
 
 export const INACTIVITY_JOB = 'inactivity-disable';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Disables active accounts nobody has used for `days` days (docs/requirements/portal.md#self-reactivation): no login

@@ -17,7 +17,7 @@ import {
   reactivationCodeToken,
   REACTIVATION_CODE_DIGITS,
   sameWork,
-} from './work';
+} from './equal-work';
 
 /**
  * Self-reactivation (docs/requirements/portal.md#self-reactivation, docs/decisions/0027) in four steps: username +

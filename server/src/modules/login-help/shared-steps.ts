@@ -12,7 +12,7 @@ import { countAttempt } from '../../platform/rate-limit';
 import { securityAnswerHash, verifySecurityAnswer } from '../../identity/security-answers';
 import { audit, type ServiceContext } from '../../identity/service-context';
 import { endAllSessions } from '../../identity/sessions/store';
-import { loginHelpWork, questionFor } from './work';
+import { loginHelpWork, questionFor } from './equal-work';
 
 /**
  * The steps the login-help flows share (docs/requirements/portal.md#login-help): the hourly email allowance, the

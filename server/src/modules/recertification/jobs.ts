@@ -1,3 +1,4 @@
+import { DAY_MS } from '@portal/contracts/time';
 import { and, asc, eq, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
 import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
@@ -5,15 +6,7 @@ import { recordAudit } from '../../platform/audit';
 import type { Job } from '../../platform/jobs';
 import { enqueueEmail } from './emails';
 import { LISTED_MAX } from '../../platform/mail/layout';
-import {
-  DAY_MS,
-  DUE_WITHIN_DAYS,
-  currentAdministrators,
-  daysLeft,
-  groupBy,
-  locationLabel,
-  reminderThreshold,
-} from './links';
+import { DUE_WITHIN_DAYS, currentAdministrators, daysLeft, groupBy, locationLabel, reminderThreshold } from './links';
 import { accessRequestBatchJob, accessRequestDigestJob } from './request-notifications';
 
 export const RECERTIFICATION_REMINDER_JOB = 'recertification-reminders';

@@ -2,8 +2,8 @@ import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
+import { DAY_MS } from '@portal/contracts/time';
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long before `certified_until` administrators see a link as due and are reminded. */
 export const DUE_WITHIN_DAYS = 45;
 /** Reminder thresholds, in days before `certified_until`; each is sent once per link and date. */

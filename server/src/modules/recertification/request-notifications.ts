@@ -4,7 +4,8 @@ import type { DbExecutor } from '../../platform/db-executor';
 import type { Job } from '../../platform/jobs';
 import { enqueueEmail } from './emails';
 import { LISTED_MAX } from '../../platform/mail/layout';
-import { DAY_MS, currentAdministrators, groupBy, locationLabel } from './links';
+import { DAY_MS } from '@portal/contracts/time';
+import { currentAdministrators, groupBy, locationLabel } from './links';
 
 export const ACCESS_REQUEST_BATCH_JOB = 'access-request-notifications';
 export const ACCESS_REQUEST_DIGEST_JOB = 'access-request-digest';

@@ -7,7 +7,8 @@ import { administeredLocations as administeredLocationsQuery, type UserRef } fro
 import { PortalError } from '../../platform/portal-error';
 import { checkAdministratorChange } from '../admin/service';
 import { audit, type ServiceContext } from '../../identity/service-context';
-import { DAY_MS, DUE_WITHIN_DAYS } from './links';
+import { DAY_MS } from '@portal/contracts/time';
+import { DUE_WITHIN_DAYS } from './links';
 
 type Ctx = Pick<ServiceContext, 'db' | 'now' | 'config' | 'client'>;
 

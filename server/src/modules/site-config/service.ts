@@ -1,9 +1,11 @@
 import { SESSION_TIMER_DEFAULTS, SITE_CONFIG_GLOBAL, type SiteConfig } from '@portal/contracts/site-config';
 import type { Config } from '../../config';
+import { cookieDomainFor } from './cookie-domain';
 
 /** The browser-visible settings (SiteConfig) of this server's configuration. */
 export function siteConfigFor(config: Config): SiteConfig {
   const { thirdParty } = config;
+  const cookieDomain = config.cookieDomain ?? cookieDomainFor(new URL(config.publicUrl).hostname);
   return {
     // Drafts reach the editors' preview page only (content/preview.ts), never through this switch.
     contentPreview: false,
@@ -17,7 +19,7 @@ export function siteConfigFor(config: Config): SiteConfig {
       threshold: config.login.lockoutThreshold,
       minutes: Math.round(config.login.lockoutDurationMs / 60_000),
     },
-    ...(config.cookieDomain ? { cookieDomain: config.cookieDomain } : {}),
+    ...(cookieDomain ? { cookieDomain } : {}),
     ...(thirdParty.analyticsScriptUrl ? { analyticsScriptUrl: thirdParty.analyticsScriptUrl } : {}),
     ...(thirdParty.chatScriptUrl ? { chatScriptUrl: thirdParty.chatScriptUrl } : {}),
     ...(thirdParty.chatSupportAddress ? { chatSupportAddress: thirdParty.chatSupportAddress } : {}),

@@ -22,7 +22,7 @@ import { sitemapXml, SITEMAP_TOPICS_URL } from './sitemap';
 const PRECOMPRESSED = /\.(?:html|js|mjs|css|svg|json|txt|xml|webmanifest)(?:\.br|\.gz)?$/;
 // Pages depend on cookies: a shared cache must not keep them, the browser revalidates with the ETag.
 const PAGE_CACHE_CONTROL = 'private, no-cache';
-// A page rendered for one session (docs/decisions/0034): no cache anywhere may keep it, not even the browser's.
+// A page rendered for one session (docs/decisions/0060): no cache anywhere may keep it, not even the browser's.
 const PERSONAL_PAGE_CACHE_CONTROL = 'private, no-store';
 
 /** What the renderer (server-render.ts) needs of a page's HTTP request. */
@@ -40,7 +40,7 @@ function pageRequestOf(request: FastifyRequest): PageRequest {
 }
 
 /**
- * A page for logged-in users (docs/decisions/0034): without an active session, a redirect to the login page that
+ * A page for logged-in users (docs/decisions/0060): without an active session, a redirect to the login page that
  * comes back here; with one, the page rendered for this session alone, never stored in the page cache. Answers
  * whether it sent an answer.
  */

@@ -6,7 +6,7 @@ import { UpstreamUnavailable, type CachedAnswer, type CacheLookup } from '../../
 import type { ContentService } from '../../content/plugin';
 
 /**
- * The render flow of server-rendered pages (docs/decisions/0018-server-rendering.md, 0034): loads the web app's
+ * The render flow of server-rendered pages (docs/decisions/0018-server-rendering.md, 0060): loads the web app's
  * server bundle, renders a page request to HTML and keeps shared pages in the content proxy's page cache. routes.ts
  * turns an HTTP request into a `PageRequest`, checks the session of a personal page and sends the answer.
  */
@@ -18,7 +18,7 @@ interface ServerEntry {
     content: (url: string) => Promise<{ status: number; payload: unknown }>;
   }): void;
   pageVariant(request: PageRequest): string | undefined;
-  /** Whether the page is for logged-in users only (docs/decisions/0034-server-rendered-portal-pages.md). */
+  /** Whether the page is for logged-in users only (docs/decisions/0060). */
   pageRequiresLogin?(path: string): boolean;
   renderPage(
     request: PageRequest,
@@ -67,7 +67,7 @@ export function pageTemplate(indexHtml: string, preloads: string): string {
 }
 
 export interface PageRenderer {
-  /** Whether the page is for logged-in users only: rendered per session, never cached (docs/decisions/0034). */
+  /** Whether the page is for logged-in users only: rendered per session, never cached (docs/decisions/0060). */
   requiresLogin(path: string): boolean;
   /**
    * A shared page from the page cache, rendered on a miss, or undefined when the path is not a server-rendered page or

@@ -36,7 +36,7 @@ function fromFormValue(value: string | undefined): Dayjs | null {
  *
  * The desktop picker on every device (a typed field and a calendar button that opens a popover): MUI's `DatePicker`
  * renders it on the server and while hydrating, then, on a touch screen, swaps it for the mobile one (no button, a
- * calendar dialog) in a synchronous re-render — the largest task of a phone's page load (docs/decisions/0034).
+ * calendar dialog) in a synchronous re-render — the largest task of a phone's page load (docs/decisions/0060).
  */
 export function FormDateField<T extends FieldValues, R = T>({
   id,

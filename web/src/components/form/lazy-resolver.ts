@@ -2,7 +2,7 @@ import type { FieldValues, Resolver } from 'react-hook-form';
 
 /**
  * A react-hook-form resolver whose schema is loaded and built when the form is first validated (its first submit),
- * not when the page's code is evaluated (docs/decisions/0034-server-rendered-portal-pages.md): building the contracts'
+ * not when the page's code is evaluated (docs/decisions/0060): building the contracts'
  * zod schemas was the longest task of a form page's load. `load` imports the schema module (and zod) and answers the
  * resolver; it runs once, and a failed load is tried again at the next validation. Typing is never held up: the
  * fields are plain inputs, and react-hook-form waits for an async resolver before it submits.

@@ -70,7 +70,7 @@ export function SectionError({ error, onRetry }: { error: unknown; onRetry: () =
 
 // Written out rather than with Intl.DateTimeFormat: building the first one loads the locale's date patterns, one
 // task of about 35 ms at a desktop's speed (140 ms at a phone's), which My account paid while its sections' code
-// loaded (docs/decisions/0034-server-rendered-portal-pages.md). Same text as `en-US` with `dateStyle: 'medium'`
+// loaded (docs/decisions/0060). Same text as `en-US` with `dateStyle: 'medium'`
 // (and `timeStyle: 'short'`); a unit test compares the two.
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const dateText = (date: Date) => `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;

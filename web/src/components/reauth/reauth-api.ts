@@ -7,7 +7,7 @@ export const REAUTHENTICATION_REQUIRED_CODE = 'Reauthentication_Required' satisf
 /**
  * `POST /api/auth/reauthenticate`: the password again refreshes the login's time (a wrong one counts toward the
  * lockout). The HTTP client and the answer's schema load with the call: the provider that imports this module is on
- * every page that offers changes, which then builds no schema (docs/decisions/0034-server-rendered-portal-pages.md).
+ * every page that offers changes, which then builds no schema (docs/decisions/0060).
  */
 export async function reauthenticate(body: ReauthenticateRequest) {
   const [{ apiRequest }, { ACCOUNT_ROUTES, ReauthenticateResponse }] = await Promise.all([

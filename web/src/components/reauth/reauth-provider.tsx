@@ -13,7 +13,7 @@ import { ApiError } from '../../lib/api-error';
 import { REAUTHENTICATION_REQUIRED_CODE } from './reauth-api';
 
 // The dialog (its password form, MUI's Dialog) loads when first asked for: the pages that offer changes hydrate
-// without its code (docs/decisions/0034-server-rendered-portal-pages.md).
+// without its code (docs/decisions/0060).
 const ReauthDialog = lazy(() => import('./reauth-dialog').then((m) => ({ default: m.ReauthDialog })));
 
 interface ReauthContextValue {

@@ -14,7 +14,7 @@ import { accountQueryKeys, useAccount } from './api/account-api';
  * sections are in the server's HTML and hydrate when their code is there; the others render when they come near the
  * viewport, when jumped to, or at an idle moment, one at a time (lib/render-when-near.tsx): the page's heading and
  * list of sections are ready without waiting for ten sections' renders
- * (docs/decisions/0034-server-rendered-portal-pages.md).
+ * (docs/decisions/0060).
  */
 type AccountQuery = UseQueryResult<Account>;
 /** A section's content: the sections that show the account take its query; the others read their own. */

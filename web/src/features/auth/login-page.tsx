@@ -27,7 +27,7 @@ const PasswordChangeStep = lazy(() =>
 // The username and password form is not part of the page's own download either (lib/lazy-part.tsx): its form code
 // (react-hook-form, the contracts' schemas and zod, MUI's input parts: about 40 KB gzip) starts loading with the
 // page's route module, beside the page's hydration instead of before it, and hydrates on its own
-// (docs/decisions/0034-server-rendered-portal-pages.md).
+// (docs/decisions/0060).
 /** The username and password form; the room it takes while its code loads (a page the server did not render). */
 export const passwordStep = lazyPart(() => import('./components/password-step').then((m) => m.PasswordStep), {
   reserve: '15.5rem',
@@ -38,7 +38,7 @@ const NOTICE_TEXT_ID = 'system-use-notice-text';
 /**
  * The system-use notice (CMS ARS AC-8) above the form, shown short — its first lines, in a box of fixed height —
  * with the full text one click away, so the form is on the first screen of a phone and of a 1440 × 900 desktop
- * (docs/decisions/0034-server-rendered-portal-pages.md). It is in the server's first HTML (the route's
+ * (docs/decisions/0060). It is in the server's first HTML (the route's
  * `serverQueries`); reached by a link in the app, it fills the same box when it arrives, so nothing moves. Without
  * it the form still works.
  */

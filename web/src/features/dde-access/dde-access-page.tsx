@@ -234,7 +234,7 @@ export function DdeAccessPage() {
     );
   else if (easi.isPending)
     // The form's room is kept while the locations load (the page is server-rendered without them), so the footer
-    // does not jump when the form arrives (docs/decisions/0034-server-rendered-portal-pages.md). A screen's height:
+    // does not jump when the form arrives (docs/decisions/0060). A screen's height:
     // the form, with its counter and notes, is taller than 60vh, and the footer then moved (CLS 0.021 at 1440 px).
     body = (
       <Box sx={{ minHeight: '100vh' }}>

@@ -13,7 +13,7 @@ import { useHydrated } from '../../lib/use-hydrated';
  * layout effect, a render React does at once, in one task (120–160 ms at a phone's speed); so the dialog is put into
  * `<body>` by `createPortal` here (MUI's portal off: the same place in the document, so the modal hides the page from
  * assistive technology as before), after hydration, in the transition `useHydrated` switches in: its render yields
- * to the browser (docs/decisions/0034-server-rendered-portal-pages.md). The server's markup has no dialog either way.
+ * to the browser (docs/decisions/0060). The server's markup has no dialog either way.
  */
 export function JurisdictionPickerDialog({ open, mustChoose }: { open: boolean; mustChoose: boolean }) {
   const { jurisdiction, chooseJurisdiction, closePicker } = useRegion();

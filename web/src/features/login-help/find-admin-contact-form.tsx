@@ -12,7 +12,7 @@ import { FormSubmitButton } from '../../components/form/form-submit-button';
 import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 
-// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 type ContactFormValues = Omit<FindAdminContactRequest, 'contactToken'>;
 const resolver = lazyResolver(async () => {

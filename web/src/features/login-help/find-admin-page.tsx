@@ -18,7 +18,7 @@ import { FindAdminContactForm } from './find-admin-contact-form';
 
 type Lookup = FindAdminResponse['data'];
 
-// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 const resolver = lazyResolver(async () => zodResolver((await import('@portal/contracts/find-admin')).FindAdminRequest));
 

@@ -27,7 +27,7 @@ const resolver = lazyResolver(async () =>
     error: (issue) => fieldMessages[String(issue.path?.[0])],
   }),
 );
-// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 
 function Outcome({ next }: { next: ForgotPasswordNext }) {

@@ -12,7 +12,7 @@ import { lazyResolver } from '../../components/form/lazy-resolver';
 import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { LoginHelpLayout } from './components/login-help-layout';
 
-// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 const resolver = lazyResolver(async () =>
   zodResolver((await import('@portal/contracts/login-help')).ForgotUsernameRequest),

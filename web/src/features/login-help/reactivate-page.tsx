@@ -64,7 +64,7 @@ const answerResolver = lazyResolver(async () =>
 const passwordResolver = lazyResolver(async () =>
   zodResolver<PasswordValues, unknown, PasswordValues>((await stepSchemas()).password, resolverOptions),
 );
-// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 const selfReactivation = async (body: SelfReactivationRequest) => (await loginHelpApi()).selfReactivation(body);
 

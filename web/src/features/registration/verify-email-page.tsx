@@ -20,7 +20,7 @@ const resendForm = lazyPart(
 
 // The call and its answer's schema (zod and the contracts' registration modules) load when a link is checked, not
 // with the page: evaluating them was a long task of the page's first load, and a page opened without a link (or with
-// a bad one) never makes the call (docs/decisions/0034-server-rendered-portal-pages.md).
+// a bad one) never makes the call (docs/decisions/0060).
 const verifyEmail = (token: string) => import('./api/registration-api').then((api) => api.verifyEmail(token));
 
 /** `/verify-email` (docs/requirements/portal.md#email-verification): activates the account of the emailed link. */

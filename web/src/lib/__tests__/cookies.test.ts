@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { cookieDomainFor } from '../cookies';
 
+// The domain itself is worked out by the server, with the public suffix list (server/test/cookie-domain.test.ts).
 describe('cookieDomainFor', () => {
-  it('uses the parent domain of the host', () => {
-    expect(cookieDomainFor('portal.example.com')).toBe('.example.com');
-    expect(cookieDomainFor('www.portal.example.co.uk')).toBe('.portal.example.co.uk');
-    expect(cookieDomainFor('example.com')).toBe('.example.com');
+  it("uses the site config's domain when the page's host is within it", () => {
+    expect(cookieDomainFor('portal.example.com', '.example.com')).toBe('.example.com');
+    expect(cookieDomainFor('example.co.uk', '.example.co.uk')).toBe('.example.co.uk');
+    expect(cookieDomainFor('Portal.Example.com', '.example.com')).toBe('.example.com');
+    expect(cookieDomainFor('portal.example.com', '.portal.example.com')).toBe('.portal.example.com');
   });
-  it('sets no domain on localhost, IP addresses and single-label hosts', () => {
-    for (const host of ['localhost', 'app.localhost', '127.0.0.1', '10.1.2.3', '[::1]', '::1', 'intranet'])
-      expect(cookieDomainFor(host), host).toBeUndefined();
-  });
-  it('lets COOKIE_DOMAIN override the computed domain', () => {
-    expect(cookieDomainFor('portal.example.com', '.medicare.example')).toBe('.medicare.example');
-    expect(cookieDomainFor('localhost', '.example.com')).toBe('.example.com');
+  it('sets no domain without one, or for a host outside it (a browser would refuse the cookie)', () => {
+    expect(cookieDomainFor('portal.example.com', undefined)).toBeUndefined();
+    expect(cookieDomainFor('localhost', '.example.com')).toBeUndefined();
+    expect(cookieDomainFor('portal.example.com', '.medicare.example')).toBeUndefined();
+    expect(cookieDomainFor('badexample.com', '.example.com')).toBeUndefined();
   });
 });

@@ -41,7 +41,7 @@ async function openServerRendered() {
   return html;
 }
 
-describe('RenderWhenNear (docs/decisions/0034-server-rendered-portal-pages.md)', () => {
+describe('RenderWhenNear (docs/decisions/0060)', () => {
   it('opening a server-rendered page: headings and reserved boxes first, then every part in idle steps, one at a time', async () => {
     const idle: (() => void)[] = [];
     vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run));

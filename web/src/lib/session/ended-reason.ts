@@ -1,4 +1,4 @@
-import { SESSION_ENDED_CODES, type SessionEndedCode } from '@portal/contracts/answer-checks';
+import { SESSION_ENDED_CODES, type SessionEndedCode } from '@portal/contracts/response-checks';
 import { useSyncExternalStore } from 'react';
 
 /**

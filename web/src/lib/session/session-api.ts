@@ -1,9 +1,9 @@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
-import { SessionStateCheck } from '@portal/contracts/answer-checks';
+import { SessionStateCheck } from '@portal/contracts/response-checks';
 import { apiRequest } from '../api-client';
 
 // Checked without zod: every page's first load runs the session check, and zod with the auth schemas took 31–77 ms
-// at 4× CPU slowdown there (docs/decisions/0034-server-rendered-portal-pages.md).
+// at 4× CPU slowdown there (docs/decisions/0060).
 
 /** `GET /api/session` (docs/requirements/api.md): whether this browser is logged in; reading it never extends the session. */
 export const fetchSessionState = (signal?: AbortSignal) =>

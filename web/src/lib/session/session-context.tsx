@@ -164,7 +164,7 @@ export function SessionProvider({
   });
   // Mounted at the first login and kept: it then runs exactly while logged in. A tab that never logged in does not
   // load it, so it does not hear another tab's login until it checks its session again.
-  // Not on the server nor while hydrating: a page rendered logged in (docs/decisions/0034) has no timer in its markup.
+  // Not on the server nor while hydrating: a page rendered logged in (docs/decisions/0060) has no timer in its markup.
   const hydrated = useHydrated();
   const [timerMounted, setTimerMounted] = useState(false);
   if (hydrated && loggedIn && !timerMounted) setTimerMounted(true);
@@ -173,7 +173,7 @@ export function SessionProvider({
   // rendered as a transition: a context change outside one makes React hydrate at once, in one task, every part of
   // the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and re-render
   // everything that reads the session; as a transition it yields to the browser every few milliseconds
-  // (docs/decisions/0034-server-rendered-portal-pages.md).
+  // (docs/decisions/0060).
   useEffect(() => {
     const controller = new AbortController();
     fetchSessionState(controller.signal)

@@ -7,12 +7,12 @@ import type {
   ChangeSecurityAnswersRequest,
   PasskeyRegistrationRequest,
 } from '@portal/contracts/account';
-import type { AnswerCheck } from '@portal/contracts/answer-checks';
+import type { ResponseCheck } from '@portal/contracts/response-checks';
 
 /**
  * My account's calls (docs/requirements/api.md); the account changes among them may need re-authentication. Each
  * call loads the HTTP client and the contracts' account module (its routes and the answer's schema, with zod) when
- * it runs, as the form pages' calls do (docs/decisions/0034-server-rendered-portal-pages.md): the page and its
+ * it runs, as the form pages' calls do (docs/decisions/0060): the page and its
  * sections build no schema before a call is made.
  */
 
@@ -20,7 +20,7 @@ type Contracts = typeof accountContracts;
 
 async function accountCall<T>(
   route: (contracts: Contracts) => string,
-  schemaOf: (contracts: Contracts) => AnswerCheck<T>,
+  schemaOf: (contracts: Contracts) => ResponseCheck<T>,
   init: { method?: 'POST'; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
   const [{ apiRequest }, contracts] = await Promise.all([
@@ -46,7 +46,7 @@ const personal = { gcTime: 0, staleTime: 60_000, refetchOnWindowFocus: false } a
 
 /**
  * What My account's first screens show, read by the server with the request's session into the page it renders
- * (docs/decisions/0034-server-rendered-portal-pages.md): the page asks the API for none of it while it loads, and
+ * (docs/decisions/0060): the page asks the API for none of it while it loads, and
  * builds no schema for it.
  */
 export async function accountSessionQueries() {

@@ -7,7 +7,7 @@ import { StatusMessage } from '../../../components/status/status-message';
 import { ChangeButton, useChangeToggle } from './change-toggle';
 
 // The form (react-hook-form, its fields, the request's schema) is built and its code loaded only when "Change" is
-// chosen, not with the section (docs/decisions/0034-server-rendered-portal-pages.md).
+// chosen, not with the section (docs/decisions/0060).
 const form = lazyPart(() => import('./change-email-form').then((m) => m.ChangeEmailForm), { reserve: '12rem' });
 
 /**

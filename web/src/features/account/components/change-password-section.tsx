@@ -7,7 +7,7 @@ import { StatusMessage } from '../../../components/status/status-message';
 import { lazyPart } from '../../../lib/lazy-part';
 import { ChangeButton, useChangeToggle } from './change-toggle';
 
-// Built and loaded only when "Change" is chosen (docs/decisions/0034-server-rendered-portal-pages.md).
+// Built and loaded only when "Change" is chosen (docs/decisions/0060).
 const form = lazyPart(() => import('./change-password-form').then((m) => m.ChangePasswordForm), {
   reserve: '24rem',
 });

@@ -7,7 +7,7 @@ import { StatusMessage } from '../../../components/status/status-message';
 import { ChangeButton, useChangeToggle } from './change-toggle';
 import { MaskedPhone } from './masked-phone';
 
-// Built and loaded only when "Change" is chosen (docs/decisions/0034-server-rendered-portal-pages.md).
+// Built and loaded only when "Change" is chosen (docs/decisions/0060).
 const form = lazyPart(() => import('./change-phone-form').then((m) => m.ChangePhoneForm), { reserve: '9rem' });
 
 /** Phone: the number on file (masked by the server), and its form behind "Change" (10 US digits). */

@@ -24,7 +24,7 @@ export function useChangeToggle(id: string) {
 
 /**
  * Focus on the form's first field once the form is there: the form's code loads when it is first opened
- * (docs/decisions/0034-server-rendered-portal-pages.md), so the section cannot focus it when "Change" is chosen.
+ * (docs/decisions/0060), so the section cannot focus it when "Change" is chosen.
  */
 export function useFocusOnOpen(firstFieldId: string) {
   useEffect(() => document.getElementById(firstFieldId)?.focus(), [firstFieldId]);

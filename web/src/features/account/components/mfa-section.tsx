@@ -15,7 +15,7 @@ import { SectionQuery } from '../../../components/layouts/section-query';
 import { lazyPart } from '../../../lib/lazy-part';
 
 // The setup form (its code's schema, with zod) loads when a new app is asked for, not with the section
-// (docs/decisions/0034-server-rendered-portal-pages.md).
+// (docs/decisions/0060).
 const setupForm = lazyPart(
   () => import('../../../components/mfa/authenticator-setup-form').then((m) => m.AuthenticatorSetupForm),
   { reserve: '24rem' },

@@ -46,7 +46,7 @@ import { ScrollTable } from '../../../components/tables/scroll-table';
 
 const NAME_MESSAGE = 'Give the passkey a name of up to 60 characters, e.g. "Work laptop".';
 type NameForm = PasskeyRenameRequest;
-// The name's schema is loaded and built at the first submit (docs/decisions/0034-server-rendered-portal-pages.md).
+// The name's schema is loaded and built at the first submit (docs/decisions/0060).
 const nameResolver = lazyResolver<NameForm>(async () =>
   zodResolver((await import('@portal/contracts/account')).PasskeyRenameRequest, { error: () => NAME_MESSAGE }),
 );
@@ -57,7 +57,7 @@ const nameResolver = lazyResolver<NameForm>(async () =>
  */
 export function PasskeysSection() {
   // A deferred value (as the page takes the account): the answer renders the table and the add form in a render that
-  // yields to the browser, not in the query's synchronous update (docs/decisions/0034-server-rendered-portal-pages.md).
+  // yields to the browser, not in the query's synchronous update (docs/decisions/0060).
   const passkeys = useDeferredValue(usePasskeys());
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<string>();

@@ -7,7 +7,7 @@ import { findSecurityQuestion, useSecurityQuestions } from '../../../lib/securit
 import { lazyPart } from '../../../lib/lazy-part';
 import { ChangeButton, useChangeToggle } from './change-toggle';
 
-// Built and loaded only when "Change" is chosen (docs/decisions/0034-server-rendered-portal-pages.md): its selects
+// Built and loaded only when "Change" is chosen (docs/decisions/0060): its selects
 // bring MUI's menu and popover, which the closed section does not need.
 const form = lazyPart(() => import('./security-answers-form').then((m) => m.SecurityAnswersForm), {
   reserve: '30rem',

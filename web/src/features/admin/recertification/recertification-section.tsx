@@ -19,8 +19,8 @@ import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import { recertificationQueryKeys, submitRecertifications, useDueRecertifications } from './recertification-api';
+import { DAY_MS } from '@portal/contracts/time';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const keyOf = (link: { userId: string; locationId: string }) => `${link.userId}/${link.locationId}`;
 
 function dueText(link: DueRecertification): string {

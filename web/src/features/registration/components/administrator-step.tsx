@@ -64,7 +64,7 @@ const fieldIds: Record<string, string> = {
 
 const loadSelfRegistrationRequest = (): Promise<typeof SelfRegistrationRequest> =>
   import('@portal/contracts/registration').then((m) => m.SelfRegistrationRequest);
-// The call and its answer's schema load with the call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The call and its answer's schema load with the call (docs/decisions/0060).
 const registerAdministrator = async (body: SelfRegistrationRequest) =>
   (await import('../api/registration-api')).registerAdministrator(body);
 

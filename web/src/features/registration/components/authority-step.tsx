@@ -35,7 +35,7 @@ export const AUTHORITY_NOT_CONFIRMED = 'An error has happened';
 
 const loadValidateAuthorityRequest = () =>
   import('@portal/contracts/registration').then((m) => m.ValidateAuthorityRequest);
-// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const registrationApi = () => import('../api/registration-api');
 
 const fieldIds = {

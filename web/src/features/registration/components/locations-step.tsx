@@ -18,7 +18,7 @@ import { ApiError } from '../../../lib/api-error';
 import { useErrorMessage } from '../../../lib/error-messages';
 import { useReportedValues } from '../../../lib/use-wizard';
 
-// The lookup loads with the first location added (docs/decisions/0034-server-rendered-portal-pages.md).
+// The lookup loads with the first location added (docs/decisions/0060).
 const lookUpLocation = async (body: { npi: string; ptan: string; tin: string }) =>
   (await import('../api/registration-api')).lookUpLocation(body);
 

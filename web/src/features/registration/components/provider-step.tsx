@@ -34,7 +34,7 @@ const fieldIds = {
 const resolver = providerLocationResolver<ProviderFormValues, typeof ValidateProviderRequest>(() =>
   import('@portal/contracts/registration').then((m) => m.ValidateProviderRequest),
 );
-// The calls and their answers' schemas load with the first call (docs/decisions/0034-server-rendered-portal-pages.md).
+// The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const registrationApi = () => import('../api/registration-api');
 
 function LocationSummaryList({ summary }: { summary: LocationSummary }) {

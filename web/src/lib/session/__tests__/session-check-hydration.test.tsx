@@ -10,7 +10,7 @@ import { useHydrated } from '../../use-hydrated';
 import { SessionProvider, useSession } from '../session-context';
 
 /**
- * A server-rendered page as a visitor meets it (docs/decisions/0034-server-rendered-portal-pages.md): the header
+ * A server-rendered page as a visitor meets it (docs/decisions/0060): the header
  * says whether the browser is logged in once the session check answers, and a form part that hydrates on its own
  * (lib/lazy-part.tsx) keeps its server markup until its code is there, then takes typing in the same field.
  */

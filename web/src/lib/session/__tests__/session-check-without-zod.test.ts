@@ -29,7 +29,7 @@ async function staticGraph(entry: string): Promise<string[]> {
 }
 
 // Every page runs the session check as it loads; zod and the auth schemas it pulled in were 40–75 ms of a phone's CPU
-// on every page (docs/decisions/0034-server-rendered-portal-pages.md).
+// on every page (docs/decisions/0060).
 describe("the session check's first load", () => {
   it('evaluates neither zod nor a contracts schema module', async () => {
     const graph = await staticGraph('web/src/lib/session/session-api.ts');

@@ -1,13 +1,13 @@
 import type { ErrorResponse } from './http';
-import type { SessionState } from './auth';
 
 /**
  * Zod-free checks of the two answers every page's first load reads: the session check's `GET /api/session` and the
- * error envelope (docs/decisions/0034-server-rendered-portal-pages.md). Evaluating zod and the schema graph of
+ * error envelope (docs/decisions/0060). Evaluating zod and the schema graph of
  * `auth.ts` took 31–77 ms at 4× CPU slowdown on every page; these do what their schemas do (`SessionState` in auth.ts,
- * `ErrorResponseSchema` in http.ts: the same fields, unknown fields dropped), their types are the schemas' own, and
- * answer-checks.test.ts runs both on the same answers so the two cannot drift. A field added to a schema and not here
- * fails the type check (every key of the schema's type needs its rule).
+ * `ErrorResponseSchema` in http.ts: the same fields, unknown fields dropped), and response-checks.test.ts runs both on
+ * the same answers so the two cannot drift. `SessionStateFields` is the session schema's type written out (this file
+ * must not import auth.ts, which imports it); auth.ts fails the type check when the two differ, and a field of the
+ * type without its rule here fails it too.
  */
 
 /** Every stage of a login that is not complete yet (`PendingLoginStep` in auth.ts is built from this list). */
@@ -19,6 +19,19 @@ export const SESSION_ENDED_CODES = [
   'Session_Ended_Account_Locked',
 ] as const;
 export type SessionEndedCode = (typeof SESSION_ENDED_CODES)[number];
+
+/** `SessionState` (auth.ts) as a plain type: auth.ts checks that its schema's type is this one. */
+export interface SessionStateFields {
+  loggedIn: boolean;
+  endedBecause?: SessionEndedCode | undefined;
+  username?: string | undefined;
+  displayName?: string | undefined;
+  idleSecondsLeft?: number | undefined;
+  absoluteSecondsLeft?: number | undefined;
+  mfaPending?: (typeof PENDING_LOGIN_STEPS)[number] | undefined;
+  recertificationOverdue?: boolean | undefined;
+  administersLocation?: boolean | undefined;
+}
 
 interface FieldRule {
   test: (value: unknown) => boolean;
@@ -41,12 +54,12 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 };
 
 /** The same result shape as a zod schema's `safeParse`, so the HTTP client takes either. */
-export interface AnswerCheck<T> {
+export interface ResponseCheck<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false };
 }
 
 /** A `z.object` of these fields without zod: the known fields of an object whose fields pass their rules. */
-function objectCheck<T>(rules: { [K in keyof T]-?: FieldRule }): AnswerCheck<T> {
+function objectCheck<T>(rules: { [K in keyof T]-?: FieldRule }): ResponseCheck<T> {
   const entries = Object.entries(rules) as [string, FieldRule][];
   return {
     safeParse(value) {
@@ -67,7 +80,7 @@ function objectCheck<T>(rules: { [K in keyof T]-?: FieldRule }): AnswerCheck<T> 
 }
 
 /** `SessionState` (auth.ts) without zod. */
-export const SessionStateCheck = objectCheck<SessionState>({
+export const SessionStateCheck = objectCheck<SessionStateFields>({
   loggedIn: required(isBoolean),
   endedBecause: optional((value) => (SESSION_ENDED_CODES as readonly unknown[]).includes(value)),
   username: optional(isString),

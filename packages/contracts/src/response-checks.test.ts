@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorResponseCheck, SESSION_ENDED_CODES, SessionStateCheck } from './answer-checks';
+import { ErrorResponseCheck, SESSION_ENDED_CODES, SessionStateCheck } from './response-checks';
 import { PendingLoginStep, SessionState } from './auth';
 import { ErrorResponseSchema } from './http';
 
