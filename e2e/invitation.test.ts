@@ -121,7 +121,7 @@ describe('invitations', () => {
       .getByTestId('invitation-error')
       .getByText(/already used/)
       .waitFor();
-  });
+  }, 120_000);
 
   it('a new person opens the link, registers through the invited path with the address filled in, no second confirmation: the location is theirs, no request, the inviter told', async () => {
     const person = newPerson('Rowan', 'Okafor', 'e2e.invited.rowan');
