@@ -152,6 +152,7 @@ describe('invitations', () => {
     await done.waitFor();
     // The invitation's link proved the address: no second "Confirm your email", the account can log in at once.
     await expect.poll(() => done.innerText()).toMatch(/log in now/i);
+    await page.getByRole('heading', { name: /Your account is ready/ }).waitFor();
     expect(await done.innerText()).not.toMatch(/check your email/i);
     await expectNoAxeViolations(page, 'invited registration done');
     await screenshot(page, 'register-user-invited-done-390');

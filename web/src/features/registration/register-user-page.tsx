@@ -131,7 +131,7 @@ export function RegisterUserPage() {
         ))}
       </Stepper>
       <StepHeading key={index} focus={wizard.moved} progress={{ step: index + 1, of: stepTitles.length }}>
-        {stepTitles[index]}
+        {step === 'done' && state.active ? 'Your account is ready' : stepTitles[index]}
       </StepHeading>
 
       <Box key={`values-${wizard.generation}`}>
