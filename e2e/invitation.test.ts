@@ -5,7 +5,7 @@ import { expectNoAxeViolations, screenshot, waitForSettled } from './support/bro
 import { freshTotp, loginEnrolling, loginWithTotp, logOut, submitPassword } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite } from './support/portal-suite';
-import { confirmEmailFromViewer, fillAccountDetails, newPerson } from './support/registration';
+import { fillAccountDetails, newPerson } from './support/registration';
 
 /**
  * Invitations (docs/requirements/staff-accounts.md#invitations) against a portal of this file's own with the mail
@@ -28,7 +28,7 @@ describe('invitations', () => {
   });
 
   /** As the administrator, keyboard only from the section's button: invites `email` as a user; answers the email's link. */
-  async function invite(page: Page, email: string, shots = false): Promise<string> {
+  async function invite(page: Page, email: string, shots = false, name = ''): Promise<string> {
     const since = new Date();
     await loginWithTotp(page, ADMIN, ADMIN_SECRET);
     await page.goto('/admin');
@@ -47,6 +47,10 @@ describe('invitations', () => {
       await screenshot(page, 'invite-dialog-1440');
     }
     await page.keyboard.type(email);
+    if (name) {
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(name);
+    }
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await page.getByTestId('invitations-status').getByText(`We emailed an invitation to ${email}`).waitFor();
@@ -117,14 +121,18 @@ describe('invitations', () => {
       .getByTestId('invitation-error')
       .getByText(/already used/)
       .waitFor();
-  });
+  }, 120_000);
 
-  it('a new person opens the link, registers through the invited path, confirms the email: the location is theirs, no request', async () => {
+  it('a new person opens the link, registers through the invited path with the address filled in, no second confirmation: the location is theirs, no request, the inviter told', async () => {
     const person = newPerson('Rowan', 'Okafor', 'e2e.invited.rowan');
     const { page: adminPage } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
-    const link = await invite(adminPage, person.email);
-
     const since = new Date(Date.now() - 1000);
+    const link = await invite(adminPage, person.email, false, 'Rowan Okafor');
+    // The email greets them by the name the administrator typed.
+    expect(await readEmail(suite.url, { to: person.email, subject: /invited/i, since })).toContain(
+      'Hello Rowan Okafor,',
+    );
+
     const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(link);
     await page.getByTestId('invitation-summary').waitFor();
@@ -135,12 +143,32 @@ describe('invitations', () => {
     await page.getByTestId('register-invited').waitFor();
     await expectNoAxeViolations(page, 'invited registration at 390 px');
     await screenshot(page, 'register-user-invited-390');
+    // The invited address is filled in.
+    expect(await page.getByRole('textbox', { name: 'Email', exact: true }).inputValue()).toBe(person.email);
+    expect(await page.getByRole('textbox', { name: 'Email again' }).inputValue()).toBe(person.email);
     await fillAccountDetails(page, person);
     await page.getByRole('button', { name: 'Create my account' }).click();
-    await page.getByTestId('registration-done').waitFor();
-    await confirmEmailFromViewer(page, suite.url, person.email, since);
+    const done = page.getByTestId('registration-done');
+    await done.waitFor();
+    // The invitation's link proved the address: no second "Confirm your email", the account can log in at once.
+    await expect.poll(() => done.innerText()).toMatch(/log in now/i);
+    await page.getByRole('heading', { name: /Your account is ready/ }).waitFor();
+    expect(await done.innerText()).not.toMatch(/check your email/i);
+    await expectNoAxeViolations(page, 'invited registration done');
+    await screenshot(page, 'register-user-invited-done-390');
 
     await loginEnrolling(page, person.username, person.password);
+    // The inviter is told.
+    const notice = await readEmail(suite.url, {
+      to: 'demo.admin.j5@example.com',
+      subject: /accepted your invitation/,
+      since,
+    });
+    expect(notice).toContain('Rowan Okafor');
+    expect(notice).toContain(locationName);
+    const mails = await (await fetch(`${suite.url}/dev/mail`)).text();
+    expect(mails).toContain(`to ${person.email},`);
+    expect(mails).not.toMatch(new RegExp(`>Confirm your email address</a> to ${person.email.replace(/\./g, '\\.')},`));
     await page.goto('/account');
     const locations = page.getByRole('region', { name: 'Provider locations and roles' });
     await locations.getByRole('row', { name: new RegExp(locationName) }).waitFor();

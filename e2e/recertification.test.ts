@@ -45,6 +45,30 @@ describe('annual recertification', () => {
     await logOut(page);
   });
 
+  it('Submit with nothing chosen says so next to the button, in view (390 px, axe)', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await loginWithTotp(page, 'demo.admin.j5', DEMO_TOTP_SECRETS['demo.admin.j5']!);
+    await page.goto('/admin');
+    const section = page.getByRole('region', { name: 'Recertification' });
+    await section.getByRole('row', { name: /demo\.user\.due/ }).waitFor();
+    await waitForSettled(page);
+    const submit = section.getByRole('button', { name: 'Submit decisions' });
+    await submit.click();
+    const problem = section.getByRole('alert').filter({ hasText: 'Choose Keep or Remove for at least one person.' });
+    await problem.waitFor();
+    // Next to the control: right below the button, and on screen.
+    const [alertBox, buttonBox] = [(await problem.boundingBox())!, (await submit.boundingBox())!];
+    expect(alertBox.y).toBeGreaterThanOrEqual(buttonBox.y + buttonBox.height);
+    expect(alertBox.y - (buttonBox.y + buttonBox.height)).toBeLessThan(40);
+    expect(await problem.evaluate((el) => el.getBoundingClientRect().bottom <= window.innerHeight)).toBe(true);
+    await expectNoAxeViolations(page, 'recertification refusal at 390 px');
+    await screenshot(page, 'recertification-refusal-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await problem.scrollIntoViewIfNeeded();
+    await screenshot(page, 'recertification-refusal-1440');
+    await logOut(page);
+  });
+
   it('an administrator with an overdue recertification is held on /admin/recertify until it is done, keyboard only', async () => {
     const { page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
     await loginEnrolling(page, 'demo.admin.recert');

@@ -36,7 +36,7 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
   let app: FastifyInstance;
   let locationX: string;
   let locationY: string;
-  let adminX: TestClient & { id: string };
+  let adminX: TestClient & { id: string; email: string };
   let adminY: TestClient & { id: string };
   let n = 0;
 
@@ -116,6 +116,7 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
       expect(JSON.stringify(row)).not.toContain(token);
 
       const text = renderEmail(app.config.publicUrl, 'invitation', mail!.data).text;
+      expect(text).toContain('Hello,');
       expect(text).toContain(`${app.config.publicUrl}/invitation#token=${token}`);
       expect(text).toContain('Pat Tester invited you to use the Medicare Provider Portal for Clinic 1000000001');
       expect(text).toContain('within 7 days of this email');
@@ -130,6 +131,26 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
         .from(auditEvents)
         .where(and(eq(auditEvents.action, 'invitation.sent'), eq(auditEvents.target, created.id)));
       expect(audit).toMatchObject([{ actor: adminX.id, outcome: 'success', details: { locationId: locationX } }]);
+    });
+
+    it("carries the invited person's name to the greeting; a name too long is 400 with its field", async () => {
+      const res = await invite(adminX, {
+        locationId: locationX,
+        email: 'named@example.com',
+        role: 'user',
+        name: ' Dana Reyes ',
+      });
+      expect(res.statusCode).toBe(200);
+      const mail = await latestEmail(app, 'named@example.com', 'invitation');
+      expect(renderEmail(app.config.publicUrl, 'invitation', mail!.data).text).toContain('Hello Dana Reyes,');
+      const long = await invite(adminX, {
+        locationId: locationX,
+        email: 'long@example.com',
+        role: 'user',
+        name: 'x'.repeat(101),
+      });
+      expect(long.statusCode).toBe(400);
+      expect(Object.keys(long.json().fieldErrors)).toEqual(['name']);
     });
 
     it("refuses a location the caller does not administer, with nothing stored or sent (another location's, a user's)", async () => {
@@ -188,13 +209,14 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
   });
 
   describe('POST /api/invitations/lookup', () => {
-    it('answers the location name, role and expiry, nothing else', async () => {
+    it('answers the location name, the invited address (the registration fills it in), role and expiry, nothing else', async () => {
       const token = await invited('lookup@example.com', 'administrator');
       const res = await lookup(token);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         data: {
           locationName: 'Clinic 1000000001',
+          email: 'lookup@example.com',
           role: 'administrator',
           expiresAt: new Date(clock.now().getTime() + INVITATION_TTL_MS).toISOString(),
         },
@@ -244,6 +266,13 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
         .from(invitations)
         .where(eq(invitations.tokenHash, hashOneTimeToken(token)));
       expect(row).toMatchObject({ usedBy: invitee.id, usedAt: clock.now() });
+
+      // The inviter is told.
+      const notice = await latestEmail(app, adminX.email, 'invitation-accepted');
+      expect(renderEmail(app.config.publicUrl, 'invitation-accepted', notice!.data)).toMatchObject({
+        subject: expect.stringContaining('accepted your invitation'),
+        text: expect.stringContaining('now has access to Clinic 1000000001 as an administrator'),
+      });
 
       const again = await callAs(app, invitee, 'POST', INVITATION_ACCEPT_PATH, { token });
       expect(again.statusCode).toBe(400);
@@ -382,18 +411,24 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
     }
     const userNamed = (username: string) => app.database.db.select().from(users).where(eq(users.username, username));
 
-    it('creates the account with the location already granted, no request, and uses the invitation', async () => {
+    it('creates the account active (the link proved the address), the location granted, no request, the inviter told', async () => {
       const token = await invited('New.Invitee@example.com', 'user');
       const res = await registration('new.invitee@example.com', token);
       expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ data: { registered: true, active: true } });
       const [user] = await userNamed(`invited.r${serial}`);
-      expect(user).toMatchObject({ status: 'pending', email: 'new.invitee@example.com' });
+      expect(user).toMatchObject({ status: 'active', email: 'new.invitee@example.com' });
       const links = await app.database.db.select().from(userLocations).where(eq(userLocations.userId, user!.id));
       expect(links).toMatchObject([{ locationId: locationX, role: 'user', certifiedBy: adminX.id }]);
       expect(await app.database.db.select().from(accessRequests).where(eq(accessRequests.userId, user!.id))).toEqual(
         [],
       );
-      expect(await latestEmail(app, 'new.invitee@example.com', 'verify-email')).toBeDefined();
+      // No second "Confirm your email".
+      expect(await latestEmail(app, 'new.invitee@example.com', 'verify-email')).toBeUndefined();
+      const notice = await latestEmail(app, adminX.email, 'invitation-accepted');
+      expect(renderEmail(app.config.publicUrl, 'invitation-accepted', notice!.data).text).toContain(
+        'Dana Reyes accepted your invitation and now has access to Clinic 1000000001 as a user.',
+      );
       expect((await lookup(token)).json()).toEqual({ errorMessage: 'Invitation_Used' });
     });
 
@@ -423,7 +458,9 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
       const token = await invited('has.account@example.com');
       const res = await registration('has.account@example.com', token);
       expect(res.statusCode).toBe(201);
+      expect(res.json()).toEqual({ data: { registered: true } });
       const [pending] = await userNamed(`invited.r${serial}`);
+      expect(pending!.status).toBe('pending');
       expect(await app.database.db.select().from(userLocations).where(eq(userLocations.userId, pending!.id))).toEqual(
         [],
       );

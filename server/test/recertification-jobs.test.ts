@@ -26,6 +26,7 @@ import {
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
+const MINUTE = 60 * 1000;
 const log = pino({ level: 'silent' });
 
 /** Each test gets its own database, so counts of emails are exact. */
@@ -143,7 +144,7 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
     expect(lapsed.map((e) => e.target).sort()).toEqual([person.id, soleAdmin.id].sort());
   });
 
-  it('the hourly batch emails each administrator once about the new requests of their locations, then only newer ones', async () => {
+  it('the batch emails each administrator once about the new requests of their locations, then only newer ones', async () => {
     const { db } = database;
     const [l1, l2] = [await makeLocation(db, 'East Office'), await makeLocation(db, 'West Office')];
     const a1 = await makePerson(db, 'kim.admin');
@@ -185,6 +186,34 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
     const next = await outboxMail(db, 'access-requests-pending');
     expect(recipients(next)).toEqual([a1.email]);
     expect(next[0]!.data).toMatchObject({ requests: [{ username: 'quinn.user' }] });
+  });
+
+  it('a new request is announced within minutes, at most one email per administrator per 5 minutes', async () => {
+    const { db } = database;
+    const location = await makeLocation(db, 'North Office');
+    const admin = await makePerson(db, 'rae.admin');
+    await link(db, admin.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    const [first, second] = [await makePerson(db, 'sam.user'), await makePerson(db, 'tao.user')];
+    // The runner's own schedule (no forced run): the batch's interval is what decides.
+    expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(true);
+    await requestAccess(db, first.id, location, clock.now());
+    clock.advance(5 * MINUTE);
+    expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(true);
+    const sent = await outboxMail(db, 'access-requests-pending');
+    expect(recipients(sent)).toEqual([admin.email]);
+    expect(sent[0]!.data).toMatchObject({ kind: 'new', requests: [{ username: 'sam.user' }] });
+
+    // A second request a minute later waits for the next batch: no second email within the 5 minutes.
+    await clearOutbox(db);
+    clock.advance(MINUTE);
+    await requestAccess(db, second.id, location, clock.now());
+    expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(false);
+    expect(await outboxMail(db)).toEqual([]);
+    clock.advance(4 * MINUTE);
+    expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(true);
+    expect((await outboxMail(db, 'access-requests-pending'))[0]!.data).toMatchObject({
+      requests: [{ username: 'tao.user' }],
+    });
   });
 
   it('the weekly digest lists the requests still pending, once a week across runs', async () => {

@@ -93,6 +93,13 @@ export const userRegistrationRequest = (today: Today = localToday) =>
 export const UserRegistrationRequest = userRegistrationRequest();
 export type UserRegistrationRequest = z.input<typeof UserRegistrationRequest>;
 
-/** The same answer whether or not the email address was already in use (account existence is never revealed). */
-export const UserRegistrationResponse = dataEnvelope(z.object({ registered: z.literal(true) }));
+/**
+ * The same answer whether or not the email address was already in use (account existence is never revealed), but for
+ * one case: `active` when the registration used an invitation sent to that address and the address had no account, so
+ * the invitation's link proved it and no verification email is sent (the holder of that link learns it; issue 38
+ * item 10).
+ */
+export const UserRegistrationResponse = dataEnvelope(
+  z.object({ registered: z.literal(true), active: z.optional(z.literal(true)) }),
+);
 export type UserRegistrationResponse = z.infer<typeof UserRegistrationResponse>;

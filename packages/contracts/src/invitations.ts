@@ -22,6 +22,9 @@ export const INVITATION_LOOKUP_PATH = '/api/invitations/lookup';
 /** `POST { token }`: a logged-in user takes the invitation: the location is linked at once. */
 export const INVITATION_ACCEPT_PATH = '/api/invitations/accept';
 
+/** The longest name an invitation carries. */
+export const INVITEE_NAME_MAX = 100;
+
 /** How long an invitation's link works. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -35,6 +38,8 @@ export const CreateInvitationRequest = z.strictObject({
   locationId: z.uuid(),
   email: EmailSchema,
   role: LocationRole,
+  /** The invited person's name, for the email's greeting ("Hello Dana,"); optional. */
+  name: z.optional(z.string().check(z.trim(), z.maxLength(INVITEE_NAME_MAX))),
 });
 export type CreateInvitationRequest = z.input<typeof CreateInvitationRequest>;
 
@@ -75,9 +80,13 @@ export const RevokeInvitationResponse = dataEnvelope(z.object({ revoked: z.liter
 export const InvitationTokenRequest = z.strictObject({ token: InvitationTokenSchema });
 export type InvitationTokenRequest = z.input<typeof InvitationTokenRequest>;
 
-/** What the invitation page shows: nothing of the inviter or the invited address. */
+/**
+ * What the invitation page shows: nothing of the inviter. The invited address is told to the holder of the link (it was
+ * emailed there), so the registration can fill it in (issue 38 item 10).
+ */
 export const InvitationSummary = z.object({
   locationName: z.string(),
+  email: z.string(),
   role: LocationRole,
   /** ISO 8601. */
   expiresAt: z.string(),

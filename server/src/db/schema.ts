@@ -206,7 +206,7 @@ export const accessRequests = pgTable(
     reason: text('reason'),
     decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
-    /** When the location's administrators were told of it (the hourly batch); null: not yet. */
+    /** When the location's administrators were told of it (the 5-minute batch); null: not yet. */
     notifiedAt: timestamp('notified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

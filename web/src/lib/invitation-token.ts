@@ -5,6 +5,8 @@
  * goes to the server in request bodies only. Several features read it, hence here.
  */
 const KEY = 'portal.invitation-token';
+/** The address the invitation was sent to, as its lookup told it: the registration fills it in. */
+const EMAIL_KEY = 'portal.invitation-email';
 
 function storage(): Storage | undefined {
   try {
@@ -24,7 +26,17 @@ export function rememberedInvitationToken(): string {
   return storage()?.getItem(KEY) ?? '';
 }
 
-/** Forgets the token: it was used, or the server refused it. */
+export function rememberInvitedEmail(email: string): void {
+  storage()?.setItem(EMAIL_KEY, email);
+}
+
+/** The address the remembered invitation was sent to, or '' when unknown. */
+export function rememberedInvitedEmail(): string {
+  return rememberedInvitationToken() ? (storage()?.getItem(EMAIL_KEY) ?? '') : '';
+}
+
+/** Forgets the token (and its address): it was used, or the server refused it. */
 export function forgetInvitationToken(): void {
   storage()?.removeItem(KEY);
+  storage()?.removeItem(EMAIL_KEY);
 }

@@ -9,12 +9,15 @@ export const { enqueueEmail } = defineEmails({
   // Staff accounts (docs/requirements/staff-accounts.md#invitations).
   invitation: {
     data: z.strictObject({
+      /** The invited person's name as the administrator typed it; empty: "Hello,". */
+      inviteeName: z.string().max(201).default(''),
       inviterName: z.string().max(201),
       locationName: z.string().max(300),
       role: z.enum(['administrator', 'user']),
       token: z.string().regex(/^[A-Za-z0-9_-]{20,200}$/),
     }),
     body: (d: {
+      inviteeName?: string;
       inviterName: string;
       locationName: string;
       role: 'administrator' | 'user';
@@ -22,13 +25,35 @@ export const { enqueueEmail } = defineEmails({
     }): EmailBody => ({
       subject: `You are invited to ${d.locationName}`,
       paragraphs: [
-        'Hello,',
+        d.inviteeName ? `Hello ${d.inviteeName},` : 'Hello,',
         `${d.inviterName || 'An administrator'} invited you to use the ${PRODUCT_NAME} for ${d.locationName}, as ${d.role === 'administrator' ? 'an administrator' : 'a user'} of that provider location.`,
         `Open the link below to create your account with this email address, or, if you already have an account with it, to log in and add the location. The link works once, within ${Math.round(INVITATION_TTL_MS / 86_400_000)} days of this email.`,
         'If you did not expect this invitation, ignore this email: nothing happens without the link.',
       ],
       // The token travels in the fragment, so it never reaches server logs or Referer headers.
       link: { label: 'Open the invitation', path: tokenLinkPath(PAGE_PATHS.invitation, d.token) },
+    }),
+  },
+  // The inviter hears that their invitation was used (issue 38 item 10).
+  'invitation-accepted': {
+    data: z.strictObject({
+      firstName: z.string().max(100),
+      personName: z.string().max(201),
+      locationName: z.string().max(300),
+      role: z.enum(['administrator', 'user']),
+    }),
+    body: (d: {
+      firstName: string;
+      personName: string;
+      locationName: string;
+      role: 'administrator' | 'user';
+    }): EmailBody => ({
+      subject: `${d.personName} accepted your invitation`,
+      paragraphs: [
+        `Hello ${d.firstName},`,
+        `${d.personName} accepted your invitation and now has access to ${d.locationName} as ${d.role === 'administrator' ? 'an administrator' : 'a user'}.`,
+        'You see them under People of my locations on Staff accounts.',
+      ],
     }),
   },
 });

@@ -24,7 +24,8 @@ import { DAY_MS } from '@portal/contracts/time';
  * Invitations (docs/requirements/staff-accounts.md#invitations, docs/decisions/0042): an administrator invites an
  * email address to one of their locations with a role; the invitee opens the emailed link (its token in the URL
  * fragment, only its SHA-256 stored), and either registers (the registration calls `redeemInvitation` with the new
- * account) or, logged in, accepts it. The invitation must be used by an account with the invited address.
+ * account) or, logged in, accepts it. The invitation must be used by an account with the invited address; the
+ * inviter is then emailed.
  */
 
 type Ctx = Pick<ServiceContext, 'db' | 'now' | 'client' | 'config' | 'jobs'>;
@@ -148,7 +149,13 @@ export async function createInvitation(
     await enqueueEmail(tx, {
       to: input.email,
       template: 'invitation',
-      data: { inviterName: open.invitedBy, locationName: open.locationName, role: input.role, token },
+      data: {
+        inviteeName: input.name ?? '',
+        inviterName: open.invitedBy,
+        locationName: open.locationName,
+        role: input.role,
+        token,
+      },
     });
     await audit(ctx, tx, {
       actor: actorId,
@@ -302,13 +309,21 @@ async function inviterAdministers(
   return administersLocation(db, invitation.invitedBy, invitation.locationId, now);
 }
 
-/** What the invitation page shows: the location's name, the role and the expiry; nothing of the inviter or address. */
+/**
+ * What the invitation page shows: the location's name, the role, the expiry and the invited address (the link's holder
+ * got it there; the registration fills it in); nothing of the inviter.
+ */
 export async function lookupInvitation(
   ctx: Pick<ServiceContext, 'db' | 'now'>,
   token: string,
 ): Promise<InvitationSummary> {
   const row = await usableInvitation(ctx.db, token, ctx.now());
-  return { locationName: row.locationName, role: row.role, expiresAt: row.expiresAt.toISOString() };
+  return {
+    locationName: row.locationName,
+    email: row.email,
+    role: row.role,
+    expiresAt: row.expiresAt.toISOString(),
+  };
 }
 
 /** 403 `Invitation_Email_Mismatch` unless `email` is the invited address (whatever its case). */
@@ -393,6 +408,7 @@ export async function redeemInvitation(
         eq(accessRequests.status, 'pending'),
       ),
     );
+  await tellInviter(tx, invitation, user.id);
   await audit(ctx, tx, {
     actor: user.id,
     action: 'invitation.accepted',
@@ -403,13 +419,37 @@ export async function redeemInvitation(
   return { locationId: invitation.locationId, locationName: invitation.locationName, role: invitation.role };
 }
 
+/** Emails the inviter that `userId` used their invitation (in the caller's transaction: sent only if it commits). */
+async function tellInviter(
+  tx: DbExecutor,
+  invitation: { invitedBy: string | null; locationName: string; role: LocationRole },
+  userId: string,
+): Promise<void> {
+  if (!invitation.invitedBy) return;
+  const inviter = await userById(tx, invitation.invitedBy);
+  const person = await userById(tx, userId);
+  if (!inviter || !person) return;
+  await enqueueEmail(tx, {
+    to: inviter.email,
+    template: 'invitation-accepted',
+    data: {
+      firstName: inviter.firstName,
+      personName: `${person.firstName} ${person.lastName}`.trim(),
+      locationName: invitation.locationName,
+      role: invitation.role,
+    },
+  });
+}
+
 /** A logged-in user accepts an invitation (see `redeemInvitation`). */
 export async function acceptInvitation(
-  ctx: Pick<ServiceContext, 'db' | 'now' | 'client' | 'config'>,
+  ctx: Pick<ServiceContext, 'db' | 'now' | 'client' | 'config' | 'jobs'>,
   userId: string,
   token: string,
 ): Promise<RedeemedInvitation> {
   const user = await userById(ctx.db, userId);
   if (!user) throw new PortalError(401, 'Not_Logged_In');
-  return ctx.db.transaction((tx) => redeemInvitation(ctx, tx, token, user));
+  const redeemed = await ctx.db.transaction((tx) => redeemInvitation(ctx, tx, token, user));
+  ctx.jobs.kick(OUTBOX_JOB); // the inviter's notice
+  return redeemed;
 }

@@ -49,7 +49,7 @@ export const { enqueueEmail } = defineEmails({
   'access-requests-pending': {
     data: z.strictObject({
       firstName: z.string().max(100),
-      /** `new`: the hourly notice of requests that arrived; `digest`: the weekly list of those still pending. */
+      /** `new`: the notice (every 5 minutes at most) of requests that arrived; `digest`: the weekly list of those still pending. */
       kind: z.enum(['new', 'digest']),
       requests: z
         .array(

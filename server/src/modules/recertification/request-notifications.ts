@@ -9,6 +9,11 @@ import { currentAdministrators, groupBy, locationLabel } from './links';
 
 export const ACCESS_REQUEST_BATCH_JOB = 'access-request-notifications';
 export const ACCESS_REQUEST_DIGEST_JOB = 'access-request-digest';
+/**
+ * How often the batch of new requests runs: a request is announced within this time, and an administrator gets at most
+ * one such email per interval however many requests arrive (the runner claims each interval once across instances).
+ */
+export const ACCESS_REQUEST_NOTICE_INTERVAL_MS = 5 * 60 * 1000;
 
 interface JobClock {
   now?: () => Date;
@@ -71,14 +76,14 @@ async function emailAdministrators(
 }
 
 /**
- * The hourly batch (docs/requirements/staff-accounts.md#requests): each current administrator of a location is emailed
- * once about the requests that arrived since the last batch, all their locations in one email; the requests get
+ * The batch every 5 minutes (docs/requirements/staff-accounts.md#requests): each current administrator of a location is
+ * emailed once about the requests that arrived since the last batch, all their locations in one email; the requests get
  * `notified_at`, so a run again (or another instance) sends nothing new.
  */
 export function accessRequestBatchJob(settings: JobClock = {}): Job {
   return {
     name: ACCESS_REQUEST_BATCH_JOB,
-    intervalMs: settings.intervalMs ?? 60 * 60 * 1000,
+    intervalMs: settings.intervalMs ?? ACCESS_REQUEST_NOTICE_INTERVAL_MS,
     async run(tx) {
       const now = settings.now?.() ?? new Date();
       const requests = await pendingRequests(tx, true);

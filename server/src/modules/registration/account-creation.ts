@@ -83,7 +83,8 @@ export async function hashAccountSecrets(ctx: Ctx, input: AccountInput): Promise
 /**
  * Inserts the `pending` account with its password history and security answers, and emails the address its
  * verification link — or, when the address already has an account, a notice instead (the same answer and the same
- * rows either way; the pending account expires unverified). Answers the new user's id.
+ * rows either way; the pending account expires unverified). `verified` (the caller proved the address, and it has no
+ * account): the account is `active` and nothing is emailed. Answers the new user's id.
  */
 export async function insertPendingAccount(
   ctx: Ctx,
@@ -91,6 +92,8 @@ export async function insertPendingAccount(
   input: AccountInput,
   hashes: AccountHashes,
   role: 'administrator' | 'user' = 'administrator',
+  /** The address is already proven (an invitation's link sent to it): the account is active, no link is emailed. */
+  verified = false,
 ): Promise<string> {
   const now = ctx.now();
   const [existing] = await usersByEmail(tx, input.email).limit(1);
@@ -104,7 +107,7 @@ export async function insertPendingAccount(
       phone: input.phone,
       dob: input.dob,
       passwordHash: hashes.passwordHash,
-      status: 'pending',
+      status: verified ? 'active' : 'pending',
       passwordChangedAt: now,
     })
     .returning({ id: users.id });
@@ -123,7 +126,7 @@ export async function insertPendingAccount(
       template: 'registration-email-in-use',
       data: { firstName: existing.firstName },
     });
-  } else {
+  } else if (!verified) {
     const verifyToken = await issueOneTimeToken(tx, {
       userId,
       purpose: 'email-verify',

@@ -126,8 +126,10 @@ export const registrationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: userRegistrationRequest(today), response: { 201: UserRegistrationResponse } },
     },
     async (request, reply) => {
-      await registerEndUser(serviceContext(request), request.body);
-      return reply.code(201).send({ data: { registered: true as const } });
+      const { active } = await registerEndUser(serviceContext(request), request.body);
+      return reply
+        .code(201)
+        .send({ data: { registered: true as const, ...(active ? { active: true as const } : {}) } });
     },
   );
 

@@ -26,7 +26,12 @@ type UserRegistrationInput = z.output<typeof UserRegistrationRequest>;
 
 export const USER_REGISTRATION_ACTION = 'registration.user';
 
-export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): Promise<void> {
+/**
+ * Answers `active` when the registration used an invitation to its address and the address had no account: the
+ * invitation's link proved the address, so the account is active at once, without a second "Confirm your email"
+ * (issue 38 item 10). A wrong address is refused by the invitation (403), rolling the account back.
+ */
+export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): Promise<{ active: boolean }> {
   await checkAccountFields(ctx, input, USER_REGISTRATION_ACTION);
 
   const found = input.locations.length ? await findLocationsLimited(ctx, input.locations) : [];
@@ -45,17 +50,20 @@ export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): P
 
   const hashes = await hashAccountSecrets(ctx, input);
   let userId: string;
+  let active = false;
   try {
     userId = await ctx.db.transaction(async (tx) => {
       // An address that already has an account gets a notice instead of a verification link, and this pending
       // account expires: the invitation stays for that account to accept after logging in.
       const [existing] = input.invitationToken ? await usersByEmail(tx, input.email).limit(1) : [];
-      const id = await insertPendingAccount(ctx, tx, input, hashes, 'user');
+      const invitedNew = Boolean(input.invitationToken) && !existing;
+      const id = await insertPendingAccount(ctx, tx, input, hashes, 'user', invitedNew);
       // Invited (docs/requirements/staff-accounts.md#invitations): the location is linked at once, no request.
       let invited: RedeemedInvitation | undefined;
       if (input.invitationToken && existing) await checkInvitation(ctx, tx, input.invitationToken, input.email);
       else if (input.invitationToken)
         invited = await redeemInvitation(ctx, tx, input.invitationToken, { id, email: input.email });
+      active = invitedNew;
       const requested = locationIds.filter((locationId) => locationId !== invited?.locationId);
       if (requested.length)
         await tx.insert(accessRequests).values(requested.map((locationId) => ({ userId: id, locationId })));
@@ -79,6 +87,10 @@ export async function registerEndUser(ctx: Ctx, input: UserRegistrationInput): P
   } catch (err) {
     throw await registrationFailure(ctx, input, err, USER_REGISTRATION_ACTION);
   }
-  ctx.log.info({ userId, locations: locationIds.length }, 'end user registered (pending verification)');
+  ctx.log.info(
+    { userId, locations: locationIds.length },
+    active ? 'end user registered (address proven by the invitation)' : 'end user registered (pending verification)',
+  );
   ctx.jobs.kick(OUTBOX_JOB);
+  return { active };
 }

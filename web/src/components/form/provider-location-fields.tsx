@@ -1,5 +1,7 @@
 import { isJurisdiction, selectableJurisdictions, toJurisdictionParts } from '@portal/contracts';
-import type { Path, UseFormReturn } from 'react-hook-form';
+import { useEffect } from 'react';
+import type { Path, PathValue, UseFormReturn } from 'react-hook-form';
+import { useRegion } from '../../lib/region/region-context';
 import type { z } from 'zod/mini';
 import { FormSelectField } from './form-select-field';
 import { ProviderIdentifierFields } from './provider-identifier-fields';
@@ -51,6 +53,13 @@ export function ProviderLocationFields<T extends ProviderLocationValues, R>({
   ids: Record<keyof ProviderLocationValues, string>;
 }) {
   const region = 'region' as Path<T>;
+  // The jurisdiction chosen on the site fills an empty field, also when it is chosen (in the header) after the form
+  // was opened, or the form came back with its typed values from before the choice (issue 38 item 14).
+  const { jurisdiction } = useRegion();
+  useEffect(() => {
+    if (isJurisdiction(jurisdiction) && !form.getValues(region))
+      form.setValue(region, jurisdiction as PathValue<T, Path<T>>);
+  }, [jurisdiction, form, region]);
   return (
     <>
       <ProviderIdentifierFields form={form} ids={{ npi: ids.npi, ptan: ids.ptan, tin: ids.tin } as never} />

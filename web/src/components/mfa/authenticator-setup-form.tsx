@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Box, Button, Typography } from '@mui/material';
+import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import { MfaEnrollRequest, type MfaEnrollStart } from '@portal/contracts';
+import { useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
 import { FormErrorSummary } from '../form/form-error-summary';
@@ -37,6 +38,15 @@ export function AuthenticatorSetupForm({
     shouldFocusError: false,
   });
   const { submitCount, isSubmitting } = form.formState;
+  const [copy, setCopy] = useState<'copied' | 'failed'>();
+  const copyKey = () => {
+    // The key without its grouping spaces: what an app's "enter a key" field takes.
+    const key = enrolment.secret.replace(/\s+/g, '');
+    navigator.clipboard.writeText(key).then(
+      () => setCopy('copied'),
+      () => setCopy('failed'),
+    );
+  };
 
   const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
     submit: async ({ code }) => onConfirmed(await confirm(code)),
@@ -51,7 +61,8 @@ export function AuthenticatorSetupForm({
           Set up your authenticator app
         </Typography>
         <Typography>
-          Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below.
+          Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below. On
+          the phone that has the app, open it from the link or copy the key.
         </Typography>
         <Box
           component="img"
@@ -69,6 +80,16 @@ export function AuthenticatorSetupForm({
             {enrolment.secret}
           </Box>
         </Typography>
+        <Stack direction="row" spacing={2} sx={{ mt: 1, mb: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+          <Link href={enrolment.otpauthUrl}>Open in your authenticator app</Link>
+          <Button variant="outlined" size="small" onClick={copyKey}>
+            Copy the key
+          </Button>
+          {/* Announced where the button is (issue 38 item 4). */}
+          <Typography role="status" variant="body2">
+            {copy === 'copied' ? 'Key copied.' : copy === 'failed' ? 'The key could not be copied: type it.' : ''}
+          </Typography>
+        </Stack>
         <FormField
           id={fieldIds.code}
           name="code"

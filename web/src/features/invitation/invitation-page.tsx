@@ -5,7 +5,12 @@ import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { CheckingLinkStatus } from '../../components/verification/checking-link-status';
 import { paths } from '../../config/paths';
-import { forgetInvitationToken, rememberedInvitationToken, rememberInvitationToken } from '../../lib/invitation-token';
+import {
+  forgetInvitationToken,
+  rememberedInvitationToken,
+  rememberInvitationToken,
+  rememberInvitedEmail,
+} from '../../lib/invitation-token';
 import { useSession } from '../../lib/session/session-context';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -55,6 +60,10 @@ export function InvitationPage() {
   useEffect(() => {
     if (invitation.isError) forgetInvitationToken();
   }, [invitation.isError]);
+  // The invited address goes with the token to the registration, which fills it in.
+  useEffect(() => {
+    if (invitation.data) rememberInvitedEmail(invitation.data.email);
+  }, [invitation.data]);
 
   const missing = token === '';
   const data = invitation.data;

@@ -1,11 +1,12 @@
 import { Alert, Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
 import { UserRegistrationRequest } from '@portal/contracts/access-requests';
+import { useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { StepHeading } from '../../components/form/step-heading';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
-import { forgetInvitationToken, rememberedInvitationToken } from '../../lib/invitation-token';
+import { forgetInvitationToken, rememberedInvitationToken, rememberedInvitedEmail } from '../../lib/invitation-token';
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useHydrated } from '../../lib/use-hydrated';
@@ -30,10 +31,18 @@ interface WizardState {
   doneEmail?: string;
   /** Who must approve each location asked for, shown with "Check your email" (kept in memory only). */
   approvals?: ApprovalNote[];
+  /** The account is active at once: the invitation's link proved the address (kept in memory only). */
+  active?: boolean;
 }
 
 /** What the tab keeps of the wizard: never the password, the security answers or the finished step. */
-const kept = ({ doneEmail: _done, approvals: _approvals, account, ...state }: WizardState): Partial<WizardState> => ({
+const kept = ({
+  doneEmail: _done,
+  approvals: _approvals,
+  active: _active,
+  account,
+  ...state
+}: WizardState): Partial<WizardState> => ({
   ...state,
   ...(account && {
     account: {
@@ -67,6 +76,9 @@ export function RegisterUserPage() {
   // account, so the wizard starts at the account; more locations stay possible from the locations step.
   const hydrated = useHydrated();
   const invitationToken = hydrated ? rememberedInvitationToken() : '';
+  const invitedEmail = hydrated ? rememberedInvitedEmail() : '';
+  // The invitation's link proved the address (the server answers `active`): no verification email to wait for.
+  const activeAtOnce = useRef(false);
   const wizard = useWizard<StepName, WizardState>({
     storageKey: STORAGE_KEY,
     steps,
@@ -119,7 +131,7 @@ export function RegisterUserPage() {
         ))}
       </Stepper>
       <StepHeading key={index} focus={wizard.moved} progress={{ step: index + 1, of: stepTitles.length }}>
-        {stepTitles[index]}
+        {step === 'done' && state.active ? 'Your account is ready' : stepTitles[index]}
       </StepHeading>
 
       <Box key={`values-${wizard.generation}`}>
@@ -136,7 +148,12 @@ export function RegisterUserPage() {
         {step === 'account' && (
           <AccountStep
             label="Your account"
-            defaultValues={state.account ?? emptyAdministratorValues()}
+            defaultValues={
+              state.account ??
+              (invitedEmail
+                ? { ...emptyAdministratorValues(), email: invitedEmail, emailConfirmation: invitedEmail }
+                : emptyAdministratorValues())
+            }
             schema={UserRegistrationRequest}
             toRequest={(values) => ({
               ...values,
@@ -145,7 +162,9 @@ export function RegisterUserPage() {
             })}
             register={async (request) => {
               try {
-                return await registerUser(request);
+                const answer = await registerUser(request);
+                activeAtOnce.current = answer.active === true;
+                return answer;
               } catch (err) {
                 const missing = notFoundIndexes(err);
                 if (!missing) throw err;
@@ -164,6 +183,7 @@ export function RegisterUserPage() {
               setState({
                 locations: [],
                 doneEmail: account.email,
+                ...(activeAtOnce.current ? { active: true } : {}),
                 approvals: state.locations
                   .filter((l) => l.name)
                   .map((l) => ({ location: l.name!, administrators: l.administrators ?? [] })),
@@ -173,7 +193,9 @@ export function RegisterUserPage() {
             onBack={(account) => go('locations', { account })}
           />
         )}
-        {step === 'done' && <DoneStep email={state.doneEmail ?? ''} approvals={state.approvals} />}
+        {step === 'done' && (
+          <DoneStep email={state.doneEmail ?? ''} approvals={state.approvals} active={state.active} />
+        )}
       </Box>
     </Box>
   );

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import { EmailField } from '../../../components/form/form-field';
+import { EmailField, FormField } from '../../../components/form/form-field';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
 import { FormSelectField } from '../../../components/form/form-select-field';
 import { requestResolver } from '../../../components/form/request-resolver';
@@ -23,8 +23,8 @@ const resolver = requestResolver(CreateInvitationRequest, (values: CreateInvitat
 });
 
 /**
- * "Invite a person" (docs/requirements/staff-accounts.md#invitations): an email address, one of the administrator's
- * locations (chosen only when they have several) and the role. Labelled by its title; the email field takes focus when
+ * "Invite a person" (docs/requirements/staff-accounts.md#invitations): an email address, optionally their name (the
+ * email's greeting), one of the administrator's locations (chosen only when they have several) and the role. Labelled by its title; the email field takes focus when
  * it opens. The server emails the link; a login older than the window asks for the password first.
  */
 export function InviteDialog({
@@ -37,11 +37,16 @@ export function InviteDialog({
   onCancel: () => void;
 }) {
   const id = useId();
-  const fieldIds = { email: `${id}-email`, locationId: `${id}-location`, role: `${id}-role` };
+  const fieldIds = { email: `${id}-email`, name: `${id}-name`, locationId: `${id}-location`, role: `${id}-role` };
   const { withReauth } = useReauth();
   const form = useForm<CreateInvitationRequest, unknown, z.output<typeof CreateInvitationRequest>>({
     resolver,
-    defaultValues: { email: '', locationId: locations.length === 1 ? locations[0]!.locationId : '', role: 'user' },
+    defaultValues: {
+      email: '',
+      name: '',
+      locationId: locations.length === 1 ? locations[0]!.locationId : '',
+      role: 'user',
+    },
     shouldFocusError: false,
   });
   const { submitCount, isSubmitting, errors } = form.formState;
@@ -72,6 +77,8 @@ export function InviteDialog({
               {only && ` The location: ${only.legalName} (NPI ${only.npi}).`}
             </DialogContentText>
             <EmailField id={fieldIds.email} name="email" label="Their email address" required />
+            {/* The email greets them by it (issue 38 item 10). */}
+            <FormField id={fieldIds.name} name="name" label="Their name (optional)" autoComplete="off" />
             {!only && (
               <FormSelectField
                 id={fieldIds.locationId}

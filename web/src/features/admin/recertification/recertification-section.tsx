@@ -97,11 +97,6 @@ export function RecertificationSection() {
               another year; Remove ends it. Access not recertified by its date is suspended. You cannot recertify
               yourself: another administrator of the location does.
             </Typography>
-            {problem && (
-              <Alert severity="error" role="alert">
-                {problem}
-              </Alert>
-            )}
             <ScrollTable
               label="Access due for recertification"
               columns={['Name', 'Username', 'Location', 'Role', 'Certified until', 'Decision']}
@@ -155,6 +150,12 @@ export function RecertificationSection() {
                 Submit decisions
               </Button>
             </Stack>
+            {/* Next to the button that caused it (issue 38 item 4), not above the list. */}
+            {problem && (
+              <Alert severity="error" role="alert">
+                {problem}
+              </Alert>
+            )}
           </Stack>
         )}
       </SectionQuery>

@@ -9,7 +9,12 @@ import { renderApp } from '../../../testing/render-app';
 const cookies = { region: 'J5B', amaApproved: 'true' };
 const TOKEN = 'invitation-token-abcdefghijklmnopqrstuvwxyz';
 const STORAGE_KEY = 'portal.invitation-token';
-const summary = { locationName: 'Prairie Valley Clinic', role: 'user', expiresAt: '2026-12-03T09:00:00.000Z' };
+const summary = {
+  locationName: 'Prairie Valley Clinic',
+  email: 'dana.reyes@example.com',
+  role: 'user',
+  expiresAt: '2026-12-03T09:00:00.000Z',
+};
 const MESSAGES = {
   Invitation_Expired: 'This invitation has expired. Ask your administrator to invite you again.',
   Invitation_Email_Mismatch: 'This invitation was sent to a different email address than the one on your account.',

@@ -9,7 +9,14 @@ import { apiRequest } from '../../../lib/api-client';
 
 export const ACCESS_REQUESTS_QUERY_KEY = ['portal-home', 'access-requests'] as const;
 
-/** The user's own access requests, newest first (`GET /api/access-requests`). Personal: not kept once left. */
+/** While a request waits, how often the page asks again whether it was decided. */
+export const PENDING_REFRESH_MS = 15_000;
+
+/**
+ * The user's own access requests, newest first (`GET /api/access-requests`). Personal: not kept once left. While one
+ * is pending they are asked for again every PENDING_REFRESH_MS and when the tab comes back into view, so a decision
+ * shows without a reload (issue 38 item 14).
+ */
 export function useOwnAccessRequests() {
   return useQuery({
     queryKey: ACCESS_REQUESTS_QUERY_KEY,
@@ -18,7 +25,9 @@ export function useOwnAccessRequests() {
         (d) => d.requests,
       ),
     gcTime: 0,
-    refetchOnWindowFocus: false,
+    refetchInterval: (query) =>
+      query.state.data?.some((request) => request.status === 'pending') ? PENDING_REFRESH_MS : false,
+    refetchOnWindowFocus: (query) => Boolean(query.state.data?.some((request) => request.status === 'pending')),
   });
 }
 

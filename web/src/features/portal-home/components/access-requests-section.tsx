@@ -6,7 +6,7 @@ import {
   type AccessRequestSummary,
 } from '@portal/contracts/access-requests';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
@@ -25,6 +25,7 @@ import {
   useOwnAccessRequests,
   withdrawAccessRequest,
 } from '../api/access-requests-api';
+import { PORTAL_ACCOUNT_QUERY_KEY } from '../api/portal-home-api';
 
 const statusText: Record<AccessRequestStatus, string> = {
   pending: 'Pending: waiting for the location’s administrator',
@@ -131,6 +132,15 @@ export function AccessRequestsSection() {
   const [failure, setFailure] = useState<unknown>();
   const failureText = useApiErrorText(failure);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ACCESS_REQUESTS_QUERY_KEY });
+  // A request approved meanwhile: the page's locations and what the person can do follow without a reload.
+  const approved = requests.data?.filter((request) => request.status === 'approved').length;
+  const seenApproved = useRef(approved);
+  useEffect(() => {
+    if (approved === undefined) return;
+    if (seenApproved.current !== undefined && approved > seenApproved.current)
+      void queryClient.invalidateQueries({ queryKey: PORTAL_ACCOUNT_QUERY_KEY });
+    seenApproved.current = approved;
+  }, [approved, queryClient]);
 
   const withdraw = async () => {
     if (!withdrawing) return;
