@@ -1,11 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Button, Typography } from '@mui/material';
 import { MfaEnrollRequest, type MfaEnrollStart } from '@portal/contracts';
-import { FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { FormErrorSummary } from '../form/form-error-summary';
+import { ApiForm, useApiForm } from '../form/api-form';
 import { FormField } from '../form/form-field';
-import { useApiFormSubmit } from '../form/use-api-form-submit';
 
 const CODE_MESSAGE = 'Enter the 6-digit code your authenticator app shows.';
 /** The confirming code: MfaEnrollRequest with its code required. */
@@ -31,56 +28,50 @@ export function AuthenticatorSetupForm({
   headingLevel?: 'h2' | 'h3';
 }) {
   const fieldIds = { code: `${idPrefix}-code` };
-  const form = useForm<{ code: string }>({
-    resolver: zodResolver(EnrolCode, { error: () => CODE_MESSAGE }),
+  const form = useApiForm<{ code: string }>({
+    schema: EnrolCode,
+    schemaMessage: () => CODE_MESSAGE,
     defaultValues: { code: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async ({ code }) => onConfirmed(await confirm(code)),
     clearOnError: 'code',
   });
 
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Set up your authenticator app">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography component={headingLevel} variant="h5" gutterBottom>
-          Set up your authenticator app
-        </Typography>
-        <Typography>
-          Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below.
-        </Typography>
+    <ApiForm form={form} label="Set up your authenticator app">
+      <Typography component={headingLevel} variant="h5" gutterBottom>
+        Set up your authenticator app
+      </Typography>
+      <Typography>
+        Every login needs a code from an authenticator app. Scan this QR code with the app, or type the key below.
+      </Typography>
+      <Box
+        component="img"
+        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
+        alt="QR code for your authenticator app"
+        sx={{ width: 200, height: 200, my: 2, display: 'block', bgcolor: 'common.white' }}
+      />
+      <Typography>
+        Key:{' '}
         <Box
-          component="img"
-          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qrSvg)}`}
-          alt="QR code for your authenticator app"
-          sx={{ width: 200, height: 200, my: 2, display: 'block', bgcolor: 'common.white' }}
-        />
-        <Typography>
-          Key:{' '}
-          <Box
-            component="code"
-            data-testid="mfa-manual-key"
-            sx={{ fontSize: '1.1rem', letterSpacing: 1, overflowWrap: 'anywhere' }}
-          >
-            {enrolment.secret}
-          </Box>
-        </Typography>
-        <FormField
-          id={fieldIds.code}
-          name="code"
-          label="6-digit code from the app"
-          autoComplete="one-time-code"
-          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-          required
-        />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-          Confirm
-        </Button>
-      </form>
-    </FormProvider>
+          component="code"
+          data-testid="mfa-manual-key"
+          sx={{ fontSize: '1.1rem', letterSpacing: 1, overflowWrap: 'anywhere' }}
+        >
+          {enrolment.secret}
+        </Box>
+      </Typography>
+      <FormField
+        id={fieldIds.code}
+        name="code"
+        label="6-digit code from the app"
+        autoComplete="one-time-code"
+        slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+        required
+      />
+      <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 2 }}>
+        Confirm
+      </Button>
+    </ApiForm>
   );
 }
