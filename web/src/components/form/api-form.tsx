@@ -40,10 +40,11 @@ export function useApiForm<T extends FieldValues, R = T>(options: ApiFormOptions
   const [builtResolver] = useState<Resolver<T, unknown, R>>(
     () =>
       resolver ??
-      lazyResolver<T, unknown, R>(async () =>
-        zodResolver((typeof schema === 'function' ? await schema() : schema) as never, {
-          error: schemaMessage && ((issue) => schemaMessage(String(issue.path?.[0]))),
-        }) as unknown as Resolver<T, unknown, R>,
+      lazyResolver<T, unknown, R>(
+        async () =>
+          zodResolver((typeof schema === 'function' ? await schema() : schema) as never, {
+            error: schemaMessage && ((issue) => schemaMessage(String(issue.path?.[0]))),
+          }) as unknown as Resolver<T, unknown, R>,
       ),
   );
   const form = useForm<T, unknown, R>({ ...formProps, resolver: builtResolver, shouldFocusError: false });
@@ -69,6 +70,7 @@ export function ApiForm<T extends FieldValues, R = T>({
   heading,
   testId,
   sx,
+  summary = true,
   children,
 }: {
   form: ApiFormState<T, R>;
@@ -78,6 +80,8 @@ export function ApiForm<T extends FieldValues, R = T>({
   heading?: ReactNode;
   testId?: string;
   sx?: SxProps<Theme>;
+  /** False where the form puts `<ApiFormSummary>` itself (a dialog's, inside its content under the title). */
+  summary?: boolean;
   children: ReactNode;
 }) {
   return (
@@ -92,9 +96,14 @@ export function ApiForm<T extends FieldValues, R = T>({
         sx={sx}
       >
         {heading}
-        <FormErrorSummary errors={state.summary} submitCount={state.submitCount} />
+        {summary && <ApiFormSummary form={state} />}
         {children}
       </Box>
     </FormProvider>
   );
+}
+
+/** A `useApiForm` form's error summary, for a form that does not have it at its top. */
+export function ApiFormSummary<T extends FieldValues, R = T>({ form }: { form: ApiFormState<T, R> }) {
+  return <FormErrorSummary errors={form.summary} submitCount={form.submitCount} />;
 }
