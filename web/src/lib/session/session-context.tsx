@@ -13,6 +13,7 @@ import {
   type RefObject,
 } from 'react';
 import type { IIdleTimer } from 'react-idle-timer';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionTimerConfig } from '@portal/contracts';
 import { onSessionLost } from '../api-error';
 import { rememberEndedReason } from './ended-reason';
@@ -76,6 +77,9 @@ export interface SessionContextValue {
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
+
+/** The query of `GET /api/session` (the session provider's). */
+const SESSION_QUERY_KEY = ['session'] as const;
 
 export interface SessionProviderProps {
   children: ReactNode;
@@ -169,61 +173,47 @@ export function SessionProvider({
   const [timerMounted, setTimerMounted] = useState(false);
   if (hydrated && loggedIn && !timerMounted) setTimerMounted(true);
 
-  // A session that survives a reload (or was started in another tab) is picked up once at start. The answer is
-  // rendered as a transition: a context change outside one makes React hydrate at once, in one task, every part of
-  // the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and re-render
-  // everything that reads the session; as a transition it yields to the browser every few milliseconds
-  // (docs/decisions/0034-server-rendered-portal-pages.md).
+  // What the server says about this browser's session: one query (docs/decisions/0073-form-and-action-primitives.md),
+  // asked at start (a session that survives a reload, or was started in another tab), whenever the tab is shown
+  // again while logged out without the timer (which would have heard another tab's login), and after a login here
+  // or in another tab (whether the user administers a location). Reading it never extends the session.
+  const queryClient = useQueryClient();
+  const sessionQuery = useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: ({ signal }) => fetchSessionState(signal),
+    retry: false,
+    staleTime: Infinity,
+    refetchOnReconnect: false,
+    refetchOnWindowFocus: () => (loggedInRef.current || timerRef.current ? false : 'always'),
+  });
+  // The answer is applied as a transition: a context change outside one makes React hydrate at once, in one task,
+  // every part of the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and
+  // re-render everything that reads the session; as a transition it yields to the browser every few milliseconds
+  // (docs/decisions/0034-server-rendered-portal-pages.md). The query's own update changes no context value.
+  const { data: answer, dataUpdatedAt, isPending } = sessionQuery;
   useEffect(() => {
-    const controller = new AbortController();
-    fetchSessionState(controller.signal)
-      .then((state) => {
-        // Someone else ended this browser's session since its last visit: the login page says why.
-        if (state.endedBecause) rememberEndedReason(state.endedBecause);
-        if (state.loggedIn)
-          startTransition(() => {
-            setLoggedIn(true);
-            setAdministersLocation(state.administersLocation ?? false);
-          });
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        if (!controller.signal.aborted) startTransition(() => setSessionChecked(true));
-      });
-    return () => controller.abort();
-  }, []);
+    if (!answer) return;
+    // Someone else ended this browser's session since its last visit: the login page says why.
+    if (answer.endedBecause) rememberEndedReason(answer.endedBecause);
+    if (!answer.loggedIn) return;
+    const wasLoggedIn = loggedInRef.current;
+    loggedInRef.current = true;
+    startTransition(() => {
+      if (!wasLoggedIn) setLoggedIn(true);
+      setAdministersLocation(answer.administersLocation ?? false);
+    });
+  }, [answer, dataUpdatedAt]);
+  useEffect(() => {
+    if (!isPending) startTransition(() => setSessionChecked(true));
+  }, [isPending]);
 
   // Logged out, whether the user administers a location is forgotten, so the next login (maybe another user's) asks.
   if (!loggedIn && administersLocation !== undefined) setAdministersLocation(undefined);
   // Logged in without knowing it (a login in this tab or another one): ask.
   useEffect(() => {
-    if (!loggedIn || administersLocation !== undefined) return;
-    const controller = new AbortController();
-    fetchSessionState(controller.signal)
-      .then((state) => {
-        if (state.loggedIn) setAdministersLocation(state.administersLocation ?? false);
-      })
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [loggedIn, administersLocation]);
-
-  // A tab without the timer does not hear another tab's login: it asks again whenever it is shown while logged out.
-  useEffect(() => {
-    const controller = new AbortController();
-    const checkAgain = () => {
-      if (document.visibilityState !== 'visible' || loggedInRef.current || timerRef.current) return;
-      fetchSessionState(controller.signal)
-        .then((state) => {
-          if (state.loggedIn && !loggedInRef.current) setLoggedIn(true);
-        })
-        .catch(() => undefined);
-    };
-    document.addEventListener('visibilitychange', checkAgain);
-    return () => {
-      document.removeEventListener('visibilitychange', checkAgain);
-      controller.abort();
-    };
-  }, []);
+    if (loggedIn && administersLocation === undefined)
+      void queryClient.refetchQueries({ queryKey: SESSION_QUERY_KEY }, { cancelRefetch: false });
+  }, [loggedIn, administersLocation, queryClient]);
 
   // The server ended the session first (laptop slept, absolute limit): the same session-ended dialog.
   useEffect(
