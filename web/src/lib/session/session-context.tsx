@@ -13,7 +13,7 @@ import {
   type RefObject,
 } from 'react';
 import type { IIdleTimer } from 'react-idle-timer';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { focusManager, useQueryClient } from '@tanstack/react-query';
 import type { SessionTimerConfig } from '@portal/contracts';
 import { onSessionLost } from '../api-error';
 import { rememberEndedReason } from './ended-reason';
@@ -176,44 +176,60 @@ export function SessionProvider({
   // What the server says about this browser's session: one query (docs/decisions/0073-form-and-action-primitives.md),
   // asked at start (a session that survives a reload, or was started in another tab), whenever the tab is shown
   // again while logged out without the timer (which would have heard another tab's login), and after a login here
-  // or in another tab (whether the user administers a location). Reading it never extends the session.
+  // or in another tab (whether the user administers a location). Reading it never extends the session. It is asked
+  // through the query client (in every page's first download) rather than `useQuery`, whose observer would add
+  // ~2.4 KB to the pages that have no other query (bench/web-size).
   const queryClient = useQueryClient();
-  const sessionQuery = useQuery({
-    queryKey: SESSION_QUERY_KEY,
-    queryFn: ({ signal }) => fetchSessionState(signal),
-    retry: false,
-    staleTime: Infinity,
-    refetchOnReconnect: false,
-    refetchOnWindowFocus: () => (loggedInRef.current || timerRef.current ? false : 'always'),
-  });
-  // The answer is applied as a transition: a context change outside one makes React hydrate at once, in one task,
-  // every part of the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and
-  // re-render everything that reads the session; as a transition it yields to the browser every few milliseconds
-  // (docs/decisions/0034-server-rendered-portal-pages.md). The query's own update changes no context value.
-  const { data: answer, dataUpdatedAt, isPending } = sessionQuery;
+  const askSession = useCallback(
+    () =>
+      queryClient
+        .fetchQuery({
+          queryKey: SESSION_QUERY_KEY,
+          queryFn: ({ signal }) => fetchSessionState(signal),
+          retry: false,
+          staleTime: 0,
+        })
+        .then((answer) => {
+          // Someone else ended this browser's session since its last visit: the login page says why.
+          if (answer.endedBecause) rememberEndedReason(answer.endedBecause);
+          if (!answer.loggedIn) return;
+          const wasLoggedIn = loggedInRef.current;
+          loggedInRef.current = true;
+          // As a transition: a context change outside one makes React hydrate at once, in one task, every part of
+          // the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and
+          // re-render everything that reads the session; as a transition it yields to the browser every few
+          // milliseconds (docs/decisions/0034-server-rendered-portal-pages.md).
+          startTransition(() => {
+            if (!wasLoggedIn) setLoggedIn(true);
+            setAdministersLocation(answer.administersLocation ?? false);
+          });
+        }),
+    [queryClient],
+  );
   useEffect(() => {
-    if (!answer) return;
-    // Someone else ended this browser's session since its last visit: the login page says why.
-    if (answer.endedBecause) rememberEndedReason(answer.endedBecause);
-    if (!answer.loggedIn) return;
-    const wasLoggedIn = loggedInRef.current;
-    loggedInRef.current = true;
-    startTransition(() => {
-      if (!wasLoggedIn) setLoggedIn(true);
-      setAdministersLocation(answer.administersLocation ?? false);
+    let active = true;
+    void askSession()
+      .catch(() => undefined)
+      .finally(() => {
+        if (active) startTransition(() => setSessionChecked(true));
+      });
+    // Shown again (TanStack's focus manager: `visibilitychange`) while logged out and without the timer: ask again.
+    const unsubscribe = focusManager.subscribe((focused) => {
+      if (focused && !loggedInRef.current && !timerRef.current) void askSession().catch(() => undefined);
     });
-  }, [answer, dataUpdatedAt]);
-  useEffect(() => {
-    if (!isPending) startTransition(() => setSessionChecked(true));
-  }, [isPending]);
+    return () => {
+      active = false;
+      unsubscribe();
+      void queryClient.cancelQueries({ queryKey: SESSION_QUERY_KEY });
+    };
+  }, [askSession, queryClient]);
 
   // Logged out, whether the user administers a location is forgotten, so the next login (maybe another user's) asks.
   if (!loggedIn && administersLocation !== undefined) setAdministersLocation(undefined);
   // Logged in without knowing it (a login in this tab or another one): ask.
   useEffect(() => {
-    if (loggedIn && administersLocation === undefined)
-      void queryClient.refetchQueries({ queryKey: SESSION_QUERY_KEY }, { cancelRefetch: false });
-  }, [loggedIn, administersLocation, queryClient]);
+    if (loggedIn && administersLocation === undefined) void askSession().catch(() => undefined);
+  }, [loggedIn, administersLocation, askSession]);
 
   // The server ended the session first (laptop slept, absolute limit): the same session-ended dialog.
   useEffect(
