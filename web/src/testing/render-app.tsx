@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useState, type ReactElement, type ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { AppProviders } from '../app/app-providers';
 import { createQueryClient } from '../app/query-client';
@@ -12,6 +13,12 @@ export function createTestQueryClient() {
   const defaults = client.getDefaultOptions();
   client.setDefaultOptions({ ...defaults, queries: { ...defaults.queries, retryDelay: 0 } });
   return client;
+}
+
+/** A fresh test query client around `children` (for a provider tested alone, e.g. the session's, which queries). */
+export function WithQueryClient({ children }: { children: ReactNode }) {
+  const [client] = useState(createTestQueryClient);
+  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }
 
 export interface RenderOptions {

@@ -1,31 +1,13 @@
-import {
-  createContext,
-  lazy,
-  Suspense,
-  useCallback,
-  useContext,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../../lib/api-error';
 import { REAUTHENTICATION_REQUIRED_CODE } from './reauth-api';
+import { ReauthContext, useReauth } from './reauth-context';
+
+export { useReauth };
 
 // The dialog (its password form, MUI's Dialog) loads when first asked for: the pages that offer changes hydrate
 // without its code (docs/decisions/0060).
 const ReauthDialog = lazy(() => import('./reauth-dialog').then((m) => ({ default: m.ReauthDialog })));
-
-interface ReauthContextValue {
-  /**
-   * Runs an account change; when the server answers that the login is too old for it, asks for the password
-   * (the re-authentication dialog), then runs the change once more. Cancelling the dialog rejects with the
-   * server's original error, so the form shows why nothing changed.
-   */
-  withReauth: <T>(change: () => Promise<T>) => Promise<T>;
-}
-
-const ReauthContext = createContext<ReauthContextValue | null>(null);
 
 export const isReauthRequired = (err: unknown) =>
   err instanceof ApiError && err.code === REAUTHENTICATION_REQUIRED_CODE;
@@ -79,10 +61,4 @@ export function ReauthProvider({ children }: { children: ReactNode }) {
       )}
     </ReauthContext.Provider>
   );
-}
-
-export function useReauth(): ReauthContextValue {
-  const value = useContext(ReauthContext);
-  if (!value) throw new Error('useReauth must be used inside <ReauthProvider>');
-  return value;
 }

@@ -1,12 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Typography } from '@mui/material';
 import type { ResendVerificationRequest } from '@portal/contracts/registration';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
-import { FormErrorSummary } from '../form/form-error-summary';
+import { ApiForm, useApiForm } from '../form/api-form';
 import { EmailField } from '../form/form-field';
-import { lazyResolver } from '../form/lazy-resolver';
-import { useApiFormSubmit } from '../form/use-api-form-submit';
 
 /** `POST /api/auth/verify-email/resend`: answers the same whether or not an email was sent. */
 const resendVerification = async (body: ResendVerificationRequest) => {
@@ -21,9 +17,7 @@ const resendVerification = async (body: ResendVerificationRequest) => {
     schema: ResendVerificationResponse.shape.data,
   });
 };
-const resolver = lazyResolver(async () =>
-  zodResolver((await import('@portal/contracts/registration')).ResendVerificationRequest),
-);
+const schema = () => import('@portal/contracts/registration').then((m) => m.ResendVerificationRequest);
 
 /**
  * "Send a new link" for the registration's email verification (docs/requirements/portal.md#email-verification): on
@@ -31,23 +25,16 @@ const resolver = lazyResolver(async () =>
  * answer is the same whether or not a registration waits for that address.
  */
 export function ResendVerificationForm({ id = 'verify-resend-email' }: { id?: string }) {
-  const form = useForm<ResendVerificationRequest>({
-    resolver,
-    defaultValues: { email: '' },
-    shouldFocusError: false,
-  });
   const [sent, setSent] = useState(false);
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(
-    form,
-    { email: id },
-    {
-      submit: async (values) => {
-        await resendVerification(values);
-        setSent(true);
-      },
+  const form = useApiForm<ResendVerificationRequest>({
+    schema,
+    defaultValues: { email: '' },
+    fieldIds: { email: id },
+    submit: async (values) => {
+      await resendVerification(values);
+      setSent(true);
     },
-  );
+  });
   if (sent)
     return (
       <Alert severity="success" role="status">
@@ -56,17 +43,19 @@ export function ResendVerificationForm({ id = 'verify-resend-email' }: { id?: st
       </Alert>
     );
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Send a new link">
+    <ApiForm
+      form={form}
+      label="Send a new link"
+      heading={
         <Typography component="h2" variant="h6" sx={{ mt: 2 }}>
           Send a new link
         </Typography>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <EmailField id={id} name="email" label="Email you registered with" required />
-        <Button type="submit" variant="outlined" disabled={isSubmitting} sx={{ mt: 1 }}>
-          Send a new link
-        </Button>
-      </form>
-    </FormProvider>
+      }
+    >
+      <EmailField id={id} name="email" label="Email you registered with" required />
+      <Button type="submit" variant="outlined" disabled={form.submitting} sx={{ mt: 1 }}>
+        Send a new link
+      </Button>
+    </ApiForm>
   );
 }

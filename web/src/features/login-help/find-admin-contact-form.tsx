@@ -1,29 +1,23 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Typography } from '@mui/material';
 import type { FindAdminContactRequest } from '@portal/contracts';
 import { FIND_ADMIN_CONTACT_MESSAGE_MAX } from '@portal/contracts/field-limits';
 import { useEffect, useRef, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { ApiForm, useApiForm } from '../../components/form/api-form';
 import { FormCountedTextField } from '../../components/form/form-counted-text-field';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { EmailField, FormField, PhoneField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { lazyResolver } from '../../components/form/lazy-resolver';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 
 // The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 type ContactFormValues = Omit<FindAdminContactRequest, 'contactToken'>;
-const resolver = lazyResolver(async () => {
+const schema = async () => {
   const [{ z }, { FindAdminContactRequest }] = await Promise.all([
     import('zod/mini'),
     import('@portal/contracts/find-admin'),
   ]);
-  return zodResolver<ContactFormValues, unknown, ContactFormValues>(
-    z.omit(FindAdminContactRequest, { contactToken: true }),
-  );
-});
+  return z.omit(FindAdminContactRequest, { contactToken: true });
+};
 
 const fieldIds = {
   name: 'find-admin-contact-name',
@@ -41,13 +35,10 @@ export function FindAdminContactForm({ contactToken, plural }: { contactToken: s
   const [sent, setSent] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
-  const form = useForm<ContactFormValues>({
-    resolver,
+  const form = useApiForm<ContactFormValues>({
+    schema,
     defaultValues: { name: '', email: '', phone: '', message: '' },
-    shouldFocusError: false,
-  });
-  const { errors, submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       await (await loginHelpApi()).contactAdministrators({ ...values, contactToken });
       setSent(true);
@@ -82,25 +73,22 @@ export function FindAdminContactForm({ contactToken, plural }: { contactToken: s
         {plural ? "the location's administrators" : "the location's administrator"}, who can then contact you. You will
         not see their email address.
       </Typography>
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate aria-label="Ask to be contacted">
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <FormField id={fieldIds.name} name="name" label="Your name" autoComplete="name" required />
-          <EmailField id={fieldIds.email} name="email" label="Your email address" required />
-          <PhoneField id={fieldIds.phone} name="phone" label="Your phone number" autoComplete="tel" required />
-          <FormCountedTextField
-            id={fieldIds.message}
-            label="Message"
-            control={form.control}
-            name="message"
-            max={FIND_ADMIN_CONTACT_MESSAGE_MAX}
-            registration={form.register('message')}
-            error={errors.message}
-            required
-          />
-          <FormSubmitButton submitting={isSubmitting}>Send my request</FormSubmitButton>
-        </form>
-      </FormProvider>
+      <ApiForm form={form} label="Ask to be contacted">
+        <FormField id={fieldIds.name} name="name" label="Your name" autoComplete="name" required />
+        <EmailField id={fieldIds.email} name="email" label="Your email address" required />
+        <PhoneField id={fieldIds.phone} name="phone" label="Your phone number" autoComplete="tel" required />
+        <FormCountedTextField
+          id={fieldIds.message}
+          label="Message"
+          control={form.form.control}
+          name="message"
+          max={FIND_ADMIN_CONTACT_MESSAGE_MAX}
+          registration={form.form.register('message')}
+          error={form.form.formState.errors.message}
+          required
+        />
+        <FormSubmitButton submitting={form.submitting}>Send my request</FormSubmitButton>
+      </ApiForm>
     </Box>
   );
 }

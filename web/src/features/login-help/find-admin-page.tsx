@@ -1,17 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Link, List, ListItem, ListItemText, Typography } from '@mui/material';
 import type { FindAdminRequest, FindAdminResponse } from '@portal/contracts';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { findAdminPrefillOf } from '../../lib/find-admin-prefill';
 import { useHydrated } from '../../lib/use-hydrated';
 import { Link as RouterLink, useLocation } from 'react-router';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../components/form/api-form';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
 import { ProviderIdentifierFields } from '../../components/form/provider-identifier-fields';
-import { lazyResolver } from '../../components/form/lazy-resolver';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { LoginHelpLayout } from './components/login-help-layout';
 import { FindAdminContactForm } from './find-admin-contact-form';
@@ -20,7 +16,7 @@ type Lookup = FindAdminResponse['data'];
 
 // The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
-const resolver = lazyResolver(async () => zodResolver((await import('@portal/contracts/find-admin')).FindAdminRequest));
+const schema = () => import('@portal/contracts/find-admin').then((m) => m.FindAdminRequest);
 
 const fieldIds = { npi: 'find-admin-npi', ptan: 'find-admin-ptan', tin: 'find-admin-tin' };
 
@@ -71,13 +67,10 @@ export function FindAdminPage() {
   const hydrated = useHydrated();
   const { state } = useLocation();
   const prefill = hydrated ? findAdminPrefillOf(state) : undefined;
-  const form = useForm<FindAdminRequest>({
-    resolver,
+  const form = useApiForm<FindAdminRequest>({
+    schema,
     defaultValues: prefill ?? { npi: '', ptan: '', tin: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       setLookup(undefined);
       setLookup(await (await loginHelpApi()).findAdministrators(values));
@@ -89,13 +82,12 @@ export function FindAdminPage() {
       title="Find my administrator"
       intro="Each provider location has an administrator who manages its portal users. Enter the location's identifiers to see who it is."
     >
-      <form onSubmit={onSubmit} noValidate aria-label="Find my administrator">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <ProviderIdentifierFields form={form} ids={fieldIds} />
-        <FormSubmitButton submitting={isSubmitting} sx={{ mb: 3 }}>
+      <ApiForm form={form} label="Find my administrator">
+        <ProviderIdentifierFields form={form.form} ids={fieldIds} />
+        <FormSubmitButton submitting={form.submitting} sx={{ mb: 3 }}>
           Find administrator
         </FormSubmitButton>
-      </form>
+      </ApiForm>
       {lookup && <Administrators key={lookup.contactToken ?? 'none'} lookup={lookup} />}
     </LoginHelpLayout>
   );

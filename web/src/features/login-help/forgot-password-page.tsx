@@ -1,15 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Checkbox, FormControlLabel, Link, Typography } from '@mui/material';
 import type { ForgotPasswordNext, ForgotPasswordRequest } from '@portal/contracts';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../components/form/api-form';
 import { EmailField, FormField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { lazyResolver } from '../../components/form/lazy-resolver';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { LoginHelpLayout } from './components/login-help-layout';
 
@@ -22,11 +18,8 @@ const fieldMessages: Record<string, string> = {
   username: 'Enter your username.',
   // The email's message comes with the one email rule (`Email_Invalid`, docs/requirements/portal.md#field-rules).
 };
-const resolver = lazyResolver(async () =>
-  zodResolver((await import('@portal/contracts/login-help')).ForgotPasswordRequest, {
-    error: (issue) => fieldMessages[String(issue.path?.[0])],
-  }),
-);
+const schema = () => import('@portal/contracts/login-help').then((m) => m.ForgotPasswordRequest);
+const schemaMessage = (field: string) => fieldMessages[field];
 // The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 
@@ -66,16 +59,14 @@ function Outcome({ next }: { next: ForgotPasswordNext }) {
  */
 export function ForgotPasswordPage() {
   const [next, setNext] = useState<ForgotPasswordNext>();
-  const form = useForm<ForgotPasswordRequest>({
-    resolver,
+  const form = useApiForm<ForgotPasswordRequest>({
+    schema,
+    schemaMessage,
     defaultValues: { username: '', email: '', isInternal: false },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { ref: internalRef, ...internalField } = form.register('isInternal');
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => setNext((await (await loginHelpApi()).forgotPassword(values)).next),
   });
+  const { ref: internalRef, ...internalField } = form.form.register('isInternal');
 
   return (
     <LoginHelpLayout
@@ -85,22 +76,19 @@ export function ForgotPasswordPage() {
       {next ? (
         <Outcome next={next} />
       ) : (
-        <FormProvider {...form}>
-          <form onSubmit={onSubmit} noValidate aria-label="Forgot password">
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <FormField id={fieldIds.username} name="username" label="Username" autoComplete="username" required />
-            <EmailField id={fieldIds.email} name="email" required />
-            <FormControlLabel
-              control={
-                <Checkbox id={fieldIds.isInternal} slotProps={{ input: { ref: internalRef } }} {...internalField} />
-              }
-              label="I am an internal user (contractor staff)"
-            />
-            <div>
-              <FormSubmitButton submitting={isSubmitting}>Email me a reset link</FormSubmitButton>
-            </div>
-          </form>
-        </FormProvider>
+        <ApiForm form={form} label="Forgot password">
+          <FormField id={fieldIds.username} name="username" label="Username" autoComplete="username" required />
+          <EmailField id={fieldIds.email} name="email" required />
+          <FormControlLabel
+            control={
+              <Checkbox id={fieldIds.isInternal} slotProps={{ input: { ref: internalRef } }} {...internalField} />
+            }
+            label="I am an internal user (contractor staff)"
+          />
+          <div>
+            <FormSubmitButton submitting={form.submitting}>Email me a reset link</FormSubmitButton>
+          </div>
+        </ApiForm>
       )}
     </LoginHelpLayout>
   );

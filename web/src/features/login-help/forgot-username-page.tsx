@@ -1,22 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Typography } from '@mui/material';
 import type { ForgotUsernameRequest } from '@portal/contracts';
 import { useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { ApiForm, useApiForm } from '../../components/form/api-form';
 import { DateOfBirthField } from '../../components/form/form-date-field';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { EmailField } from '../../components/form/form-field';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { lazyResolver } from '../../components/form/lazy-resolver';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { LoginHelpLayout } from './components/login-help-layout';
 
 // The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
-const resolver = lazyResolver(async () =>
-  zodResolver((await import('@portal/contracts/login-help')).ForgotUsernameRequest),
-);
+const schema = () => import('@portal/contracts/login-help').then((m) => m.ForgotUsernameRequest);
 
 const fieldIds = { email: 'forgot-username-email', dob: 'forgot-username-dob' };
 /**
@@ -31,13 +25,10 @@ const fieldIds = { email: 'forgot-username-email', dob: 'forgot-username-dob' };
  */
 export function ForgotUsernamePage() {
   const [sent, setSent] = useState(false);
-  const form = useForm<ForgotUsernameRequest>({
-    resolver,
+  const form = useApiForm<ForgotUsernameRequest>({
+    schema,
     defaultValues: { email: '', dob: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       await (await loginHelpApi()).forgotUsername(values);
       setSent(true);
@@ -57,14 +48,11 @@ export function ForgotUsernamePage() {
           </Typography>
         </FormOutcome>
       ) : (
-        <FormProvider {...form}>
-          <form onSubmit={onSubmit} noValidate aria-label="Forgot username">
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <EmailField id={fieldIds.email} name="email" required />
-            <DateOfBirthField id={fieldIds.dob} name="dob" />
-            <FormSubmitButton submitting={isSubmitting}>Email my username</FormSubmitButton>
-          </form>
-        </FormProvider>
+        <ApiForm form={form} label="Forgot username">
+          <EmailField id={fieldIds.email} name="email" required />
+          <DateOfBirthField id={fieldIds.dob} name="dob" />
+          <FormSubmitButton submitting={form.submitting}>Email my username</FormSubmitButton>
+        </ApiForm>
       )}
     </LoginHelpLayout>
   );

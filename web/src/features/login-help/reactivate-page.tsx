@@ -1,19 +1,14 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Box, Button, Link, Typography } from '@mui/material';
 import type { SelfReactivationRequest } from '@portal/contracts';
 import { useState } from 'react';
 import { forgetWizard, useReportedValues, useWizard } from '../../lib/use-wizard';
-import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { DateOfBirthField } from '../../components/form/form-date-field';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { useApiForm } from '../../components/form/api-form';
+import { ApiFormStep } from '../../components/form/api-form-step';
 import { FormOutcome } from '../../components/form/form-outcome';
-import { FormSubmitButton } from '../../components/form/form-submit-button';
 import { FormField } from '../../components/form/form-field';
 import { NewPasswordFields } from '../../components/form/new-password-fields';
-import { StepHeading } from '../../components/form/step-heading';
-import { lazyResolver } from '../../components/form/lazy-resolver';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-error';
 import { useApiErrorText } from '../../lib/use-api-error-text';
@@ -34,7 +29,6 @@ const messages: Record<string, string> = {
   answer: 'Enter the answer to your security question.',
   newPassword: 'Enter a new password of at least 15 characters.',
 };
-const resolverOptions = { error: (issue: { path?: PropertyKey[] }) => messages[String(issue.path?.[0])] };
 /** Each step's schema, from the request the server checks, built at the first step's first validation. */
 let steps: ReturnType<typeof buildStepSchemas> | undefined;
 async function buildStepSchemas() {
@@ -52,21 +46,23 @@ async function buildStepSchemas() {
   };
 }
 const stepSchemas = () => (steps ??= buildStepSchemas());
-const startResolver = lazyResolver(async () =>
-  zodResolver<StartValues, unknown, StartValues>((await stepSchemas()).start, resolverOptions),
-);
-const codeResolver = lazyResolver(async () =>
-  zodResolver<CodeValues, unknown, CodeValues>((await stepSchemas()).code, resolverOptions),
-);
-const answerResolver = lazyResolver(async () =>
-  zodResolver<AnswerValues, unknown, AnswerValues>((await stepSchemas()).answer, resolverOptions),
-);
-const passwordResolver = lazyResolver(async () =>
-  zodResolver<PasswordValues, unknown, PasswordValues>((await stepSchemas()).password, resolverOptions),
-);
+const stepSchema = (name: keyof Awaited<ReturnType<typeof buildStepSchemas>>) => async () =>
+  (await stepSchemas())[name];
+const stepMessage = (field: string) => messages[field];
 // The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 const selfReactivation = async (body: SelfReactivationRequest) => (await loginHelpApi()).selfReactivation(body);
+/** A step's call: a refusal that ends the flow (`CONTACT_CODES`, a dead link) goes to `onStop`, not the summary. */
+async function stepCall<T>(call: () => Promise<T>, onStop: (err: ApiError) => void, onDone: (answer: T) => void) {
+  let answer: T;
+  try {
+    answer = await call();
+  } catch (err) {
+    if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
+    throw err;
+  }
+  onDone(answer);
+}
 
 /** Codes that end the flow: the account cannot be reactivated online, or the code no longer works. */
 const CONTACT_CODES: Record<string, { title: string; findAdmin: boolean }> = {
@@ -103,32 +99,30 @@ function StartStep({
   onValues: (values: StartValues) => void;
   onNext: (progress: Progress) => void;
 }) {
-  const form = useForm<StartValues>({
-    resolver: startResolver,
-    defaultValues: { username: progress.username, dob: progress.dob },
-    shouldFocusError: false,
-  });
-  useReportedValues(form, onValues);
   const ids = { username: 'reactivate-username', dob: 'reactivate-dob' };
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
+  const form = useApiForm<StartValues>({
+    schema: stepSchema('start'),
+    schemaMessage: stepMessage,
+    defaultValues: { username: progress.username, dob: progress.dob },
+    fieldIds: ids,
     submit: async (values) => {
       await selfReactivation({ step: 'request-code', ...values });
       onNext(values);
     },
   });
+  useReportedValues(form.form, onValues);
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Find your account">
-        <StepHeading progress={{ step: 1, of: STEP_COUNT }} focus={focus}>
-          Find your account
-        </StepHeading>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <FormField id={ids.username} name="username" label="Username" autoComplete="username" required />
-        <DateOfBirthField id={ids.dob} name="dob" />
-        <FormSubmitButton submitting={isSubmitting}>Email me a code</FormSubmitButton>
-      </form>
-    </FormProvider>
+    <ApiFormStep
+      form={form}
+      label="Find your account"
+      title="Find your account"
+      progress={{ step: 1, of: STEP_COUNT }}
+      focus={focus}
+      submitLabel="Email me a code"
+    >
+      <FormField id={ids.username} name="username" label="Username" autoComplete="username" required />
+      <DateOfBirthField id={ids.dob} name="dob" />
+    </ApiFormStep>
   );
 }
 
@@ -149,55 +143,50 @@ function CodeStep({
 }) {
   // Opened from the email in a tab that does not know the username: the step asks for it.
   const [askUsername] = useState(!progress.username);
-  const form = useForm<CodeValues>({
-    resolver: codeResolver,
-    defaultValues: { username: progress.username, code: '' },
-    shouldFocusError: false,
-  });
   const ids = { username: 'reactivate-code-username', code: 'reactivate-code' };
   const [resent, setResent] = useState(0);
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
-    submit: async ({ username, code }) => {
-      try {
-        const answer = await selfReactivation({ step: 'verify-code', username, code });
-        onNext(username, code, answer.questionId);
-      } catch (err) {
-        if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
-        throw err;
-      }
-    },
+  const form = useApiForm<CodeValues>({
+    schema: stepSchema('code'),
+    schemaMessage: stepMessage,
+    defaultValues: { username: progress.username, code: '' },
+    fieldIds: ids,
+    submit: ({ username, code }) =>
+      stepCall(
+        () => selfReactivation({ step: 'verify-code', username, code }),
+        onStop,
+        (answer) => onNext(username, code, answer.questionId),
+      ),
     clearOnError: 'code',
   });
   const resend = async () => {
-    if (!progress.dob) return onStartAgain(form.getValues('username'));
+    if (!progress.dob) return onStartAgain(form.form.getValues('username'));
     await selfReactivation({ step: 'request-code', username: progress.username, dob: progress.dob }).catch(() => {});
     setResent((n) => n + 1);
   };
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Enter the code">
-        <StepHeading progress={{ step: 2, of: STEP_COUNT }} focus={focus}>
-          Enter the code we emailed you
-        </StepHeading>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography>
-          If the username and date of birth match an account, we emailed a code to the address on file. It works for 15
-          minutes.
-        </Typography>
-        {askUsername && (
-          <FormField id={ids.username} name="username" label="Username" autoComplete="username" required />
-        )}
-        <FormField id={ids.code} name="code" label="Code from the email" autoComplete="one-time-code" required />
-        <Typography role="status" sx={{ mt: 1 }}>
-          {resent > 0 ? 'We sent a new code. Only the newest code works.' : ''}
-        </Typography>
-        <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
+    <ApiFormStep
+      form={form}
+      label="Enter the code"
+      title="Enter the code we emailed you"
+      progress={{ step: 2, of: STEP_COUNT }}
+      focus={focus}
+      submitLabel="Continue"
+      after={
         <Button onClick={() => void resend()} sx={{ mt: 2, ml: 2 }}>
           Send a new code
         </Button>
-      </form>
-    </FormProvider>
+      }
+    >
+      <Typography>
+        If the username and date of birth match an account, we emailed a code to the address on file. It works for 15
+        minutes.
+      </Typography>
+      {askUsername && <FormField id={ids.username} name="username" label="Username" autoComplete="username" required />}
+      <FormField id={ids.code} name="code" label="Code from the email" autoComplete="one-time-code" required />
+      <Typography role="status" sx={{ mt: 1 }}>
+        {resent > 0 ? 'We sent a new code. Only the newest code works.' : ''}
+      </Typography>
+    </ApiFormStep>
   );
 }
 
@@ -213,36 +202,31 @@ function AnswerStep({
   onNext: (answer: string) => void;
   onStop: (err: ApiError) => void;
 }) {
-  const form = useForm<AnswerValues>({
-    resolver: answerResolver,
-    defaultValues: { answer: '' },
-    shouldFocusError: false,
-  });
   const ids = { answer: 'reactivate-answer' };
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
-    submit: async ({ answer }) => {
-      try {
-        await selfReactivation({ step: 'verify-answer', username: progress.username, code: progress.code!, answer });
-        onNext(answer);
-      } catch (err) {
-        if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
-        throw err;
-      }
-    },
+  const form = useApiForm<AnswerValues>({
+    schema: stepSchema('answer'),
+    schemaMessage: stepMessage,
+    defaultValues: { answer: '' },
+    fieldIds: ids,
+    submit: ({ answer }) =>
+      stepCall(
+        () => selfReactivation({ step: 'verify-answer', username: progress.username, code: progress.code!, answer }),
+        onStop,
+        () => onNext(answer),
+      ),
     clearOnError: 'answer',
   });
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Answer your security question">
-        <StepHeading progress={{ step: 3, of: STEP_COUNT }} focus={focus}>
-          Answer your security question
-        </StepHeading>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <SecurityQuestionAnswer id={ids.answer} questionTextId="reactivate-question" questionId={progress.questionId} />
-        <FormSubmitButton submitting={isSubmitting}>Continue</FormSubmitButton>
-      </form>
-    </FormProvider>
+    <ApiFormStep
+      form={form}
+      label="Answer your security question"
+      title="Answer your security question"
+      progress={{ step: 3, of: STEP_COUNT }}
+      focus={focus}
+      submitLabel="Continue"
+    >
+      <SecurityQuestionAnswer id={ids.answer} questionTextId="reactivate-question" questionId={progress.questionId} />
+    </ApiFormStep>
   );
 }
 
@@ -258,41 +242,37 @@ function PasswordStep({
   onNext: () => void;
   onStop: (err: ApiError) => void;
 }) {
-  const form = useForm<PasswordValues>({
-    resolver: passwordResolver,
-    defaultValues: { newPassword: '' },
-    shouldFocusError: false,
-  });
   const ids = { newPassword: 'reactivate-new-password' };
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, ids, {
-    submit: async ({ newPassword }) => {
-      try {
-        await selfReactivation({
-          step: 'set-password',
-          username: progress.username,
-          code: progress.code!,
-          answer: progress.answer!,
-          newPassword,
-        });
-        onNext();
-      } catch (err) {
-        if (err instanceof ApiError && (CONTACT_CODES[err.code] || isDeadEnd(err))) return onStop(err);
-        throw err;
-      }
-    },
+  const form = useApiForm<PasswordValues>({
+    schema: stepSchema('password'),
+    schemaMessage: stepMessage,
+    defaultValues: { newPassword: '' },
+    fieldIds: ids,
+    submit: ({ newPassword }) =>
+      stepCall(
+        () =>
+          selfReactivation({
+            step: 'set-password',
+            username: progress.username,
+            code: progress.code!,
+            answer: progress.answer!,
+            newPassword,
+          }),
+        onStop,
+        onNext,
+      ),
   });
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-        <StepHeading progress={{ step: 4, of: STEP_COUNT }} focus={focus}>
-          Choose a new password
-        </StepHeading>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <NewPasswordFields id={ids.newPassword} name="newPassword" personal={[progress.username]} />
-        <FormSubmitButton submitting={isSubmitting}>Reactivate my account</FormSubmitButton>
-      </form>
-    </FormProvider>
+    <ApiFormStep
+      form={form}
+      label="Choose a new password"
+      title="Choose a new password"
+      progress={{ step: 4, of: STEP_COUNT }}
+      focus={focus}
+      submitLabel="Reactivate my account"
+    >
+      <NewPasswordFields id={ids.newPassword} name="newPassword" personal={[progress.username]} />
+    </ApiFormStep>
   );
 }
 

@@ -1,16 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CircularProgress, Link, Typography } from '@mui/material';
 import type { ResetPasswordRequest } from '@portal/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../components/form/api-form';
 import { FormOutcome } from '../../components/form/form-outcome';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
 import { NewPasswordFields } from '../../components/form/new-password-fields';
-import { lazyResolver } from '../../components/form/lazy-resolver';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { paths } from '../../config/paths';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useHydrated } from '../../lib/use-hydrated';
@@ -27,18 +23,15 @@ const fieldMessages: Record<string, string> = {
   answer: 'Enter the answer to your security question.',
   newPassword: 'Enter a new password of at least 15 characters.',
 };
-const resolver = lazyResolver(async () => {
+const schema = async () => {
   const [{ z }, { ResetPasswordRequest }, { PasswordSchema }] = await Promise.all([
     import('zod/mini'),
     import('@portal/contracts/login-help'),
     import('@portal/contracts/password-policy'),
   ]);
   const setPasswordShape = ResetPasswordRequest.def.options[1].shape;
-  const schema = z.object({ answer: setPasswordShape.answer, newPassword: PasswordSchema });
-  return zodResolver<ResetFormValues, unknown, ResetFormValues>(schema, {
-    error: (issue) => fieldMessages[String(issue.path?.[0])],
-  });
-});
+  return z.object({ answer: setPasswordShape.answer, newPassword: PasswordSchema });
+};
 // The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const loginHelpApi = () => import('./api/login-help-api');
 
@@ -68,13 +61,11 @@ function AnswerAndPasswordForm({
   questionId: string;
   onDone: (err?: unknown) => void;
 }) {
-  const form = useForm<ResetFormValues>({
-    resolver,
+  const form = useApiForm<ResetFormValues>({
+    schema,
+    schemaMessage: (field) => fieldMessages[field],
     defaultValues: { answer: '', newPassword: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       try {
         await (await loginHelpApi()).resetPassword({ token, ...values });
@@ -87,20 +78,17 @@ function AnswerAndPasswordForm({
     clearOnError: 'answer',
   });
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Choose a new password">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography component="h2" variant="h6">
-          1. Answer your security question
-        </Typography>
-        <SecurityQuestionAnswer id={fieldIds.answer} questionTextId="reset-question" questionId={questionId} />
-        <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
-          2. Choose a new password
-        </Typography>
-        <NewPasswordFields id={fieldIds.newPassword} name="newPassword" />
-        <FormSubmitButton submitting={isSubmitting}>Set new password</FormSubmitButton>
-      </form>
-    </FormProvider>
+    <ApiForm form={form} label="Choose a new password">
+      <Typography component="h2" variant="h6">
+        1. Answer your security question
+      </Typography>
+      <SecurityQuestionAnswer id={fieldIds.answer} questionTextId="reset-question" questionId={questionId} />
+      <Typography component="h2" variant="h6" sx={{ mt: 3 }}>
+        2. Choose a new password
+      </Typography>
+      <NewPasswordFields id={fieldIds.newPassword} name="newPassword" />
+      <FormSubmitButton submitting={form.submitting}>Set new password</FormSubmitButton>
+    </ApiForm>
   );
 }
 

@@ -13,6 +13,7 @@ import {
   type RefObject,
 } from 'react';
 import type { IIdleTimer } from 'react-idle-timer';
+import { focusManager, useQueryClient } from '@tanstack/react-query';
 import type { SessionTimerConfig } from '@portal/contracts';
 import { onSessionLost } from '../api-error';
 import { rememberEndedReason } from './ended-reason';
@@ -76,6 +77,9 @@ export interface SessionContextValue {
 }
 
 const SessionContext = createContext<SessionContextValue | null>(null);
+
+/** The query of `GET /api/session` (the session provider's). */
+const SESSION_QUERY_KEY = ['session'] as const;
 
 export interface SessionProviderProps {
   children: ReactNode;
@@ -169,61 +173,63 @@ export function SessionProvider({
   const [timerMounted, setTimerMounted] = useState(false);
   if (hydrated && loggedIn && !timerMounted) setTimerMounted(true);
 
-  // A session that survives a reload (or was started in another tab) is picked up once at start. The answer is
-  // rendered as a transition: a context change outside one makes React hydrate at once, in one task, every part of
-  // the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and re-render
-  // everything that reads the session; as a transition it yields to the browser every few milliseconds
-  // (docs/decisions/0060).
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchSessionState(controller.signal)
-      .then((state) => {
-        // Someone else ended this browser's session since its last visit: the login page says why.
-        if (state.endedBecause) rememberEndedReason(state.endedBecause);
-        if (state.loggedIn)
+  // What the server says about this browser's session: one query (docs/decisions/0073-form-and-action-primitives.md),
+  // asked at start (a session that survives a reload, or was started in another tab), whenever the tab is shown
+  // again while logged out without the timer (which would have heard another tab's login), and after a login here
+  // or in another tab (whether the user administers a location). Reading it never extends the session. It is asked
+  // through the query client (in every page's first download) rather than `useQuery`, whose observer would add
+  // ~2.4 KB to the pages that have no other query (bench/web-size).
+  const queryClient = useQueryClient();
+  const askSession = useCallback(
+    () =>
+      queryClient
+        .fetchQuery({
+          queryKey: SESSION_QUERY_KEY,
+          queryFn: ({ signal }) => fetchSessionState(signal),
+          retry: false,
+          staleTime: 0,
+        })
+        .then((answer) => {
+          // Someone else ended this browser's session since its last visit: the login page says why.
+          if (answer.endedBecause) rememberEndedReason(answer.endedBecause);
+          if (!answer.loggedIn) return;
+          const wasLoggedIn = loggedInRef.current;
+          loggedInRef.current = true;
+          // As a transition: a context change outside one makes React hydrate at once, in one task, every part of
+          // the page that is still server markup (a part that hydrates on its own, lib/lazy-part.tsx), and
+          // re-render everything that reads the session; as a transition it yields to the browser every few
+          // milliseconds (docs/decisions/0060).
           startTransition(() => {
-            setLoggedIn(true);
-            setAdministersLocation(state.administersLocation ?? false);
+            if (!wasLoggedIn) setLoggedIn(true);
+            setAdministersLocation(answer.administersLocation ?? false);
           });
-      })
+        }),
+    [queryClient],
+  );
+  useEffect(() => {
+    let active = true;
+    void askSession()
       .catch(() => undefined)
       .finally(() => {
-        if (!controller.signal.aborted) startTransition(() => setSessionChecked(true));
+        if (active) startTransition(() => setSessionChecked(true));
       });
-    return () => controller.abort();
-  }, []);
+    // Shown again (TanStack's focus manager: `visibilitychange`) while logged out and without the timer: ask again.
+    const unsubscribe = focusManager.subscribe((focused) => {
+      if (focused && !loggedInRef.current && !timerRef.current) void askSession().catch(() => undefined);
+    });
+    return () => {
+      active = false;
+      unsubscribe();
+      void queryClient.cancelQueries({ queryKey: SESSION_QUERY_KEY });
+    };
+  }, [askSession, queryClient]);
 
   // Logged out, whether the user administers a location is forgotten, so the next login (maybe another user's) asks.
   if (!loggedIn && administersLocation !== undefined) setAdministersLocation(undefined);
   // Logged in without knowing it (a login in this tab or another one): ask.
   useEffect(() => {
-    if (!loggedIn || administersLocation !== undefined) return;
-    const controller = new AbortController();
-    fetchSessionState(controller.signal)
-      .then((state) => {
-        if (state.loggedIn) setAdministersLocation(state.administersLocation ?? false);
-      })
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [loggedIn, administersLocation]);
-
-  // A tab without the timer does not hear another tab's login: it asks again whenever it is shown while logged out.
-  useEffect(() => {
-    const controller = new AbortController();
-    const checkAgain = () => {
-      if (document.visibilityState !== 'visible' || loggedInRef.current || timerRef.current) return;
-      fetchSessionState(controller.signal)
-        .then((state) => {
-          if (state.loggedIn && !loggedInRef.current) setLoggedIn(true);
-        })
-        .catch(() => undefined);
-    };
-    document.addEventListener('visibilitychange', checkAgain);
-    return () => {
-      document.removeEventListener('visibilitychange', checkAgain);
-      controller.abort();
-    };
-  }, []);
+    if (loggedIn && administersLocation === undefined) void askSession().catch(() => undefined);
+  }, [loggedIn, administersLocation, askSession]);
 
   // The server ended the session first (laptop slept, absolute limit): the same session-ended dialog.
   useEffect(

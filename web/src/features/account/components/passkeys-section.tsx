@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
   Box,
@@ -17,16 +16,12 @@ import type { Passkey, PasskeyRenameRequest } from '@portal/contracts/account';
 import { PASSKEY_LIMIT } from '@portal/contracts/field-limits';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, ApiFormSummary, useApiForm } from '../../../components/form/api-form';
 import { FormField } from '../../../components/form/form-field';
-import { lazyResolver } from '../../../components/form/lazy-resolver';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { createPasskey, passkeyCeremonyErrorText, passkeysSupported } from '../../../lib/passkey-ceremony';
 import { useHydrated } from '../../../lib/use-hydrated';
-import { useApiErrorText } from '../../../lib/use-api-error-text';
 import {
   accountQueryKeys,
   getPasskeyRegistrationOptions,
@@ -41,15 +36,14 @@ import {
   formatDateTime,
 } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { ConfirmActionDialog, useReauthMutation } from '../../../components/dialogs/confirm-action';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 const NAME_MESSAGE = 'Give the passkey a name of up to 60 characters, e.g. "Work laptop".';
 type NameForm = PasskeyRenameRequest;
 // The name's schema is loaded and built at the first submit (docs/decisions/0060).
-const nameResolver = lazyResolver<NameForm>(async () =>
-  zodResolver((await import('@portal/contracts/account')).PasskeyRenameRequest, { error: () => NAME_MESSAGE }),
-);
+const nameSchema = () => import('@portal/contracts/account').then((m) => m.PasskeyRenameRequest);
+const nameMessage = () => NAME_MESSAGE;
 
 /**
  * Passkeys (docs/requirements/session.md#mfa): what they are, the list (name, created, last used), add (the
@@ -172,13 +166,11 @@ function AddPasskeyForm({ onAdded }: { onAdded: (name: string) => void }) {
   const { withReauth } = useReauth();
   const [ceremonyError, setCeremonyError] = useState<string>();
   const fieldIds = { name: 'passkey-name' };
-  const form = useForm<NameForm>({
-    resolver: nameResolver,
+  const form = useApiForm<NameForm>({
+    schema: nameSchema,
+    schemaMessage: nameMessage,
     defaultValues: { name: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async ({ name }) => {
       setCeremonyError(undefined);
       try {
@@ -192,39 +184,42 @@ function AddPasskeyForm({ onAdded }: { onAdded: (name: string) => void }) {
         setCeremonyError(text);
         return;
       }
-      form.reset();
+      form.form.reset();
       onAdded(name);
     },
     clearOnError: 'name',
   });
 
   return (
-    <FormProvider {...form}>
-      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="add-passkey-title" sx={{ mt: 3 }}>
+    <ApiForm
+      form={form}
+      labelledBy="add-passkey-title"
+      sx={{ mt: 3 }}
+      heading={
         <Typography component="h3" variant="h6" id="add-passkey-title">
           Add a passkey
         </Typography>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        {ceremonyError && (
-          <Alert severity="error" role="alert" sx={{ my: 1 }}>
-            {ceremonyError}
-          </Alert>
-        )}
-        <FormField
-          id={fieldIds.name}
-          name="name"
-          label="Passkey name"
-          helperText='For example "Work laptop" or "Phone".'
-          required
-          sx={{ maxWidth: 420 }}
-        />
-        <Box>
-          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-            Add a passkey
-          </Button>
-        </Box>
+      }
+    >
+      {ceremonyError && (
+        <Alert severity="error" role="alert" sx={{ my: 1 }}>
+          {ceremonyError}
+        </Alert>
+      )}
+      <FormField
+        id={fieldIds.name}
+        name="name"
+        label="Passkey name"
+        helperText='For example "Work laptop" or "Phone".'
+        required
+        sx={{ maxWidth: 420 }}
+      />
+      <Box>
+        <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 1 }}>
+          Add a passkey
+        </Button>
       </Box>
-    </FormProvider>
+    </ApiForm>
   );
 }
 
@@ -238,13 +233,11 @@ function RenamePasskeyDialog({
   onRenamed: (name: string) => void;
 }) {
   const fieldIds = { name: 'passkey-new-name' };
-  const form = useForm<NameForm>({
-    resolver: nameResolver,
+  const form = useApiForm<NameForm>({
+    schema: nameSchema,
+    schemaMessage: nameMessage,
     defaultValues: { name: passkey.name },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async ({ name }) => {
       const renamed = await renamePasskey(passkey.id, name);
       onRenamed(renamed.passkey.name);
@@ -261,26 +254,24 @@ function RenamePasskeyDialog({
       slotProps={{
         transition: {
           onEntered: () => {
-            if (form.getValues('name') === passkey.name) form.setFocus('name', { shouldSelect: true });
+            if (form.form.getValues('name') === passkey.name) form.form.setFocus('name', { shouldSelect: true });
           },
         },
       }}
     >
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogTitle id="rename-passkey-title">Rename passkey</DialogTitle>
-          <DialogContent>
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <FormField id={fieldIds.name} name="name" label="Passkey name" required />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button type="submit" variant="contained" disabled={isSubmitting}>
-              Save
-            </Button>
-          </DialogActions>
-        </form>
-      </FormProvider>
+      <ApiForm form={form} summary={false}>
+        <DialogTitle id="rename-passkey-title">Rename passkey</DialogTitle>
+        <DialogContent>
+          <ApiFormSummary form={form} />
+          <FormField id={fieldIds.name} name="name" label="Passkey name" required />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={form.submitting}>
+            Save
+          </Button>
+        </DialogActions>
+      </ApiForm>
     </Dialog>
   );
 }
@@ -294,35 +285,17 @@ function RemovePasskeyDialog({
   onClose: () => void;
   onRemoved: () => void;
 }) {
-  const { withReauth } = useReauth();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const errorText = useApiErrorText(error);
-  const remove = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await withReauth(() => removePasskey(passkey.id));
-      onRemoved();
-    } catch (err) {
-      setError(err);
-      setBusy(false);
-    }
-  };
+  const remove = useReauthMutation({ call: () => removePasskey(passkey.id), onSuccess: onRemoved });
   return (
-    <ConfirmDialog
+    <ConfirmActionDialog
       title="Remove this passkey?"
       confirmLabel="Remove"
-      busy={busy}
-      onConfirm={() => void remove()}
+      action={remove}
+      showError
+      onConfirm={() => remove.mutate()}
       onCancel={onClose}
     >
-      {errorText && (
-        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
-          {errorText}
-        </Alert>
-      )}
       &quot;{passkey.name}&quot; will no longer log you in. You can still use your authenticator app.
-    </ConfirmDialog>
+    </ConfirmActionDialog>
   );
 }

@@ -1,47 +1,34 @@
 import { Alert, Box, Button, Chip, TableBody, TableCell, TableRow, Typography } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { StatusMessage } from '../../../components/status/status-message';
-import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { accountQueryKeys, endOtherSessions, useAccountSessions } from '../api/account-api';
 import { useFocusSectionHeadingAfterRender, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** The user's active sessions (this one marked) and "Sign out everywhere else", after a confirmation. */
 export function SessionsSection() {
   // Rendered in a pass that yields when the answer comes, as the page takes the account (a deferred value).
   const sessions = useDeferredValue(useAccountSessions());
-  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const errorText = useApiErrorText(error);
   const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('sessions');
   const others = sessions.data?.sessions.filter((session) => !session.current).length ?? 0;
-
-  const signOutOthers = async () => {
-    setBusy(true);
-    setError(undefined);
-    setStatus(undefined);
-    try {
-      const { ended } = await endOtherSessions();
+  const signOutOthers = useReauthMutation({
+    call: endOtherSessions,
+    refresh: accountQueryKeys.sessions,
+    onSuccess: ({ ended }) => {
       // The button is about to go with the other sessions: focus goes to this section's top, not the page's.
       focusHeadingAfterRender();
       setConfirming(false);
       setStatus(
         ended === 1 ? 'You were signed out of 1 other session.' : `You were signed out of ${ended} other sessions.`,
       );
-      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.sessions });
-    } catch (err) {
-      setError(err);
-      setConfirming(false);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    onError: () => setConfirming(false),
+  });
+  const errorText = useActionErrorText(signOutOthers);
 
   return (
     <>
@@ -85,18 +72,21 @@ export function SessionsSection() {
         )}
       </SectionQuery>
       {confirming && (
-        <ConfirmDialog
+        <ConfirmActionDialog
           title="Sign out everywhere else?"
           confirmLabel="Sign out everywhere else"
-          busy={busy}
-          onConfirm={() => void signOutOthers()}
+          action={signOutOthers}
+          onConfirm={() => {
+            setStatus(undefined);
+            signOutOthers.mutate();
+          }}
           onCancel={() => setConfirming(false)}
         >
           {others === 1
             ? 'Your other session ends now. This one stays logged in.'
             : `Your ${others} other sessions end now. This one stays logged in.`}{' '}
           Links we emailed you before, and an email address change you have not confirmed yet, stop working too.
-        </ConfirmDialog>
+        </ConfirmActionDialog>
       )}
     </>
   );

@@ -1,12 +1,10 @@
 import { Alert, Box, Button, Chip, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { ConfirmActionDialog, useReauthMutation } from '../../../components/dialogs/confirm-action';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { PageSection, formatDate, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
-import { useReauth } from '../../../components/reauth/reauth-provider';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { adminQueryKeys, runPersonAction, usePeopleSearch, type PersonAction } from '../api/admin-api';
@@ -255,10 +253,7 @@ export function PeopleSection() {
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);
   const people = usePeopleSearch(query, page);
-  const queryClient = useQueryClient();
-  const { withReauth } = useReauth();
   const [confirming, setConfirming] = useState<{ person: PersonSummary; action: PersonAction }>();
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ userId: string; done?: string; error?: unknown }>();
   const errorText = useApiErrorText(result?.error);
   // A refusal's text comes from the CMS (looked up once it is known); until then nothing shows.
@@ -274,24 +269,17 @@ export function PeopleSection() {
     setPage(1);
   });
 
-  const run = async () => {
-    if (!confirming) return;
-    const { person, action } = confirming;
-    setBusy(true);
-    setResult(undefined);
-    try {
-      await withReauth(() => runPersonAction(person.userId, action));
-      await queryClient.invalidateQueries({ queryKey: adminQueryKeys.all });
-      setResult({ userId: person.userId, done: describe(person, action).done });
-    } catch (err) {
-      setResult({ userId: person.userId, error: err });
-      // A refusal may mean the list is stale (another administrator acted meanwhile): show what holds now.
-      void queryClient.invalidateQueries({ queryKey: adminQueryKeys.all });
-    } finally {
-      setBusy(false);
-      setConfirming(undefined);
-    }
-  };
+  const run = useReauthMutation({
+    call: ({ person, action }: { person: PersonSummary; action: PersonAction }) =>
+      runPersonAction(person.userId, action),
+    refresh: adminQueryKeys.all,
+    // A refusal may mean the list is stale (another administrator acted meanwhile): show what holds now.
+    refreshAfterFailure: true,
+    onSuccess: (_result, { person, action }) =>
+      setResult({ userId: person.userId, done: describe(person, action).done }),
+    onError: (error, { person }) => setResult({ userId: person.userId, error }),
+    onSettled: () => setConfirming(undefined),
+  });
 
   const described = confirming && describe(confirming.person, confirming.action);
   const listed = Boolean(outcome && people.data?.items.some((person) => person.userId === outcome.userId));
@@ -360,16 +348,19 @@ export function PeopleSection() {
         )}
       </SectionQuery>
       {confirming && described && (
-        <ConfirmDialog
+        <ConfirmActionDialog
           title={described.title}
           confirmLabel={described.confirm}
           confirmColor={described.grants ? 'primary' : 'error'}
-          busy={busy}
-          onConfirm={() => void run()}
+          action={run}
+          onConfirm={() => {
+            setResult(undefined);
+            run.mutate(confirming);
+          }}
           onCancel={() => setConfirming(undefined)}
         >
           {described.text}
-        </ConfirmDialog>
+        </ConfirmActionDialog>
       )}
     </PageSection>
   );

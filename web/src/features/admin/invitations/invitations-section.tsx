@@ -2,13 +2,11 @@ import { Button, TableBody, TableCell, TableRow, Typography } from '@mui/materia
 import type { OpenInvitation } from '@portal/contracts/invitations';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
 import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
-import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
-import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { InviteDialog } from './invite-dialog';
 import { invitationsQueryKey, revokeInvitation, useInvitations } from './invitations-api';
 
@@ -22,13 +20,9 @@ const roleText = { administrator: 'Administrator', user: 'User' } as const;
 export function InvitationsSection() {
   const invitations = useInvitations();
   const queryClient = useQueryClient();
-  const { withReauth } = useReauth();
   const [inviting, setInviting] = useState(false);
   const [revoking, setRevoking] = useState<OpenInvitation>();
-  const [revokeError, setRevokeError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<string>();
-  const revokeErrorText = useApiErrorText(revokeError);
   const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('invitations');
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: invitationsQueryKey });
@@ -37,21 +31,16 @@ export function InvitationsSection() {
     setStatus(`We emailed an invitation to ${invitation.email} for ${invitation.locationName}.`);
     await refresh();
   };
-  const revoke = async (invitation: OpenInvitation) => {
-    setBusy(true);
-    setRevokeError(undefined);
-    try {
-      await withReauth(() => revokeInvitation(invitation.locationId, invitation.id));
+  const revoke = useReauthMutation({
+    call: (invitation: OpenInvitation) => revokeInvitation(invitation.locationId, invitation.id),
+    refresh: invitationsQueryKey,
+    onSuccess: (_result, invitation) => {
       focusHeadingAfterRender();
       setRevoking(undefined);
       setStatus(`The invitation to ${invitation.email} was withdrawn: its link no longer works.`);
-      await refresh();
-    } catch (err) {
-      setRevokeError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const revokeErrorText = useActionErrorText(revoke);
   const locations = invitations.data?.locations ?? [];
 
   return (
@@ -98,7 +87,7 @@ export function InvitationsSection() {
                       size="small"
                       color="error"
                       onClick={() => {
-                        setRevokeError(undefined);
+                        revoke.reset();
                         setRevoking(invitation);
                       }}
                       aria-label={`Withdraw the invitation to ${invitation.email}`}
@@ -116,17 +105,17 @@ export function InvitationsSection() {
         <InviteDialog locations={locations} onDone={(i) => void sent(i)} onCancel={() => setInviting(false)} />
       )}
       {revoking && (
-        <ConfirmDialog
+        <ConfirmActionDialog
           title="Withdraw the invitation?"
           confirmLabel="Withdraw"
-          busy={busy}
-          onConfirm={() => void revoke(revoking)}
+          action={revoke}
+          onConfirm={() => revoke.mutate(revoking)}
           onCancel={() => setRevoking(undefined)}
         >
           The link sent to {revoking.email} for {revoking.locationName} stops working at once. You can invite them again
           later.
           {revokeErrorText && ` ${revokeErrorText}`}
-        </ConfirmDialog>
+        </ConfirmActionDialog>
       )}
     </PageSection>
   );

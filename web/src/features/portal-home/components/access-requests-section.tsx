@@ -7,18 +7,15 @@ import {
 } from '@portal/contracts/access-requests';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import {
   ProviderLocationFields,
   providerLocationResolver,
   type ProviderLocationValues,
 } from '../../../components/form/provider-location-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useRegion } from '../../../lib/region/region-context';
-import { useApiErrorText } from '../../../lib/use-api-error-text';
 import {
   ACCESS_REQUESTS_QUERY_KEY,
   requestAccess,
@@ -84,39 +81,43 @@ function RequestAccessForm({ onDone }: { onDone: () => void }) {
     tin: '',
     region: isJurisdiction(jurisdiction) ? jurisdiction : '',
   };
-  const form = useForm<ProviderLocationValues, unknown, z.output<typeof LocationIdentifiers>>({
+  const [sent, setSent] = useState<string>();
+  const form = useApiForm<ProviderLocationValues, z.output<typeof LocationIdentifiers>>({
     resolver,
     defaultValues: empty,
-    shouldFocusError: false,
-  });
-  const [sent, setSent] = useState<string>();
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (request) => {
       const answer = await requestAccess(request);
       setSent(answer.request.location.legalName);
-      form.reset({ ...empty, region: form.getValues('region') });
+      form.form.reset({ ...empty, region: form.form.getValues('region') });
       onDone();
     },
   });
   return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="access-request-form-title">
-      <Typography component="h3" variant="h6" id="access-request-form-title" sx={{ mt: 2 }}>
-        Request access to another location
-      </Typography>
-      <Typography sx={{ mb: 1 }}>
-        The location&apos;s administrator approves your access. No payment details are needed.
-      </Typography>
-      {sent && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          Your request for {sent} is sent to its administrator.
-        </Alert>
-      )}
-      <FormErrorSummary errors={summary} submitCount={form.formState.submitCount} />
-      <ProviderLocationFields form={form} ids={fieldIds} />
-      <Button type="submit" variant="contained" disabled={form.formState.isSubmitting} sx={{ mt: 1 }}>
+    <ApiForm
+      form={form}
+      labelledBy="access-request-form-title"
+      heading={
+        <>
+          <Typography component="h3" variant="h6" id="access-request-form-title" sx={{ mt: 2 }}>
+            Request access to another location
+          </Typography>
+          <Typography sx={{ mb: 1 }}>
+            The location&apos;s administrator approves your access. No payment details are needed.
+          </Typography>
+          {sent && (
+            <Alert severity="success" sx={{ mb: 2 }} role="status">
+              Your request for {sent} is sent to its administrator.
+            </Alert>
+          )}
+        </>
+      }
+    >
+      <ProviderLocationFields form={form.form} ids={fieldIds} />
+      <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 1 }}>
         Request access
       </Button>
-    </form>
+    </ApiForm>
   );
 }
 
@@ -128,9 +129,13 @@ export function AccessRequestsSection() {
   const requests = useOwnAccessRequests();
   const queryClient = useQueryClient();
   const [withdrawing, setWithdrawing] = useState<AccessRequestSummary>();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<unknown>();
-  const failureText = useApiErrorText(failure);
+  const withdraw = useReauthMutation({
+    call: (request: AccessRequestSummary) => withdrawAccessRequest(request.id),
+    refresh: ACCESS_REQUESTS_QUERY_KEY,
+    refreshAfterFailure: true,
+    onSettled: () => setWithdrawing(undefined),
+  });
+  const failureText = useActionErrorText(withdraw);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ACCESS_REQUESTS_QUERY_KEY });
   // A request approved meanwhile: the page's locations and what the person can do follow without a reload.
   const approved = requests.data?.filter((request) => request.status === 'approved').length;
@@ -141,21 +146,6 @@ export function AccessRequestsSection() {
       void queryClient.invalidateQueries({ queryKey: PORTAL_ACCOUNT_QUERY_KEY });
     seenApproved.current = approved;
   }, [approved, queryClient]);
-
-  const withdraw = async () => {
-    if (!withdrawing) return;
-    setBusy(true);
-    setFailure(undefined);
-    try {
-      await withdrawAccessRequest(withdrawing.id);
-    } catch (err) {
-      setFailure(err);
-    } finally {
-      setBusy(false);
-      setWithdrawing(undefined);
-      refresh();
-    }
-  };
 
   return (
     <Box>
@@ -182,16 +172,16 @@ export function AccessRequestsSection() {
       )}
       <RequestAccessForm onDone={refresh} />
       {withdrawing && (
-        <ConfirmDialog
+        <ConfirmActionDialog
           title="Withdraw this access request?"
           confirmLabel="Withdraw request"
-          busy={busy}
-          onConfirm={() => void withdraw()}
+          action={withdraw}
+          onConfirm={() => withdraw.mutate(withdrawing)}
           onCancel={() => setWithdrawing(undefined)}
         >
           Your request for access to {withdrawing.location.legalName} (NPI {withdrawing.location.npi}) will be withdrawn
           and its administrator will no longer see it. You can ask again later.
-        </ConfirmDialog>
+        </ConfirmActionDialog>
       )}
     </Box>
   );

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { server } from '../../../testing/msw-server';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionProvider, useSession } from '../session-context';
+import { WithQueryClient } from '../../../testing/render-app';
 
 // The inactivity timer (react-idle-timer) is left out of a visitor's first download
 // (docs/requirements/platform.md#web-budget): its module is imported only once the session says logged in.
@@ -34,6 +35,7 @@ describe('loading the inactivity timer', () => {
       <SessionProvider>
         <LoginButton />
       </SessionProvider>,
+      { wrapper: WithQueryClient },
     );
     await settle();
     expect(timerModule.imported).not.toHaveBeenCalled();
@@ -47,12 +49,14 @@ describe('loading the inactivity timer', () => {
       <SessionProvider>
         <LoginButton />
       </SessionProvider>,
+      { wrapper: WithQueryClient },
     );
     await settle();
     expect(screen.getByTestId('logged-in').textContent).toBe('false');
     // Another tab logged in: the server now answers logged in.
     server.use(http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, idleSecondsLeft: 1800 } })));
-    fireEvent(document, new Event('visibilitychange'));
+    // As a browser fires it: at the document, bubbling to the window.
+    fireEvent(document, new Event('visibilitychange', { bubbles: true }));
     expect(await screen.findByText('true')).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordRequests, server } from '../../../testing/msw-server';
+import { WithQueryClient } from '../../../testing/render-app';
 import { sessionRoute } from '../../../testing/session-handlers';
 import { lazyPart } from '../../lazy-part';
 import { useHydrated } from '../../use-hydrated';
@@ -30,10 +31,12 @@ const timerConfig = { timeoutMs: 600_000, promptBeforeIdleMs: 60_000, throttleMs
 
 function Page({ part }: { part: ReactNode }) {
   return (
-    <SessionProvider timerConfig={timerConfig}>
-      <Header />
-      {part}
-    </SessionProvider>
+    <WithQueryClient>
+      <SessionProvider timerConfig={timerConfig}>
+        <Header />
+        {part}
+      </SessionProvider>
+    </WithQueryClient>
   );
 }
 

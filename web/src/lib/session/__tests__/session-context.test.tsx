@@ -6,6 +6,7 @@ import { ApiError, apiRequest } from '../../api-client';
 import { recordRequests, server } from '../../../testing/msw-server';
 import { SessionProvider, useSession } from '../session-context';
 import { readSessionTimerConfig } from '../session-timer-config';
+import { WithQueryClient } from '../../../testing/render-app';
 
 // Short settings in the same shape as the site config: prompt after 6 s without activity, idle after 10 s.
 const timerConfig = { timeoutMs: 10_000, promptBeforeIdleMs: 4_000, throttleMs: 1_000, eventsThrottleMs: 200 };
@@ -50,6 +51,7 @@ async function renderLoggedIn() {
     <SessionProvider timerConfig={timerConfig}>
       <Probe />
     </SessionProvider>,
+    { wrapper: WithQueryClient },
   );
   await advance(0);
   fireEvent.click(screen.getByText('login'));
@@ -77,6 +79,7 @@ describe('activity status (docs/requirements/session.md#activity-status)', () =>
       <SessionProvider timerConfig={timerConfig}>
         <Probe />
       </SessionProvider>,
+      { wrapper: WithQueryClient },
     );
     await advance(timerConfig.timeoutMs * 2);
     expect(status()).toBe('active');
@@ -177,6 +180,7 @@ describe('activity status (docs/requirements/session.md#activity-status)', () =>
       <SessionProvider timerConfig={timerConfig}>
         <Probe />
       </SessionProvider>,
+      { wrapper: WithQueryClient },
     );
     await advance(0);
     expect(loggedIn()).toBe('true');
