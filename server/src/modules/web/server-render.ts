@@ -40,7 +40,7 @@ export interface PageRequest {
   /** Only for a page that requires a login, once the server has checked the session. */
   session?: PersonalSession;
   /** Only with `session`: the page's own API reads, answered in-process for this request (routes.ts). */
-  readApi?: (path: string) => Promise<{ status: number; payload: unknown }>;
+  readApi?: (path: string, method?: 'POST') => Promise<{ status: number; payload: unknown }>;
 }
 
 export const HTML = 'text/html; charset=utf-8';

@@ -2,7 +2,7 @@ import { Alert, Box, Button, Chip, Paper, Stack, TableBody, TableCell, TableRow,
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { PageSection, formatDate, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
@@ -12,6 +12,11 @@ import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { adminQueryKeys, runPersonAction, usePeopleSearch, type PersonAction } from '../api/admin-api';
 import { Pager } from './pager';
 import type { AccountStatus, PersonLocation, PersonSummary } from '@portal/contracts';
+
+// An action's confirmation loads when the action is chosen.
+const ConfirmDialog = lazyDialog(() =>
+  import('../../../components/dialogs/confirm-dialog').then((m) => m.ConfirmDialog),
+);
 
 const statusText: Record<AccountStatus, string> = {
   active: 'Active',

@@ -2,15 +2,20 @@ import { Button, TableBody, TableCell, TableRow, Typography } from '@mui/materia
 import type { OpenInvitation } from '@portal/contracts/invitations';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
+import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
-import { InviteDialog } from './invite-dialog';
 import { invitationsQueryKey, revokeInvitation, useInvitations } from './invitations-api';
+
+// The invite form and the withdrawal's confirmation load when chosen.
+const InviteDialog = lazyDialog(() => import('./invite-dialog').then((m) => m.InviteDialog));
+const ConfirmDialog = lazyDialog(() =>
+  import('../../../components/dialogs/confirm-dialog').then((m) => m.ConfirmDialog),
+);
 
 const roleText = { administrator: 'Administrator', user: 'User' } as const;
 

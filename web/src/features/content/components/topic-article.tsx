@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Skeleton, Stack, Typography } from '@mui/material';
-import { CONTENT_NOT_FOUND_TEXT } from '@portal/contracts';
+import { CONTENT_NOT_FOUND_TEXT } from '@portal/contracts/errors';
 import { selectableJurisdictions } from '@portal/contracts/jurisdiction-list';
 import { Link as RouterLink } from 'react-router';
 import { paths } from '../../../config/paths';

@@ -1,33 +1,24 @@
-import {
-  ACCESS_REQUEST_ROUTES,
-  AccessRequestListResponse,
-  AccessRequestResponse,
-  type CreateAccessRequest,
-} from '@portal/contracts/access-requests';
-import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import type { CreateAccessRequest } from '@portal/contracts/access-requests';
+import { contractCall } from '../../../lib/contract-call';
+import { portalHomeQueryKeys } from './portal-home-api';
 
-export const ACCESS_REQUESTS_QUERY_KEY = ['portal-home', 'access-requests'] as const;
+export { useOwnAccessRequests } from './portal-home-api';
+export const ACCESS_REQUESTS_QUERY_KEY = portalHomeQueryKeys.accessRequests;
 
-/** The user's own access requests, newest first (`GET /api/access-requests`). Personal: not kept once left. */
-export function useOwnAccessRequests() {
-  return useQuery({
-    queryKey: ACCESS_REQUESTS_QUERY_KEY,
-    queryFn: ({ signal }) =>
-      apiRequest(ACCESS_REQUEST_ROUTES.mine, { schema: AccessRequestListResponse.shape.data, signal }).then(
-        (d) => d.requests,
-      ),
-    gcTime: 0,
-    refetchOnWindowFocus: false,
-  });
-}
+const contracts = () => import('@portal/contracts/access-requests');
 
+/** Ask for access to a further location (`POST /api/access-requests`). */
 export const requestAccess = (body: CreateAccessRequest) =>
-  apiRequest(ACCESS_REQUEST_ROUTES.mine, { method: 'POST', body, schema: AccessRequestResponse.shape.data });
+  contractCall(contracts, (c, request) =>
+    request(c.ACCESS_REQUEST_ROUTES.mine, { method: 'POST', body, schema: c.AccessRequestResponse.shape.data }),
+  );
 
+/** Withdraw one of the user's pending requests. */
 export const withdrawAccessRequest = (id: string) =>
-  apiRequest(ACCESS_REQUEST_ROUTES.withdraw.replace(':id', encodeURIComponent(id)), {
-    method: 'POST',
-    body: {},
-    schema: AccessRequestResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(c.ACCESS_REQUEST_ROUTES.withdraw.replace(':id', encodeURIComponent(id)), {
+      method: 'POST',
+      body: {},
+      schema: c.AccessRequestResponse.shape.data,
+    }),
+  );

@@ -1,30 +1,22 @@
 import { Alert, Box, Button, CircularProgress, List, ListItem, Stack, Typography } from '@mui/material';
-import { isJurisdiction } from '@portal/contracts';
-import {
-  LocationIdentifiers,
-  type AccessRequestStatus,
-  type AccessRequestSummary,
-} from '@portal/contracts/access-requests';
+import type { AccessRequestStatus, AccessRequestSummary } from '@portal/contracts/access-requests';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod/mini';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
-import {
-  ProviderLocationFields,
-  providerLocationResolver,
-  type ProviderLocationValues,
-} from '../../../components/form/provider-location-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
-import { useRegion } from '../../../lib/region/region-context';
+import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
+import { lazyPart } from '../../../lib/lazy-part';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
-import {
-  ACCESS_REQUESTS_QUERY_KEY,
-  requestAccess,
-  useOwnAccessRequests,
-  withdrawAccessRequest,
-} from '../api/access-requests-api';
+import { ACCESS_REQUESTS_QUERY_KEY, useOwnAccessRequests, withdrawAccessRequest } from '../api/access-requests-api';
+
+/**
+ * The request form hydrates on its own (lib/lazy-part.tsx): its fields, validation and form library load beside the
+ * page, not before it (issue 39). The withdrawal's confirmation loads when Withdraw is chosen.
+ */
+export const requestAccessForm = lazyPart(() => import('./request-access-form').then((m) => m.RequestAccessForm), {
+  reserve: '22rem',
+});
+const ConfirmDialog = lazyDialog(() =>
+  import('../../../components/dialogs/confirm-dialog').then((m) => m.ConfirmDialog),
+);
 
 const statusText: Record<AccessRequestStatus, string> = {
   pending: 'Pending: waiting for the location’s administrator',
@@ -33,14 +25,6 @@ const statusText: Record<AccessRequestStatus, string> = {
   withdrawn: 'Withdrawn',
 };
 const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-
-const fieldIds = {
-  npi: 'access-request-npi',
-  ptan: 'access-request-ptan',
-  tin: 'access-request-tin',
-  region: 'access-request-region',
-} as const;
-const resolver = providerLocationResolver<ProviderLocationValues, typeof LocationIdentifiers>(LocationIdentifiers);
 
 function RequestItem({ request, onWithdraw }: { request: AccessRequestSummary; onWithdraw: () => void }) {
   return (
@@ -71,51 +55,6 @@ function RequestItem({ request, onWithdraw }: { request: AccessRequestSummary; o
         )}
       </Stack>
     </ListItem>
-  );
-}
-
-/** Ask for access to a further location (a billing service works for many offices). */
-function RequestAccessForm({ onDone }: { onDone: () => void }) {
-  const { jurisdiction } = useRegion();
-  const empty: ProviderLocationValues = {
-    npi: '',
-    ptan: '',
-    tin: '',
-    region: isJurisdiction(jurisdiction) ? jurisdiction : '',
-  };
-  const form = useForm<ProviderLocationValues, unknown, z.output<typeof LocationIdentifiers>>({
-    resolver,
-    defaultValues: empty,
-    shouldFocusError: false,
-  });
-  const [sent, setSent] = useState<string>();
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
-    submit: async (request) => {
-      const answer = await requestAccess(request);
-      setSent(answer.request.location.legalName);
-      form.reset({ ...empty, region: form.getValues('region') });
-      onDone();
-    },
-  });
-  return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="access-request-form-title">
-      <Typography component="h3" variant="h6" id="access-request-form-title" sx={{ mt: 2 }}>
-        Request access to another location
-      </Typography>
-      <Typography sx={{ mb: 1 }}>
-        The location&apos;s administrator approves your access. No payment details are needed.
-      </Typography>
-      {sent && (
-        <Alert severity="success" sx={{ mb: 2 }} role="status">
-          Your request for {sent} is sent to its administrator.
-        </Alert>
-      )}
-      <FormErrorSummary errors={summary} submitCount={form.formState.submitCount} />
-      <ProviderLocationFields form={form} ids={fieldIds} />
-      <Button type="submit" variant="contained" disabled={form.formState.isSubmitting} sx={{ mt: 1 }}>
-        Request access
-      </Button>
-    </form>
   );
 }
 
@@ -170,7 +109,7 @@ export function AccessRequestsSection() {
           ))}
         </List>
       )}
-      <RequestAccessForm onDone={refresh} />
+      <requestAccessForm.Part onDone={refresh} />
       {withdrawing && (
         <ConfirmDialog
           title="Withdraw this access request?"
