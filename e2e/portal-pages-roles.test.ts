@@ -78,7 +78,7 @@ async function expectDrawnAsItStays(context: BrowserContext, page: Page, path: s
     ...drawn.frames.filter((f) => !after.frames.includes(f)).map((f) => `drawn: ${f}`),
     ...after.frames.filter((f) => !drawn.frames.includes(f)).map((f) => `then: ${f}`),
   ];
-  expect(moved, `${label}: as the server drew it`).toEqual([]);
+  if (moved.length) throw new Error(`${label}: not as the server drew it:\n  ${moved.join('\n  ')}`);
   const { cls, shifts } = await layoutShifts(page);
   expect(cls, `layout shift on ${label}: ${shifts.join('; ')}`).toBeLessThanOrEqual(CLS_LIMIT);
 }
