@@ -33,6 +33,7 @@ export interface PersonalSession {
 }
 
 export interface PageRequest {
+  /** The page's path; a personal page's (rendered for one session, never cached) carries its query too. */
   path: string;
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
