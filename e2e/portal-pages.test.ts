@@ -1,7 +1,8 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
+import { layoutShifts, recordLayoutShifts } from './support/layout-shifts';
 import { freshTotp, loginWithTotp, submitPassword } from './support/login';
 import { portalSuite } from './support/portal-suite';
 
@@ -14,43 +15,6 @@ const ADMIN = 'demo.admin.j5';
 const ADMIN_SECRET = DEMO_TOTP_SECRETS[ADMIN]!;
 const CLS_LIMIT = 0.02;
 const TITLE = (name: string) => `<title>${name} | Medicare Provider Portal</title>`;
-
-/**
- * Sums every layout shift not caused by input, from the first paint on (the PerformanceObserver's buffer), and
- * describes each: its time, and each moved element (its test id or id) with its box before and after.
- */
-async function recordLayoutShifts(context: BrowserContext) {
-  await context.addInitScript(() => {
-    const w = window as unknown as { __cls: number; __shifts: string[] };
-    w.__cls = 0;
-    w.__shifts = [];
-    const box = (r: DOMRectReadOnly) =>
-      `(${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)})`;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & {
-        value: number;
-        hadRecentInput: boolean;
-        sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
-      })[]) {
-        if (entry.hadRecentInput) continue;
-        w.__cls += entry.value;
-        const moved = (entry.sources ?? []).map(({ node, previousRect, currentRect }) => {
-          if (!(node instanceof Element)) return `${String(node?.nodeName)} ${box(previousRect)} → ${box(currentRect)}`;
-          const testId = node.getAttribute('data-testid');
-          const name = `${node.tagName}${node.id ? `#${node.id}` : ''}${testId ? `[data-testid=${testId}]` : ''}`;
-          return `${name}.${String(node.className).slice(0, 40)} ${box(previousRect)} → ${box(currentRect)}`;
-        });
-        w.__shifts.push(`${entry.value.toFixed(4)} at ${Math.round(entry.startTime)} ms: ${moved.join(', ')}`);
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-}
-
-const layoutShifts = (page: Page) =>
-  page.evaluate(() => {
-    const w = window as unknown as { __cls: number; __shifts: string[] };
-    return { cls: w.__cls, shifts: w.__shifts };
-  });
 
 // Every route of web/src/app/router.tsx as a visitor opens it, with the title its server-rendered HTML must have.
 const publicPages: [path: string, title: string, status: number][] = [

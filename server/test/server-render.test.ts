@@ -27,7 +27,8 @@ export function pageVariant(request) {
 }
 export async function renderPage(request) {
   globalThis.__renders++;
-  if (request.path === '/account') {
+  // A personal page is rendered at its whole URL (its query too).
+  if (request.path.split('?')[0] === '/account') {
     // The page's own API read, as the real entry's sessionQueries make it.
     const account = request.readApi ? await request.readApi('/api/account') : undefined;
     return {

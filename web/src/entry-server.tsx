@@ -42,14 +42,15 @@ export interface PageRequest {
    */
   session?: KnownSession;
   /**
-   * Only with `session`: reads a `GET` of the portal's API in-process with this request's session cookie, for the
-   * page's `sessionQueries` (the page is rendered for this session alone, never cached).
+   * Only with `session`: reads the portal's API in-process with this request's session cookie (a `GET`, or a read the
+   * API spells as a `POST` of `{}`), for the page's `sessionQueries` (the page is rendered for this session alone,
+   * never cached).
    */
   readApi?: ApiTransport;
 }
 
-/** How the portal server answers one of its own API `GET`s in-process: the status and parsed JSON body. */
-type ApiTransport = (path: string) => Promise<{ status: number; payload: unknown }>;
+/** How the portal server answers one of its own API reads in-process: the status and parsed JSON body. */
+type ApiTransport = (path: string, method?: 'POST') => Promise<{ status: number; payload: unknown }>;
 
 export interface RenderedPage {
   /**
@@ -150,11 +151,11 @@ async function prefetchForSession(
 ) {
   const queries = (await Promise.all(matches.map(({ route }) => pageHandleOf(route).sessionQueries?.() ?? []))).flat();
   await Promise.all(
-    queries.map(({ queryKey, path }) =>
+    queries.map(({ queryKey, path, method }) =>
       queryClient.prefetchQuery({
         queryKey,
         queryFn: async () => {
-          const { status, payload } = await readApi(path);
+          const { status, payload } = await readApi(path, method);
           return readApiAnswer(status, payload);
         },
       }),

@@ -61,7 +61,7 @@ export const SecurityQuestionListSchema = z.array(
 );
 export type SecurityQuestion = z.infer<typeof SecurityQuestionListSchema>[number];
 
-/** docs/requirements/api.md#error-catalogue: the text shown for unpublished or unknown content. */
-export const CONTENT_NOT_FOUND_TEXT = 'This content was not found.';
+// CONTENT_NOT_FOUND_TEXT is in errors.ts (without zod): the topic page shows it and builds no schema.
+export { CONTENT_NOT_FOUND_TEXT } from './errors';
 /** docs/requirements/api.md#request-rules: content requests time out after 180000 ms. */
 export const CONTENT_TIMEOUT_MS = 180_000;

@@ -17,3 +17,6 @@ export const FALLBACK_ERROR_TEXT = 'An error has happened, please try again.';
 // The error envelope's schema is in http.ts, beside the success envelope: this module stays without zod, for the
 // browser's first download (docs/requirements/platform.md#web-budget).
 export type { ErrorResponse } from './http';
+
+/** docs/requirements/api.md#error-catalogue: the text shown for unpublished or unknown content. */
+export const CONTENT_NOT_FOUND_TEXT = 'This content was not found.';

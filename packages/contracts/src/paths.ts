@@ -41,6 +41,12 @@ export const PAGE_PATHS = {
   recertify: '/admin/recertify',
 } as const;
 
+/**
+ * The URL search parameter of `/admin/recertify` naming the page an administrator with overdue recertifications asked
+ * for and was held from (the server's redirect; the web app's own passes it in the history state).
+ */
+export const HELD_FROM_PARAM = 'held';
+
 /** The URL search parameter naming the step of a multi-step page (`/register?step=authority`). */
 export const WIZARD_STEP_PARAM = 'step';
 

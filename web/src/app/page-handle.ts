@@ -30,6 +30,8 @@ export interface PageHandle {
 /** A `GET` of the portal's API read for the session (`path`), kept under the key of the query that reads it. */
 interface SessionQuery extends ServerQuery {
   path: string;
+  /** A read the API spells as a `POST` of `{}` (`/api/providers/get-easi`): sent so, with the CSRF header. */
+  method?: 'POST';
 }
 
 /** A query the server reads for a page: what `queryOptions(…)` makes (its data type does not matter here). */

@@ -37,7 +37,10 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: paths.home.path,
-        lazy: async () => ({ Component: (await import('./routes/home')).HomeRoute }),
+        lazy: pageWithParts(async () => {
+          const { HomeRoute, homeParts } = await import('./routes/home');
+          return { Component: HomeRoute, parts: homeParts };
+        }),
         handle: pageHandle({
           serverQueries: async () => {
             const [home, topics] = await Promise.all([
@@ -76,8 +79,15 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.portalHome.path,
-        lazy: async () => ({ Component: (await import('./routes/portal-home')).PortalHomeRoute }),
-        handle: pageHandle({ requiresLogin: true }),
+        lazy: pageWithParts(async () => {
+          const { PortalHomeRoute, portalHomeParts } = await import('./routes/portal-home');
+          return { Component: PortalHomeRoute, parts: portalHomeParts };
+        }),
+        handle: pageHandle({
+          requiresLogin: true,
+          sessionQueries: async () =>
+            (await import('../features/portal-home/api/portal-home-api')).portalHomeSessionQueries(),
+        }),
       },
       {
         path: paths.loggedOut.path,
@@ -131,18 +141,34 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.ddeAccess.path,
-        lazy: async () => ({ Component: (await import('./routes/dde-access')).DdeAccessRoute }),
-        handle: pageHandle({ requiresLogin: true }),
+        lazy: pageWithParts(async () => {
+          const { DdeAccessRoute, ddeAccessParts } = await import('./routes/dde-access');
+          return { Component: DdeAccessRoute, parts: ddeAccessParts };
+        }),
+        handle: pageHandle({
+          requiresLogin: true,
+          sessionQueries: async () => (await import('../features/dde-access/api/dde-access-api')).ddeSessionQueries(),
+        }),
       },
       {
         path: paths.admin.path,
-        lazy: async () => ({ Component: (await import('./routes/admin')).AdminRoute }),
-        handle: pageHandle({ requiresLogin: true }),
+        lazy: pageWithParts(async () => {
+          const { AdminRoute, adminParts } = await import('./routes/admin');
+          return { Component: AdminRoute, parts: adminParts };
+        }),
+        handle: pageHandle({
+          requiresLogin: true,
+          sessionQueries: async () => (await import('../features/admin/api/admin-api')).adminSessionQueries(),
+        }),
       },
       {
         path: paths.recertify.path,
         lazy: async () => ({ Component: (await import('./routes/recertify')).RecertifyRoute }),
-        handle: pageHandle({ requiresLogin: true }),
+        handle: pageHandle({
+          requiresLogin: true,
+          sessionQueries: async () =>
+            (await import('../features/admin/recertification/recertification-api')).recertificationSessionQueries(),
+        }),
       },
       {
         path: paths.register.path,
@@ -153,7 +179,10 @@ export const routes: RouteObject[] = [
       },
       {
         path: paths.registerUser.path,
-        lazy: async () => ({ Component: (await import('./routes/register-user')).RegisterUserRoute }),
+        lazy: pageWithParts(async () => {
+          const { RegisterUserRoute, registerUserParts } = await import('./routes/register-user');
+          return { Component: RegisterUserRoute, parts: registerUserParts };
+        }),
       },
       {
         path: paths.verifyEmail.path,

@@ -6,11 +6,13 @@ import type { SQL } from 'drizzle-orm';
 import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LICENSE_COOKIE, PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE, REGION_COOKIE } from '@portal/contracts';
+import { HELD_FROM_PARAM, PAGE_PATHS } from '@portal/contracts/paths';
 import type { Config } from '../../config';
 import { cookieValue } from '../../platform/cookie-value';
 import { PREVIEW_PAGE_PREFIX } from '../../content/preview';
 import { sendCachedAnswer } from '../../content/send-answer';
 import { administersAnyLocationSql } from '../../identity/admin-guard';
+import { overdueRecertificationsSql } from '../recertification/service';
 import { PortalError } from '../../platform/portal-error';
 import { clearSessionCookie, sessionCookieOf } from '../../identity/sessions/cookie';
 import { lookupSession } from '../../identity/sessions/guards';
@@ -44,23 +46,35 @@ function pageRequestOf(request: FastifyRequest): PageRequest {
  * comes back here; with one, the page rendered for this session alone, never stored in the page cache. Answers
  * whether it sent an answer.
  */
-/** A personal page's session lookup: whether the user administers a location, in the same prepared statement. */
-const SESSION_WITH_ADMIN_FLAG: SessionLookupShape<{ administersLocation: SQL<boolean> }> = {
-  name: 'session_lookup_admin_flag',
-  extras: (db, userId, now) => ({ administersLocation: administersAnyLocationSql(db, userId, now) }),
+/**
+ * A personal page's session lookup: whether the user administers a location and has overdue recertifications, in the
+ * same prepared statement.
+ */
+const SESSION_WITH_ADMIN_FLAGS: SessionLookupShape<{
+  administersLocation: SQL<boolean>;
+  recertificationOverdue: SQL<boolean>;
+}> = {
+  name: 'session_lookup_admin_flags',
+  extras: (db, userId, now) => ({
+    administersLocation: administersAnyLocationSql(db, userId, now),
+    recertificationOverdue: overdueRecertificationsSql(db, userId, now),
+  }),
 };
 
 /**
- * A personal page's own API reads (its route's `sessionQueries`, web/src/app/page-handle.ts), answered in-process
+ * A personal page's own API reads (its route's `sessionQueries`, web/src/app/page-handle.ts; a `GET`, or a read
+ * spelled as a `POST` of `{}`), answered in-process
  * through the same routes, session check and serializers as the browser's call would be, with this request's cookies,
  * client address and user agent: the page is rendered with its data and the browser does not ask for it again.
  */
 function ownApiReader(request: FastifyRequest) {
-  return async (path: string) => {
+  return async (path: string, method: 'GET' | 'POST' = 'GET') => {
     if (!path.startsWith('/api/')) throw new Error(`a page's session query must read the API, not ${path}`);
     const answer = await request.server.inject({
-      method: 'GET',
+      method,
       url: path,
+      // A read the API spells as a POST (`/api/providers/get-easi`) takes an empty object.
+      ...(method === 'POST' ? { payload: {} } : {}),
       remoteAddress: request.ip,
       headers: {
         cookie: request.headers.cookie ?? '',
@@ -85,21 +99,34 @@ async function sendPersonalPage(
   reply: FastifyReply,
   pageRequest: PageRequest,
 ): Promise<boolean> {
-  const lookup = await lookupSession(request, SESSION_WITH_ADMIN_FLAG);
+  const lookup = await lookupSession(request, SESSION_WITH_ADMIN_FLAGS);
+  // The page's own URL (its query too), never another host's.
+  const url = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
   if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
     // A session someone else ended keeps its cookie for the login page's session check, which says why and clears it.
     if (lookup.status === 'expired' && !lookup.endedBecause) clearSessionCookie(reply);
-    const next = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
     await reply
       .code(302)
       .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
-      .header('location', `/login?next=${encodeURIComponent(next)}`)
+      .header('location', `/login?next=${encodeURIComponent(url)}`)
       .send();
     return true;
   }
-  const page = await renderer.personalPage({ ...pageRequest, readApi: ownApiReader(request) }, request.log, {
+  // An administrator with overdue recertifications is held on the recertification screen (docs/decisions/0041): sent
+  // there by HTTP, as the web app would send them once hydrated, so the page drawn is the one that stays (issue 39).
+  const { administersLocation, recertificationOverdue } = lookup.extras;
+  if (administersLocation && recertificationOverdue && pageRequest.path !== PAGE_PATHS.recertify) {
+    await reply
+      .code(302)
+      .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
+      .header('location', `${PAGE_PATHS.recertify}?${HELD_FROM_PARAM}=${encodeURIComponent(pageRequest.path)}`)
+      .send();
+    return true;
+  }
+  // Rendered at its whole URL: a personal page may read its query (`/admin/recertify?held=…`), as it will once hydrated.
+  const page = await renderer.personalPage({ ...pageRequest, path: url, readApi: ownApiReader(request) }, request.log, {
     loggedIn: true,
-    administersLocation: lookup.extras.administersLocation,
+    administersLocation,
   });
   if (!page) return false;
   await reply

@@ -35,6 +35,7 @@ export interface PersonalSession {
 }
 
 export interface PageRequest {
+  /** The page's path; a personal page's (rendered for one session, never cached) carries its query too. */
   path: string;
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
@@ -42,7 +43,7 @@ export interface PageRequest {
   /** Only for a page that requires a login, once the server has checked the session. */
   session?: PersonalSession;
   /** Only with `session`: the page's own API reads, answered in-process for this request (routes.ts). */
-  readApi?: (path: string) => Promise<{ status: number; payload: unknown }>;
+  readApi?: (path: string, method?: 'POST') => Promise<{ status: number; payload: unknown }>;
 }
 
 export const HTML = 'text/html; charset=utf-8';

@@ -1,5 +1,8 @@
-import { DdeAccessPage } from '../../features/dde-access/dde-access-page';
+import { DdeAccessPage, ddeRequestForm } from '../../features/dde-access/dde-access-page';
 import { RequireLogin } from '../require-login';
+
+/** The parts of the page that hydrate on their own (app/router.tsx `pageWithParts`). */
+export const ddeAccessParts = [ddeRequestForm];
 
 export function DdeAccessRoute() {
   return (

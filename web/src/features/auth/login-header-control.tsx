@@ -15,14 +15,17 @@ const adminLink = { label: 'Staff accounts', path: paths.admin.path, href: paths
 /**
  * Logged out: Register and Log in (back to this page afterwards). Logged in: the portal's menu (Portal home, DDE
  * access, My account, and Admin for an administrator of a location) and Log out (server logout, then "You have logged out" at `/logged-out`). While the browser may
- * have a session the server has not confirmed yet, the same place stays empty (Register and Log in, invisible): a
- * logged-in visitor never sees Log in flash.
+ * have a session the server has not confirmed yet, the same place stays empty (the menu, invisible): a logged-in
+ * visitor never sees Log in flash, nor the header grow.
  */
 export function LoginHeaderControl() {
   const { loggedIn, administersLocation, sessionPending } = useSession();
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
-  if (loggedIn) {
+  // While a session is likely (the browser sent its cookie: a shared page's first HTML cannot know whose), the place
+  // is kept at the size of the portal's menu, invisible: the header does not grow under the page once the session
+  // check answers (issue 39: on a phone the menu takes a second row).
+  if (loggedIn || sessionPending) {
     return (
       // On a phone the controls wrap onto a second row rather than hide one (docs/requirements/portal.md): tighter
       // padding and gaps; every destination of the desktop header stays.
@@ -30,9 +33,14 @@ export function LoginHeaderControl() {
         direction="row"
         spacing={{ xs: 0.5, sm: 1 }}
         useFlexGap
-        sx={{ flexWrap: 'wrap', '& > .MuiButton-root': { minWidth: 0, px: { xs: 0.75, sm: 1 } } }}
-        component="nav"
-        aria-label="Portal"
+        sx={{
+          flexWrap: 'wrap',
+          '& > .MuiButton-root': { minWidth: 0, px: { xs: 0.75, sm: 1 } },
+          ...(loggedIn ? {} : { visibility: 'hidden' }),
+        }}
+        {...(loggedIn
+          ? { component: 'nav', 'aria-label': 'Portal' }
+          : { 'data-testid': 'account-control-pending', 'aria-hidden': true })}
       >
         {(administersLocation ? [...portalLinks, adminLink] : portalLinks).map((link) => (
           <Button
@@ -60,12 +68,7 @@ export function LoginHeaderControl() {
     );
   }
   return (
-    <Stack
-      direction="row"
-      spacing={1}
-      data-testid={sessionPending ? 'account-control-pending' : undefined}
-      sx={sessionPending ? { visibility: 'hidden' } : undefined}
-    >
+    <Stack direction="row" spacing={1}>
       {pathname !== paths.register.path && (
         <Button color="inherit" component={RouterLink} to={paths.register.href()}>
           Register

@@ -1,14 +1,11 @@
-import {
-  AccessRequestDecisionResponse,
-  AccessRequestListResponse,
-  PeopleSearchResponse,
-  PersonActionResponse,
-  type LocationRole,
-} from '@portal/contracts';
+import type { LocationRole } from '@portal/contracts';
 import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { contractCall } from '../../../lib/contract-call';
 import { useConsoleOpen } from '../recertification/recertification-api';
+
+// The answers' schemas (zod), loaded when a call is made (lib/contract-call.ts).
+const contracts = () => import('@portal/contracts/admin');
 
 // Other people's personal data: never kept once the page is left (as on My account).
 const personal = { gcTime: 0, refetchOnWindowFocus: false } as const;
@@ -32,7 +29,9 @@ export const requestsQueryOptions = (page: number) =>
   queryOptions({
     queryKey: adminQueryKeys.requests(page),
     queryFn: ({ signal }) =>
-      apiRequest(withQuery(ADMIN_ROUTES.requests, { page }), { schema: AccessRequestListResponse.shape.data, signal }),
+      contractCall(contracts, (c, request) =>
+        request(withQuery(ADMIN_ROUTES.requests, { page }), { schema: c.AccessRequestListResponse.shape.data, signal }),
+      ),
     placeholderData: keepPreviousData,
     ...personal,
   });
@@ -45,25 +44,31 @@ export const usePeopleSearch = (q: string, page: number) =>
   useQuery({
     queryKey: adminQueryKeys.people(q, page),
     queryFn: ({ signal }) =>
-      apiRequest(withQuery(ADMIN_ROUTES.people, { q, page }), { schema: PeopleSearchResponse.shape.data, signal }),
+      contractCall(contracts, (c, request) =>
+        request(withQuery(ADMIN_ROUTES.people, { q, page }), { schema: c.PeopleSearchResponse.shape.data, signal }),
+      ),
     placeholderData: keepPreviousData,
     ...personal,
     enabled: useConsoleOpen(),
   });
 
 export const approveRequest = (requestId: string, role: LocationRole) =>
-  apiRequest(adminPath(ADMIN_ROUTES.approveRequest, { requestId }), {
-    method: 'POST',
-    body: { role },
-    schema: AccessRequestDecisionResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(adminPath(ADMIN_ROUTES.approveRequest, { requestId }), {
+      method: 'POST',
+      body: { role },
+      schema: c.AccessRequestDecisionResponse.shape.data,
+    }),
+  );
 
 export const denyRequest = (requestId: string, reason?: string) =>
-  apiRequest(adminPath(ADMIN_ROUTES.denyRequest, { requestId }), {
-    method: 'POST',
-    body: reason ? { reason } : {},
-    schema: AccessRequestDecisionResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(adminPath(ADMIN_ROUTES.denyRequest, { requestId }), {
+      method: 'POST',
+      body: reason ? { reason } : {},
+      schema: c.AccessRequestDecisionResponse.shape.data,
+    }),
+  );
 
 /** The actions on a person: on one of their locations (remove, the administrator role), or on the account. */
 export type PersonAction =
@@ -100,5 +105,27 @@ export function personActionRequest(userId: string, action: PersonAction): { pat
 
 export const runPersonAction = (userId: string, action: PersonAction) => {
   const { path, body } = personActionRequest(userId, action);
-  return apiRequest(path, { method: 'POST', body, schema: PersonActionResponse.shape.data });
+  return contractCall(contracts, (c, request) =>
+    request(path, { method: 'POST', body, schema: c.PersonActionResponse.shape.data }),
+  );
 };
+
+/**
+ * What the console's first screens show, read by the server with the request's session into the page it renders
+ * (docs/decisions/0034-server-rendered-portal-pages.md): the sections are drawn with their data, as they stay once
+ * hydrated (issue 39), under the keys their queries read. The console opens once the session answer says no
+ * recertification is overdue (`useConsoleOpen`), so that answer is read too.
+ */
+export async function adminSessionQueries() {
+  const [{ recertificationSessionQueries }, invitations] = await Promise.all([
+    import('../recertification/recertification-api'),
+    import('@portal/contracts/invitations'),
+  ]);
+  const { invitationsQueryKey } = await import('../invitations/invitations-api');
+  return [
+    ...(await recertificationSessionQueries()),
+    { queryKey: invitationsQueryKey, path: invitations.ADMIN_INVITATIONS_PATH },
+    { queryKey: adminQueryKeys.requests(1), path: withQuery(ADMIN_ROUTES.requests, { page: 1 }) },
+    { queryKey: adminQueryKeys.people('', 1), path: withQuery(ADMIN_ROUTES.people, { q: '', page: 1 }) },
+  ];
+}

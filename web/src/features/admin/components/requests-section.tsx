@@ -7,8 +7,12 @@ import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import type { AdminAccessRequest } from '@portal/contracts';
 import { adminQueryKeys, usePendingRequests } from '../api/admin-api';
-import { ApproveDialog, DenyDialog } from './decision-dialogs';
 import { Pager } from './pager';
+import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
+
+// The decisions' dialogs (a form each) load when Approve or Deny is chosen.
+const ApproveDialog = lazyDialog(() => import('./decision-dialogs').then((m) => m.ApproveDialog));
+const DenyDialog = lazyDialog(() => import('./decision-dialogs').then((m) => m.DenyDialog));
 
 const roleText = { administrator: 'an administrator', user: 'a user' } as const;
 

@@ -1,15 +1,11 @@
-import {
-  ADMIN_INVITATION_REVOKE_PATH,
-  ADMIN_INVITATIONS_PATH,
-  CreateInvitationResponse,
-  ListInvitationsResponse,
-  RevokeInvitationResponse,
-  type CreateInvitationRequest,
-} from '@portal/contracts/invitations';
+import type { CreateInvitationRequest } from '@portal/contracts/invitations';
 import { adminPath } from '@portal/contracts/paths';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { contractCall } from '../../../lib/contract-call';
 import { useConsoleOpen } from '../recertification/recertification-api';
+
+// The paths and answers' schemas (zod), loaded when a call is made (lib/contract-call.ts).
+const contracts = () => import('@portal/contracts/invitations');
 
 /** Under the console's `['admin']` key, so every console change refreshes it too. */
 export const invitationsQueryKey = ['admin', 'invitations'] as const;
@@ -18,7 +14,10 @@ export const invitationsQueryKey = ['admin', 'invitations'] as const;
 export const invitationsQueryOptions = () =>
   queryOptions({
     queryKey: invitationsQueryKey,
-    queryFn: ({ signal }) => apiRequest(ADMIN_INVITATIONS_PATH, { signal, schema: ListInvitationsResponse.shape.data }),
+    queryFn: ({ signal }) =>
+      contractCall(contracts, (c, request) =>
+        request(c.ADMIN_INVITATIONS_PATH, { signal, schema: c.ListInvitationsResponse.shape.data }),
+      ),
     // Personal data: never kept once the page is left.
     gcTime: 0,
     refetchOnWindowFocus: false,
@@ -28,11 +27,15 @@ export const useInvitations = () => useQuery({ ...invitationsQueryOptions(), ena
 
 /** `POST /api/admin/invitations`: emails the invitation link (403 `Reauthentication_Required` on a stale login). */
 export const createInvitation = (body: CreateInvitationRequest) =>
-  apiRequest(ADMIN_INVITATIONS_PATH, { method: 'POST', body, schema: CreateInvitationResponse.shape.data });
+  contractCall(contracts, (c, request) =>
+    request(c.ADMIN_INVITATIONS_PATH, { method: 'POST', body, schema: c.CreateInvitationResponse.shape.data }),
+  );
 
 /** `POST …/invitations/:invitationId/revoke`: the link stops working. */
 export const revokeInvitation = (locationId: string, invitationId: string) =>
-  apiRequest(adminPath(ADMIN_INVITATION_REVOKE_PATH, { locationId, invitationId }), {
-    method: 'POST',
-    schema: RevokeInvitationResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(adminPath(c.ADMIN_INVITATION_REVOKE_PATH, { locationId, invitationId }), {
+      method: 'POST',
+      schema: c.RevokeInvitationResponse.shape.data,
+    }),
+  );

@@ -3,12 +3,15 @@ import type { OpenInvitation } from '@portal/contracts/invitations';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
-import { InviteDialog } from './invite-dialog';
 import { invitationsQueryKey, revokeInvitation, useInvitations } from './invitations-api';
+
+// The invite form loads when chosen.
+const InviteDialog = lazyDialog(() => import('./invite-dialog').then((m) => m.InviteDialog));
 
 const roleText = { administrator: 'Administrator', user: 'User' } as const;
 

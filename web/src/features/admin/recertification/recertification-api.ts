@@ -1,13 +1,13 @@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
-import { SessionState } from '@portal/contracts/auth';
-import {
-  RECERTIFICATIONS_PATH,
-  RecertificationListResponse,
-  RecertificationResponse,
-  type RecertificationDecision,
-} from '@portal/contracts/recertification';
+import { SessionStateCheck } from '@portal/contracts/answer-checks';
+import type { RecertificationDecision } from '@portal/contracts/recertification';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import { contractCall } from '../../../lib/contract-call';
+
+// The contracts' recertification module (its path and schemas, with zod), loaded when a call is made: every
+// logged-in page reads the overdue flag here (app/require-login.tsx) and builds no schema for it (issue 39).
+const contracts = () => import('@portal/contracts/recertification');
 
 /** Under the console's `['admin']` key: a change anywhere in the console refreshes it too. */
 export const recertificationQueryKeys = {
@@ -17,24 +17,42 @@ export const recertificationQueryKeys = {
   overdue: ['admin', 'recertification-overdue'] as const,
 };
 
+/**
+ * What `/admin/recertify` shows first (and the console's recertification section), read by the server with the
+ * request's session into the page it renders (docs/decisions/0034-server-rendered-portal-pages.md): the session
+ * answer's overdue flag and the due links, under the keys their queries read.
+ */
+export async function recertificationSessionQueries() {
+  const { RECERTIFICATIONS_PATH } = await contracts();
+  return [
+    { queryKey: recertificationQueryKeys.overdue, path: AUTH_ROUTES.session },
+    { queryKey: recertificationQueryKeys.due, path: RECERTIFICATIONS_PATH },
+  ];
+}
+
 /** The due and overdue links of the administrator's locations (docs/requirements/staff-accounts.md#annual-recertification). */
-export function useDueRecertifications() {
+export function useDueRecertifications(enabled = true) {
   return useQuery(
     queryOptions({
       queryKey: recertificationQueryKeys.due,
+      enabled,
       queryFn: ({ signal }) =>
-        apiRequest(RECERTIFICATIONS_PATH, { schema: RecertificationListResponse.shape.data, signal }),
+        contractCall(contracts, (c, request) =>
+          request(c.RECERTIFICATIONS_PATH, { schema: c.RecertificationListResponse.shape.data, signal }),
+        ),
     }),
   );
 }
 
 /** Keep or remove, in bulk (all or nothing; a login older than the window asks for the password first). */
 export const submitRecertifications = (decisions: RecertificationDecision[]) =>
-  apiRequest(RECERTIFICATIONS_PATH, {
-    method: 'POST',
-    body: { decisions },
-    schema: RecertificationResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(c.RECERTIFICATIONS_PATH, {
+      method: 'POST',
+      body: { decisions },
+      schema: c.RecertificationResponse.shape.data,
+    }),
+  );
 
 /**
  * Whether the logged-in user is an administrator with overdue recertifications: such a user is held on
@@ -48,7 +66,7 @@ export function useRecertificationOverdue(enabled: boolean): boolean {
 const overdueQueryOptions = (enabled: boolean) =>
   queryOptions({
     queryKey: recertificationQueryKeys.overdue,
-    queryFn: ({ signal }) => apiRequest(AUTH_ROUTES.session, { schema: SessionState, signal }),
+    queryFn: ({ signal }) => apiRequest(AUTH_ROUTES.session, { schema: SessionStateCheck, signal }),
     enabled,
     staleTime: 15_000,
   });

@@ -1,7 +1,10 @@
 import { Alert, Box, Link, Typography } from '@mui/material';
+import { HELD_FROM_PARAM } from '@portal/contracts/paths';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { paths } from '../../../config/paths';
+import { useSession } from '../../../lib/session/session-context';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { NotAnAdministrator } from '../components/not-an-administrator';
 import { useDueRecertifications } from './recertification-api';
 import { RecertificationSection } from './recertification-section';
 
@@ -31,10 +34,17 @@ function introText(links: { overdue: boolean }[] | undefined): string | undefine
  */
 export function RecertifyPage() {
   useDocumentTitle('Recertify access to your locations');
-  const due = useDueRecertifications();
+  // Someone who administers no location has nothing to recertify: the page asks the API nothing (it would refuse).
+  const { administersLocation } = useSession();
+  const due = useDueRecertifications(administersLocation !== false);
   const links = due.data?.links;
   const overdue = links?.some((link) => link.overdue) ?? false;
-  const heldFrom = (useLocation().state as { heldFrom?: string } | null)?.heldFrom;
+  // Sent here by the app (the history state) or by the server's redirect (`?held=`).
+  const location = useLocation();
+  const heldFrom =
+    (location.state as { heldFrom?: string } | null)?.heldFrom ??
+    new URLSearchParams(location.search).get(HELD_FROM_PARAM) ??
+    undefined;
   const heldName = heldFrom ? (pageNames[heldFrom] ?? 'The page you asked for') : undefined;
   const intro = introText(links);
   return (
@@ -42,6 +52,7 @@ export function RecertifyPage() {
       <Typography component="h1" variant="h4" sx={{ mb: 2 }}>
         Recertify access to your locations
       </Typography>
+      {administersLocation === false && <NotAnAdministrator />}
       {heldName && overdue && (
         <Alert severity="info" role="status" sx={{ mb: 2 }} data-testid="recertify-held">
           {heldName} opens once the overdue recertifications below are decided: people whose access is past its date
@@ -53,13 +64,17 @@ export function RecertifyPage() {
           {intro}
         </Typography>
       )}
-      <RecertificationSection />
-      <Typography sx={{ mt: 3 }}>
-        <Link component={RouterLink} to={paths.admin.href()}>
-          Go to the staff accounts console
-        </Link>
-        {overdue && ' (it opens once the overdue decisions are made)'}
-      </Typography>
+      {administersLocation !== false && (
+        <>
+          <RecertificationSection />
+          <Typography sx={{ mt: 3 }}>
+            <Link component={RouterLink} to={paths.admin.href()}>
+              Go to the staff accounts console
+            </Link>
+            {overdue && ' (it opens once the overdue decisions are made)'}
+          </Typography>
+        </>
+      )}
     </Box>
   );
 }

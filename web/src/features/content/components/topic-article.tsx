@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
-import { CONTENT_NOT_FOUND_TEXT } from '@portal/contracts';
+import { CONTENT_NOT_FOUND_TEXT } from '@portal/contracts/errors';
 import { selectableJurisdictions } from '@portal/contracts/jurisdiction-list';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';

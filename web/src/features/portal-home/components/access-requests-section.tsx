@@ -1,28 +1,19 @@
 import { Alert, Box, Button, CircularProgress, List, ListItem, Stack, Typography } from '@mui/material';
-import { isJurisdiction } from '@portal/contracts';
-import {
-  LocationIdentifiers,
-  type AccessRequestStatus,
-  type AccessRequestSummary,
-} from '@portal/contracts/access-requests';
+import type { AccessRequestStatus, AccessRequestSummary } from '@portal/contracts/access-requests';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import type { z } from 'zod/mini';
 import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
-import { ApiForm, useApiForm } from '../../../components/form/api-form';
-import {
-  ProviderLocationFields,
-  providerLocationResolver,
-  type ProviderLocationValues,
-} from '../../../components/form/provider-location-fields';
-import { useRegion } from '../../../lib/region/region-context';
-import {
-  ACCESS_REQUESTS_QUERY_KEY,
-  requestAccess,
-  useOwnAccessRequests,
-  withdrawAccessRequest,
-} from '../api/access-requests-api';
+import { lazyPart } from '../../../lib/lazy-part';
+import { ACCESS_REQUESTS_QUERY_KEY, useOwnAccessRequests, withdrawAccessRequest } from '../api/access-requests-api';
 import { PORTAL_ACCOUNT_QUERY_KEY } from '../api/portal-home-api';
+
+/**
+ * The request form hydrates on its own (lib/lazy-part.tsx): its fields, validation and form library load beside the
+ * page, not before it (issue 39).
+ */
+export const requestAccessForm = lazyPart(() => import('./request-access-form').then((m) => m.RequestAccessForm), {
+  reserve: '22rem',
+});
 
 const statusText: Record<AccessRequestStatus, string> = {
   pending: 'Pending: waiting for the location’s administrator',
@@ -31,14 +22,6 @@ const statusText: Record<AccessRequestStatus, string> = {
   withdrawn: 'Withdrawn',
 };
 const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-
-const fieldIds = {
-  npi: 'access-request-npi',
-  ptan: 'access-request-ptan',
-  tin: 'access-request-tin',
-  region: 'access-request-region',
-} as const;
-const resolver = providerLocationResolver<ProviderLocationValues, typeof LocationIdentifiers>(LocationIdentifiers);
 
 function RequestItem({ request, onWithdraw }: { request: AccessRequestSummary; onWithdraw: () => void }) {
   return (
@@ -69,55 +52,6 @@ function RequestItem({ request, onWithdraw }: { request: AccessRequestSummary; o
         )}
       </Stack>
     </ListItem>
-  );
-}
-
-/** Ask for access to a further location (a billing service works for many offices). */
-function RequestAccessForm({ onDone }: { onDone: () => void }) {
-  const { jurisdiction } = useRegion();
-  const empty: ProviderLocationValues = {
-    npi: '',
-    ptan: '',
-    tin: '',
-    region: isJurisdiction(jurisdiction) ? jurisdiction : '',
-  };
-  const [sent, setSent] = useState<string>();
-  const form = useApiForm<ProviderLocationValues, z.output<typeof LocationIdentifiers>>({
-    resolver,
-    defaultValues: empty,
-    fieldIds,
-    submit: async (request) => {
-      const answer = await requestAccess(request);
-      setSent(answer.request.location.legalName);
-      form.form.reset({ ...empty, region: form.form.getValues('region') });
-      onDone();
-    },
-  });
-  return (
-    <ApiForm
-      form={form}
-      labelledBy="access-request-form-title"
-      heading={
-        <>
-          <Typography component="h3" variant="h6" id="access-request-form-title" sx={{ mt: 2 }}>
-            Request access to another location
-          </Typography>
-          <Typography sx={{ mb: 1 }}>
-            The location&apos;s administrator approves your access. No payment details are needed.
-          </Typography>
-          {sent && (
-            <Alert severity="success" sx={{ mb: 2 }} role="status">
-              Your request for {sent} is sent to its administrator.
-            </Alert>
-          )}
-        </>
-      }
-    >
-      <ProviderLocationFields form={form.form} ids={fieldIds} />
-      <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 1 }}>
-        Request access
-      </Button>
-    </ApiForm>
   );
 }
 
@@ -170,7 +104,7 @@ export function AccessRequestsSection() {
           ))}
         </List>
       )}
-      <RequestAccessForm onDone={refresh} />
+      <requestAccessForm.Part onDone={refresh} />
       {withdrawing && (
         <ConfirmActionDialog
           title="Withdraw this access request?"
