@@ -112,7 +112,12 @@ export async function queueVerificationEmail(
   user: { id: string; email: string; firstName: string },
   now: Date,
 ): Promise<void> {
-  const token = await issueOneTimeToken(tx, { userId: user.id, purpose: 'email-verify', ttlMs: EMAIL_VERIFY_TTL_MS, now });
+  const token = await issueOneTimeToken(tx, {
+    userId: user.id,
+    purpose: 'email-verify',
+    ttlMs: EMAIL_VERIFY_TTL_MS,
+    now,
+  });
   // An end user's registration (no location link yet, only requests) gets its own wording.
   const [request] = await tx
     .select({ id: accessRequests.id })
