@@ -80,12 +80,26 @@ function importZones(root) {
         [`./${module}`, ...modules.filter((other) => other !== module).map((other) => `./${other}/service.ts`)],
       ),
     ),
+    // Server layers, top to bottom: modules → identity → platform → db (docs/architecture.md#server-layers).
+    zone(
+      'server/src/identity',
+      ['server/src/modules', 'server/src/content'],
+      'identity/ is below every feature: it never imports modules/ or content/.',
+    ),
     zone(
       'server/src/platform',
-      ['server/src/modules', 'server/src/content'],
-      'platform/ is below every feature: it never imports modules/ or content/.',
+      ['server/src/modules', 'server/src/content', 'server/src/identity'],
+      'platform/ is plumbing below identity/ and every feature: it never imports modules/, identity/ or content/.',
     ),
-    zone('server/src/db', ['server/src/modules', 'server/src/content'], 'db/ never imports modules/ or content/.'),
+    zone(
+      'server/src/db',
+      ['server/src/modules', 'server/src/content', 'server/src/identity'],
+      'db/ is the bottom layer: it never imports modules/, identity/ or content/.',
+    ),
+    // db/'s table helpers take platform's database handle type and prepared statements, nothing else of platform/.
+    zone('server/src/db', 'server/src/platform', 'db/ is below platform/: it imports only platform/db-executor.ts.', [
+      './db-executor.ts',
+    ]),
     zone('server/src/content', 'server/src/modules', 'content/ never imports modules/.'),
   ];
 }

@@ -18,7 +18,7 @@ import { ADMIN_ROUTES } from '@portal/contracts/paths';
 import { sql, type SQL } from 'drizzle-orm';
 import { openDatabase, type Db } from '../server/src/db/client';
 import { rowsOf } from '../server/src/platform/db-executor';
-import { createSession } from '../server/src/platform/session';
+import { createSession } from '../server/src/identity/sessions/store';
 import { startBenchApp, type BenchApp } from './support/bench-app';
 import { loadAverage, median, summary } from './support/measure';
 

@@ -13,7 +13,7 @@ import {
 } from '@portal/contracts/login-help';
 import { outbox, securityAnswers, users } from '../server/src/db/schema';
 import { and, asc, eq } from 'drizzle-orm';
-import { hashSecurityAnswer } from '../server/src/platform/security-answers';
+import { hashSecurityAnswer } from '../server/src/identity/security-answers';
 import { startBenchApp } from './support/bench-app';
 
 const TRIES = 50;

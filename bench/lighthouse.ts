@@ -14,7 +14,7 @@ import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { currentTotp } from '../server/src/platform/mfa/totp';
+import { currentTotp } from '../server/src/identity/mfa/totp';
 import { startCms } from '../e2e/support/cms';
 import { buildProduction, freePort, startPortal } from '../e2e/support/portal-server';
 

@@ -28,7 +28,7 @@ import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { inArray } from 'drizzle-orm';
 import { users } from '../server/src/db/schema';
 import { encryptSecret } from '../server/src/platform/encryption';
-import { currentTotp } from '../server/src/platform/mfa/totp';
+import { currentTotp } from '../server/src/identity/mfa/totp';
 import { argon2Ceiling } from './support/argon2-ceiling';
 import { startBenchApp, type BenchApp } from './support/bench-app';
 import {

@@ -59,14 +59,39 @@ describe('ESLint rules fire on deliberately bad files', () => {
     expect(messages[0]?.message).toContain('../beta/internal');
   });
 
+  // The server's layers, top to bottom: modules → identity → platform → db. Each upward import fails.
   it('platform/ importing a server module', () => {
     expect(rulesIn('server/src/platform/uses-module.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('identity/ importing a server module, even its service.ts', () => {
+    expect(rulesIn('server/src/identity/uses-module.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('platform/ importing identity/', () => {
+    expect(rulesIn('server/src/platform/uses-identity.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('db/ importing a server module or identity/', () => {
+    expect(rulesIn('server/src/db/uses-module.ts')).toEqual(['import-x/no-restricted-paths']);
+    expect(rulesIn('server/src/db/uses-identity.ts')).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it('db/ importing platform/, but not its db-executor.ts', () => {
+    const messages = findings.get('server/src/db/uses-platform.ts') ?? [];
+    expect(messages.map((m) => m.ruleId)).toEqual(['import-x/no-restricted-paths']);
+    expect(messages[0]?.message).toContain('../platform/plumbing');
   });
 
   it('a good file passes: declared dependency, sibling import, kebab-case name', () => {
     expect(rulesIn('web/src/lib/good-module.ts')).toEqual([]);
     expect(rulesIn('web/src/features/beta/beta-title.ts')).toEqual([]);
     expect(rulesIn('server/src/modules/beta/service.ts')).toEqual([]);
+    // Each layer on top of the one below: a module on identity/, identity/ on platform/, platform/ on db/.
+    expect(rulesIn('server/src/modules/beta/account.ts')).toEqual([]);
+    expect(rulesIn('server/src/identity/account-rule.ts')).toEqual([]);
+    expect(rulesIn('server/src/platform/plumbing.ts')).toEqual([]);
+    expect(rulesIn('server/src/db/tables.ts')).toEqual([]);
   });
 });
 

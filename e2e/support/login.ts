@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { DEMO_PASSWORD } from '../../server/src/modules/auth/demo-accounts';
-import { currentTotp } from '../../server/src/platform/mfa/totp';
+import { currentTotp } from '../../server/src/identity/mfa/totp';
 
 /** The login steps the browser tests share (docs/requirements/session.md#login). */
 

@@ -5,9 +5,9 @@ import { auditEvents, outbox, securityAnswers } from '../src/db/schema';
 import { userById } from '../src/db/users';
 import { confirmEmailChange, changeSecurityAnswers, requestEmailChange } from '../src/modules/account/service';
 import { PortalError } from '../src/platform/portal-error';
-import { contextOf, type ClientInfo } from '../src/platform/service-context';
-import { verifySecurityAnswer } from '../src/platform/security-answers';
-import { createSession, hashSessionId, type LoadedSession } from '../src/platform/session';
+import { contextOf, type ClientInfo } from '../src/identity/service-context';
+import { verifySecurityAnswer } from '../src/identity/security-answers';
+import { createSession, hashSessionId, type LoadedSession } from '../src/identity/sessions/store';
 import { buildTestApp, testClock, insertTestUser } from './helpers';
 
 /**

@@ -16,9 +16,9 @@ import {
   users,
 } from '../src/db/schema';
 import { describeActivity, describeBrowser } from '../src/modules/account/service';
-import { currentTotp } from '../src/platform/mfa/totp';
-import { rememberPassword } from '../src/platform/password-hashing';
-import { verifySecurityAnswer } from '../src/platform/security-answers';
+import { currentTotp } from '../src/identity/mfa/totp';
+import { rememberPassword } from '../src/identity/passwords/history';
+import { verifySecurityAnswer } from '../src/identity/security-answers';
 import {
   buildTestApp,
   callAs,

@@ -2,7 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessRequests, invitations, outbox, userLocations, users } from '../src/db/schema';
-import { ADMIN_API_PREFIX, type AdminScope } from '../src/platform/admin-guard';
+import { ADMIN_API_PREFIX, type AdminScope } from '../src/identity/admin-guard';
 import { buildTestApp, callAs, testClock, type TestClient } from './helpers';
 import { createLocation, createPerson, link, requestAccess, sessionOf } from './support/staff';
 

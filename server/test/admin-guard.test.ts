@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerLocations, userLocations } from '../src/db/schema';
-import type { AdminScope } from '../src/platform/admin-guard';
+import type { AdminScope } from '../src/identity/admin-guard';
 import { buildTestApp, callAs, testClock, type TestClient } from './helpers';
 import { createLocation, createPerson, link, requestAccess, sessionOf, unknownId } from './support/staff';
 

@@ -3,8 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
-import { currentTotp } from '../src/platform/mfa/totp';
-import { endAllSessions } from '../src/platform/session';
+import { currentTotp } from '../src/identity/mfa/totp';
+import { endAllSessions } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock, insertTestUser } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, sessions } from '../src/db/schema';
 import { completeMfa, loginWithPassword } from '../src/modules/auth/service';
 import { encryptSecret } from '../src/platform/encryption';
-import { currentTotp } from '../src/platform/mfa/totp';
-import { contextOf, detachedSession } from '../src/platform/service-context';
-import { hashSessionId, sessionOfCookie } from '../src/platform/session';
+import { currentTotp } from '../src/identity/mfa/totp';
+import { contextOf, detachedSession } from '../src/identity/service-context';
+import { hashSessionId, sessionOfCookie } from '../src/identity/sessions/store';
 import { buildTestApp, testClock } from './helpers';
 import { createAccount, START_PASSWORD } from './support/accounts';
 

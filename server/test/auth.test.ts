@@ -7,10 +7,10 @@ import { buildApp } from '../src/app';
 import { seedDemoData } from '../src/db/demo-data';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS, seedDemoAccounts } from '../src/modules/auth/demo-accounts';
-import { currentTotp } from '../src/platform/mfa/totp';
+import { currentTotp } from '../src/identity/mfa/totp';
 import { rowsOf } from '../src/platform/db-executor';
-import { passwordProblems } from '../src/platform/password-hashing';
-import { endAllSessions, hashSessionId } from '../src/platform/session';
+import { passwordProblems } from '../src/identity/passwords/policy';
+import { endAllSessions, hashSessionId } from '../src/identity/sessions/store';
 import {
   buildTestApp,
   callAs,

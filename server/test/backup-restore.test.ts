@@ -9,7 +9,7 @@ import { openPostgres } from '../src/db/client';
 import { seedDemoData } from '../src/db/demo-data';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS, seedDemoAccounts } from '../src/modules/auth/demo-accounts';
 import { PasswordHasher } from '../src/platform/password-hashing';
-import { currentTotp } from '../src/platform/mfa/totp';
+import { currentTotp } from '../src/identity/mfa/totp';
 import { loadSecrets } from '../src/platform/secrets';
 import { buildTestApp, callAs, testConfig } from './helpers';
 

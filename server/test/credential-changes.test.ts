@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, oneTimeTokens, outbox, passkeys, users } from '../src/db/schema';
 import { encryptSecret } from '../src/platform/encryption';
-import { renderEmail } from '../src/platform/mail/templates';
-import { currentTotp } from '../src/platform/mfa/totp';
+import { renderEmail } from '../src/emails';
+import { currentTotp } from '../src/identity/mfa/totp';
 import {
   buildTestApp,
   callAs,

@@ -17,7 +17,7 @@ import { seedDemoThroughFeeds } from '../src/feeds/demo-seed';
 import { importFeed, type ImportRequest } from '../src/feeds/import';
 import { FeedRefusal } from '../src/feeds/refusal';
 import { write835, type PaidClaim } from '../src/feeds/x12-sample';
-import { createSession } from '../src/platform/session';
+import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders } from './helpers';
 import { createAccount } from './support/accounts';
 

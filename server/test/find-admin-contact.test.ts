@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
 import { auditEvents, outbox, providerLocations, userLocations } from '../src/db/schema';
-import { renderEmail } from '../src/platform/mail/templates';
+import { renderEmail } from '../src/emails';
 import { issueValidationToken } from '../src/modules/registration/validation-token';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import { createAccount } from './support/accounts';

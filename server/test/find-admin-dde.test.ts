@@ -17,7 +17,7 @@ import {
 } from '../src/db/schema';
 import { maskEmail } from '../src/modules/find-admin/service';
 import { INACTIVITY_JOB } from '../src/modules/login-help/inactivity-job';
-import { createSession } from '../src/platform/session';
+import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import { createAccount, latestEmail } from './support/accounts';
 

@@ -15,8 +15,8 @@ import { users } from '../src/db/schema';
 import type { User } from '../src/db/users';
 import type { DbExecutor } from '../src/platform/db-executor';
 import { encryptSecret } from '../src/platform/encryption';
-import { currentTotp } from '../src/platform/mfa/totp';
-import { createSession } from '../src/platform/session';
+import { currentTotp } from '../src/identity/mfa/totp';
+import { createSession } from '../src/identity/sessions/store';
 
 /** A fresh, migrated database for one test file: a copy of the PGlite template, or a database cloned from the PostgreSQL template. */
 export async function createTestDatabase(): Promise<DatabaseHandle> {

@@ -19,8 +19,8 @@ import {
   userLocations,
   users,
 } from '../src/db/schema';
-import { renderEmail } from '../src/platform/mail/templates';
-import { hashOneTimeToken } from '../src/platform/one-time-tokens';
+import { renderEmail } from '../src/emails';
+import { hashOneTimeToken } from '../src/identity/one-time-tokens';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
 import { createAccount, latestEmail } from './support/accounts';
 

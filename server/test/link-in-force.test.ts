@@ -10,7 +10,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ddeRequests, invitations, providerLocations, userLocations } from '../src/db/schema';
 import { RECERTIFICATION_SUSPENSION_JOB } from '../src/modules/recertification/jobs';
-import { ADMIN_API_PREFIX } from '../src/platform/admin-guard';
+import { ADMIN_API_PREFIX } from '../src/identity/admin-guard';
 import { buildTestApp, callAs, testClock } from './helpers';
 import { createLocation, createPerson, link, requestAccess, sessionOf } from './support/staff';
 

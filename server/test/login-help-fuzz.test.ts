@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
 import { providerLocations, userLocations } from '../src/db/schema';
-import { createSession } from '../src/platform/session';
+import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import { ANSWER, createAccount } from './support/accounts';
 

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, sessions, users } from '../src/db/schema';
 import { forgotPassword, resetPassword, resetPasswordQuestion } from '../src/modules/login-help/service';
 import { PortalError } from '../src/platform/portal-error';
-import { contextOf } from '../src/platform/service-context';
-import { createSession } from '../src/platform/session';
+import { contextOf } from '../src/identity/service-context';
+import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, testClock } from './helpers';
 import { ANSWER, createAccount, latestEmail, QUESTION_KEYS } from './support/accounts';
 

@@ -12,8 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, oneTimeTokens, sessions, users } from '../src/db/schema';
 import { loginHelpWork } from '../src/modules/login-help/work';
-import { renderEmail } from '../src/platform/mail/templates';
-import { createSession } from '../src/platform/session';
+import { renderEmail } from '../src/emails';
+import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig, testClock } from './helpers';
 import { ANSWER, createAccount, latestEmail, outboxCount, QUESTION_KEYS, START_PASSWORD } from './support/accounts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, renderEmail } from '../src/platform/mail/templates';
+import { durationText } from '../src/platform/mail/layout';
+import { renderEmail } from '../src/emails';
 
 /** Issue 22 item 10: emails give a duration ("within 30 minutes"), never a clock time in the server's GMT. */
 describe('email wording of time limits', () => {

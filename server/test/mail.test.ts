@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config';
 import { outbox } from '../src/db/schema';
 import { JobRunner } from '../src/platform/jobs';
 import { enqueueEmail, OUTBOX_JOB, outboxSenderJob, retryDelayMs } from '../src/platform/mail/outbox';
-import { renderEmail } from '../src/platform/mail/templates';
+import { renderEmail } from '../src/emails';
 import { buildTestApp, testConfig } from './helpers';
 
 interface Received {

@@ -11,14 +11,14 @@ import {
   issueLocationToken,
   issueOneTimeToken,
   peekOneTimeToken,
-} from '../src/platform/one-time-tokens';
+} from '../src/identity/one-time-tokens';
 import { PasswordHasher } from '../src/platform/password-hashing';
 import {
   hashSecurityAnswer,
   pickSecurityQuestion,
   saveSecurityAnswers,
   verifySecurityAnswer,
-} from '../src/platform/security-answers';
+} from '../src/identity/security-answers';
 import { createTestDatabase, insertTestUser } from './helpers';
 
 const t0 = new Date('2026-11-23T10:00:00Z');

@@ -2,9 +2,9 @@ import { ACCOUNT_ROUTES } from '@portal/contracts/account';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, users } from '../src/db/schema';
-import { currentTotp } from '../src/platform/mfa/totp';
-import { rememberPassword } from '../src/platform/password-hashing';
-import { createSession } from '../src/platform/session';
+import { currentTotp } from '../src/identity/mfa/totp';
+import { rememberPassword } from '../src/identity/passwords/history';
+import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, testConfig, type TestClient, insertTestUser } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 

@@ -7,7 +7,9 @@ import { buildApp } from '../src/app';
 import { passwordHistory } from '../src/db/schema';
 import { GENERATOR_ALPHABET } from '../src/modules/password/service';
 import { GENERATE_PER_MINUTE } from '../src/modules/password/routes';
-import { isRecentPassword, PasswordHasher, passwordProblems, rememberPassword } from '../src/platform/password-hashing';
+import { isRecentPassword, rememberPassword } from '../src/identity/passwords/history';
+import { PasswordHasher } from '../src/platform/password-hashing';
+import { passwordProblems } from '../src/identity/passwords/policy';
 import { buildTestApp, portalHeaders, testConfig, insertTestUser } from './helpers';
 
 const settings = { memoryKib: 19_456, iterations: 2 };

@@ -14,7 +14,7 @@ import { registerAdministrator } from '../src/modules/registration/account-creat
 import { verifyEmail } from '../src/modules/registration/email-verification';
 import { validateAuthority, validateProvider } from '../src/modules/registration/provider-validation';
 import { PortalError } from '../src/platform/portal-error';
-import { contextOf } from '../src/platform/service-context';
+import { contextOf } from '../src/identity/service-context';
 import { buildTestApp, testConfig } from './helpers';
 
 /**

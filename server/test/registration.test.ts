@@ -16,9 +16,9 @@ import {
 } from '../src/db/schema';
 import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
 import { rowsOf } from '../src/platform/db-executor';
-import { hashOneTimeToken } from '../src/platform/one-time-tokens';
+import { hashOneTimeToken } from '../src/identity/one-time-tokens';
 import { PortalError } from '../src/platform/portal-error';
-import { verifySecurityAnswer } from '../src/platform/security-answers';
+import { verifySecurityAnswer } from '../src/identity/security-answers';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import {
   accountFields,

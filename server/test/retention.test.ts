@@ -4,14 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, oneTimeTokens, outbox, sessions } from '../src/db/schema';
 import { JobRunner } from '../src/platform/jobs';
 import { enqueueEmail } from '../src/platform/mail/outbox';
-import { consumeOneTimeToken, issueOneTimeToken } from '../src/platform/one-time-tokens';
+import { consumeOneTimeToken, issueOneTimeToken } from '../src/identity/one-time-tokens';
 import {
   AUDIT_RETENTION_JOB,
   OUTBOX_RETENTION_JOB,
   retentionJobs,
   TOKEN_RETENTION_JOB,
 } from '../src/platform/retention';
-import { createSession, sessionCleanupJob } from '../src/platform/session';
+import { createSession, sessionCleanupJob } from '../src/identity/sessions/store';
 import { buildTestApp } from './helpers';
 import { createAccount } from './support/accounts';
 

@@ -5,7 +5,7 @@ import {
   cmsSecurityQuestionKeys,
   requireListedSecurityQuestions,
   SECURITY_QUESTIONS_CONTENT_URL,
-} from '../src/platform/security-questions';
+} from '../src/identity/security-questions';
 
 const entry = (id: number, key: string) => ({ id, attributes: { key, question: `Question ${key}?`, order: id } });
 const list = { data: [entry(1, 'first-car'), entry(2, 'first-school'), entry(3, 'childhood-nickname')] };

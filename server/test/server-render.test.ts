@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
-import { createSession } from '../src/platform/session';
+import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, sendContentWebhook, testConfig } from './helpers';
 import { createAccount } from './support/accounts';
 import { json, startFakeUpstream } from './support/fake-upstream';

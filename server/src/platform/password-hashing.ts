@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseOptions } from '@node-rs/argon2';
-import blocklistEntries from '@portal/contracts/password-blocklist.json';
-import { checkPassword, type PasswordProblem } from '@portal/contracts/password-policy';
-import { desc, eq, inArray } from 'drizzle-orm';
 import { Piscina } from 'piscina';
-import { passwordHistory } from '../db/schema';
-import type { DbExecutor } from './db-executor';
 
 /** argon2id cost (docs/decisions/0017): OWASP's minimum is m = 19 MiB, t = 2, p = 1; settings may raise m and t. */
 export interface HashingSettings {
@@ -30,17 +25,6 @@ export const PASSWORD_HASH_NICE_DEFAULT = 10;
 const worker = new URL('./password-hash-worker.mjs', import.meta.url).href;
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, which isolated modules cannot import)
-
-/** The common-password list shipped in contracts, lower-cased. */
-export const passwordBlocklist: ReadonlySet<string> = new Set(blocklistEntries);
-
-/** The policy with the blocklist loaded; `personal` is the user's names, username and email. */
-export function passwordProblems(
-  password: string,
-  personal: readonly (string | null | undefined)[],
-): PasswordProblem[] {
-  return checkPassword(password, { personal, blocklist: passwordBlocklist });
-}
 
 /**
  * Hashes and verifies in worker threads of lower priority (piscina), so a login never blocks the event loop nor takes
@@ -135,45 +119,4 @@ export class PasswordHasher {
   async hashDummy(password: string): Promise<void> {
     await this.hash(password);
   }
-}
-
-/** Whether `password` matches one of the user's last `count` passwords (the history holds every password set). */
-export async function isRecentPassword(
-  db: DbExecutor,
-  hasher: PasswordHasher,
-  userId: string,
-  password: string,
-  count: number,
-): Promise<boolean> {
-  const recent = await db
-    .select({ passwordHash: passwordHistory.passwordHash })
-    .from(passwordHistory)
-    .where(eq(passwordHistory.userId, userId))
-    .orderBy(desc(passwordHistory.createdAt), desc(passwordHistory.id))
-    .limit(count);
-  for (const row of recent) if (await hasher.verify(row.passwordHash, password)) return true;
-  return false;
-}
-
-/** Records a newly set password's hash and forgets those older than the last `count`. Call in the change's transaction. */
-export async function rememberPassword(
-  db: DbExecutor,
-  userId: string,
-  passwordHash: string,
-  count: number,
-): Promise<void> {
-  await db.insert(passwordHistory).values({ userId, passwordHash });
-  const keep = await db
-    .select({ id: passwordHistory.id })
-    .from(passwordHistory)
-    .where(eq(passwordHistory.userId, userId))
-    .orderBy(desc(passwordHistory.createdAt), desc(passwordHistory.id))
-    .offset(count);
-  if (keep.length)
-    await db.delete(passwordHistory).where(
-      inArray(
-        passwordHistory.id,
-        keep.map((r) => r.id),
-      ),
-    );
 }

@@ -74,7 +74,7 @@ const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * DAY_
  *   each purge itself audited with its count;
  * - one-time tokens used or expired more than `tokenDays` ago;
  * - outbox rows delivered more than `sentMailDays` ago (undelivered ones stay, for the sender or an operator).
- * Expired sessions are `sessionCleanupJob`'s (platform/session.ts).
+ * Expired sessions are `sessionCleanupJob`'s (identity/sessions/store.ts).
  */
 export function retentionJobs(settings: RetentionSettings): Job[] {
   return [

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { and, desc, eq } from 'drizzle-orm';
 import { insertTestUser } from '../helpers';
 import { outbox, users } from '../../src/db/schema';
-import { rememberPassword } from '../../src/platform/password-hashing';
-import { saveSecurityAnswers } from '../../src/platform/security-answers';
+import { rememberPassword } from '../../src/identity/passwords/history';
+import { saveSecurityAnswers } from '../../src/identity/security-answers';
 
 /** The password every account made here starts with (long enough for the policy). */
 export const START_PASSWORD = 'correct horse battery staple orbit';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { accessRequests, providerLocations, userLocations, users } from '../../src/db/schema';
-import { createSession } from '../../src/platform/session';
+import { createSession } from '../../src/identity/sessions/store';
 import type { TestClient, TestClock } from '../helpers';
 import { otherSession } from '../helpers';
 

@@ -7,8 +7,8 @@ import {
 } from '@portal/contracts/access-requests';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
-import { requireSession } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requireSession } from '../../identity/sessions/guards';
 import { createAccessRequest, listOwnAccessRequests, withdrawAccessRequest } from './service';
 
 /** Requests and withdrawals per client address and minute: a person, not a script. */

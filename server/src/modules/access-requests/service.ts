@@ -3,9 +3,9 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { z } from 'zod/mini';
 import { accessRequests, providerLocations, userLocations } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
-import { findLocationsLimited } from '../../platform/location-lookup';
+import { findLocationsLimited } from '../../identity/locations/lookup';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 
 /**
  * A logged-in person's requests for access to provider locations (docs/requirements/staff-accounts.md#end-users):

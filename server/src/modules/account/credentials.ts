@@ -6,16 +6,17 @@ import { adoptTotpSecret, userById } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
 import type { AuditDetails } from '../../platform/audit';
 import { encryptSecret } from '../../platform/encryption';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
-import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
-import { issueRecoveryCodes } from '../../platform/mfa/recovery-codes';
-import { groupedKey, newTotpSecret, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
-import { setSessionPassword } from '../../platform/password-change';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { verifyPendingTotp } from '../../identity/mfa/pending-totp';
+import { issueRecoveryCodes } from '../../identity/mfa/recovery-codes';
+import { groupedKey, newTotpSecret, otpauthUrl, qrSvg } from '../../identity/mfa/totp';
+import { setSessionPassword } from '../../identity/passwords/change';
 import { PortalError } from '../../platform/portal-error';
-import { saveSecurityAnswers } from '../../platform/security-answers';
-import { requireListedSecurityQuestions } from '../../platform/security-questions';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions, rotateSession, type LoadedSession } from '../../platform/session';
+import { saveSecurityAnswers } from '../../identity/security-answers';
+import { requireListedSecurityQuestions } from '../../identity/security-questions';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions, rotateSession, type LoadedSession } from '../../identity/sessions/store';
 import { verifyAccountPassword } from '../auth/service';
 
 /**

@@ -4,12 +4,13 @@ import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { userById, usersByEmail } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
-import { consumeOneTimeToken, issueOneTimeToken, revokeOneTimeTokens } from '../../platform/one-time-tokens';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { consumeOneTimeToken, issueOneTimeToken, revokeOneTimeTokens } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt, retryAfterHeader } from '../../platform/rate-limit';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import type { LoadedSession } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import type { LoadedSession } from '../../identity/sessions/store';
 
 /** Email-change requests per user and hour: each one emails two addresses, so it must not become a mail cannon. */
 const EMAIL_CHANGES_PER_HOUR = 5;

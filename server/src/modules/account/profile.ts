@@ -6,8 +6,9 @@ import { linkInForce } from '../../db/links';
 import { mfaRecoveryCodes, passkeys, providerLocations, securityAnswers, userLocations } from '../../db/schema';
 import { userById } from '../../db/users';
 import { PortalError } from '../../platform/portal-error';
-import type { ServiceContext } from '../../platform/service-context';
-import { recentAuthenticationSecondsLeft, type LoadedSession } from '../../platform/session';
+import type { ServiceContext } from '../../identity/service-context';
+import { recentAuthenticationSecondsLeft } from '../../identity/sessions/guards';
+import { type LoadedSession } from '../../identity/sessions/store';
 
 /**
  * `GET /api/account`: the My account summary (docs/requirements/session.md#my-account): name, contact details,

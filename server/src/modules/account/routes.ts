@@ -21,8 +21,8 @@ import {
 } from '@portal/contracts/account';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
-import { requireRecentAuthentication, requireSession } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requireRecentAuthentication, requireSession } from '../../identity/sessions/guards';
 import {
   accountActivity,
   accountProfile,

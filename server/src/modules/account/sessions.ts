@@ -2,8 +2,8 @@ import { ACTIVITY_PAGE_SIZE, type AccountSession, type ActivityItem } from '@por
 import Bowser from 'bowser';
 import { and, desc, eq, ne, or } from 'drizzle-orm';
 import { auditEvents, sessions } from '../../db/schema';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions, isExpired, type LoadedSession } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions, isExpired, type LoadedSession } from '../../identity/sessions/store';
 
 /** My account's sessions and recent activity (docs/requirements/session.md#my-account). */
 

@@ -3,13 +3,14 @@ import type { ErrorCode } from '@portal/contracts/errors';
 import { and, eq, sql } from 'drizzle-orm';
 import { mfaRecoveryCodes, passkeys, userLocations, users } from '../../db/schema';
 import { wrongPasswordsToday } from '../../db/users';
-import type { AdminGrant } from '../../platform/admin-guard';
+import type { AdminGrant } from '../../identity/admin-guard';
 import type { AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions } from '../../identity/sessions/store';
 import { personDetail } from './people';
 import { checkAdministratorChange, locationsOfPerson } from './scope';
 

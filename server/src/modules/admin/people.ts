@@ -9,9 +9,9 @@ import { and, asc, countDistinct, eq, ilike, inArray, or, sql, type SQL } from '
 import { linkInForceColumn } from '../../db/links';
 import { passkeys, providerLocations, userLocations, users } from '../../db/schema';
 import { wrongPasswordsToday } from '../../db/users';
-import type { AdminGrant } from '../../platform/admin-guard';
+import type { AdminGrant } from '../../identity/admin-guard';
 import type { DbExecutor } from '../../platform/db-executor';
-import type { ServiceContext } from '../../platform/service-context';
+import type { ServiceContext } from '../../identity/service-context';
 import { adminLocations, linkedElsewhere } from './scope';
 
 /** `q` as a LIKE pattern matching it anywhere, its own `%`, `_` and `\` taken literally. */

@@ -8,11 +8,12 @@ import type { ErrorCode } from '@portal/contracts/errors';
 import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
 import { accessRequests, providerLocations, userLocations, users } from '../../db/schema';
 import { userById } from '../../db/users';
-import type { AdminGrant } from '../../platform/admin-guard';
+import type { AdminGrant } from '../../identity/admin-guard';
 import type { AuditDetails } from '../../platform/audit';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 import { adminLocations, checkAdministratorChange } from './scope';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -16,10 +16,10 @@ import {
 import { ADMIN_ROUTES } from '@portal/contracts/paths';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AdminGrant } from '../../platform/admin-guard';
+import type { AdminGrant } from '../../identity/admin-guard';
 import { PortalError } from '../../platform/portal-error';
-import { serviceContext } from '../../platform/service-context';
-import { requireRecentAuthentication } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requireRecentAuthentication } from '../../identity/sessions/guards';
 import {
   decideRequest,
   disablePerson,
@@ -33,7 +33,7 @@ import {
   unlockPerson,
 } from './service';
 
-/** What the guard established (it runs on every route here: platform/admin-guard.ts). */
+/** What the guard established (it runs on every route here: identity/admin-guard.ts). */
 function grantOf(request: FastifyRequest): AdminGrant {
   if (!request.adminGrant) throw new PortalError(404, 'Not_Found');
   return request.adminGrant;

@@ -2,7 +2,7 @@ import type { ErrorCode } from '@portal/contracts/errors';
 import { and, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { linkInForce, linkInForceColumn } from '../../db/links';
 import { invitations, userLocations, users } from '../../db/schema';
-import { administeredLocations, type AdminGrant } from '../../platform/admin-guard';
+import { administeredLocations, type AdminGrant } from '../../identity/admin-guard';
 import type { DbExecutor } from '../../platform/db-executor';
 import { PortalError } from '../../platform/portal-error';
 

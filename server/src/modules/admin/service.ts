@@ -1,7 +1,7 @@
 /**
  * The administrator's API (docs/requirements/staff-accounts.md#the-administrators-console): the pending access
  * requests of the caller's locations and their decision, the people of those locations and the actions on them. Every
- * function takes a service context, the guard's grant (platform/admin-guard.ts: who acts and on which location) and
+ * function takes a service context, the guard's grant (identity/admin-guard.ts: who acts and on which location) and
  * parsed input, never an HTTP request; the guard has already checked the scope (docs/decisions/0039-admin-guard.md).
  */
 export { decideRequest, listPendingRequests } from './requests';

@@ -5,8 +5,8 @@ import { accessRequests, providerLocations, userLocations, users } from '../../d
 import { userByUsername } from '../../db/users';
 import { encryptSecret } from '../../platform/encryption';
 import type { PasswordHasher } from '../../platform/password-hashing';
-import { rememberPassword } from '../../platform/password-hashing';
-import { hashSecurityAnswer } from '../../platform/security-answers';
+import { rememberPassword } from '../../identity/passwords/history';
+import { hashSecurityAnswer } from '../../identity/security-answers';
 import { securityAnswers } from '../../db/schema';
 
 /**

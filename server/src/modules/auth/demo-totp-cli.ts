@@ -1,5 +1,5 @@
 import { DEMO_TOTP_SECRETS } from './demo-accounts';
-import { currentTotp } from '../../platform/mfa/totp';
+import { currentTotp } from '../../identity/mfa/totp';
 
 /** `npm run demo:totp -- <username>`: the current TOTP code of a demo account enrolled with a published secret. */
 const usage = `Usage: npm run demo:totp -- <username>   (demo accounts: ${Object.keys(DEMO_TOTP_SECRETS).join(', ')})`;

@@ -3,12 +3,12 @@ import { eq } from 'drizzle-orm';
 import { sessions } from '../../db/schema';
 import { adoptTotpSecret } from '../../db/users';
 import { encryptSecret } from '../../platform/encryption';
-import { verifyPendingTotp } from '../../platform/mfa/pending-totp';
-import { issueRecoveryCodes } from '../../platform/mfa/recovery-codes';
-import { newTotpSecret } from '../../platform/mfa/totp';
+import { verifyPendingTotp } from '../../identity/mfa/pending-totp';
+import { issueRecoveryCodes } from '../../identity/mfa/recovery-codes';
+import { newTotpSecret } from '../../identity/mfa/totp';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions, type LoadedSession } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions, type LoadedSession } from '../../identity/sessions/store';
 import { finishLogin, recordSecondFactorFailure } from './second-factor';
 
 /**

@@ -1,8 +1,8 @@
 import { userById } from '../../db/users';
-import { setSessionPassword } from '../../platform/password-change';
+import { setSessionPassword } from '../../identity/passwords/change';
 import { PortalError } from '../../platform/portal-error';
-import type { ServiceContext } from '../../platform/service-context';
-import type { LoadedSession } from '../../platform/session';
+import type { ServiceContext } from '../../identity/service-context';
+import type { LoadedSession } from '../../identity/sessions/store';
 
 /**
  * `POST /api/auth/password-change`: the new password of a login whose password had expired (both factors given). The

@@ -2,9 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { wrongPasswordsToday, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions, openAt } from '../../platform/session';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions, openAt } from '../../identity/sessions/store';
 
 /**
  * The per-account lockout (docs/requirements/session.md#lockout, docs/decisions/0029): wrong passwords counted in a

@@ -1,5 +1,5 @@
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { destroySession, type LoadedSession } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { destroySession, type LoadedSession } from '../../identity/sessions/store';
 
 /** `POST /api/auth/logout` with a valid session: it ends, audited (docs/requirements/session.md#logout). */
 export async function logout(ctx: ServiceContext, session: LoadedSession): Promise<void> {

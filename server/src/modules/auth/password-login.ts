@@ -4,8 +4,8 @@ import { users } from '../../db/schema';
 import { userByUsername, wrongPasswordsToday, type User } from '../../db/users';
 import { unknownUsernameTarget } from '../../platform/audit';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { rotateSessionIf, openAt } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { rotateSessionIf, openAt } from '../../identity/sessions/store';
 import { recordPasswordFailure } from './lockout';
 
 /**

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
 import { userById, type User } from '../../db/users';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions, type LoadedSession, openAt } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions, type LoadedSession, openAt } from '../../identity/sessions/store';
 import { recordPasswordFailure } from './lockout';
 
 /**

@@ -15,15 +15,15 @@ import { ACCOUNT_ROUTES, ReauthenticateRequest, ReauthenticateResponse } from '@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
+import { serviceContext } from '../../identity/service-context';
+import { clearSessionCookie } from '../../identity/sessions/cookie';
 import {
-  clearSessionCookie,
   lookupSession,
   recentAuthenticationSecondsLeft,
   requirePendingSession,
   requirePendingStage,
   requireSession,
-} from '../../platform/session';
+} from '../../identity/sessions/guards';
 import {
   completeMfa,
   completePasswordChange,
@@ -35,7 +35,7 @@ import {
   SESSION_WITH_STAFF_FLAGS,
   startEnrolment,
 } from './service';
-import { groupedKey, otpauthUrl, qrSvg } from '../../platform/mfa/totp';
+import { groupedKey, otpauthUrl, qrSvg } from '../../identity/mfa/totp';
 
 /**
  * Login, second factor, logout and session state (docs/requirements/session.md, docs/requirements/api.md). Answers

@@ -5,12 +5,12 @@ import { userById } from '../../db/users';
 import type { AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
 import { decryptSecret } from '../../platform/encryption';
-import { looksLikeRecoveryCode, redeemRecoveryCode } from '../../platform/mfa/recovery-codes';
-import { verifyTotp } from '../../platform/mfa/totp';
-import { passwordExpired } from '../../platform/password-change';
+import { looksLikeRecoveryCode, redeemRecoveryCode } from '../../identity/mfa/recovery-codes';
+import { verifyTotp } from '../../identity/mfa/totp';
+import { passwordExpired } from '../../identity/passwords/change';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { destroySession, rotateSession, type LoadedSession, openAt } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { destroySession, rotateSession, type LoadedSession, openAt } from '../../identity/sessions/store';
 import { lockForSecondFactors } from './lockout';
 
 /**

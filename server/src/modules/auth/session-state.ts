@@ -1,10 +1,10 @@
 import type { SessionState } from '@portal/contracts/auth';
 import { eq, type SQL } from 'drizzle-orm';
 import { users } from '../../db/schema';
-import { administersAnyLocationSql, type UserRef } from '../../platform/admin-guard';
+import { administersAnyLocationSql, type UserRef } from '../../identity/admin-guard';
 import type { DbExecutor } from '../../platform/db-executor';
-import type { ServiceContext } from '../../platform/service-context';
-import { sessionState, type LoadedSession, type SessionLookupShape } from '../../platform/session';
+import type { ServiceContext } from '../../identity/service-context';
+import { sessionState, type LoadedSession, type SessionLookupShape } from '../../identity/sessions/store';
 import { overdueRecertificationsSql } from '../recertification/service';
 
 /** What the session answer tells the web app about the user's staff role. */

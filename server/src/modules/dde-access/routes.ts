@@ -10,8 +10,8 @@ import {
 } from '@portal/contracts/dde-access';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
-import { requireSession } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requireSession } from '../../identity/sessions/guards';
 import { easiLocations, listOwnDdeRequests, submitDdeRequest } from './service';
 
 /** Submissions per client address and minute: a person retrying, not a script. */

@@ -13,9 +13,10 @@ import { locationInForce } from '../../db/locations';
 import { ddeRequests, ediEnrollments, providerLocations, userLocations } from '../../db/schema';
 import { userById } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 
 /**
  * DDE access (docs/requirements/portal.md#dde-access-request): the enrollment facts that pre-fill the form, the

@@ -6,7 +6,7 @@ import {
 import { FIND_ADMIN_PATH, FindAdminRequest, FindAdminResponse } from '@portal/contracts/find-admin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
+import { serviceContext } from '../../identity/service-context';
 import { findAdministrators, relayContactRequest } from './service';
 
 /**

@@ -6,11 +6,12 @@ import { linkInForce } from '../../db/links';
 import { locationInForce } from '../../db/locations';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { clientKeyOfAddress, countAttempt, retryAfterHeader } from '../../platform/rate-limit';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { issueSignedLocationToken, readSignedLocationToken } from '../../platform/signed-location-token';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { issueSignedLocationToken, readSignedLocationToken } from '../../identity/locations/signed-token';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The key purpose of the contact relay's handle: a registration token is refused here, and the other way round. */

@@ -15,8 +15,8 @@ import {
 } from '@portal/contracts/invitations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
-import { requireRecentAuthentication, requireSession } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requireRecentAuthentication, requireSession } from '../../identity/sessions/guards';
 import { acceptInvitation, createInvitation, listInvitations, lookupInvitation, revokeInvitation } from './service';
 
 /** Lookups and acceptances per client address and minute: a person opening a link, not a script. */

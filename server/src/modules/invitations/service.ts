@@ -10,13 +10,14 @@ import { and, asc, desc, eq, gt, gte, inArray, isNull, ne, sql } from 'drizzle-o
 import { accessRequests, invitations, providerLocations, userLocations, users } from '../../db/schema';
 import { emailIs, userById, type User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
-import { hashOneTimeToken, newOneTimeToken } from '../../platform/one-time-tokens';
-import { administeredLocations, administersLocation } from '../../platform/admin-guard';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { hashOneTimeToken, newOneTimeToken } from '../../identity/one-time-tokens';
+import { administeredLocations, administersLocation } from '../../identity/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt, retryAfterHeader } from '../../platform/rate-limit';
 import { lockAdministrators } from '../admin/service';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 
 /**
  * Invitations (docs/requirements/staff-accounts.md#invitations, docs/decisions/0042): an administrator invites an

@@ -3,9 +3,9 @@ import { RESET_TOKEN_TTL_MS, type ForgotPasswordNext } from '@portal/contracts/l
 import { userById, userByUsername, usernameKey, type User } from '../../db/users';
 import { unknownUsernameTarget } from '../../platform/audit';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
-import { consumeOneTimeToken, peekOneTimeToken } from '../../platform/one-time-tokens';
+import { consumeOneTimeToken, peekOneTimeToken } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 import { checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
 import { loginHelpWork, sameWork } from './work';
 

@@ -1,7 +1,7 @@
 import { emailKey } from '@portal/contracts/fields';
 import { usersByEmail } from '../../db/users';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 import { emailAllowed } from './shared-steps';
 import { loginHelpWork, sameWork } from './work';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { recordAudit } from '../../platform/audit';
 import { rowsOf } from '../../platform/db-executor';
 import type { Job } from '../../platform/jobs';
-import { enqueueEmail } from '../../platform/mail/outbox';
+import { enqueueEmail } from './emails';
 
 export const INACTIVITY_JOB = 'inactivity-disable';
 const DAY_MS = 24 * 60 * 60 * 1000;

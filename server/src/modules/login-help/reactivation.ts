@@ -6,9 +6,9 @@ import {
 import { userByUsername, usernameKey, type User } from '../../db/users';
 import { unknownUsernameTarget } from '../../platform/audit';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
-import { consumeOneTimeToken, countTokenAttempt, peekOneTimeToken } from '../../platform/one-time-tokens';
+import { consumeOneTimeToken, countTokenAttempt, peekOneTimeToken } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 import { checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
 import {
   loginHelpWork,

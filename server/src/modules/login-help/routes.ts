@@ -15,7 +15,7 @@ import {
 import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
+import { serviceContext } from '../../identity/service-context';
 import {
   completeReactivation,
   forgotPassword,

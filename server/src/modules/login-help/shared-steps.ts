@@ -4,14 +4,14 @@ import { securityAnswers, users } from '../../db/schema';
 import type { User } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
-import { countTokenAttempt, type OneTimeTokenPurpose } from '../../platform/one-time-tokens';
-import { newPasswordProblems, passkeyNames } from '../../platform/password-change';
-import { rememberPassword } from '../../platform/password-hashing';
+import { countTokenAttempt, type OneTimeTokenPurpose } from '../../identity/one-time-tokens';
+import { newPasswordProblems, passkeyNames } from '../../identity/passwords/change';
+import { rememberPassword } from '../../identity/passwords/history';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt } from '../../platform/rate-limit';
-import { securityAnswerHash, verifySecurityAnswer } from '../../platform/security-answers';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions } from '../../platform/session';
+import { securityAnswerHash, verifySecurityAnswer } from '../../identity/security-answers';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions } from '../../identity/sessions/store';
 import { loginHelpWork, questionFor } from './work';
 
 /**

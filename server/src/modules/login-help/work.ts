@@ -2,8 +2,8 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { oneTimeTokens } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail } from '../../platform/mail/outbox';
-import { hashOneTimeToken, issueOneTimeToken } from '../../platform/one-time-tokens';
+import { enqueueEmail } from './emails';
+import { hashOneTimeToken, issueOneTimeToken } from '../../identity/one-time-tokens';
 
 /** Stands in for a user id where no account matched, so the same statements run and touch no row. */
 export const NO_USER_ID = '00000000-0000-4000-8000-000000000000';

@@ -3,9 +3,9 @@ import type { IdentityCheck, OpsPerson } from '@portal/contracts/ops';
 import type { AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
-import { endAllSessions } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { endAllSessions } from '../../identity/sessions/store';
 import {
   disableAccount,
   enableAccount,
@@ -16,6 +16,7 @@ import {
   type AccountChange,
 } from '../admin/service';
 import { queueVerificationEmail } from '../registration/service';
+import { enqueueEmail } from './emails';
 import { personPage } from './people';
 import { operatorActor, type Operator, type OpsContext } from './session';
 
@@ -99,8 +100,8 @@ export function opsEndSessions(ctx: OpsActionContext, operator: Operator, userId
     const sessionCount = await endAllSessions(tx, userId, { reason: 'sign_out_everywhere' });
     await enqueueEmail(tx, {
       to: user.email,
-      template: 'account-changed-by-admin',
-      data: { firstName: user.firstName, change: 'sessions-ended', by: 'help-desk' },
+      template: 'help-desk-sessions-ended',
+      data: { firstName: user.firstName },
     });
     return { details: { sessionCount }, email: true };
   });

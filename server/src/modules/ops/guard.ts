@@ -6,8 +6,9 @@ import fp from 'fastify-plugin';
 import { sessions } from '../../db/schema';
 import { PortalError } from '../../platform/portal-error';
 import { guardErrors } from '../../platform/route-errors';
-import { serviceContext } from '../../platform/service-context';
-import { hashSessionId, sessionCookieOf } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { sessionCookieOf } from '../../identity/sessions/cookie';
+import { hashSessionId } from '../../identity/sessions/store';
 import { operatorOfSession, type Operator } from './session';
 
 /**

@@ -3,11 +3,12 @@ import type { OpsLocation } from '@portal/contracts/ops';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { linkInForce } from '../../db/links';
 import { importRuns, providerLocations, userLocations, users } from '../../db/schema';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import { audit } from '../../platform/service-context';
+import { audit } from '../../identity/service-context';
 import { ENABLED_STATUSES, lockAdministrators } from '../admin/service';
 import type { OpsActionContext } from './actions';
+import { enqueueEmail } from './emails';
 import { operatorActor, type Operator, type OpsContext } from './session';
 
 /** How many of a location's people its page lists (by name). */
@@ -148,13 +149,8 @@ export async function restoreAdministrator(
     await tx.update(providerLocations).set({ accessSuspendedAt: null }).where(eq(providerLocations.id, locationId));
     await enqueueEmail(tx, {
       to: person.email,
-      template: 'account-changed-by-admin',
-      data: {
-        firstName: person.firstName,
-        change: 'made-administrator',
-        by: 'help-desk',
-        location: location.legalName,
-      },
+      template: 'help-desk-made-administrator',
+      data: { firstName: person.firstName, legalName: location.legalName },
     });
     await audit(ctx, tx, {
       actor,

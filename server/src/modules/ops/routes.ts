@@ -20,7 +20,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PortalError } from '../../platform/portal-error';
-import { audit, serviceContext } from '../../platform/service-context';
+import { audit, serviceContext } from '../../identity/service-context';
 import { clearOpsCookie, opsCookieOptions, opsSignInCookieName, OPS_SIGN_IN_COOKIE_PATH, setOpsCookie } from './guard';
 import {
   finishSignIn,

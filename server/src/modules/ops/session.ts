@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { operators, opsSessions } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../platform/encryption';
 import { PortalError } from '../../platform/portal-error';
-import type { ServiceContext } from '../../platform/service-context';
-import { hashSessionId, newSessionId } from '../../platform/session';
+import type { ServiceContext } from '../../identity/service-context';
+import { hashSessionId, newSessionId } from '../../identity/sessions/store';
 import { recheckIdentity, type DirectoryIdentity, type DirectoryTokens } from './directory';
 
 /**

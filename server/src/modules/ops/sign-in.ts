@@ -1,6 +1,6 @@
 import { OPS_PAGE_PATHS, OPS_SIGN_IN_REFUSAL_PARAM, type OpsSignInRefusal } from '@portal/contracts/ops';
 import { decryptSecret, encryptSecret } from '../../platform/encryption';
-import { audit } from '../../platform/service-context';
+import { audit } from '../../identity/service-context';
 import { completeSignIn, endSessionUrl, signInRequest, SignInRefused, type DirectoryOptions } from './directory';
 import { createOpsSession, endOpsSession, operatorActor, upsertOperator, type OpsContext } from './session';
 

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { passkeys, sessions } from '../../db/schema';
 import { rowsOf, type DbExecutor } from '../../platform/db-executor';
-import type { ServiceContext } from '../../platform/service-context';
-import type { LoadedSession } from '../../platform/session';
+import type { ServiceContext } from '../../identity/service-context';
+import type { LoadedSession } from '../../identity/sessions/store';
 
 /**
  * What both WebAuthn ceremonies share (docs/decisions/0023): the relying party, the library, and the challenge kept

@@ -2,10 +2,11 @@ import type { Passkey } from '@portal/contracts/account';
 import { and, asc, eq } from 'drizzle-orm';
 import { passkeys, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../platform/service-context';
-import { endAllSessions, type LoadedSession } from '../../platform/session';
+import { audit, type ServiceContext } from '../../identity/service-context';
+import { endAllSessions, type LoadedSession } from '../../identity/sessions/store';
 
 /** A user's passkeys on My account: the list, a new name, a removal, and what adding or removing one does besides. */
 

@@ -4,8 +4,8 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { and, eq } from 'drizzle-orm';
 import { passkeys } from '../../db/schema';
 import { PortalError } from '../../platform/portal-error';
-import type { ServiceContext } from '../../platform/service-context';
-import type { LoadedSession } from '../../platform/session';
+import type { ServiceContext } from '../../identity/service-context';
+import type { LoadedSession } from '../../identity/sessions/store';
 // The auth module's declared service: a passkey completes the login exactly like a TOTP code.
 import { checkSecondFactor, completeSecondFactor } from '../auth/service';
 import { CHALLENGE_TTL_MS, credentialsOf, relyingParty, storeChallenge, takeChallenge, webauthn } from './ceremony';

@@ -9,8 +9,8 @@ import { count, eq } from 'drizzle-orm';
 import { passkeys } from '../../db/schema';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import type { ServiceContext } from '../../platform/service-context';
-import type { LoadedSession } from '../../platform/session';
+import type { ServiceContext } from '../../identity/service-context';
+import type { LoadedSession } from '../../identity/sessions/store';
 import { CHALLENGE_TTL_MS, credentialsOf, relyingParty, storeChallenge, takeChallenge, webauthn } from './ceremony';
 import { auditPasskey, passkeyChanged, toPasskey } from './management';
 

@@ -14,8 +14,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
-import { requirePendingStage, requireRecentAuthentication, requireSession } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requirePendingStage, requireRecentAuthentication, requireSession } from '../../identity/sessions/guards';
 import {
   listPasskeys,
   loginOptions,

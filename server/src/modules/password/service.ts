@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { passwordProblems } from '../../platform/password-hashing';
+import { passwordProblems } from '../../identity/passwords/policy';
 
 /** The password generator behind `POST /api/password/generate/get` (routes.ts). */
 

@@ -3,8 +3,8 @@ import { linkInForce } from '../../db/links';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import { recordAudit } from '../../platform/audit';
 import type { Job } from '../../platform/jobs';
-import { enqueueEmail } from '../../platform/mail/outbox';
-import { LISTED_MAX } from '../../platform/mail/templates';
+import { enqueueEmail } from './emails';
+import { LISTED_MAX } from '../../platform/mail/layout';
 import {
   DAY_MS,
   DUE_WITHIN_DAYS,

@@ -2,8 +2,8 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { accessRequests, providerLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 import type { Job } from '../../platform/jobs';
-import { enqueueEmail } from '../../platform/mail/outbox';
-import { LISTED_MAX } from '../../platform/mail/templates';
+import { enqueueEmail } from './emails';
+import { LISTED_MAX } from '../../platform/mail/layout';
 import { DAY_MS, currentAdministrators, groupBy, locationLabel } from './links';
 
 export const ACCESS_REQUEST_BATCH_JOB = 'access-request-notifications';

@@ -5,8 +5,8 @@ import {
   RecertificationResponse,
 } from '@portal/contracts/recertification';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { serviceContext } from '../../platform/service-context';
-import { requireRecentAuthentication } from '../../platform/session';
+import { serviceContext } from '../../identity/service-context';
+import { requireRecentAuthentication } from '../../identity/sessions/guards';
 import { dueRecertifications, recertify } from './service';
 
 /**

@@ -2,10 +2,10 @@ import type { DueRecertification, RecertificationDecision } from '@portal/contra
 import { and, asc, eq, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
-import { administeredLocations as administeredLocationsQuery, type UserRef } from '../../platform/admin-guard';
+import { administeredLocations as administeredLocationsQuery, type UserRef } from '../../identity/admin-guard';
 import { PortalError } from '../../platform/portal-error';
 import { checkAdministratorChange } from '../admin/service';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 import { DAY_MS, DUE_WITHIN_DAYS } from './links';
 
 type Ctx = Pick<ServiceContext, 'db' | 'now' | 'config' | 'client'>;

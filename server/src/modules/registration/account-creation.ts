@@ -2,13 +2,15 @@ import { EMAIL_VERIFY_TTL_MS, type SelfRegistrationRequest } from '@portal/contr
 import type { z } from 'zod/mini';
 import { securityAnswers, userLocations, users } from '../../db/schema';
 import { usernameTaken, usersByEmail } from '../../db/users';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
-import { consumeLocationToken, issueOneTimeToken, peekLocationToken } from '../../platform/one-time-tokens';
-import { passwordProblems, rememberPassword } from '../../platform/password-hashing';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { consumeLocationToken, issueOneTimeToken, peekLocationToken } from '../../identity/one-time-tokens';
+import { passwordProblems } from '../../identity/passwords/policy';
+import { rememberPassword } from '../../identity/passwords/history';
 import { PortalError } from '../../platform/portal-error';
-import { hashSecurityAnswer } from '../../platform/security-answers';
-import { requireListedSecurityQuestions } from '../../platform/security-questions';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { hashSecurityAnswer } from '../../identity/security-answers';
+import { requireListedSecurityQuestions } from '../../identity/security-questions';
+import { audit, type ServiceContext } from '../../identity/service-context';
 import type { DbExecutor } from '../../platform/db-executor';
 import { hasAdministrator, lockLocation } from './locations';
 

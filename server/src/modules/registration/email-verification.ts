@@ -4,12 +4,13 @@ import { emailKey } from '@portal/contracts/fields';
 import { and, eq } from 'drizzle-orm';
 import { accessRequests, oneTimeTokens, users } from '../../db/schema';
 import { userById, usersByEmail } from '../../db/users';
-import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
-import { consumeOneTimeToken, issueOneTimeToken, usedOneTimeTokenUser } from '../../platform/one-time-tokens';
+import { enqueueEmail } from './emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { consumeOneTimeToken, issueOneTimeToken, usedOneTimeTokenUser } from '../../identity/one-time-tokens';
 import type { DbExecutor } from '../../platform/db-executor';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt } from '../../platform/rate-limit';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 
 /**
  * The link that activates a registered administrator's account, and asking for it again

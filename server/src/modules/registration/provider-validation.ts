@@ -11,10 +11,10 @@ import { and, eq, gte, lte } from 'drizzle-orm';
 import { activeLocationByIdentifiers, locationIsInForce } from '../../db/locations';
 import { claims, providerLocations } from '../../db/schema';
 import type { AuditDetails } from '../../platform/audit';
-import { issueLocationToken } from '../../platform/one-time-tokens';
+import { issueLocationToken } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
 import { clientKey, countAttempt, peekAttempts, resetAttempts, retryAfterHeader } from '../../platform/rate-limit';
-import { audit, type ServiceContext } from '../../platform/service-context';
+import { audit, type ServiceContext } from '../../identity/service-context';
 import { hasAdministrator, lockLocation } from './locations';
 import { issueValidationToken, readValidationToken } from './validation-token';
 

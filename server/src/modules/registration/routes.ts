@@ -21,7 +21,7 @@ import { latestDayOnEarth } from '@portal/contracts/fields';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerSharedRateLimit, routeRateLimit } from '../../platform/rate-limit';
-import { serviceContext } from '../../platform/service-context';
+import { serviceContext } from '../../identity/service-context';
 import { registerAdministrator } from './account-creation';
 import { resendVerification, verifyEmail } from './email-verification';
 import { validateAuthority, validateProvider } from './provider-validation';

@@ -2,10 +2,10 @@ import type { UserRegistrationRequest } from '@portal/contracts/access-requests'
 import type { z } from 'zod/mini';
 import { accessRequests } from '../../db/schema';
 import { usersByEmail } from '../../db/users';
-import { findLocationsLimited } from '../../platform/location-lookup';
+import { findLocationsLimited } from '../../identity/locations/lookup';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
-import { audit } from '../../platform/service-context';
+import { audit } from '../../identity/service-context';
 import { checkInvitation, redeemInvitation, type RedeemedInvitation } from '../invitations/service';
 import {
   checkAccountFields,

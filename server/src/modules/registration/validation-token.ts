@@ -1,7 +1,7 @@
-import { issueSignedLocationToken, readSignedLocationToken } from '../../platform/signed-location-token';
+import { issueSignedLocationToken, readSignedLocationToken } from '../../identity/locations/signed-token';
 
 /**
- * The provider step's `validationToken`: a signed location token (platform/signed-location-token.ts) for the
+ * The provider step's `validationToken`: a signed location token (identity/locations/signed-token.ts) for the
  * registration. Stateless (a person may retry the authority step with it until it expires) and bound to the one
  * location the provider step matched.
  */

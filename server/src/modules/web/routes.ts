@@ -10,9 +10,11 @@ import type { Config } from '../../config';
 import { cookieValue } from '../../platform/cookie-value';
 import { PREVIEW_PAGE_PREFIX } from '../../content/preview';
 import { sendCachedAnswer } from '../../content/send-answer';
-import { administersAnyLocationSql } from '../../platform/admin-guard';
+import { administersAnyLocationSql } from '../../identity/admin-guard';
 import { PortalError } from '../../platform/portal-error';
-import { clearSessionCookie, lookupSession, sessionCookieOf, type SessionLookupShape } from '../../platform/session';
+import { clearSessionCookie, sessionCookieOf } from '../../identity/sessions/cookie';
+import { lookupSession } from '../../identity/sessions/guards';
+import { type SessionLookupShape } from '../../identity/sessions/store';
 import { createPageRenderer, HTML, type PageRenderer, type PageRequest } from './server-render';
 import { sitemapXml, SITEMAP_TOPICS_URL } from './sitemap';
 

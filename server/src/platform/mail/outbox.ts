@@ -3,7 +3,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { outbox } from '../../db/schema';
 import type { DbExecutor } from '../db-executor';
 import type { Job } from '../jobs';
-import { emailTemplates, renderEmail, type EmailTemplateData, type EmailTemplateName } from './templates';
+import type { z } from 'zod';
+import { emailTemplate, registerEmails, renderEmail, type EmailTemplates } from './registry';
 
 export const OUTBOX_JOB = 'outbox-sender';
 /** After this many failed deliveries a message stays in the outbox with its last error, for an operator to look at. */
@@ -11,18 +12,34 @@ export const MAX_ATTEMPTS = 8;
 
 /**
  * Queues an email in the caller's transaction: it exists (and is sent) only if the change that causes it commits.
- * The data is checked against the template's schema now, not at send time.
+ * The data is checked against the template's schema now, not at send time. Features call the typed form their
+ * `defineEmails` answers.
  */
-export async function enqueueEmail<T extends EmailTemplateName>(
+export async function enqueueEmail(
   tx: DbExecutor,
-  email: { to: string; template: T; data: EmailTemplateData<T> },
+  email: { to: string; template: string; data: unknown },
 ): Promise<string> {
-  const data = emailTemplates[email.template].data.parse(email.data) as Record<string, unknown>;
+  const data = emailTemplate(email.template).data.parse(email.data) as Record<string, unknown>;
   const [row] = await tx
     .insert(outbox)
     .values({ recipient: email.to, template: email.template, data })
     .returning({ id: outbox.id });
   return row!.id;
+}
+
+/**
+ * A feature's email templates (its `emails.ts`): registered for the sender and the viewer, and answered with an
+ * `enqueueEmail` that takes only these names, each with its own data.
+ */
+export function defineEmails<T extends EmailTemplates>(templates: T) {
+  registerEmails(templates);
+  return {
+    templates,
+    enqueueEmail: <N extends keyof T & string>(
+      tx: DbExecutor,
+      email: { to: string; template: N; data: z.input<T[N]['data']> },
+    ): Promise<string> => enqueueEmail(tx, email),
+  };
 }
 
 /** Delay before retry `attempt` (1-based): 30 s, 1, 2, 4 … minutes, capped at an hour. */

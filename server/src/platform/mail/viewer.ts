@@ -4,7 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { outbox } from '../../db/schema';
 import { PortalError } from '../portal-error';
-import { escapeHtml, renderEmail } from './templates';
+import { escapeHtml } from './layout';
+import { renderEmail } from './registry';
 
 export const MAIL_VIEWER_PATH = '/dev/mail';
 

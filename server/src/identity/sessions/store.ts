@@ -1,24 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import cookie from '@fastify/cookie';
-import {
-  SESSION_COOKIE,
-  SESSION_COOKIE_SECURE,
-  SESSION_ENDED_CODES,
-  type SessionEndedCode,
-  type SessionState,
-} from '@portal/contracts/auth';
+import type { SessionEndedCode, SessionState } from '@portal/contracts/auth';
 import { and, eq, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import fp from 'fastify-plugin';
-import { auditEvents, sessions, users } from '../db/schema';
-import { auditRow, auditWritten, type AuditEvent } from './audit';
-import type { ServiceContext } from './service-context';
-import { preparedStatement, rowsOf, type DbExecutor } from './db-executor';
-import type { Job } from './jobs';
-import { revokeOutstandingTokens, type TokenRevocationReason } from './one-time-tokens';
-import { PortalError } from './portal-error';
-import { deleteBatch, RETENTION_BATCH_SIZE } from './retention';
-import { guardErrors } from './route-errors';
+import { auditEvents, sessions, users } from '../../db/schema';
+import { auditRow, auditWritten, type AuditEvent } from '../../platform/audit';
+import { preparedStatement, rowsOf, type DbExecutor } from '../../platform/db-executor';
+import type { Job } from '../../platform/jobs';
+import { deleteBatch, RETENTION_BATCH_SIZE } from '../../platform/retention';
+import { revokeOutstandingTokens, type TokenRevocationReason } from '../one-time-tokens';
+import type { ServiceContext } from '../service-context';
 
 /**
  * Server-side sessions in PostgreSQL (docs/requirements/session.md#server-sessions, docs/decisions/0020): the browser
@@ -48,17 +37,6 @@ export interface LoadedSession {
   lastName: string;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The current time; tests inject a clock to move through idle, absolute and lockout limits. */
-    clock: () => Date;
-  }
-  interface FastifyRequest {
-    /** The logged-in session, set by `requireSession` (or the pending one, set by `requirePendingStage`). */
-    portalSession?: LoadedSession;
-  }
-}
-
 /** 32 random bytes (256 bits) from the CSPRNG, base64url: the cookie value. */
 export function newSessionId(): string {
   return randomBytes(32).toString('base64url');
@@ -66,30 +44,6 @@ export function newSessionId(): string {
 
 export function hashSessionId(id: string): string {
   return createHash('sha256').update(id).digest('hex');
-}
-
-/** Over HTTPS the cookie takes the `__Host-` prefix and `Secure`; plain HTTP (a laptop, tests) can carry neither. */
-export function sessionCookieName(publicUrl: string): string {
-  return publicUrl.startsWith('https:') ? SESSION_COOKIE_SECURE : SESSION_COOKIE;
-}
-
-function cookieOptions(publicUrl: string) {
-  // No Domain and Path=/ (required by __Host-); no Max-Age: the server enforces the limits, the cookie ends with the browser.
-  return { httpOnly: true, secure: publicUrl.startsWith('https:'), sameSite: 'lax' as const, path: '/' };
-}
-
-export function setSessionCookie(reply: FastifyReply, id: string): void {
-  const publicUrl = reply.server.config.publicUrl;
-  reply.setCookie(sessionCookieName(publicUrl), id, cookieOptions(publicUrl));
-}
-
-export function clearSessionCookie(reply: FastifyReply): void {
-  const publicUrl = reply.server.config.publicUrl;
-  reply.clearCookie(sessionCookieName(publicUrl), cookieOptions(publicUrl));
-}
-
-export function sessionCookieOf(request: FastifyRequest): string | undefined {
-  return request.cookies[sessionCookieName(request.server.config.publicUrl)] || undefined;
 }
 
 export interface NewSession {
@@ -192,8 +146,8 @@ export interface SessionLookupShape<E extends SessionExtras> {
   name: string;
   extras: (db: DbExecutor, userId: typeof sessions.userId, now: SQL) => E;
 }
-type ExtraValues<E extends SessionExtras> = { [K in keyof E]: E[K] extends SQL<infer T> ? T : never };
-type NoExtras = Record<never, never>;
+export type ExtraValues<E extends SessionExtras> = { [K in keyof E]: E[K] extends SQL<infer T> ? T : never };
+export type NoExtras = Record<never, never>;
 
 export type SessionLookup<X = NoExtras> =
   | { status: 'none' }
@@ -250,21 +204,6 @@ export function isExpired(
   limits: SessionLimits,
 ): boolean {
   return now.getTime() >= session.expiresAt.getTime() || now.getTime() - session.lastSeenAt.getTime() >= limits.idleMs;
-}
-
-/**
- * Reads the session named by the request's cookie; an expired one is deleted. Never extends it. `extras` are read in
- * the same statement (`SessionExtras`).
- */
-export function lookupSession<E extends SessionExtras = NoExtras>(
-  request: FastifyRequest,
-  shape?: SessionLookupShape<E>,
-): Promise<SessionLookup<ExtraValues<E>>> {
-  return sessionOfCookie(
-    { db: request.server.database.db, now: request.server.clock, config: request.server.config },
-    sessionCookieOf(request),
-    shape,
-  );
 }
 
 /** The session's own fields and its account's, as every session lookup reads them. */
@@ -354,7 +293,7 @@ export async function sessionOfCookie<E extends SessionExtras = NoExtras>(
  * at `now` and its account is open (the checks of `sessionOfCookie`, in the `UPDATE`'s condition); undefined
  * otherwise, and then nothing was written.
  */
-async function touchActiveSession(
+export async function touchActiveSession(
   db: DbExecutor,
   idHash: string,
   now: Date,
@@ -408,97 +347,6 @@ export function sessionState(session: LoadedSession | undefined, now: Date, limi
     ...seconds,
   };
 }
-
-/**
- * preHandler for every route that needs a logged-in user: 401 `Not_Logged_In` without a session (or with one still
- * waiting for its second factor), 401 `Session_Expired` past the idle or absolute limit. A served request is
- * activity: it restarts the idle timer.
- */
-export const requireSession: preHandlerAsyncHookHandler = guardErrors(
-  async function (request, reply) {
-    const { db } = request.server.database;
-    const now = request.server.clock();
-    const id = sessionCookieOf(request);
-    // The usual case in one round trip: a logged-in session within its limits, of an open account, touched.
-    const touched = id
-      ? await touchActiveSession(db, hashSessionId(id), now, request.server.config.sessions)
-      : undefined;
-    if (touched) {
-      request.portalSession = touched;
-      return;
-    }
-    // Anything else (no cookie, expired, another stage, the account locked since) is told apart by the lookup.
-    const lookup = await lookupSession(request);
-    if (lookup.status === 'expired') {
-      clearSessionCookie(reply);
-      throw new PortalError(401, lookup.endedBecause ?? 'Session_Expired');
-    }
-    if (lookup.status === 'none' || lookup.session.stage !== 'active') throw new PortalError(401, 'Not_Logged_In');
-    await touchSession(db, lookup.session.idHash, now);
-    request.portalSession = { ...lookup.session, lastSeenAt: now };
-  } as preHandlerAsyncHookHandler,
-  { 401: ['Not_Logged_In', 'Session_Expired', ...SESSION_ENDED_CODES] },
-);
-
-/**
- * The session waiting for its second factor (`stage`): the MFA steps of a login. 401 `Session_Expired` past a limit,
- * 401 `Mfa_Not_Pending` without one or at another stage.
- */
-export async function requirePendingSession(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  stage: Exclude<SessionStage, 'active'>,
-): Promise<LoadedSession> {
-  const lookup = await lookupSession(request);
-  if (lookup.status === 'expired') {
-    clearSessionCookie(reply);
-    throw new PortalError(401, lookup.endedBecause ?? 'Session_Expired');
-  }
-  if (lookup.status === 'none' || lookup.session.stage !== stage) throw new PortalError(401, 'Mfa_Not_Pending');
-  return lookup.session;
-}
-
-/**
- * Hook form of `requirePendingSession` (run it as `preValidation`, so a caller without the session gets 401 before its
- * input is checked): sets `request.portalSession` to the pending session.
- */
-export function requirePendingStage(stage: Exclude<SessionStage, 'active'>): preHandlerAsyncHookHandler {
-  return guardErrors(
-    async function (request, reply) {
-      request.portalSession = await requirePendingSession(request, reply, stage);
-    } as preHandlerAsyncHookHandler,
-    { 401: ['Mfa_Not_Pending', 'Session_Expired', ...SESSION_ENDED_CODES] },
-  );
-}
-
-/** Seconds left in the re-authentication window of a logged-in session (0 = the password must be given again). */
-export function recentAuthenticationSecondsLeft(
-  session: Pick<LoadedSession, 'authenticatedAt'>,
-  now: Date,
-  windowMs: number,
-): number {
-  if (!session.authenticatedAt) return 0;
-  return Math.max(0, Math.floor((session.authenticatedAt.getTime() + windowMs - now.getTime()) / 1000));
-}
-
-/**
- * preHandler after `requireSession` for changes to the account's credentials and contact details (password, second
- * factors, email, phone, security answers): the login (or the last re-authentication) must be younger than the
- * re-authentication window, else 403 `Reauthentication_Required` (docs/requirements/session.md#re-authentication).
- * 403, not 401: the session is still valid, and the browser asks for the password instead of ending it.
- */
-export const requireRecentAuthentication: preHandlerAsyncHookHandler = guardErrors(
-  async function (request) {
-    const session = request.portalSession;
-    if (!session) throw new PortalError(401, 'Not_Logged_In');
-    const windowMs = request.server.config.login.reauthenticationWindowMs;
-    const age = session.authenticatedAt
-      ? request.server.clock().getTime() - session.authenticatedAt.getTime()
-      : Infinity;
-    if (!(age < windowMs)) throw new PortalError(403, 'Reauthentication_Required');
-  } as preHandlerAsyncHookHandler,
-  { 401: ['Not_Logged_In'], 403: ['Reauthentication_Required'] },
-);
 
 /**
  * Replaces the request's session (if any) with a new one and sets its cookie: a new id at every change of privilege
@@ -605,8 +453,3 @@ export function sessionCleanupJob(
     },
   };
 }
-
-/** Cookie parsing for the whole app (the session cookie is the only one the server reads). */
-export const sessionPlugin = fp(async (app: FastifyInstance) => {
-  await app.register(cookie);
-});

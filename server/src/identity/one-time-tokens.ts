@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import { oneTimeTokens } from '../db/schema';
-import { recordAudit } from './audit';
-import type { DbExecutor } from './db-executor';
+import { recordAudit } from '../platform/audit';
+import type { DbExecutor } from '../platform/db-executor';
 
 export type OneTimeTokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
 

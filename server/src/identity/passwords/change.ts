@@ -1,14 +1,16 @@
 import type { ErrorCode } from '@portal/contracts/errors';
 import { asc, eq } from 'drizzle-orm';
-import { passkeys, users } from '../db/schema';
-import type { User } from '../db/users';
-import type { AuditDetails } from './audit';
-import type { DbExecutor } from './db-executor';
-import { enqueueEmail, OUTBOX_JOB } from './mail/outbox';
-import { isRecentPassword, passwordProblems, rememberPassword } from './password-hashing';
-import { PortalError } from './portal-error';
-import { audit, type ServiceContext } from './service-context';
-import { endAllSessions, rotateSession, type LoadedSession } from './session';
+import { passkeys, users } from '../../db/schema';
+import type { User } from '../../db/users';
+import type { AuditDetails } from '../../platform/audit';
+import type { DbExecutor } from '../../platform/db-executor';
+import { enqueueEmail } from '../emails';
+import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import { isRecentPassword, rememberPassword } from './history';
+import { passwordProblems } from './policy';
+import { PortalError } from '../../platform/portal-error';
+import { audit, type ServiceContext } from '../service-context';
+import { endAllSessions, rotateSession, type LoadedSession } from '../sessions/store';
 
 /**
  * Setting a new password (docs/requirements/session.md#password-maximum-age): one rule set for the password change on My account,

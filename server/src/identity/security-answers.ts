@@ -2,8 +2,8 @@ import { normaliseSecurityAnswer } from '@portal/contracts/fields';
 import { eq } from 'drizzle-orm';
 import { randomInt } from 'node:crypto';
 import { securityAnswers } from '../db/schema';
-import type { DbExecutor } from './db-executor';
-import { PasswordHasher } from './password-hashing';
+import type { DbExecutor } from '../platform/db-executor';
+import { PasswordHasher } from '../platform/password-hashing';
 
 /**
  * Security answers (docs/requirements/portal.md#validation-rules): normalised (`normaliseSecurityAnswer` in the

@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import { RECOVERY_CODE_COUNT } from '@portal/contracts/auth';
 import { and, eq, isNull } from 'drizzle-orm';
 import { mfaRecoveryCodes } from '../../db/schema';
-import type { DbExecutor } from '../db-executor';
-import { keyedHash } from '../encryption';
+import type { DbExecutor } from '../../platform/db-executor';
+import { keyedHash } from '../../platform/encryption';
 
 /** Crockford-like alphabet without 0/O, 1/I/L and U: easy to read from paper. */
 const ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';

@@ -1,8 +1,8 @@
 import type { LocationIdentifiers } from '@portal/contracts/access-requests';
-import { activeLocationByIdentifiers } from '../db/locations';
-import { PortalError } from './portal-error';
-import { clientKey, countAttempt, peekAttempts, retryAfterHeader } from './rate-limit';
-import type { ServiceContext } from './service-context';
+import { activeLocationByIdentifiers } from '../../db/locations';
+import { PortalError } from '../../platform/portal-error';
+import { clientKey, countAttempt, peekAttempts, retryAfterHeader } from '../../platform/rate-limit';
+import type { ServiceContext } from '../service-context';
 
 type Identifiers = Pick<LocationIdentifiers, 'npi' | 'ptan' | 'tin' | 'jurisdiction' | 'lineOfBusiness'>;
 type Location = NonNullable<Awaited<ReturnType<typeof activeLocationByIdentifiers>>>;

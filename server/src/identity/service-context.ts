@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
-import { recordAudit, type AuditEvent } from './audit';
-import type { DbExecutor } from './db-executor';
-import type { PasswordHasher } from './password-hashing';
-import type { Secrets } from './secrets';
+import { recordAudit, type AuditEvent } from '../platform/audit';
+import type { DbExecutor } from '../platform/db-executor';
+import type { PasswordHasher } from '../platform/password-hashing';
+import type { Secrets } from '../platform/secrets';
 import type { SecurityQuestionKeys } from './security-questions';
-import { sessionCookieOf, setSessionCookie } from './session';
+import { sessionCookieOf, setSessionCookie } from './sessions/cookie';
 
 /** Who is asking, read once by the route from the HTTP request: what audit events and per-client limits need. */
 export interface ClientInfo {

@@ -1,8 +1,8 @@
 import type { ErrorCode } from '@portal/contracts/errors';
-import { decryptSecret } from '../encryption';
-import { PortalError } from '../portal-error';
+import { decryptSecret } from '../../platform/encryption';
+import { PortalError } from '../../platform/portal-error';
 import type { ServiceContext } from '../service-context';
-import type { LoadedSession } from '../session';
+import type { LoadedSession } from '../sessions/store';
 import { verifyTotp } from './totp';
 
 /**

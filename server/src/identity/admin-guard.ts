@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import { linkInForce } from '../db/links';
 import { accessRequests, providerLocations, userLocations } from '../db/schema';
-import type { DbExecutor } from './db-executor';
-import { PortalError } from './portal-error';
-import { guardErrors } from './route-errors';
-import { requireSession } from './session';
+import type { DbExecutor } from '../platform/db-executor';
+import { PortalError } from '../platform/portal-error';
+import { guardErrors } from '../platform/route-errors';
+import { requireSession } from './sessions/guards';
 
 /**
  * The ONE authorization check of the administrator's API (docs/decisions/0039-admin-guard.md,
@@ -261,7 +261,7 @@ export const adminGuardPlugin = fp(
       if (!route.url.startsWith(ADMIN_API_PREFIX)) return;
       const scope = route.config?.adminScope;
       if (!scope || !(scope in SCOPE_PARAMS))
-        throw new Error(`${route.url}: every /api/admin route declares config.adminScope (platform/admin-guard.ts)`);
+        throw new Error(`${route.url}: every /api/admin route declares config.adminScope (identity/admin-guard.ts)`);
       for (const name of SCOPE_PARAMS[scope])
         if (!route.url.includes(`:${name}`)) throw new Error(`${route.url}: adminScope '${scope}' reads :${name}`);
       // Session, then the guard, before validation and before the route's own preValidation/preHandler hooks

@@ -1,6 +1,6 @@
 import { SecurityQuestionListSchema } from '@portal/contracts/content';
 import { z } from 'zod/mini';
-import { PortalError } from './portal-error';
+import { PortalError } from '../platform/portal-error';
 
 /**
  * The keys of the CMS's current security-question list: answers may be set only for those

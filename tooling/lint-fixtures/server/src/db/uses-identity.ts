@@ -1,0 +1,4 @@
+// Bad: db/ importing identity/.
+import { accountRule } from '../identity/account-rule';
+
+export const dbRule = accountRule;
