@@ -59,6 +59,8 @@ describe('help-desk console', () => {
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.action, action), eq(auditEvents.target, target)));
+  const eventsOfRequest = (requestId: string) =>
+    app.database.db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
   const emailsTo = (to: string) => app.database.db.select().from(outbox).where(eq(outbox.recipient, to));
   const operatorId = async (subject: string) =>
     (await app.database.db.select().from(operators).where(eq(operators.subject, subject)))[0]!.id;
@@ -273,24 +275,20 @@ describe('help-desk console', () => {
           const refused = await callOps(app, helpDesk, method, url, body);
           expect(refused.statusCode, `${path} by the help desk`).toBe(403);
           expect(refused.json().errorMessage).toBe('Ops_Role_Required');
-          const [event] = await app.database.db
-            .select()
-            .from(auditEvents)
-            .where(and(eq(auditEvents.requestId, refused.headers['x-request-id'] as string)));
-          expect(event?.outcome, `${path} refusal audited`).toBe('failure');
+          // The declarative audit writes after the answer went out (platform/route-audit.ts): wait for it.
+          await expect
+            .poll(async () => (await eventsOfRequest(refused.headers['x-request-id'] as string)).map((e) => e.outcome))
+            .toEqual(['failure']);
         }
         if (path === OPS_ROUTES.signOut) continue;
         const caller = supervisorOnly.has(path) ? supervisor : helpDesk;
         const res = await callOps(app, caller, method, url, body);
         expect(res.statusCode, `${path}: ${res.body}`).toBeLessThan(500);
         const requestId = res.headers['x-request-id'] as string;
-        const written = await app.database.db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
-        expect(written.length, `${path} audited`).toBeGreaterThan(0);
         const expected = `operator:${supervisorOnly.has(path) ? heldBy.supervisor : heldBy.help_desk}`;
-        expect(
-          written.map((e) => e.actor),
-          path,
-        ).toContain(expected);
+        await expect
+          .poll(async () => (await eventsOfRequest(requestId)).map((e) => e.actor), { message: `${path} audited` })
+          .toContain(expected);
       }
       const out = await callOps(app, helpDesk, 'POST', OPS_ROUTES.signOut);
       expect(out.statusCode).toBe(200);
@@ -542,6 +540,27 @@ describe('help-desk console', () => {
       const again = await callOps(app, supervisor, 'POST', url, { reason, userId: user.id });
       expect(again.statusCode).toBe(409);
       expect(again.json().errorMessage).toBe('Ops_Location_Has_Administrator');
+    });
+    it('restores a lapsed administrator (not recertified in time) of a suspended location, as the old restore did', async () => {
+      const location = await createLocation(app);
+      const lapsed = await createPerson(app);
+      await link(app, lapsed.id, location.id, 'administrator', {
+        status: 'suspended',
+        certifiedUntil: new Date(clock.now().getTime() - 86_400_000),
+      });
+      await app.database.db
+        .update(providerLocations)
+        .set({ accessSuspendedAt: clock.now() })
+        .where(eq(providerLocations.id, location.id));
+      const url = opsPath(OPS_ROUTES.restoreAdministrator, { locationId: location.id });
+      const res = await callOps(app, supervisor, 'POST', url, { reason, userId: lapsed.id });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.administrators).toEqual([
+        expect.objectContaining({ userId: lapsed.id, linkStatus: 'active', working: true }),
+      ]);
+      expect(new Date(res.json().data.administrators[0].certifiedUntil).getTime()).toBeGreaterThan(
+        clock.now().getTime() + 364 * 86_400_000,
+      );
     });
   });
 });
