@@ -118,9 +118,10 @@ try {
   // What the planner does for a name prefix: index scans (users_*_prefix_idx), not a sequential scan of users.
   const plan = rowsOf<{ 'QUERY PLAN': string }>(
     await database.db.execute(
-      sql`explain select id from users where lower(username) like 'family12%' or lower(email) like 'family12%'
-        or lower(last_name) like 'family12%' or lower(first_name) like 'family12%'
-        or lower(first_name || ' ' || last_name) like 'family12%' limit 26`,
+      sql`explain select id from users where lower(username) like 'jordan family4321%'
+        or lower(email) like 'jordan family4321%' or lower(last_name) like 'jordan family4321%'
+        or lower(first_name) like 'jordan family4321%' or lower(first_name || ' ' || last_name) like 'jordan family4321%'
+        order by last_name limit 26`,
     ),
   )
     .map((row) => row['QUERY PLAN'])

@@ -96,6 +96,15 @@ export type OpsSignInRefusal = z.infer<typeof OpsSignInRefusal>;
 export const OpsSignInQuery = z.strictObject({ returnTo: z.optional(z.string().check(z.maxLength(300))) });
 export type OpsSignInQuery = z.input<typeof OpsSignInQuery>;
 
+/** `GET /api/ops/auth/callback`: what the directory sends back (the client library checks it). */
+export const OpsCallbackQuery = z.object({
+  code: z.optional(z.string()),
+  state: z.optional(z.string()),
+  iss: z.optional(z.string()),
+  error: z.optional(z.string()),
+  error_description: z.optional(z.string()),
+});
+
 const IsoDateTime = z.string();
 
 export const OperatorSession = z.object({

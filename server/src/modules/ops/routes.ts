@@ -4,6 +4,7 @@ import {
   OPS_PAGE_PATHS,
   OPS_ROUTES,
   OpsActionRequest,
+  OpsCallbackQuery,
   OpsLocationParams,
   OpsLocationResponse,
   OpsPersonActionResponse,
@@ -148,17 +149,22 @@ export const opsGuardPlugin = fp(async (app: FastifyInstance) => {
   const { ops } = app.config;
   const allowed = ops.allowedAddresses ? proxyAddr.compile(ops.allowedAddresses) : null;
 
-  app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?', 1)[0]!;
-    if (!isConsolePath(path)) return;
+  const door = async (request: FastifyRequest) => {
     if (!ops.oidc || (allowed && !allowed(request.ip, 0)) || (await carriesProviderSession(request)))
       throw new PortalError(404, 'Not_Found');
+  };
+  // The console's pages (served by the web module): the same doors.
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?', 1)[0]!;
+    if (isConsolePath(path) && !path.startsWith(OPS_API_PREFIX)) await door(request);
   });
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith(OPS_API_PREFIX)) return;
     const role = route.config?.opsRole;
     if (!role) throw new Error(`${route.method} ${route.url} declares no config.opsRole`);
+    // After the route's own onRequest hooks (the audit's watch among them), so a refused call is still audited.
+    route.onRequest = [...[route.onRequest ?? []].flat(), door];
     if (role === 'none') return;
     route.preValidation = [requireOperator(role), ...[route.preValidation ?? []].flat()];
   });
@@ -201,7 +207,10 @@ export const opsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     OPS_ROUTES.callback,
-    { config: { opsRole: 'none', answers: { 302: { description: 'To the console, or /ops?signIn=<refusal>' } } } },
+    {
+      config: { opsRole: 'none', answers: { 302: { description: 'To the console, or /ops?signIn=<refusal>' } } },
+      schema: { querystring: OpsCallbackQuery },
+    },
     async (request, reply) => {
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const { location, sessionId } = await finishSignIn(serviceContext(request), request.cookies[signInCookie], query);
