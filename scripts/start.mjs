@@ -4,6 +4,7 @@
 // Outside production the portal logs one readable line per event (LOG_FORMAT=pretty, unless set); once both
 // answer, the last lines say where the site and the CMS admin are.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,17 @@ if (env.NODE_ENV !== 'production' && !env.MAIL_VIEWER) env.MAIL_VIEWER = 'true';
 if (process.stdout.isTTY && env.NO_COLOR === undefined) env.FORCE_COLOR ??= '1';
 // The portal finds a CMS started on another port.
 if (env.CMS_PORT && !env.CMS_URL) env.CMS_URL = `http://127.0.0.1:${env.CMS_PORT}`;
+// The help-desk console's directory: outside production, unless one is configured, a demo OpenID provider with demo
+// operators on its own port (docs/requirements/help-desk.md), its client secret made here for both.
+const demoDirectory = env.NODE_ENV !== 'production' && !env.OIDC_ISSUER;
+const directoryPort = env.DEMO_DIRECTORY_PORT || '3001';
+if (demoDirectory) {
+  env.OIDC_ISSUER = `http://localhost:${directoryPort}`;
+  env.OIDC_CLIENT_ID = 'provider-portal-ops';
+  env.OIDC_CLIENT_SECRET = randomBytes(24).toString('base64url');
+  env.OIDC_ALLOW_HTTP = 'true';
+  env.OIDC_REQUIRE_MFA ??= 'true';
+}
 
 const children = [];
 function launch(name, command, args, options) {
@@ -71,6 +83,10 @@ if (cmsInstalled) {
     '[start] the CMS is not installed (cms/node_modules missing); content pages will say content is unavailable. Run `npm install` to install it.',
   );
 }
+if (demoDirectory)
+  launch('oidc  ', process.execPath, ['server/dist/demo-directory.js'], {
+    env: { ...env, DEMO_DIRECTORY_PORT: directoryPort },
+  });
 launch('portal', process.execPath, ['server/dist/main.js'], { env });
 
 /** Resolves once `url` answers with a 2xx status (polled; the answer's body is not read). */
@@ -108,6 +124,15 @@ if (cmsInstalled) {
 // The demo's mail viewer (MAIL_VIEWER, set above outside production) shows the emails the portal sends.
 if (env.MAIL_VIEWER === 'true')
   places.push({ name: 'Mail viewer', url: `${places[0].url.replace(/\/+$/, '')}/dev/mail`, ready: places[0].ready });
+
+// The help-desk console and, in the demo, its directory (sign in there as helpdesk, supervisor or norole).
+places.push({ name: 'Help-desk console', url: `${places[0].url.replace(/\/+$/, '')}/ops`, ready: places[0].ready });
+if (demoDirectory)
+  places.push({
+    name: 'Directory (demo)',
+    url: env.OIDC_ISSUER,
+    ready: answers(`http://127.0.0.1:${directoryPort}/.well-known/openid-configuration`),
+  });
 
 if (cmsInstalled) {
   places[0].ready.then(async (portalUp) => {

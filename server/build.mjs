@@ -5,7 +5,8 @@ import { cpSync, rmSync } from 'node:fs';
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', 'seed-cli': 'src/db/seed-cli.ts' },
+  // demo-directory: `npm start`'s demo enterprise directory (an OpenID provider), never run in production.
+  entryPoints: { main: 'src/main.ts', 'seed-cli': 'src/db/seed-cli.ts', 'demo-directory': 'src/demo-directory/cli.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -9,6 +9,7 @@ import './modules/dde-access/emails';
 import './modules/find-admin/emails';
 import './modules/invitations/emails';
 import './modules/login-help/emails';
+import './modules/ops/emails';
 import './modules/passkeys/emails';
 import './modules/recertification/emails';
 import './modules/registration/emails';

@@ -36,7 +36,13 @@ function documentedCodes(operation: Operation): string[] {
  * registry are field codes (the `fieldErrors` of `Validation_Failed`, named in the contracts' schemas) or the SPA's
  * own. Field codes the server names too are listed here with the reason.
  */
-const FIELD_CODES_NAMED_BY_THE_SERVER = new Set(['Password_Reused']);
+const FIELD_CODES_NAMED_BY_THE_SERVER = new Set([
+  'Password_Reused',
+  // The console's sign-in refusals travel in the callback's redirect (`/ops?signIn=<code>`), never as errorMessage.
+  'Ops_Sign_In_Failed',
+  'Ops_No_Role',
+  'Ops_Mfa_Required',
+]);
 
 function codesNamedByTheServer(): string[] {
   const sources = readdirSync(serverSrc, { recursive: true, encoding: 'utf8' })

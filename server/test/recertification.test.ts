@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
-import { auditEvents, providerLocations } from '../src/db/schema';
+import { auditEvents } from '../src/db/schema';
 import { userByUsername } from '../src/db/users';
 import { seedDemoAccounts } from '../src/modules/auth/demo-accounts';
 import { RECERTIFICATION_SUSPENSION_JOB } from '../src/modules/recertification/jobs';
@@ -12,7 +12,6 @@ import { buildTestApp, callAs, otherSession, testClock, type TestClient } from '
 import { link, linkOf, makeLocation, makePerson } from './support/recertification';
 
 const DAY = 24 * 60 * 60 * 1000;
-const restorePath = (locationId: string) => `/api/help-desk/locations/${locationId}/restore`;
 
 describe('recertification endpoints (docs/requirements/staff-accounts.md#annual-recertification)', () => {
   const clock = testClock();
@@ -33,8 +32,8 @@ describe('recertification endpoints (docs/requirements/staff-accounts.md#annual-
     const { db } = app.database;
     harbor = await makeLocation(db, 'Harbor Clinic');
     other = await makeLocation(db, 'Other Clinic');
-    for (const name of ['ann.admin', 'bob.admin', 'cy.user', 'dot.user', 'eli.user', 'oz.admin', 'help.desk'])
-      people[name] = await makePerson(db, name, name === 'help.desk' ? { isInternal: true } : {});
+    for (const name of ['ann.admin', 'bob.admin', 'cy.user', 'dot.user', 'eli.user', 'oz.admin'])
+      people[name] = await makePerson(db, name);
     await link(db, people['ann.admin']!.id, harbor, 'administrator', at(300));
     await link(db, people['bob.admin']!.id, harbor, 'administrator', at(20));
     await link(db, people['cy.user']!.id, harbor, 'user', at(-1));
@@ -136,36 +135,6 @@ describe('recertification endpoints (docs/requirements/staff-accounts.md#annual-
     expect(events.filter((e) => e.outcome === 'failure').map((e) => e.details?.reason)).toContain('Not_Found');
     expect((await callAs(app, fresh, 'GET', AUTH_ROUTES.session)).json().data.recertificationOverdue).toBe(false);
     expect((await callAs(app, fresh, 'GET', RECERTIFICATIONS_PATH)).json().data.links).toEqual([]);
-  });
-
-  it('the help desk (an internal user only) restores a location suspended for want of a current administrator', async () => {
-    const { db } = app.database;
-    const lone = await makeLocation(db, 'Lone Clinic');
-    const admin = await makePerson(db, 'lone.admin');
-    await link(db, admin.id, lone, 'administrator', at(1));
-    clock.advance(DAY + 1);
-    await app.jobs.runOnce(RECERTIFICATION_SUSPENSION_JOB, { force: true });
-    const [suspended] = await db.select().from(providerLocations).where(eq(providerLocations.id, lone));
-    expect(suspended!.accessSuspendedAt).not.toBeNull();
-
-    const ann = await session('ann.admin');
-    const refused = await callAs(app, ann, 'POST', restorePath(lone));
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ errorMessage: 'Forbidden' });
-
-    const desk = await session('help.desk');
-    expect((await callAs(app, desk, 'POST', restorePath('not-a-uuid'))).statusCode).toBe(400);
-    expect((await callAs(app, desk, 'POST', restorePath(crypto.randomUUID()))).statusCode).toBe(404);
-    const res = await callAs(app, desk, 'POST', restorePath(lone));
-    expect(res.json()).toEqual({ data: { restored: true, administrators: 1 } });
-    const [restored] = await db.select().from(providerLocations).where(eq(providerLocations.id, lone));
-    expect(restored!.accessSuspendedAt).toBeNull();
-    expect(await linkOf(db, admin.id, lone)).toMatchObject({ status: 'active', certifiedBy: people['help.desk']!.id });
-    const events = await db.select().from(auditEvents).where(eq(auditEvents.target, lone));
-    expect(events.map((e) => [e.action, e.actor])).toContainEqual([
-      'location.access-restored',
-      people['help.desk']!.id,
-    ]);
   });
 });
 

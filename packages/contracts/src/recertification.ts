@@ -3,13 +3,11 @@ import { dataEnvelope } from './http';
 
 /**
  * Annual recertification (docs/requirements/staff-accounts.md#annual-recertification): the links of an
- * administrator's locations falling due, the keep-or-remove decisions in bulk, and the help desk's restore of a
- * location whose access was suspended. Requests are strict objects: an unknown field is a 400 `Validation_Failed`.
+ * administrator's locations falling due, the keep-or-remove decisions in bulk (the help desk's restore of a
+ * location whose access was suspended is in the console: ops.ts). Requests are strict objects: an unknown field is a 400 `Validation_Failed`.
  */
 
 export const RECERTIFICATIONS_PATH = '/api/admin/recertifications';
-/** The help desk (an internal user) lifts a location's access suspension. */
-export const LOCATION_RESTORE_PATH = '/api/help-desk/locations/:locationId/restore';
 
 /** Links due within this many days show on the recertification screen (and reminders start). */
 export const RECERTIFICATION_DUE_DAYS = 45;
@@ -55,9 +53,3 @@ export const RecertificationRequest = z.strictObject({
 export type RecertificationRequest = z.infer<typeof RecertificationRequest>;
 export const RecertificationResponse = dataEnvelope(z.object({ kept: z.number(), removed: z.number() }));
 export type RecertificationResponse = z.infer<typeof RecertificationResponse>;
-
-export const LocationRestoreParams = z.strictObject({ locationId: z.uuid() });
-export type LocationRestoreParams = z.infer<typeof LocationRestoreParams>;
-/** `POST …/restore`: `administrators` is how many administrator links were recertified with the location. */
-export const LocationRestoreResponse = dataEnvelope(z.object({ restored: z.boolean(), administrators: z.number() }));
-export type LocationRestoreResponse = z.infer<typeof LocationRestoreResponse>;

@@ -160,6 +160,24 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
     'Provider location access restore refused',
   ],
   'invitation.accepted': ['Invitation accepted: provider location added', 'Invitation refused'],
+  // The help desk's console (docs/requirements/help-desk.md): what it did to the person, and its own steps.
+  'ops.person.unlock': ['Unlocked by the help desk', 'Help-desk unlock refused'],
+  'ops.person.end-sessions': ['Sessions ended by the help desk', 'Help-desk end of sessions refused'],
+  'ops.person.resend-verification': ['Verification email sent again by the help desk', 'Help-desk resend refused'],
+  'ops.person.reset-mfa': ['Two-step verification reset by the help desk', 'Help-desk MFA reset refused'],
+  'ops.person.disable': ['Disabled by the help desk', 'Help-desk disable refused'],
+  'ops.person.enable': ['Enabled by the help desk', 'Help-desk enable refused'],
+  'ops.person.reveal': ['Contact details viewed by the help desk', 'Help-desk view refused'],
+  'ops.person.view': ['Account viewed by the help desk', 'Help-desk view refused'],
+  'ops.location.restore-administrator': [
+    'Made administrator by the help desk',
+    'Help-desk administrator restore refused',
+  ],
+  'ops.location.view': ['Provider location viewed by the help desk', 'Help-desk location view refused'],
+  'ops.search': ['Help-desk search', 'Help-desk search refused'],
+  'ops.session': ['Help-desk session read', 'Help-desk session refused'],
+  'ops.sign-in': ['Help-desk sign-in', 'Help-desk sign-in refused'],
+  'ops.sign-out': ['Help-desk sign-out', 'Help-desk sign-out refused'],
 };
 
 const METHOD_TEXT: Record<string, string> = {

@@ -37,7 +37,6 @@ interface DemoAccount {
   firstName: string;
   lastName: string;
   status: UserStatus;
-  isInternal?: boolean;
   location?: {
     jurisdiction: MacJurisdiction;
     role: 'administrator' | 'user';
@@ -90,7 +89,6 @@ export function demoAccounts(): DemoAccount[] {
       status: 'disabled_inactive',
       location: { jurisdiction: first, role: 'user' },
     },
-    { username: 'demo.internal', firstName: 'Casey', lastName: 'Internal', status: 'active', isInternal: true },
     // End users waiting for demo.admin.j5's approval (docs/requirements/staff-accounts.md#demo-data).
     { username: 'demo.wait.1', firstName: 'Riley', lastName: 'Requester', status: 'active', requests: first },
     { username: 'demo.wait.2', firstName: 'Morgan', lastName: 'Requester', status: 'active', requests: first },
@@ -177,7 +175,6 @@ export async function seedDemoAccounts(
             dob: '1980-01-01',
             passwordHash,
             status: account.status,
-            isInternal: account.isInternal ?? false,
             ...(secret ? { totpSecretEncrypted: encryptSecret(encryptionKey, secret), mfaEnrolledAt: now } : {}),
           })
           .onConflictDoNothing()

@@ -1,7 +1,4 @@
 import {
-  LOCATION_RESTORE_PATH,
-  LocationRestoreParams,
-  LocationRestoreResponse,
   RECERTIFICATIONS_PATH,
   RecertificationListResponse,
   RecertificationRequest,
@@ -9,13 +6,13 @@ import {
 } from '@portal/contracts/recertification';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { serviceContext } from '../../identity/service-context';
-import { requireRecentAuthentication, requireSession } from '../../identity/sessions/guards';
-import { dueRecertifications, recertify, restoreLocation } from './service';
+import { requireRecentAuthentication } from '../../identity/sessions/guards';
+import { dueRecertifications, recertify } from './service';
 
 /**
  * Annual recertification (docs/requirements/staff-accounts.md#annual-recertification, docs/decisions/0041): what is
- * due on the caller's locations and the bulk keep-or-remove decisions, and the help desk's restore of a suspended
- * location. The flows are in service.ts; the jobs in jobs.ts and request-notifications.ts.
+ * due on the caller's locations and the bulk keep-or-remove decisions. A location suspended for want of a current
+ * administrator is restored by a help-desk supervisor in the console (docs/requirements/help-desk.md#actions). The flows are in service.ts; the jobs in jobs.ts and request-notifications.ts.
  */
 export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
   // Reading is not a change: no audit. The admin guard (scope `administered`) lets administrators in; the service
@@ -47,18 +44,6 @@ export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ({
       data: await recertify(serviceContext(request), request.portalSession!.userId, request.body.decisions),
-    }),
-  );
-
-  app.post(
-    LOCATION_RESTORE_PATH,
-    {
-      config: { audit: { action: 'location.access-restored' }, errors: { 403: ['Forbidden'], 404: ['Not_Found'] } },
-      preHandler: [requireSession, requireRecentAuthentication],
-      schema: { params: LocationRestoreParams, response: { 200: LocationRestoreResponse } },
-    },
-    async (request) => ({
-      data: await restoreLocation(serviceContext(request), request.portalSession!.userId, request.params.locationId),
     }),
   );
 };

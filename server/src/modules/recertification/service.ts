@@ -1,6 +1,5 @@
 import type { DueRecertification, RecertificationDecision } from '@portal/contracts/recertification';
-import { and, asc, eq, inArray, lte, ne, not, or, sql, type SQL } from 'drizzle-orm';
-import { linkInForce } from '../../db/links';
+import { and, asc, eq, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { providerLocations, userLocations, users } from '../../db/schema';
 import type { DbExecutor } from '../../platform/db-executor';
 import { administeredLocations as administeredLocationsQuery, type UserRef } from '../../identity/admin-guard';
@@ -179,50 +178,5 @@ export async function recertify(
       });
     }
     return { kept, removed };
-  });
-}
-
-/**
- * The help desk's restore of a location whose access was suspended for want of a current administrator: an internal
- * user only (403 `Forbidden` otherwise; 404 for an unknown location). The location's administrator links are
- * recertified for RECERTIFICATION_DAYS by the help-desk user (active again), so the location has a current
- * administrator who then recertifies the others. Audited with the location as target.
- */
-export async function restoreLocation(
-  ctx: Ctx,
-  actorId: string,
-  locationId: string,
-): Promise<{ restored: boolean; administrators: number }> {
-  const now = ctx.now();
-  return ctx.db.transaction(async (tx) => {
-    const [actor] = await tx.select({ isInternal: users.isInternal }).from(users).where(eq(users.id, actorId));
-    if (!actor?.isInternal) throw new PortalError(403, 'Forbidden');
-    const [location] = await tx
-      .select({ suspendedAt: providerLocations.accessSuspendedAt })
-      .from(providerLocations)
-      .where(eq(providerLocations.id, locationId))
-      .for('update');
-    if (!location) throw new PortalError(404, 'Not_Found');
-    const until = new Date(now.getTime() + ctx.config.staff.recertificationDays * DAY_MS);
-    let administrators = 0;
-    if (location.suspendedAt) {
-      const links = await tx
-        .update(userLocations)
-        .set({ certifiedUntil: until, certifiedBy: actorId, reminderDaysSent: null, status: 'active' })
-        .where(
-          and(eq(userLocations.locationId, locationId), eq(userLocations.role, 'administrator'), not(linkInForce(now))),
-        )
-        .returning({ userId: userLocations.userId });
-      administrators = links.length;
-      await tx.update(providerLocations).set({ accessSuspendedAt: null }).where(eq(providerLocations.id, locationId));
-    }
-    await audit(ctx, tx, {
-      actor: actorId,
-      action: 'location.access-restored',
-      target: locationId,
-      outcome: 'success',
-      details: { count: administrators, ...(location.suspendedAt ? {} : { reason: 'not suspended' }) },
-    });
-    return { restored: location.suspendedAt !== null, administrators };
   });
 }

@@ -1,5 +1,5 @@
 import { AUTH_ROUTES } from '@portal/contracts/paths';
-import { SessionStateCheck } from '@portal/contracts/answer-checks';
+import { SessionStateCheck } from '@portal/contracts/response-checks';
 import type { RecertificationDecision } from '@portal/contracts/recertification';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
