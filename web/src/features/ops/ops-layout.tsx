@@ -137,9 +137,10 @@ function SignIn({ endedCode }: { endedCode?: string }) {
       <Typography component="h1" variant="h4" gutterBottom>
         Help-desk console
       </Typography>
-      {code && (
+      {/* Once its text is here (the CMS's, for the code): never an empty alert. */}
+      {code && reason && (
         <Alert severity={endedCode ? 'warning' : 'error'} sx={{ mb: 2 }} data-testid="ops-sign-in-reason">
-          {reason ?? ' '}
+          {reason}
         </Alert>
       )}
       <Typography sx={{ mb: 3 }}>
