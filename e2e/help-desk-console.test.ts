@@ -120,6 +120,9 @@ describe('the help-desk console', () => {
     await expect.poll(() => page.getByTestId('ops-operator').innerText()).toMatch(/Harper Desk\s*Help desk/);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/ops');
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect
+      .poll(() => page.getByTestId('ops-signed-out').innerText())
+      .toMatch(/You signed out of the help-desk console/);
     await page.getByRole('link', { name: 'Sign in with the contractor directory' }).waitFor();
     expect((await consoleCall(page, 'GET', OPS_ROUTES.session)).status()).toBe(401);
 

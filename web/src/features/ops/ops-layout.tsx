@@ -100,7 +100,7 @@ function OpsContent() {
     case 'checking':
       return <SectionSkeleton label="Checking your console sign-in" lines={4} />;
     case 'signed-out':
-      return <SignIn />;
+      return <SignIn signedOut={state.chosen ? { directorySignOut: state.directorySignOut ?? null } : undefined} />;
     case 'ended':
       return <SignIn endedCode={state.code} />;
     case 'signed-in':
@@ -124,7 +124,14 @@ function useSignInRefusal(): string | undefined {
  * Signed out: contractor staff sign in through the enterprise directory, never with a portal password. After a
  * refused sign-in, or once the session has ended, the reason comes first.
  */
-function SignIn({ endedCode }: { endedCode?: string }) {
+function SignIn({
+  endedCode,
+  signedOut,
+}: {
+  endedCode?: string;
+  /** After a chosen sign-out: the directory's session is still open (a shared desk's next user would be signed in). */
+  signedOut?: { directorySignOut: string | null };
+}) {
   useDocumentTitle('Help-desk console sign-in');
   const { pathname, search } = useLocation();
   const refusal = useSignInRefusal();
@@ -141,6 +148,18 @@ function SignIn({ endedCode }: { endedCode?: string }) {
       {code && reason && (
         <Alert severity={endedCode ? 'warning' : 'error'} sx={{ mb: 2 }} data-testid="ops-sign-in-reason">
           {reason}
+        </Alert>
+      )}
+      {signedOut && (
+        <Alert severity="success" sx={{ mb: 2 }} data-testid="ops-signed-out">
+          You signed out of the help-desk console.
+          {signedOut.directorySignOut && (
+            <>
+              {' '}
+              You are still signed in to the contractor directory:{' '}
+              <Link href={signedOut.directorySignOut}>sign out of the directory too</Link>.
+            </>
+          )}
         </Alert>
       )}
       <Typography sx={{ mb: 3 }}>

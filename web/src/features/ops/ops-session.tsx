@@ -9,14 +9,15 @@ export const IDLE_WARNING_MS = 2 * 60_000;
 
 export type OpsSessionState =
   | { kind: 'checking' }
-  | { kind: 'signed-out' }
+  /** `directorySignOut`: after a chosen sign-out, where the directory's own session can be ended too (if it offers it). */
+  | { kind: 'signed-out'; chosen?: boolean; directorySignOut?: string | null }
   /** The session the console had is gone (idle, time limit, the directory): `code` says why. */
   | { kind: 'ended'; code: string }
   | { kind: 'signed-in'; operator: OperatorSession; supervisor: boolean };
 
 interface OpsSessionValue {
   state: OpsSessionState;
-  /** Ends the console session (and, when the directory offers it, goes to the directory's sign-out). */
+  /** Ends the console session; the directory's own session stays (the signed-out page offers its sign-out). */
   signOut: () => Promise<void>;
 }
 
@@ -44,7 +45,7 @@ export function useOperator(): { operator: OperatorSession; supervisor: boolean 
 export function OpsSessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const session = useQuery(operatorSessionQueryOptions());
-  const [signedOut, setSignedOut] = useState(false);
+  const [signedOut, setSignedOut] = useState<{ directorySignOut: string | null }>();
 
   useEffect(
     () =>
@@ -62,7 +63,7 @@ export function OpsSessionProvider({ children }: { children: ReactNode }) {
 
   const { data, error, isError } = session;
   const state: OpsSessionState = useMemo(() => {
-    if (signedOut) return { kind: 'signed-out' };
+    if (signedOut) return { kind: 'signed-out', chosen: true, directorySignOut: signedOut.directorySignOut };
     if (isError && error instanceof ApiError && error.status === 401)
       // The session it had is gone (a failed refetch keeps the last data): ended; never had one: signed out.
       return data ? { kind: 'ended', code: 'Ops_Session_Expired' } : { kind: 'signed-out' };
@@ -78,9 +79,8 @@ export function OpsSessionProvider({ children }: { children: ReactNode }) {
       state,
       signOut: async () => {
         const { endSessionUrl } = await signOut().catch(() => ({ endSessionUrl: null }));
-        setSignedOut(true);
+        setSignedOut({ directorySignOut: endSessionUrl });
         queryClient.removeQueries({ queryKey: opsQueryKeys.all });
-        if (endSessionUrl) window.location.assign(endSessionUrl);
       },
     }),
     [state, queryClient],

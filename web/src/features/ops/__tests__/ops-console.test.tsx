@@ -42,9 +42,7 @@ const person = (changes: Partial<OpsPerson> = {}): OpsPerson => ({
   lastLoginAt: '2026-11-20T15:04:00.000Z',
   createdAt: '2026-01-02T10:00:00.000Z',
   sessions: [],
-  locations: [
-    { ...location, role: 'user', linkStatus: 'active', certifiedUntil: '2027-06-30T00:00:00.000Z' },
-  ],
+  locations: [{ ...location, role: 'user', linkStatus: 'active', certifiedUntil: '2027-06-30T00:00:00.000Z' }],
   pendingRequests: [],
   invitations: [],
   auditEvents: [],
