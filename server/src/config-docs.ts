@@ -355,6 +355,78 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
     ],
   },
   {
+    title: 'Help-desk console (docs/requirements/help-desk.md)',
+    settings: [
+      {
+        names: ['OIDC_ISSUER'],
+        shown: 'unset (no console)',
+        text: "The enterprise directory's OpenID Connect issuer URL (Entra ID `https://login.microsoftonline.com/<tenant>/v2.0`, Okta `https://<org>.okta.com/oauth2/default`, Keycloak `https://<host>/realms/<realm>`). Unset: every `/ops` page and `/api/ops` route answers 404. `npm start` sets it to its demo directory.",
+      },
+      {
+        names: ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'],
+        shown: 'unset',
+        text: "The portal's client registration at the directory (a confidential web client; without a secret the portal is a public client using PKCE alone). Required with `OIDC_ISSUER`.",
+      },
+      {
+        names: ['OIDC_REDIRECT_URL'],
+        shown: '`$PUBLIC_URL/api/ops/auth/callback`',
+        text: 'The redirect URI registered at the directory.',
+      },
+      {
+        names: ['OIDC_SCOPES'],
+        shown: '`openid profile email`',
+        text: 'Scopes asked for; add the one that releases the group claim when the directory needs it (Okta, Keycloak: `groups`).',
+      },
+      {
+        names: ['OIDC_GROUPS_CLAIM'],
+        shown: '`groups`',
+        text: "The ID-token (or userinfo) claim listing the person's groups (Entra ID: `groups` or `roles`).",
+      },
+      {
+        names: ['OIDC_HELP_DESK_GROUPS', 'OIDC_SUPERVISOR_GROUPS'],
+        joiner: ' / ',
+        shown: '`help-desk` / `help-desk-supervisor`',
+        text: 'Comma-separated groups mapped to the help-desk and supervisor roles; someone in neither is refused.',
+      },
+      {
+        names: ['OIDC_REQUIRE_MFA'],
+        shown: 'true in production, false elsewhere',
+        text: 'Refuse a sign-in the directory did not report as multi-factor (`amr` or `acr`, below).',
+      },
+      {
+        names: ['OIDC_MFA_AMR_VALUES'],
+        shown: '`mfa,otp,hwk,swk,fido,sms`',
+        text: '`amr` values (RFC 8176) that count as multi-factor.',
+      },
+      {
+        names: ['OIDC_MFA_ACR_VALUES'],
+        shown: 'none',
+        text: '`acr` values that count as multi-factor (e.g. Okta `phr`, Keycloak `gold`).',
+      },
+      {
+        names: ['OIDC_ALLOW_HTTP'],
+        shown: '`false`',
+        text: 'Lets the portal reach the directory over plain http (the demo directory); refused in production.',
+      },
+      {
+        names: ['OPS_SESSION_IDLE_MS', 'OPS_SESSION_ABSOLUTE_MS'],
+        joiner: ' / ',
+        shown: '`900000` / `28800000`',
+        text: 'The console session ends after 15 minutes without a request (CMS ARS AC-11) and 8 hours after sign-in.',
+      },
+      {
+        names: ['OPS_ROLE_RECHECK_MS'],
+        shown: '`300000`',
+        text: 'The first console request after this long asks the directory again (userinfo, or the refresh token): signed out there or no longer in a mapped group ends the session.',
+      },
+      {
+        names: ['OPS_ALLOWED_ADDRESSES'],
+        shown: 'unset (any address)',
+        text: 'Addresses and CIDR ranges, comma-separated, allowed to open `/ops` and `/api/ops`; others get 404.',
+      },
+    ],
+  },
+  {
     title: 'Operations',
     settings: [
       {

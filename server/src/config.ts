@@ -46,6 +46,31 @@ const trustProxySetting = z.string().transform((value, ctx): boolean | string[] 
   return entries.length ? entries : false;
 });
 
+/** A comma-separated list (spaces around entries ignored; empty entries dropped). */
+const listSetting = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean),
+);
+
+/** Addresses and CIDR ranges, comma-separated (`10.0.0.0/8, 192.168.1.7`). */
+const addressListSetting = z.string().transform((value, ctx): string[] => {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    try {
+      proxyAddr.compile(entry);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of addresses or CIDR ranges' });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
+
 /** A port number, or `off`. */
 const optionalPortSetting = z.string().transform((value, ctx): number | null => {
   const trimmed = value.trim().toLowerCase();
@@ -258,6 +283,45 @@ export const EnvSchema = z.object({
   // Invitations per hour, per client address, per administrator and per location, each
   // (docs/requirements/staff-accounts.md#invitations).
   INVITATIONS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
+  // The help-desk console (docs/requirements/help-desk.md): contractor staff sign in through the enterprise directory
+  // (OpenID Connect). Unset OIDC_ISSUER: no console (every /ops page and /api/ops route answers 404).
+  OIDC_ISSUER: urlSetting.optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  // Where the directory sends the browser back; default PUBLIC_URL + /api/ops/auth/callback.
+  OIDC_REDIRECT_URL: urlSetting.optional(),
+  OIDC_SCOPES: z.string().min(1).default('openid profile email'),
+  OIDC_GROUPS_CLAIM: z.string().min(1).default('groups'),
+  OIDC_HELP_DESK_GROUPS: listSetting.default(['help-desk']),
+  OIDC_SUPERVISOR_GROUPS: listSetting.default(['help-desk-supervisor']),
+  // Unset: required in production, not elsewhere. Multi-factor = an `amr` of OIDC_MFA_AMR_VALUES or an `acr` listed.
+  OIDC_REQUIRE_MFA: booleanSetting.optional(),
+  OIDC_MFA_AMR_VALUES: listSetting.default(['mfa', 'otp', 'hwk', 'swk', 'fido', 'sms']),
+  OIDC_MFA_ACR_VALUES: listSetting.default([]),
+  // Plain http:// to the directory: laptops and tests only (refused in production).
+  OIDC_ALLOW_HTTP: booleanSetting.default(false),
+  // The console's own session (CMS ARS AC-11 for privileged users: 15 minutes idle).
+  OPS_SESSION_IDLE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(15 * 60_000),
+  OPS_SESSION_ABSOLUTE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(8 * 3_600_000),
+  // The next console request after this long asks the directory again whether the person is signed in, with a role.
+  OPS_ROLE_RECHECK_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(86_400_000)
+    .default(5 * 60_000),
+  // Addresses and CIDR ranges allowed to open /ops and /api/ops (comma-separated); unset: any.
+  OPS_ALLOWED_ADDRESSES: addressListSetting.optional(),
   // Operations (docs/decisions/0033-openapi-metrics-deployment.md): Prometheus metrics on their own port, loopback
   // only by default; `off` serves none. Several instances on one host each need their own port.
   METRICS_PORT: optionalPortSetting.default(9464),
@@ -399,6 +463,32 @@ export const ConfigSchema = EnvSchema.transform((env) => {
       attemptsPerMinute: env.REGISTRATION_ATTEMPTS_PER_MINUTE,
     },
     invitations: { perHour: env.INVITATIONS_PER_HOUR },
+    /** The help-desk console (docs/requirements/help-desk.md); `oidc` null: no console. */
+    ops: {
+      oidc: env.OIDC_ISSUER
+        ? {
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID ?? '',
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            redirectUrl:
+              env.OIDC_REDIRECT_URL ?? `${env.PUBLIC_URL ?? `http://localhost:${env.PORT}`}/api/ops/auth/callback`,
+            scopes: env.OIDC_SCOPES,
+            groupsClaim: env.OIDC_GROUPS_CLAIM,
+            helpDeskGroups: env.OIDC_HELP_DESK_GROUPS,
+            supervisorGroups: env.OIDC_SUPERVISOR_GROUPS,
+            requireMfa: env.OIDC_REQUIRE_MFA ?? env.NODE_ENV === 'production',
+            mfaAmrValues: env.OIDC_MFA_AMR_VALUES,
+            mfaAcrValues: env.OIDC_MFA_ACR_VALUES,
+            allowHttp: env.OIDC_ALLOW_HTTP,
+          }
+        : null,
+      idleMs: env.OPS_SESSION_IDLE_MS,
+      absoluteMs: env.OPS_SESSION_ABSOLUTE_MS,
+      roleRecheckMs: env.OPS_ROLE_RECHECK_MS,
+      /** Undefined: any address. */
+      allowedAddresses: env.OPS_ALLOWED_ADDRESSES,
+    },
+
     /** `port: null`: no metrics port. */
     metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST, benchGc: env.METRICS_BENCH_GC },
     apiDocs: env.API_DOCS ?? env.NODE_ENV !== 'production',
@@ -418,6 +508,14 @@ export const ConfigSchema = EnvSchema.transform((env) => {
     });
   if (config.sessions.idleMs > config.sessions.absoluteMs)
     ctx.addIssue({ code: 'custom', path: ['SESSION_IDLE_MS'], message: 'must not be longer than SESSION_ABSOLUTE_MS' });
+  if (config.ops.oidc && !config.ops.oidc.clientId)
+    ctx.addIssue({ code: 'custom', path: ['OIDC_CLIENT_ID'], message: 'is required when OIDC_ISSUER is set' });
+  if (config.ops.idleMs > config.ops.absoluteMs)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['OPS_SESSION_IDLE_MS'],
+      message: 'must not be longer than OPS_SESSION_ABSOLUTE_MS',
+    });
   // Production must not invent secrets on its own disk: several instances need the same ones.
   if (config.isProduction) {
     if (!config.sessionSecret)
@@ -432,6 +530,8 @@ export const ConfigSchema = EnvSchema.transform((env) => {
         message: "must list the proxies' addresses or CIDR ranges when NODE_ENV=production, not true",
       });
     }
+    if (config.ops.oidc?.allowHttp)
+      ctx.addIssue({ code: 'custom', path: ['OIDC_ALLOW_HTTP'], message: 'must not be true when NODE_ENV=production' });
     // The viewer shows every email (reset links included) to anyone who can reach the server.
     if (config.mail.viewer)
       ctx.addIssue({ code: 'custom', path: ['MAIL_VIEWER'], message: 'must not be true when NODE_ENV=production' });

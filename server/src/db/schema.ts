@@ -78,6 +78,7 @@ export const providerLocations = pgTable(
   (t) => [
     uniqueIndex('provider_locations_npi_ptan_lob_key').on(t.npi, t.ptan, t.lineOfBusiness),
     index('provider_locations_npi_idx').on(t.npi),
+    index('provider_locations_ptan_idx').on(sql`upper(${t.ptan})`),
   ],
 );
 
@@ -146,6 +147,13 @@ export const users = pgTable(
     // Usernames are unique whatever their case (docs/requirements/portal.md#data-model).
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     index('users_email_lower_idx').on(sql`lower(${t.email})`),
+    // The help desk's one-box search matches prefixes (docs/requirements/help-desk.md): `text_pattern_ops` lets a
+    // `like 'abc%'` use the index whatever the database's collation.
+    index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
+    index('users_email_prefix_idx').on(sql`lower(${t.email}) text_pattern_ops`),
+    index('users_last_name_prefix_idx').on(sql`lower(${t.lastName}) text_pattern_ops`),
+    index('users_first_name_prefix_idx').on(sql`lower(${t.firstName}) text_pattern_ops`),
+    index('users_full_name_prefix_idx').on(sql`lower(${t.firstName} || ' ' || ${t.lastName}) text_pattern_ops`),
   ],
 );
 
@@ -550,4 +558,49 @@ export const ddeRequests = pgTable(
     uniqueIndex('dde_requests_idempotency_key').on(t.requesterId, t.idempotencyKey),
     index('dde_requests_location_idx').on(t.locationId),
   ],
+);
+
+/**
+ * Contractor staff known from the enterprise directory (docs/requirements/help-desk.md): never a password. One row per
+ * directory subject, written at each sign-in with the name, email and roles the directory gave then.
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    issuer: text('issuer').notNull(),
+    /** The directory's `sub`. */
+    subject: text('subject').notNull(),
+    name: text('name').notNull(),
+    email: varchar('email', { length: 254 }).notNull(),
+    /** `help_desk`, `supervisor` (from the group claim at the last sign-in or re-check). */
+    roles: jsonb('roles').$type<string[]>().notNull(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('operators_issuer_subject_key').on(t.issuer, t.subject)],
+);
+
+/**
+ * The console's sessions, apart from provider sessions: the browser holds a random id (cookie `ops_session`, path
+ * `/api/ops`), the table its SHA-256, and the directory's tokens encrypted (ENCRYPTION_KEY) for the role re-check.
+ */
+export const opsSessions = pgTable(
+  'ops_sessions',
+  {
+    idHash: varchar('id_hash', { length: 64 }).primaryKey(),
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When the directory last confirmed the person and their role (sign-in, then each re-check). */
+    checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+    accessTokenEncrypted: text('access_token_encrypted'),
+    refreshTokenEncrypted: text('refresh_token_encrypted'),
+    /** For the directory's end-session request (`id_token_hint`). */
+    idTokenEncrypted: text('id_token_encrypted'),
+  },
+  (t) => [index('ops_sessions_operator_idx').on(t.operatorId), index('ops_sessions_expires_idx').on(t.expiresAt)],
 );
