@@ -11,7 +11,7 @@ import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectNoAxeViolations, screenshot } from './support/browser';
 import { enterPassword, loginEnrolling, loginWithTotp } from './support/login';
 import { readEmail } from './support/mail';
-import { DEMO_DIRECTORY_PASSWORD } from '../server/src/demo-directory/provider';
+import { DEMO_DIRECTORY_PASSWORD } from '../server/test/support/directory';
 import { opsDirectory, signInAtDirectory, signInToConsole } from './support/ops-directory';
 import { portalSuite } from './support/portal-suite';
 

@@ -2,27 +2,23 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import {
   DEMO_DIRECTORY_PASSWORD,
-  startDemoDirectory,
+  directoryEnv,
+  startTestDirectory,
   type DemoDirectory,
-} from '../../server/src/demo-directory/provider';
+} from '../../server/test/support/directory';
 import { freePort } from './portal-server';
 
 /**
- * The help-desk console's enterprise directory for a browser test file (docs/requirements/help-desk.md): a real
- * OpenID provider (the demo directory `npm start` runs) started before the file's portal, whose settings `env()` gives
- * (the portal's port is chosen first, as the directory registers its callback address). Stopped after the file.
+ * The help-desk console's enterprise directory for a browser test file (docs/requirements/help-desk.md): the real
+ * OpenID provider `npm start` runs, started before the file's portal. The portal's port is chosen first, because the
+ * directory registers the portal's callback address; `env()` gives the portal's settings (that port included).
  */
 export function opsDirectory() {
   let directory: DemoDirectory | undefined;
   let port = 0;
   beforeAll(async () => {
     port = await freePort();
-    directory = await startDemoDirectory({
-      port: 0,
-      host: '127.0.0.1',
-      publicHost: 'localhost',
-      redirectUris: [`http://localhost:${port}/api/ops/auth/callback`],
-    });
+    directory = await startTestDirectory(`http://localhost:${port}`);
   });
   afterAll(async () => {
     await directory?.close();
@@ -35,15 +31,10 @@ export function opsDirectory() {
     get directory() {
       return started();
     },
-    /** The portal settings that point its console at this directory. */
     env: (): Record<string, string> => ({
       PORT: String(port),
       PUBLIC_URL: `http://localhost:${port}`,
-      OIDC_ISSUER: started().issuer,
-      OIDC_CLIENT_ID: started().clientId,
-      OIDC_CLIENT_SECRET: started().clientSecret,
-      OIDC_ALLOW_HTTP: 'true',
-      OIDC_REQUIRE_MFA: 'true',
+      ...directoryEnv(started()),
     }),
   };
 }
