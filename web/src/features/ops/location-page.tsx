@@ -72,7 +72,7 @@ function Location({ location }: { location: OpsLocation }) {
         />
       </Stack>
       <Grid container spacing={3}>
-        <Grid size={{ xs: 12, md: 8 }} sx={{ order: { xs: 2, md: 1 } }}>
+        <Grid size={{ xs: 12, md: 8 }}>
           <PageSection id="ops-identifiers" title="Identifiers">
             <Facts>
               <Fact term="NPI">{location.npi}</Fact>
@@ -164,7 +164,7 @@ function Location({ location }: { location: OpsLocation }) {
             )}
           </PageSection>
         </Grid>
-        <Grid size={{ xs: 12, md: 4 }} sx={{ order: { xs: 1, md: 2 } }}>
+        <Grid size={{ xs: 12, md: 4 }}>
           <Paper
             component="section"
             variant="outlined"

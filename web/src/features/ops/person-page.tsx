@@ -182,7 +182,7 @@ function Person({ person }: { person: OpsPerson }) {
         {statusChip}
       </Stack>
       <Grid container spacing={3}>
-        <Grid size={{ xs: 12, md: 8 }} sx={{ order: { xs: 2, md: 1 } }}>
+        <Grid size={{ xs: 12, md: 8 }}>
           <PageSection id="ops-status" title="Status and why">
             {person.statusReasons.length === 0 ? (
               <Typography>Nothing stops {person.name} from logging in.</Typography>
@@ -311,7 +311,7 @@ function Person({ person }: { person: OpsPerson }) {
             )}
           </PageSection>
         </Grid>
-        <Grid size={{ xs: 12, md: 4 }} sx={{ order: { xs: 1, md: 2 } }}>
+        <Grid size={{ xs: 12, md: 4 }}>
           <Paper
             component="section"
             variant="outlined"
