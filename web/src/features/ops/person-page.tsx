@@ -226,8 +226,8 @@ function Person({ person }: { person: OpsPerson }) {
             ) : (
               <ScrollTable label="Open sessions" columns={['Started', 'Last active', 'Browser']}>
                 <TableBody>
-                  {person.sessions.map((session) => (
-                    <TableRow key={session.createdAt}>
+                  {person.sessions.map((session, index) => (
+                    <TableRow key={`${session.createdAt}-${index}`}>
                       <TableCell data-label="Started">{formatDateTime(session.createdAt)}</TableCell>
                       <TableCell data-label="Last active">{formatDateTime(session.lastSeenAt)}</TableCell>
                       <TableCell data-label="Browser">{session.userAgent ?? 'Unknown'}</TableCell>
