@@ -28,6 +28,8 @@ import { outboxSenderJob } from './platform/mail/outbox';
 import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
 import { metricsPlugin } from './platform/metrics';
 import { registerOpenApi } from './platform/openapi';
+import { opsGuardPlugin } from './modules/ops/guard';
+import { opsRoutes } from './modules/ops/routes';
 import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password/routes';
@@ -239,6 +241,7 @@ export async function buildApp({
   await app.register(sessionPlugin);
   // Before every route: it guards each one under /api/admin as declared (docs/decisions/0039-admin-guard.md).
   await app.register(adminGuardPlugin, { recertificationHold });
+  await app.register(opsGuardPlugin);
   // The API reference collects routes as they are declared: before them (docs/decisions/0033-openapi-metrics-deployment.md).
   if (config.apiDocs) await registerOpenApi(app, { publicUrl: config.publicUrl, ui: true });
   await app.register(healthRoutes, { database });
@@ -262,6 +265,7 @@ export async function buildApp({
   await app.register(accessRequestRoutes);
   await app.register(registrationRoutes);
   await app.register(recertificationRoutes);
+  await app.register(opsRoutes);
   if (config.mail.viewer) {
     app.log.warn(
       { path: MAIL_VIEWER_PATH },

@@ -21,6 +21,15 @@ export const AuditDetails = z.strictObject({
   ptan: z.string().max(10).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   sessionCount: z.number().int().optional(),
+  /**
+   * The help desk's reason for an action (docs/requirements/help-desk.md#actions): the one free text an event holds,
+   * written by contractor staff, never by the person or a visitor.
+   */
+  operatorReason: z.string().max(500).optional(),
+  /** Which identity facts the operator checked before an MFA reset (names from the fixed list, never the values). */
+  identityChecks: z.array(z.string().max(40)).max(10).optional(),
+  /** What an operator viewed in full (`email`, `phone`). */
+  revealed: z.enum(['email', 'phone']).optional(),
 });
 export type AuditDetails = z.input<typeof AuditDetails>;
 

@@ -44,10 +44,13 @@ export const routeAuditPlugin = fp(async (app: FastifyInstance) => {
     if (written !== false || !declared || !('action' in declared)) return done();
     const failed = reply.statusCode >= 400;
     const userId = request.portalSession?.userId ?? null;
+    // A console (help-desk) request: the operator acted, on the person or location of its path.
+    const operator = request.operator ? `operator:${request.operator.operatorId}` : null;
+    const params = request.params as Record<string, string | undefined> | undefined;
     recordAudit(app.database.db, {
-      actor: userId,
+      actor: operator ?? userId,
       action: declared.action,
-      target: userId,
+      target: operator ? (params?.userId ?? params?.locationId ?? operator) : userId,
       outcome: failed ? 'failure' : 'success',
       ip: request.ip,
       requestId: request.id,

@@ -138,9 +138,9 @@ function refuseSelf(grant: AdminGrant, userId: string): void {
  * location"), and the rule of `checkAdministratorChange` holds when `disables` (the person stops counting as an
  * administrator anywhere). A link made meanwhile (an invitation accepted) is read again after the locks.
  */
-async function lockPersonLocations(
+export async function lockPersonLocations(
   tx: DbExecutor,
-  grant: AdminGrant,
+  actor: { actorId: string; operator?: boolean },
   userId: string,
   now: Date,
   disables: boolean,
@@ -148,12 +148,16 @@ async function lockPersonLocations(
   let locked: string[] = [];
   for (;;) {
     const locationIds = await locationsOfPerson(tx, userId);
-    // Removed from every location meanwhile: no longer a person of the actor's.
-    if (!locationIds.length) throw new PortalError(404, 'Not_Found');
+    // Removed from every location meanwhile: no longer a person of the actor's (the help desk serves anyone).
+    if (!locationIds.length) {
+      if (actor.operator) return undefined;
+      throw new PortalError(404, 'Not_Found');
+    }
     if (locationIds.every((id) => locked.includes(id))) return undefined;
     locked = [...new Set([...locked, ...locationIds])];
     const { refusal } = await checkAdministratorChange(tx, {
-      actorId: grant.actorId,
+      actorId: actor.actorId,
+      operator: actor.operator,
       locationIds: locked,
       now,
       every: true,
@@ -164,7 +168,7 @@ async function lockPersonLocations(
 }
 
 /** The person's name and address for the notice, in the transaction. */
-async function recipient(tx: DbExecutor, userId: string) {
+export async function recipient(tx: DbExecutor, userId: string) {
   const [user] = await tx
     .select({ email: users.email, firstName: users.firstName, status: users.status })
     .from(users)
@@ -172,6 +176,97 @@ async function recipient(tx: DbExecutor, userId: string) {
     .for('update');
   if (!user) throw new PortalError(404, 'Not_Found');
   return user;
+}
+
+/** Who acted, for the person's notice. */
+export type NoticeBy = 'administrator' | 'help-desk';
+
+/** What an account change did: its audit details, and whether it queued an email (then kick the outbox). */
+export interface AccountChange {
+  details: AuditDetails;
+  email?: boolean;
+}
+
+/**
+ * The account changes themselves, shared by the administrators' actions below and the help desk's console
+ * (modules/ops): each runs in the caller's transaction after the caller's own checks (the locks and the rule), and
+ * emails the person.
+ */
+export async function disableAccount(tx: DbExecutor, userId: string, by: NoticeBy): Promise<AccountChange> {
+  const user = await recipient(tx, userId);
+  if (user.status === 'disabled_admin') return { details: { field: 'status', count: 0 } };
+  await tx.update(users).set({ status: 'disabled_admin' }).where(eq(users.id, userId));
+  const sessionCount = await endAllSessions(tx, userId, { reason: 'account_disabled' });
+  await enqueueEmail(tx, {
+    to: user.email,
+    template: 'account-changed-by-admin',
+    data: { firstName: user.firstName, change: 'disabled', ...(by === 'help-desk' ? { by } : {}) },
+  });
+  return { details: { field: 'status', reason: user.status, sessionCount }, email: true };
+}
+
+/** Enables a disabled account (an administrator's or the inactivity job's disable); the inactivity limit restarts. */
+export async function enableAccount(tx: DbExecutor, userId: string, now: Date, by: NoticeBy): Promise<AccountChange> {
+  const user = await recipient(tx, userId);
+  if (user.status !== 'disabled_admin' && user.status !== 'disabled_inactive')
+    return { details: { field: 'status', count: 0 } };
+  await tx.update(users).set({ status: 'active', reenabledAt: now }).where(eq(users.id, userId));
+  await enqueueEmail(tx, {
+    to: user.email,
+    template: 'account-changed-by-admin',
+    data: { firstName: user.firstName, change: 'enabled', ...(by === 'help-desk' ? { by } : {}) },
+  });
+  return { details: { field: 'status', reason: user.status }, email: true };
+}
+
+/** Lifts a lockout: the lock and the failure counts are cleared. An account that is not locked is left as it is. */
+export async function unlockAccount(tx: DbExecutor, userId: string, now: Date, by: NoticeBy): Promise<AccountChange> {
+  const user = await recipient(tx, userId);
+  const [row] = await tx
+    .update(users)
+    .set({
+      status: sql`case when ${users.status} = 'locked' then 'active'::user_status else ${users.status} end`,
+      lockedUntil: null,
+      failedLoginCount: 0,
+      failedLoginFirstAt: null,
+      mfaFailedCount: 0,
+    })
+    .where(
+      and(
+        eq(users.id, userId),
+        sql`(${users.status} = 'locked' or ${users.lockedUntil} > ${now.toISOString()}::timestamptz)`,
+      ),
+    )
+    .returning({ id: users.id });
+  if (!row) return { details: { field: 'status', count: 0 } };
+  await enqueueEmail(tx, {
+    to: user.email,
+    template: 'account-changed-by-admin',
+    data: { firstName: user.firstName, change: 'unlocked', ...(by === 'help-desk' ? { by } : {}) },
+  });
+  return { details: { field: 'status' }, email: true };
+}
+
+/**
+ * Resets the second factor: the authenticator, its recovery codes and every passkey are removed (a passkey left would
+ * log in without the new enrolment, docs/decisions/0030-passkeys-and-credential-changes.md), so the next login enrols
+ * an authenticator again; every session ends with every outstanding emailed link; the person is emailed.
+ */
+export async function resetSecondFactor(tx: DbExecutor, userId: string, by: NoticeBy): Promise<AccountChange> {
+  const user = await recipient(tx, userId);
+  await tx
+    .update(users)
+    .set({ totpSecretEncrypted: null, totpLastStep: null, mfaEnrolledAt: null })
+    .where(eq(users.id, userId));
+  await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
+  const removed = await tx.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id });
+  const sessionCount = await endAllSessions(tx, userId, { reason: 'mfa_reset' });
+  await enqueueEmail(tx, {
+    to: user.email,
+    template: 'account-changed-by-admin',
+    data: { firstName: user.firstName, change: 'mfa-reset', ...(by === 'help-desk' ? { by } : {}) },
+  });
+  return { details: { field: 'mfa', count: removed.length, sessionCount }, email: true };
 }
 
 /**
@@ -183,16 +278,7 @@ export function disablePerson(ctx: ActionContext, grant: AdminGrant, userId: str
   return act(ctx, grant, userId, 'admin.person.disable', async (tx) => {
     const refusal = await lockPersonLocations(tx, grant, userId, ctx.now(), true);
     if (refusal) return new Refusal(409, refusal, { field: 'status', reason: 'last_administrator' });
-    const user = await recipient(tx, userId);
-    if (user.status === 'disabled_admin') return { details: { field: 'status', count: 0 } };
-    await tx.update(users).set({ status: 'disabled_admin' }).where(eq(users.id, userId));
-    const sessionCount = await endAllSessions(tx, userId, { reason: 'account_disabled' });
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-changed-by-admin',
-      data: { firstName: user.firstName, change: 'disabled' },
-    });
-    return { details: { field: 'status', reason: user.status, sessionCount }, email: true };
+    return disableAccount(tx, userId, 'administrator');
   });
 }
 
@@ -204,16 +290,7 @@ export function enablePerson(ctx: ActionContext, grant: AdminGrant, userId: stri
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.enable', async (tx) => {
     await lockPersonLocations(tx, grant, userId, ctx.now(), false);
-    const user = await recipient(tx, userId);
-    if (user.status !== 'disabled_admin' && user.status !== 'disabled_inactive')
-      return { details: { field: 'status', count: 0 } };
-    await tx.update(users).set({ status: 'active', reenabledAt: ctx.now() }).where(eq(users.id, userId));
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-changed-by-admin',
-      data: { firstName: user.firstName, change: 'enabled' },
-    });
-    return { details: { field: 'status', reason: user.status }, email: true };
+    return enableAccount(tx, userId, ctx.now(), 'administrator');
   });
 }
 
@@ -226,57 +303,18 @@ export function unlockPerson(ctx: ActionContext, grant: AdminGrant, userId: stri
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.unlock', async (tx) => {
     await lockPersonLocations(tx, grant, userId, ctx.now(), false);
-    const user = await recipient(tx, userId);
+    await recipient(tx, userId);
     if ((await wrongPasswordsToday(tx, userId, ctx.now())) >= ctx.config.login.dailyFailureCeiling)
       return new Refusal(409, 'Unlock_Needs_Help_Desk', { field: 'status', reason: 'daily_ceiling' });
-    const [row] = await tx
-      .update(users)
-      .set({
-        status: sql`case when ${users.status} = 'locked' then 'active'::user_status else ${users.status} end`,
-        lockedUntil: null,
-        failedLoginCount: 0,
-        failedLoginFirstAt: null,
-        mfaFailedCount: 0,
-      })
-      .where(
-        and(
-          eq(users.id, userId),
-          sql`(${users.status} = 'locked' or ${users.lockedUntil} > ${ctx.now().toISOString()}::timestamptz)`,
-        ),
-      )
-      .returning({ id: users.id });
-    if (!row) return { details: { field: 'status', count: 0 } };
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-changed-by-admin',
-      data: { firstName: user.firstName, change: 'unlocked' },
-    });
-    return { details: { field: 'status' }, email: true };
+    return unlockAccount(tx, userId, ctx.now(), 'administrator');
   });
 }
 
-/**
- * Resets the second factor: the authenticator, its recovery codes and every passkey are removed (a passkey left would
- * log in without the new enrolment, docs/decisions/0030-passkeys-and-credential-changes.md), so the next login enrols
- * an authenticator again; every session ends with every outstanding emailed link; the person is emailed.
- */
+/** Resets the second factor (`resetSecondFactor`) of a person of the administrator's locations. */
 export function resetPersonMfa(ctx: ActionContext, grant: AdminGrant, userId: string): Promise<PersonDetail | null> {
   refuseSelf(grant, userId);
   return act(ctx, grant, userId, 'admin.person.reset-mfa', async (tx) => {
     await lockPersonLocations(tx, grant, userId, ctx.now(), false);
-    const user = await recipient(tx, userId);
-    await tx
-      .update(users)
-      .set({ totpSecretEncrypted: null, totpLastStep: null, mfaEnrolledAt: null })
-      .where(eq(users.id, userId));
-    await tx.delete(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, userId));
-    const removed = await tx.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id });
-    const sessionCount = await endAllSessions(tx, userId, { reason: 'mfa_reset' });
-    await enqueueEmail(tx, {
-      to: user.email,
-      template: 'account-changed-by-admin',
-      data: { firstName: user.firstName, change: 'mfa-reset' },
-    });
-    return { details: { field: 'mfa', count: removed.length, sessionCount }, email: true };
+    return resetSecondFactor(tx, userId, 'administrator');
   });
 }

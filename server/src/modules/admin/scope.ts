@@ -85,6 +85,11 @@ export async function checkAdministratorChange(
     now: Date;
     losses?: readonly AdministratorLoss[];
     every?: boolean;
+    /**
+     * The actor is the contractor's help desk (an operator, `actorId` its audit actor), not an administrator of the
+     * locations: the actor check is skipped, the rule on the losses holds all the same.
+     */
+    operator?: boolean;
   },
 ): Promise<{ administrators: LockedAdministrator[]; refusal?: ErrorCode }> {
   const { actorId, now, losses = [] } = change;
@@ -93,7 +98,7 @@ export async function checkAdministratorChange(
   const works = (userId: string, locationId: string) =>
     administrators.some((a) => a.userId === userId && a.locationId === locationId && a.working);
   const actorWorksAt = locationIds.filter((locationId) => works(actorId, locationId));
-  if (actorWorksAt.length < locationIds.length)
+  if (!change.operator && actorWorksAt.length < locationIds.length)
     throw change.every && actorWorksAt.length
       ? new PortalError(403, 'Admin_Other_Locations')
       : new PortalError(404, 'Not_Found');

@@ -18,4 +18,17 @@ export {
  * For other modules changing a location's people: the locations' administrators, locked (an invitation granting a
  * link), and THE rule of every change that removes or weakens an administrator (a recertification's remove).
  */
-export { checkAdministratorChange, lockAdministrators } from './scope';
+export { checkAdministratorChange, ENABLED_STATUSES, lockAdministrators } from './scope';
+/**
+ * For the help desk's console (modules/ops): the account changes themselves and the locks and rule an account-wide
+ * change takes, with the operator as actor (docs/requirements/help-desk.md#actions).
+ */
+export {
+  disableAccount,
+  enableAccount,
+  lockPersonLocations,
+  recipient,
+  resetSecondFactor,
+  unlockAccount,
+  type AccountChange,
+} from './actions';

@@ -47,12 +47,11 @@ function clientAuth(settings: DirectorySettings): oidc.ClientAuth {
 }
 
 /**
- * A client Configuration for one request, at the app's clock (`now`: tests move it, and the ID token's expiry is
- * checked against it through `clockSkew`). Discovery runs once per issuer (again after a failure).
+ * A client Configuration for one request. Token times (`exp`, `iat`) are the directory's and are checked against the
+ * system clock, never the app's test clock. Discovery runs once per issuer (again after a failure).
  */
 export async function directoryClient(
   settings: DirectorySettings,
-  now: Date,
   options: DirectoryOptions = {},
 ): Promise<oidc.Configuration> {
   const key = `${settings.issuer} ${settings.clientId}`;
@@ -67,12 +66,7 @@ export async function directoryClient(
     discovered.set(key, metadata);
     metadata.catch(() => discovered.delete(key));
   }
-  const config = new oidc.Configuration(
-    await metadata,
-    settings.clientId,
-    { [oidc.clockSkew]: Math.round((now.getTime() - Date.now()) / 1000) },
-    clientAuth(settings),
-  );
+  const config = new oidc.Configuration(await metadata, settings.clientId, undefined, clientAuth(settings));
   if (settings.allowHttp) oidc.allowInsecureRequests(config);
   oidc.enableNonRepudiationChecks(config);
   if (options.customFetch) config[oidc.customFetch] = options.customFetch;
@@ -89,10 +83,9 @@ function keepJwks(settings: DirectorySettings, config: oidc.Configuration): void
 /** Starts a sign-in: the directory's authorization URL and the checks the callback must find again. */
 export async function signInRequest(
   settings: DirectorySettings,
-  now: Date,
   options: DirectoryOptions = {},
 ): Promise<{ url: string; checks: SignInChecks }> {
-  const config = await directoryClient(settings, now, options);
+  const config = await directoryClient(settings, options);
   const checks = { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: settings.redirectUrl,
@@ -149,10 +142,9 @@ export async function completeSignIn(
   settings: DirectorySettings,
   callbackUrl: URL,
   checks: SignInChecks,
-  now: Date,
   options: DirectoryOptions = {},
 ): Promise<{ identity: DirectoryIdentity; tokens: DirectoryTokens }> {
-  const config = await directoryClient(settings, now, options);
+  const config = await directoryClient(settings, options);
   let result: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
   try {
     result = await oidc.authorizationCodeGrant(config, callbackUrl, {
@@ -197,10 +189,9 @@ export async function recheckIdentity(
   settings: DirectorySettings,
   subject: string,
   tokens: DirectoryTokens,
-  now: Date,
   options: DirectoryOptions = {},
 ): Promise<{ identity: DirectoryIdentity; tokens: DirectoryTokens } | null> {
-  const config = await directoryClient(settings, now, options);
+  const config = await directoryClient(settings, options);
   try {
     const info = await oidc.fetchUserInfo(config, tokens.accessToken, subject);
     return { identity: identityOf(settings, info, subject), tokens };
@@ -228,9 +219,8 @@ export async function endSessionUrl(
   settings: DirectorySettings,
   idToken: string | null,
   postLogoutRedirect: string,
-  now: Date,
 ): Promise<string | null> {
-  const config = await directoryClient(settings, now);
+  const config = await directoryClient(settings);
   if (!config.serverMetadata().end_session_endpoint) return null;
   return oidc.buildEndSessionUrl(config, {
     ...(idToken ? { id_token_hint: idToken } : {}),

@@ -6,6 +6,7 @@ import { accessRequests, oneTimeTokens, users } from '../../db/schema';
 import { userById, usersByEmail } from '../../db/users';
 import { enqueueEmail, OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, issueOneTimeToken, usedOneTimeTokenUser } from '../../platform/one-time-tokens';
+import type { DbExecutor } from '../../platform/db-executor';
 import { PortalError } from '../../platform/portal-error';
 import { countAttempt } from '../../platform/rate-limit';
 import { audit, type ServiceContext } from '../../platform/service-context';
@@ -85,23 +86,7 @@ export async function resendVerification(
           .where(and(eq(oneTimeTokens.userId, user.id), eq(oneTimeTokens.purpose, 'email-verify')))
           .limit(1);
         if (!holder) continue;
-        const token = await issueOneTimeToken(tx, {
-          userId: user.id,
-          purpose: 'email-verify',
-          ttlMs: EMAIL_VERIFY_TTL_MS,
-          now,
-        });
-        // An end user's registration (no location link yet, only requests) gets its own wording.
-        const [request] = await tx
-          .select({ id: accessRequests.id })
-          .from(accessRequests)
-          .where(eq(accessRequests.userId, user.id))
-          .limit(1);
-        await enqueueEmail(tx, {
-          to: user.email,
-          template: 'verify-email',
-          data: { firstName: user.firstName, token, ...(request ? { role: 'user' as const } : {}) },
-        });
+        await queueVerificationEmail(tx, user, now);
         any = true;
       }
       return any;
@@ -116,4 +101,27 @@ export async function resendVerification(
     },
   });
   if (queued) ctx.jobs.kick(OUTBOX_JOB);
+}
+
+/**
+ * Issues a new verification link to a pending account and queues its email (the resend above, and the help desk's
+ * resend from its console: docs/requirements/help-desk.md#actions). The caller kicks the outbox after its commit.
+ */
+export async function queueVerificationEmail(
+  tx: DbExecutor,
+  user: { id: string; email: string; firstName: string },
+  now: Date,
+): Promise<void> {
+  const token = await issueOneTimeToken(tx, { userId: user.id, purpose: 'email-verify', ttlMs: EMAIL_VERIFY_TTL_MS, now });
+  // An end user's registration (no location link yet, only requests) gets its own wording.
+  const [request] = await tx
+    .select({ id: accessRequests.id })
+    .from(accessRequests)
+    .where(eq(accessRequests.userId, user.id))
+    .limit(1);
+  await enqueueEmail(tx, {
+    to: user.email,
+    template: 'verify-email',
+    data: { firstName: user.firstName, token, ...(request ? { role: 'user' as const } : {}) },
+  });
 }

@@ -475,25 +475,44 @@ export const emailTemplates = {
   'account-changed-by-admin': {
     data: z.strictObject({
       firstName: z.string().max(100),
-      change: z.enum(['disabled', 'enabled', 'unlocked', 'mfa-reset']),
+      change: z.enum(['disabled', 'enabled', 'unlocked', 'mfa-reset', 'sessions-ended', 'made-administrator']),
+      /** Who acted: an administrator of the person's location (the default) or the contractor's help desk. */
+      by: z.enum(['administrator', 'help-desk']).optional(),
+      /** The location, for `made-administrator`. */
+      location: z.string().max(300).optional(),
     }),
-    body: (d: { firstName: string; change: 'disabled' | 'enabled' | 'unlocked' | 'mfa-reset' }): Body => {
+    body: (d: {
+      firstName: string;
+      change: 'disabled' | 'enabled' | 'unlocked' | 'mfa-reset' | 'sessions-ended' | 'made-administrator';
+      by?: 'administrator' | 'help-desk';
+      location?: string;
+    }): Body => {
+      const helpDesk = d.by === 'help-desk';
+      const who = helpDesk ? 'The help desk' : 'An administrator of your provider location';
       const what = {
         disabled: {
           subject: 'Your account was disabled',
-          text: 'An administrator of your provider location disabled your account: you cannot log in until an administrator enables it again.',
+          text: `${who} disabled your account: you cannot log in until ${helpDesk ? 'the help desk' : 'an administrator'} enables it again.`,
         },
         enabled: {
           subject: 'Your account was enabled',
-          text: 'An administrator of your provider location enabled your account again: you can log in.',
+          text: `${who} enabled your account again: you can log in.`,
         },
         unlocked: {
           subject: 'Your account was unlocked',
-          text: 'An administrator of your provider location unlocked your account: you can log in again.',
+          text: `${who} unlocked your account: you can log in again.`,
         },
         'mfa-reset': {
           subject: 'Your authenticator app was reset',
-          text: 'An administrator of your provider location reset the second step of your login: your authenticator app, recovery codes and passkeys no longer work, and you were logged out. At your next login you set up an authenticator app again.',
+          text: `${who} reset the second step of your login: your authenticator app, recovery codes and passkeys no longer work, and you were logged out. At your next login you set up an authenticator app again.`,
+        },
+        'sessions-ended': {
+          subject: 'You were logged out',
+          text: `${who} ended every session of your account: log in again to continue.`,
+        },
+        'made-administrator': {
+          subject: 'You are now an administrator',
+          text: `${who} made you an administrator of ${d.location ?? 'your provider location'}: you approve its access requests and recertify its people.`,
         },
       }[d.change];
       return {
