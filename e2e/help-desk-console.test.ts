@@ -146,7 +146,7 @@ describe('the help-desk console', () => {
     expect(new URL(refused.page.url()).searchParams.get('signIn')).toBe('Ops_No_Role');
     expect(await refused.page.getByTestId('ops-operator').count()).toBe(0);
     expect((await consoleCall(refused.page, 'GET', OPS_ROUTES.session)).status()).toBe(401);
-  });
+  }, 180_000);
 
   it('a provider session gets 404 on every /ops page and /api/ops route', async () => {
     const { page } = await suite.newPage();
@@ -203,7 +203,7 @@ describe('the help-desk console', () => {
 
     const person = await suite.newPage();
     await loginEnrolling(person.page, LOCKED);
-  });
+  }, 180_000);
 
   it('lost phone: after two identity facts the help desk resets MFA, and the person enrols again at the next login', async () => {
     const { page } = await suite.newPage();
@@ -217,7 +217,7 @@ describe('the help-desk console', () => {
     // One fact is not enough.
     await dialog.getByText('Tick at least two different facts you checked with the caller.').first().waitFor();
     await dialog.getByRole('checkbox', { name: /NPI and PTAN/ }).check();
-    await screenshot(page, 'ops-reset-mfa-dialog-1440');
+    await screenshot(page, 'ops-reset-mfa-dialog-1280');
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Reset two-step verification' }).click();
     await expect
@@ -230,7 +230,7 @@ describe('the help-desk console', () => {
     // The next login asks for a new authenticator (the old secret no longer counts), and the person enrols again.
     const person = await suite.newPage();
     await loginEnrolling(person.page, LOST_PHONE);
-  });
+  }, 180_000);
 
   it('no verification email: the help desk sends a new one', async () => {
     const { page } = await suite.newPage();
@@ -257,7 +257,7 @@ describe('the help-desk console', () => {
       since,
     });
     expect(mail).toMatch(/verify-email#token=/);
-  });
+  }, 180_000);
 
   it('a location without an administrator: the help desk cannot restore one, the supervisor does', async () => {
     const locationPath = opsPath(OPS_PAGE_PATHS.location, { locationId: orphanLocationId });
@@ -304,7 +304,7 @@ describe('the help-desk console', () => {
     await expect
       .poll(() => page.getByRole('table', { name: 'Administrators' }).innerText())
       .toMatch(new RegExp(`Olive Orphan\\s*${ORPHAN_PERSON.replace('.', '\\.')}`));
-  });
+  }, 180_000);
 
   it('keyboard only: a supervisor signs in, finds a person and enables their account', async () => {
     const { page } = await suite.newPage();
@@ -354,7 +354,7 @@ describe('the help-desk console', () => {
     await expect.poll(() => outcome.innerText()).toMatch(/Ira Inactive's account is enabled again/);
     await expect.poll(() => outcome.evaluate((element) => element === document.activeElement)).toBe(true);
     await expect.poll(() => page.getByRole('button', { name: 'Disable account' }).count()).toBe(1);
-  });
+  }, 180_000);
 
   it('looks right at 1440 px (the desk) and 390 px (a phone)', async () => {
     for (const [width, height] of [
@@ -383,5 +383,5 @@ describe('the help-desk console', () => {
       // Nothing scrolls sideways.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     }
-  });
+  }, 180_000);
 });

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Chip,
-  Grid,
-  Link,
-  Paper,
-  Stack,
-  TableBody,
-  TableCell,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Grid, Link, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { OPS_PAGE_PATHS, opsPath, type OpsLocation } from '@portal/contracts/ops';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -22,6 +10,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { opsQueryKeys, refreshOperatorSession, restoreAdministrator, useOpsLocation } from './api/ops-api';
 import { ActionDialog } from './components/action-dialog';
 import { ActionOutcome } from './components/action-outcome';
+import { StateChip } from './components/state-chip';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel } from './ops-text';
 import { useOperator } from './ops-session';
 import { BackToSearch, Fact, Facts } from './person-page';
@@ -65,10 +54,9 @@ function Location({ location }: { location: OpsLocation }) {
         <Typography component="h1" variant="h4">
           {location.legalName}
         </Typography>
-        <Chip
+        <StateChip
           label={location.hasWorkingAdministrator ? 'Has a working administrator' : 'No working administrator'}
-          color={location.hasWorkingAdministrator ? 'success' : 'warning'}
-          sx={{ fontWeight: 700 }}
+          ok={location.hasWorkingAdministrator}
         />
       </Stack>
       <Grid container spacing={3}>

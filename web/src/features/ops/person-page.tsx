@@ -2,7 +2,6 @@ import {
   Alert,
   Box,
   Button,
-  Chip,
   Grid,
   Link,
   List,
@@ -31,6 +30,7 @@ import {
 } from './api/ops-api';
 import { ActionDialog } from './components/action-dialog';
 import { ActionOutcome } from './components/action-outcome';
+import { StateChip } from './components/state-chip';
 import { RevealField } from './components/reveal-field';
 import { locationLine } from './find-person-page';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel, statusReasonText } from './ops-text';
@@ -166,13 +166,7 @@ function Person({ person }: { person: OpsPerson }) {
   const [open, setOpen] = useState<ActionSpec>();
   const [done, setDone] = useState<string>();
   const actions = actionsFor(person, supervisor);
-  const statusChip = (
-    <Chip
-      label={accountStatusLabel[person.status]}
-      color={person.status === 'active' ? 'success' : 'warning'}
-      sx={{ fontWeight: 700 }}
-    />
-  );
+  const statusChip = <StateChip label={accountStatusLabel[person.status]} ok={person.status === 'active'} />;
   return (
     <>
       <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
@@ -185,9 +179,9 @@ function Person({ person }: { person: OpsPerson }) {
         <Grid size={{ xs: 12, md: 8 }}>
           <PageSection id="ops-status" title="Status and why">
             {person.statusReasons.length === 0 ? (
-              <Typography>Nothing stops {person.name} from logging in.</Typography>
+              <Typography sx={{ mb: 2 }}>Nothing stops {person.name} from logging in.</Typography>
             ) : (
-              <List disablePadding data-testid="ops-status-reasons">
+              <List disablePadding data-testid="ops-status-reasons" sx={{ mb: 2 }}>
                 {person.statusReasons.map((reason) => (
                   <ListItem key={reason.code} disableGutters>
                     <Alert severity="warning" sx={{ width: '100%' }}>
