@@ -179,7 +179,7 @@ describe('the help-desk console', () => {
     const { page } = await suite.newPage();
     await signInToConsole(page, HELP_DESK);
     await openPerson(page, LOCKED, 'Lee Locked');
-    await expect.poll(() => page.getByTestId('ops-ops-status-section').innerText()).toMatch(/Locked/);
+    await expect.poll(() => page.getByTestId('ops-status-section').innerText()).toMatch(/Locked/);
     await page.getByRole('button', { name: 'Unlock' }).click();
     const dialog = page.getByRole('dialog', { name: "Unlock Lee Locked's account" });
     // The reason is required: the dialog says so and sends nothing.
@@ -198,7 +198,7 @@ describe('the help-desk console', () => {
       .toMatch(/Lee Locked's account is unlocked/);
     await expect.poll(() => page.getByRole('button', { name: 'Unlock' }).count()).toBe(0);
     await expect
-      .poll(() => page.getByTestId('ops-ops-audit-section').innerText())
+      .poll(() => page.getByTestId('ops-audit-section').innerText())
       .toMatch(/Caller locked out after a password change/);
 
     const person = await suite.newPage();
@@ -223,9 +223,7 @@ describe('the help-desk console', () => {
     await expect
       .poll(() => page.getByTestId('ops-person-outcome').innerText())
       .toMatch(/two-step verification was reset/);
-    await expect
-      .poll(() => page.getByTestId('ops-ops-mfa-section').innerText())
-      .toMatch(/Authenticator app\s*Not set up/);
+    await expect.poll(() => page.getByTestId('ops-mfa-section').innerText()).toMatch(/Authenticator app\s*Not set up/);
 
     // The next login asks for a new authenticator (the old secret no longer counts), and the person enrols again.
     const person = await suite.newPage();
@@ -237,7 +235,7 @@ describe('the help-desk console', () => {
     await signInToConsole(page, HELP_DESK);
     await openPerson(page, UNVERIFIED, 'Vera Unverified');
     await expect
-      .poll(() => page.getByTestId('ops-ops-status-section').innerText())
+      .poll(() => page.getByTestId('ops-status-section').innerText())
       .toMatch(/email address was never verified/);
     // The full address only on request.
     expect(await page.getByTestId('ops-email').innerText()).not.toBe(`${UNVERIFIED}@example.com`);
@@ -300,7 +298,7 @@ describe('the help-desk console', () => {
     await expectNoAxeViolations(page);
     await dialog.getByRole('button', { name: 'Restore administrator' }).click();
     await expect.poll(() => page.getByTestId('ops-location-outcome').innerText()).toMatch(/is now an administrator/);
-    await page.getByText('Has a working administrator').waitFor();
+    await page.getByText('Has a working administrator', { exact: true }).waitFor();
     await expect
       .poll(() => page.getByRole('table', { name: 'Administrators' }).innerText())
       .toMatch(new RegExp(`Olive Orphan\\s*${ORPHAN_PERSON.replace('.', '\\.')}`));
