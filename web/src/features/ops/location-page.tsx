@@ -97,98 +97,98 @@ function Location({ location }: { location: OpsLocation }) {
             )}
             <ActionOutcome text={done} testId="ops-location-outcome" />
           </Paper>
-          <Grid size={{ xs: 12, md: 8 }} sx={{ order: { md: 1 } }}>
-            <PageSection id="ops-identifiers" title="Identifiers">
+        </Grid>
+        <Grid size={{ xs: 12, md: 8 }} sx={{ order: { md: 1 } }}>
+          <PageSection id="ops-identifiers" title="Identifiers">
+            <Facts>
+              <Fact term="NPI">{location.npi}</Fact>
+              <Fact term="PTAN">{location.ptan}</Fact>
+              <Fact term="TIN">{location.tin}</Fact>
+              <Fact term="Jurisdiction">
+                {location.jurisdiction} Part {location.lineOfBusiness}
+              </Fact>
+              <Fact term="Place">
+                {location.city}, {location.state}
+              </Fact>
+              <Fact term="Status">
+                {location.status.charAt(0).toUpperCase() + location.status.slice(1)}
+                {location.endDate ? ` (ends ${formatDate(location.endDate)})` : ''}
+              </Fact>
+              <Fact term="People">{location.peopleCount}</Fact>
+            </Facts>
+          </PageSection>
+          <PageSection id="ops-administrators" title="Administrators">
+            {location.accessSuspendedAt && (
+              <Alert severity="warning" sx={{ mb: 2 }} data-testid="ops-location-suspended">
+                Its people&apos;s access has been suspended since {formatDateTime(location.accessSuspendedAt)}, for want
+                of a certified administrator.
+              </Alert>
+            )}
+            {location.administrators.length === 0 ? (
+              <Typography>No administrator.</Typography>
+            ) : (
+              <ScrollTable
+                label="Administrators"
+                columns={['Name', 'Username', 'Account', 'Access', 'Certified until', 'Counts as administrator']}
+              >
+                <TableBody>
+                  {location.administrators.map((admin) => (
+                    <TableRow key={admin.userId}>
+                      <TableCell component="th" scope="row" data-label="Name">
+                        {personLink(admin.userId, admin.name)}
+                      </TableCell>
+                      <TableCell data-label="Username">{admin.username}</TableCell>
+                      <TableCell data-label="Account">{accountStatusLabel[admin.status]}</TableCell>
+                      <TableCell data-label="Access">{linkStatusLabel[admin.linkStatus]}</TableCell>
+                      <TableCell data-label="Certified until">{formatDate(admin.certifiedUntil)}</TableCell>
+                      <TableCell data-label="Counts as administrator">{admin.working ? 'Yes' : 'No'}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </ScrollTable>
+            )}
+          </PageSection>
+          <PageSection id="ops-people" title={`People (${location.peopleCount})`}>
+            {location.people.length === 0 ? (
+              <Typography>No one has access to this location.</Typography>
+            ) : (
+              <ScrollTable label="People of the location" columns={['Name', 'Username', 'Role', 'Account']}>
+                <TableBody>
+                  {location.people.map((person) => (
+                    <TableRow key={person.userId}>
+                      <TableCell component="th" scope="row" data-label="Name">
+                        {personLink(person.userId, person.name)}
+                      </TableCell>
+                      <TableCell data-label="Username">{person.username}</TableCell>
+                      <TableCell data-label="Role">{locationRoleLabel[person.role]}</TableCell>
+                      <TableCell data-label="Account">{accountStatusLabel[person.status]}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </ScrollTable>
+            )}
+            {location.peopleCount > location.people.length && (
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                The first {location.people.length} of {location.peopleCount} by name.
+              </Typography>
+            )}
+          </PageSection>
+          <PageSection id="ops-data-source" title="Where its data came from">
+            {location.importRun ? (
               <Facts>
-                <Fact term="NPI">{location.npi}</Fact>
-                <Fact term="PTAN">{location.ptan}</Fact>
-                <Fact term="TIN">{location.tin}</Fact>
-                <Fact term="Jurisdiction">
-                  {location.jurisdiction} Part {location.lineOfBusiness}
+                <Fact term="Import">
+                  Run {location.importRun.id}: {location.importRun.kind} ({location.importRun.mode})
                 </Fact>
-                <Fact term="Place">
-                  {location.city}, {location.state}
+                <Fact term="File">{location.importRun.fileName}</Fact>
+                <Fact term="Finished">
+                  {location.importRun.finishedAt ? formatDateTime(location.importRun.finishedAt) : 'Not finished'}
                 </Fact>
-                <Fact term="Status">
-                  {location.status.charAt(0).toUpperCase() + location.status.slice(1)}
-                  {location.endDate ? ` (ends ${formatDate(location.endDate)})` : ''}
-                </Fact>
-                <Fact term="People">{location.peopleCount}</Fact>
+                <Fact term="Outcome">{location.importRun.outcome}</Fact>
               </Facts>
-            </PageSection>
-            <PageSection id="ops-administrators" title="Administrators">
-              {location.accessSuspendedAt && (
-                <Alert severity="warning" sx={{ mb: 2 }} data-testid="ops-location-suspended">
-                  Its people&apos;s access has been suspended since {formatDateTime(location.accessSuspendedAt)}, for
-                  want of a certified administrator.
-                </Alert>
-              )}
-              {location.administrators.length === 0 ? (
-                <Typography>No administrator.</Typography>
-              ) : (
-                <ScrollTable
-                  label="Administrators"
-                  columns={['Name', 'Username', 'Account', 'Access', 'Certified until', 'Counts as administrator']}
-                >
-                  <TableBody>
-                    {location.administrators.map((admin) => (
-                      <TableRow key={admin.userId}>
-                        <TableCell component="th" scope="row" data-label="Name">
-                          {personLink(admin.userId, admin.name)}
-                        </TableCell>
-                        <TableCell data-label="Username">{admin.username}</TableCell>
-                        <TableCell data-label="Account">{accountStatusLabel[admin.status]}</TableCell>
-                        <TableCell data-label="Access">{linkStatusLabel[admin.linkStatus]}</TableCell>
-                        <TableCell data-label="Certified until">{formatDate(admin.certifiedUntil)}</TableCell>
-                        <TableCell data-label="Counts as administrator">{admin.working ? 'Yes' : 'No'}</TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </ScrollTable>
-              )}
-            </PageSection>
-            <PageSection id="ops-people" title={`People (${location.peopleCount})`}>
-              {location.people.length === 0 ? (
-                <Typography>No one has access to this location.</Typography>
-              ) : (
-                <ScrollTable label="People of the location" columns={['Name', 'Username', 'Role', 'Account']}>
-                  <TableBody>
-                    {location.people.map((person) => (
-                      <TableRow key={person.userId}>
-                        <TableCell component="th" scope="row" data-label="Name">
-                          {personLink(person.userId, person.name)}
-                        </TableCell>
-                        <TableCell data-label="Username">{person.username}</TableCell>
-                        <TableCell data-label="Role">{locationRoleLabel[person.role]}</TableCell>
-                        <TableCell data-label="Account">{accountStatusLabel[person.status]}</TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </ScrollTable>
-              )}
-              {location.peopleCount > location.people.length && (
-                <Typography variant="body2" sx={{ mt: 1 }}>
-                  The first {location.people.length} of {location.peopleCount} by name.
-                </Typography>
-              )}
-            </PageSection>
-            <PageSection id="ops-data-source" title="Where its data came from">
-              {location.importRun ? (
-                <Facts>
-                  <Fact term="Import">
-                    Run {location.importRun.id}: {location.importRun.kind} ({location.importRun.mode})
-                  </Fact>
-                  <Fact term="File">{location.importRun.fileName}</Fact>
-                  <Fact term="Finished">
-                    {location.importRun.finishedAt ? formatDateTime(location.importRun.finishedAt) : 'Not finished'}
-                  </Fact>
-                  <Fact term="Outcome">{location.importRun.outcome}</Fact>
-                </Facts>
-              ) : (
-                <Typography>Not from a data feed: registered or made in the portal.</Typography>
-              )}
-            </PageSection>
-          </Grid>
+            ) : (
+              <Typography>Not from a data feed: registered or made in the portal.</Typography>
+            )}
+          </PageSection>
         </Grid>
       </Grid>
       {restoring && (
