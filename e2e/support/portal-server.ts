@@ -53,7 +53,9 @@ export async function startPortal(
   env: Record<string, string> = {},
   options: { port?: number; dataDir?: string } = {},
 ): Promise<RunningPortal> {
-  const port = options.port ?? (await freePort());
+  // A port the settings name (`PORT`, with its `PUBLIC_URL`) when something else must know it first: the demo
+  // directory the help-desk console signs in through registers the portal's callback address before it starts.
+  const port = options.port ?? (env.PORT ? Number(env.PORT) : await freePort());
   // Browsers reach it as localhost, the host name the seeded content's own-domain links use.
   const url = `http://localhost:${port}`;
   const ownsDataDir = !options.dataDir;

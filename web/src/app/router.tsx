@@ -202,4 +202,20 @@ export const routes: RouteObject[] = [
       { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
     ],
   },
+  {
+    // The contractor's help-desk console (docs/requirements/help-desk.md): its own layout and session, never the
+    // portal's header or dialogs. The server answers 404 to a provider session on every page under it.
+    path: paths.ops.path,
+    lazy: async () => ({ Component: (await import('./routes/ops')).OpsLayout }),
+    errorElement: <RouteErrorFallback />,
+    children: [
+      { index: true, lazy: async () => ({ Component: (await import('./routes/ops')).FindPersonPage }) },
+      { path: paths.opsPerson.path, lazy: async () => ({ Component: (await import('./routes/ops')).PersonPage }) },
+      {
+        path: paths.opsLocation.path,
+        lazy: async () => ({ Component: (await import('./routes/ops')).LocationPage }),
+      },
+      { path: '*', lazy: async () => ({ Component: (await import('./routes/not-found')).NotFoundRoute }) },
+    ],
+  },
 ];

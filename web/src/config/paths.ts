@@ -1,4 +1,5 @@
 import { PAGE_PATHS } from '@portal/contracts/paths';
+import { OPS_PAGE_PATHS } from '@portal/contracts/ops';
 
 /** Route table (docs/requirements/public-site.md#routes): components build links from here, never by hand. */
 export const paths = {
@@ -36,6 +37,10 @@ export const paths = {
   invitation: { path: PAGE_PATHS.invitation, href: () => PAGE_PATHS.invitation },
   /** Where an administrator with overdue recertifications is held (docs/requirements/staff-accounts.md). */
   recertify: { path: PAGE_PATHS.recertify, href: () => PAGE_PATHS.recertify },
+  /** The contractor's help-desk console (docs/requirements/help-desk.md): operators only, its own layout. */
+  ops: { path: OPS_PAGE_PATHS.console, href: () => OPS_PAGE_PATHS.console },
+  opsPerson: { path: OPS_PAGE_PATHS.person },
+  opsLocation: { path: OPS_PAGE_PATHS.location },
 } as const;
 
 /**

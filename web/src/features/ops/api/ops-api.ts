@@ -1,0 +1,128 @@
+import {
+  OPS_ROUTES,
+  OperatorSessionResponse,
+  OpsLocationResponse,
+  OpsPersonResponse,
+  OpsRevealResponse,
+  OpsSearchResponse,
+  opsPath,
+  type IdentityCheck,
+  type OpsLocation,
+  type OpsPerson,
+} from '@portal/contracts/ops';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client';
+
+// Other people's personal data: never kept once the page is left, never refetched behind the operator's back (each
+// read is audited and counts as console activity).
+const personal = { gcTime: 0, staleTime: Infinity, refetchOnWindowFocus: false, retry: false } as const;
+
+export const opsQueryKeys = {
+  all: ['ops'] as const,
+  session: ['ops', 'session'] as const,
+  search: (q: string) => ['ops', 'search', q] as const,
+  person: (userId: string) => ['ops', 'person', userId] as const,
+  location: (locationId: string) => ['ops', 'location', locationId] as const,
+};
+
+/** The directory's sign-in (a full page navigation: the server redirects to the directory), back at `returnTo`. */
+export const signInHref = (returnTo: string) => `${OPS_ROUTES.signIn}?returnTo=${encodeURIComponent(returnTo)}`;
+
+/** `GET /api/ops/session`: the signed-in operator; 401 `Ops_Sign_In_Required` when none. Does not extend it. */
+export const operatorSessionQueryOptions = () =>
+  queryOptions({
+    queryKey: opsQueryKeys.session,
+    queryFn: ({ signal }) => apiRequest(OPS_ROUTES.session, { schema: OperatorSessionResponse.shape.data, signal }),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    retry: false,
+  });
+
+export const signOut = () =>
+  apiRequest(OPS_ROUTES.signOut, { method: 'POST', body: {} }) as Promise<{ endSessionUrl: string | null }>;
+
+/** `GET /api/ops/search?q=`: people and locations by username, email, name, NPI or PTAN. */
+export const useOpsSearch = (q: string) =>
+  useQuery({
+    queryKey: opsQueryKeys.search(q),
+    queryFn: ({ signal }) =>
+      apiRequest(`${OPS_ROUTES.search}?q=${encodeURIComponent(q)}`, { schema: OpsSearchResponse.shape.data, signal }),
+    enabled: q !== '',
+    ...personal,
+  });
+
+export const useOpsPerson = (userId: string) =>
+  useQuery({
+    queryKey: opsQueryKeys.person(userId),
+    queryFn: ({ signal }) =>
+      apiRequest(opsPath(OPS_ROUTES.person, { userId }), { schema: OpsPersonResponse.shape.data, signal }),
+    ...personal,
+  });
+
+export const useOpsLocation = (locationId: string) =>
+  useQuery({
+    queryKey: opsQueryKeys.location(locationId),
+    queryFn: ({ signal }) =>
+      apiRequest(opsPath(OPS_ROUTES.location, { locationId }), { schema: OpsLocationResponse.shape.data, signal }),
+    ...personal,
+  });
+
+export const revealField = (userId: string, field: 'email' | 'phone') =>
+  apiRequest(opsPath(OPS_ROUTES.revealPerson, { userId }), {
+    method: 'POST',
+    body: { field },
+    schema: OpsRevealResponse.shape.data,
+  });
+
+/** The actions on a person's page; each answers the page as it is now. */
+export type PersonActionKind = 'unlock' | 'end-sessions' | 'resend-verification' | 'reset-mfa' | 'disable' | 'enable';
+
+const personActionRoutes: Record<PersonActionKind, string> = {
+  unlock: OPS_ROUTES.unlockPerson,
+  'end-sessions': OPS_ROUTES.endSessions,
+  'resend-verification': OPS_ROUTES.resendVerification,
+  'reset-mfa': OPS_ROUTES.resetMfa,
+  disable: OPS_ROUTES.disablePerson,
+  enable: OPS_ROUTES.enablePerson,
+};
+
+export const runPersonAction = (
+  userId: string,
+  kind: PersonActionKind,
+  body: { reason: string; identityChecks?: IdentityCheck[] },
+): Promise<OpsPerson> =>
+  apiRequest(opsPath(personActionRoutes[kind], { userId }), {
+    method: 'POST',
+    body,
+    schema: OpsPersonResponse.shape.data,
+  });
+
+export const restoreAdministrator = (
+  locationId: string,
+  body: { reason: string; userId: string },
+): Promise<OpsLocation> =>
+  apiRequest(opsPath(OPS_ROUTES.restoreAdministrator, { locationId }), {
+    method: 'POST',
+    body,
+    schema: OpsLocationResponse.shape.data,
+  });
+
+/**
+ * After a console request the server moved the session's idle end: read the session again (that read does not move
+ * it) so the console's idle warning counts from the last request, as the server does.
+ */
+export const refreshOperatorSession = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({ queryKey: opsQueryKeys.session });
+
+/**
+ * A console request the server counts as activity: the page's own data read again (reading the session does not
+ * count), then the session read for its new idle end.
+ */
+export async function keepSessionAlive(queryClient: QueryClient) {
+  await queryClient.refetchQueries({
+    queryKey: opsQueryKeys.all,
+    type: 'active',
+    predicate: (query) => query.queryKey[1] !== 'session',
+  });
+  await refreshOperatorSession(queryClient);
+}
