@@ -122,6 +122,25 @@ describe('help-desk console', () => {
       supervisor = (await signInOperator(app, 'supervisor')).client;
     });
 
+    it('"Stay signed in" restarts the idle time; reading the session does not', async () => {
+      const { client } = await signInOperator(app, 'helpdesk');
+      clock.advance(14 * 60_000);
+      const read = await callOps(app, client, 'GET', OPS_ROUTES.session);
+      expect(read.statusCode).toBe(200);
+      const kept = await callOps(app, client, 'POST', OPS_ROUTES.keepAlive, {});
+      expect(kept.statusCode).toBe(200);
+      expect(Date.parse(kept.json().data.idleExpiresAt)).toBeGreaterThan(Date.parse(read.json().data.idleExpiresAt));
+      clock.advance(14 * 60_000);
+      expect((await callOps(app, client, 'GET', OPS_ROUTES.session)).statusCode).toBe(200);
+      clock.advance(2 * 60_000);
+      const late = await callOps(app, client, 'GET', OPS_ROUTES.session);
+      expect(late.statusCode).toBe(401);
+      expect(late.json().errorMessage).toBe('Ops_Session_Expired');
+      // Keep the shared clients alive after the clock moved.
+      helpDesk = (await signInOperator(app, 'helpdesk')).client;
+      supervisor = (await signInOperator(app, 'supervisor')).client;
+    });
+
     it('asks the directory again after 5 minutes: a removed role or a directory sign-out ends the session', async () => {
       const accounts = [
         { username: 'mover', name: 'Mo Ver', email: 'mo@contractor.example', groups: ['help-desk'], mfa: true },

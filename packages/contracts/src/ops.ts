@@ -28,6 +28,8 @@ export const OPS_ROUTES = {
   signOut: '/api/ops/auth/sign-out',
   /** GET: the signed-in operator (401 `Ops_Sign_In_Required` when none). Reading it does not extend the session. */
   session: '/api/ops/session',
+  /** POST: "Stay signed in": counts as activity (restarts the idle time) and answers the session as `session` does. */
+  keepAlive: '/api/ops/session/keep-alive',
   /** GET `?q=`: find a person (and locations) by username, email, name, NPI or PTAN in one box. */
   search: '/api/ops/search',
   /** GET: a person's page. */

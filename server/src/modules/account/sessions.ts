@@ -176,6 +176,7 @@ const ACTIVITY_TEXT: Record<string, readonly [string, string]> = {
   'ops.location.view': ['Provider location viewed by the help desk', 'Help-desk location view refused'],
   'ops.search': ['Help-desk search', 'Help-desk search refused'],
   'ops.session': ['Help-desk session read', 'Help-desk session refused'],
+  'ops.session.keep-alive': ['Help-desk session kept alive', 'Help-desk session refused'],
   'ops.sign-in': ['Help-desk sign-in', 'Help-desk sign-in refused'],
   'ops.sign-out': ['Help-desk sign-out', 'Help-desk sign-out refused'],
 };

@@ -243,6 +243,15 @@ export const opsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ data: operatorSessionView(serviceContext(request), operatorOf(request)) }),
   );
 
+  app.post(
+    OPS_ROUTES.keepAlive,
+    {
+      config: { opsRole: 'help_desk', audit: { action: 'ops.session.keep-alive' } },
+      schema: { response: { 200: OperatorSessionResponse } },
+    },
+    async (request) => ({ data: operatorSessionView(serviceContext(request), operatorOf(request)) }),
+  );
+
   // ——— Find and read ———
   app.get(
     OPS_ROUTES.search,

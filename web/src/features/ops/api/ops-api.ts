@@ -115,14 +115,14 @@ export const refreshOperatorSession = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: opsQueryKeys.session });
 
 /**
- * A console request the server counts as activity: the page's own data read again (reading the session does not
- * count), then the session read for its new idle end.
+ * "Stay signed in": a console request the server counts as activity (restarts the idle time, even on a page with no
+ * data of its own to read again); its answer is the session with the new idle end.
  */
 export async function keepSessionAlive(queryClient: QueryClient) {
-  await queryClient.refetchQueries({
-    queryKey: opsQueryKeys.all,
-    type: 'active',
-    predicate: (query) => query.queryKey[1] !== 'session',
+  const session = await apiRequest(OPS_ROUTES.keepAlive, {
+    method: 'POST',
+    body: {},
+    schema: OperatorSessionResponse.shape.data,
   });
-  await refreshOperatorSession(queryClient);
+  queryClient.setQueryData(opsQueryKeys.session, session);
 }
