@@ -18,13 +18,20 @@ const LATO_FALLBACK_FACE = `@font-face {
  * The keyboard focus indicator of every control (docs/requirements/public-site.md#every-page): a 3 px outline 2 px
  * outside the control, in `--portal-focus-ring`: the primary blue on the light page (13:1 on white), white on the dark
  * header and footer, which set the variable (components/layouts/app-layout.tsx) (13:1 on the primary blue). Links and other focusable elements get the same
- * outline as MUI's buttons, in place of the browser's own.
+ * outline as MUI's buttons, in place of the browser's own. A text field's focused border is also drawn by CSS, not
+ * only by MUI's `Mui-focused` class, so a field of a part that has not hydrated yet (lib/lazy-part.tsx) shows it too.
  */
 const focusOutline = (light: string) => `3px solid var(--portal-focus-ring, ${light})`;
 const focusRingCss = (light: string) => `
 a:focus-visible, summary:focus-visible, [tabindex]:not([tabindex="-1"]):focus-visible {
   outline: ${focusOutline(light)};
   outline-offset: 2px;
+}
+.MuiOutlinedInput-root:focus-within .MuiOutlinedInput-notchedOutline {
+  border-width: 2px;
+}
+.MuiOutlinedInput-root:not(.Mui-error):focus-within .MuiOutlinedInput-notchedOutline {
+  border-color: ${light};
 }`;
 
 /**
