@@ -52,10 +52,11 @@ import { staffAccountJobs } from './modules/recertification/jobs';
 import { isQuietRequest, lazyChildLogger, loggerOptions } from './platform/logger';
 import { proxyTrust } from './platform/proxy-trust';
 import { requestIdGenerator } from './platform/request-id';
-import { routeAuditPlugin } from './platform/route-audit';
+import { routeAuditPlugin } from './identity/route-audit';
 import { retentionJobs } from './platform/retention';
 import { loadSecrets, type Secrets } from './platform/secrets';
 import { cmsSecurityQuestionKeys, type SecurityQuestionKeys } from './identity/security-questions';
+import { tokenRetentionJob } from './identity/one-time-tokens';
 import { sessionCleanupJob } from './identity/sessions/store';
 import { sessionPlugin } from './identity/sessions/cookie';
 import { countRequestsForDrain, trackConnectionsForDrain, waitForRequestsOnClose } from './platform/shutdown';
@@ -192,6 +193,7 @@ export async function buildApp({
     rateLimitCleanupJob(),
     sessionCleanupJob(config.sessions, undefined, { now: app.clock }),
     ...retentionJobs({ ...config.retention, now: app.clock }),
+    tokenRetentionJob({ ...config.retention, now: app.clock }),
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),
     registrationExpiryJob(),
     ...staffAccountJobs({ now: app.clock }),

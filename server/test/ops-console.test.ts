@@ -294,7 +294,7 @@ describe('help-desk console', () => {
           const refused = await callOps(app, helpDesk, method, url, body);
           expect(refused.statusCode, `${path} by the help desk`).toBe(403);
           expect(refused.json().errorMessage).toBe('Ops_Role_Required');
-          // The declarative audit writes after the answer went out (platform/route-audit.ts): wait for it.
+          // The declarative audit writes after the answer went out (identity/route-audit.ts): wait for it.
           await expect
             .poll(async () => (await eventsOfRequest(refused.headers['x-request-id'] as string)).map((e) => e.outcome))
             .toEqual(['failure']);

@@ -4,13 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, oneTimeTokens, outbox, sessions } from '../src/db/schema';
 import { JobRunner } from '../src/platform/jobs';
 import { enqueueEmail } from '../src/platform/mail/outbox';
-import { consumeOneTimeToken, issueOneTimeToken } from '../src/identity/one-time-tokens';
-import {
-  AUDIT_RETENTION_JOB,
-  OUTBOX_RETENTION_JOB,
-  retentionJobs,
-  TOKEN_RETENTION_JOB,
-} from '../src/platform/retention';
+import { consumeOneTimeToken, issueOneTimeToken, TOKEN_RETENTION_JOB } from '../src/identity/one-time-tokens';
+import { AUDIT_RETENTION_JOB, OUTBOX_RETENTION_JOB, retentionJobs } from '../src/platform/retention';
 import { createSession, sessionCleanupJob } from '../src/identity/sessions/store';
 import { buildTestApp } from './helpers';
 import { createAccount } from './support/accounts';
@@ -67,7 +62,7 @@ describe('retention jobs', () => {
     // Batches of 3: the run takes 3 and answers "more"; the runner runs it again at once, twice.
     const runner = new JobRunner(
       db(),
-      retentionJobs({ auditDays: 90, tokenDays: 7, sentMailDays: 7, now: clock, batchSize: 3 }),
+      retentionJobs({ auditDays: 90, sentMailDays: 7, now: clock, batchSize: 3 }),
       log,
     );
     expect(await runner.runOnce(AUDIT_RETENTION_JOB, { force: true })).toBe(true);

@@ -4,7 +4,7 @@ import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents } from '../src/db/schema';
 import { describeActivity } from '../src/modules/account/service';
-import type { RouteAudit } from '../src/platform/route-audit';
+import type { RouteAudit } from '../src/identity/route-audit';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, portalHeaders } from './helpers';
 import { createAccount } from './support/accounts';

@@ -3,6 +3,8 @@ import { and, eq, gt, isNotNull, isNull, sql } from 'drizzle-orm';
 import { oneTimeTokens } from '../db/schema';
 import { recordAudit } from '../platform/audit';
 import type { DbExecutor } from '../platform/db-executor';
+import type { Job } from '../platform/jobs';
+import { cutoff, deleteBatch, retentionJob, type PurgeSchedule } from '../platform/retention';
 
 export type OneTimeTokenPurpose = (typeof oneTimeTokens.$inferInsert)['purpose'];
 
@@ -249,4 +251,23 @@ export async function usedOneTimeTokenUser(
       ),
     );
   return row?.userId ?? null;
+}
+
+export const TOKEN_RETENTION_JOB = 'one-time-token-retention';
+
+/**
+ * Deletes one-time tokens used or expired more than `tokenDays` (ONE_TIME_TOKEN_RETENTION_DAYS) ago, hourly, in
+ * batches, like the other retention jobs (platform/retention.ts, docs/decisions/0032).
+ */
+export function tokenRetentionJob(settings: PurgeSchedule & { tokenDays: number }): Job {
+  return retentionJob(TOKEN_RETENTION_JOB, settings, (tx, now, batchSize) => {
+    const before = cutoff(now, settings.tokenDays);
+    return deleteBatch(
+      tx,
+      'one_time_tokens',
+      'id',
+      sql`(expires_at < ${before}::timestamptz or used_at < ${before}::timestamptz)`,
+      batchSize,
+    );
+  });
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { auditEvents } from '../db/schema';
 import type { DbExecutor } from './db-executor';
-import { keyedHash } from './encryption';
 
 /**
  * The only keys an audit event's details may carry (docs/requirements/portal.md#rate-limits-and-audit). The schema is
@@ -45,15 +44,8 @@ export interface AuditEvent {
   details?: AuditDetails;
 }
 
-/**
- * The target recorded when a typed username matches no account: never the text typed (people type their password into
- * the username field), but a keyed fingerprint of it, so repeated attempts on one name can still be grouped.
- */
-export function unknownUsernameTarget(encryptionKey: string, typed: string): string {
-  return `unknown:${keyedHash(encryptionKey, 'audit-unknown-username', typed.trim().toLowerCase()).slice(0, 16)}`;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** `unknownUsernameTarget` (identity/unknown-username.ts). */
 const UNKNOWN_USERNAME_TARGET = /^unknown:[0-9a-f]{16}$/;
 
 /**

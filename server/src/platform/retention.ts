@@ -9,7 +9,6 @@ export const RETENTION_BATCH_SIZE = 1000;
 const HOUR_MS = 60 * 60_000;
 
 export const AUDIT_RETENTION_JOB = 'audit-retention';
-export const TOKEN_RETENTION_JOB = 'one-time-token-retention';
 export const OUTBOX_RETENTION_JOB = 'outbox-retention';
 
 /**
@@ -37,22 +36,25 @@ export async function deleteBatch(
   return Number(deleted[0]?.n ?? 0);
 }
 
-export interface RetentionSettings {
-  /** AUDIT_RETENTION_DAYS: audit events are kept online this long (docs/requirements/portal.md#rate-limits-and-audit). */
-  auditDays: number;
-  /** ONE_TIME_TOKEN_RETENTION_DAYS: a used or expired one-time token is kept this long afterwards. */
-  tokenDays: number;
-  /** SENT_MAIL_RETENTION_DAYS: a delivered email stays in the outbox this long after it was sent. */
-  sentMailDays: number;
+/** How any purge job runs: by the app's clock (tests move it), in batches, hourly unless told otherwise. */
+export interface PurgeSchedule {
   /** The current time (the app's clock): tests move it. */
   now?: () => Date;
   batchSize?: number;
   intervalMs?: number;
 }
 
-function retentionJob(
+export interface RetentionSettings extends PurgeSchedule {
+  /** AUDIT_RETENTION_DAYS: audit events are kept online this long (docs/requirements/portal.md#rate-limits-and-audit). */
+  auditDays: number;
+  /** SENT_MAIL_RETENTION_DAYS: a delivered email stays in the outbox this long after it was sent. */
+  sentMailDays: number;
+}
+
+/** A job that runs `purge` (at most one batch) and runs again at once while a batch came back full (jobs.ts). */
+export function retentionJob(
   name: string,
-  settings: RetentionSettings,
+  settings: PurgeSchedule,
   purge: (tx: DbExecutor, now: Date, batchSize: number) => Promise<number>,
 ): Job {
   return {
@@ -66,15 +68,15 @@ function retentionJob(
   };
 }
 
-const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+/** The moment `days` days before `now`, for a `timestamptz` comparison. */
+export const cutoff = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
 
 /**
  * The retention jobs, each under the job runner's advisory lock (one instance at a time), hourly, in batches:
  * - audit events older than `auditDays` (90 days online, CMS ARS AU-11; the yearly archive is the database backups),
  *   each purge itself audited with its count;
- * - one-time tokens used or expired more than `tokenDays` ago;
  * - outbox rows delivered more than `sentMailDays` ago (undelivered ones stay, for the sender or an operator).
- * Expired sessions are `sessionCleanupJob`'s (identity/sessions/store.ts).
+ * The account tables' purges are their owners' (identity/: sessions, one-time tokens; modules/ops: console sessions).
  */
 export function retentionJobs(settings: RetentionSettings): Job[] {
   return [
@@ -90,16 +92,6 @@ export function retentionJobs(settings: RetentionSettings): Job[] {
           details: { count: deleted, until: before },
         });
       return deleted;
-    }),
-    retentionJob(TOKEN_RETENTION_JOB, settings, (tx, now, batchSize) => {
-      const before = cutoff(now, settings.tokenDays);
-      return deleteBatch(
-        tx,
-        'one_time_tokens',
-        'id',
-        sql`(expires_at < ${before}::timestamptz or used_at < ${before}::timestamptz)`,
-        batchSize,
-      );
     }),
     retentionJob(OUTBOX_RETENTION_JOB, settings, (tx, now, batchSize) =>
       deleteBatch(tx, 'outbox', 'id', sql`sent_at < ${cutoff(now, settings.sentMailDays)}::timestamptz`, batchSize),

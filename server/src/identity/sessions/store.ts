@@ -5,7 +5,7 @@ import { auditEvents, sessions, users } from '../../db/schema';
 import { auditRow, auditWritten, type AuditEvent } from '../../platform/audit';
 import { preparedStatement, rowsOf, type DbExecutor } from '../../platform/db-executor';
 import type { Job } from '../../platform/jobs';
-import { deleteBatch, RETENTION_BATCH_SIZE } from '../../platform/retention';
+import { deleteBatch, retentionJob } from '../../platform/retention';
 import { revokeOutstandingTokens, type TokenRevocationReason } from '../one-time-tokens';
 import type { ServiceContext } from '../service-context';
 
@@ -434,22 +434,15 @@ export function sessionCleanupJob(
   intervalMs = 10 * 60_000,
   options: { now?: () => Date; batchSize?: number } = {},
 ): Job {
-  return {
-    name: 'session-cleanup',
-    intervalMs,
-    async run(tx) {
-      // In batches (platform/retention.ts), by the app's clock: ended by the absolute limit or idle past the limit.
-      const now = options.now?.() ?? new Date();
-      const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
-      const idleSince = new Date(now.getTime() - limits.idleMs).toISOString();
-      const deleted = await deleteBatch(
-        tx,
-        'sessions',
-        'id_hash',
-        sql`(expires_at <= ${now.toISOString()}::timestamptz or last_seen_at <= ${idleSince}::timestamptz)`,
-        batchSize,
-      );
-      return { more: deleted === batchSize };
-    },
-  };
+  // In batches (platform/retention.ts), by the app's clock: ended by the absolute limit or idle past the limit.
+  return retentionJob('session-cleanup', { ...options, intervalMs }, (tx, now, batchSize) => {
+    const idleSince = new Date(now.getTime() - limits.idleMs).toISOString();
+    return deleteBatch(
+      tx,
+      'sessions',
+      'id_hash',
+      sql`(expires_at <= ${now.toISOString()}::timestamptz or last_seen_at <= ${idleSince}::timestamptz)`,
+      batchSize,
+    );
+  });
 }

@@ -2,7 +2,7 @@ import type { LoginNextStep } from '@portal/contracts/auth';
 import { and, eq } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import { userByUsername, wrongPasswordsToday, type User } from '../../db/users';
-import { unknownUsernameTarget } from '../../platform/audit';
+import { unknownUsernameTarget } from '../../identity/unknown-username';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../identity/service-context';
 import { rotateSessionIf, openAt } from '../../identity/sessions/store';

@@ -1,7 +1,7 @@
 import { sameEmail } from '@portal/contracts/fields';
 import { RESET_TOKEN_TTL_MS, type ForgotPasswordNext } from '@portal/contracts/login-help';
 import { userById, userByUsername, usernameKey, type User } from '../../db/users';
-import { unknownUsernameTarget } from '../../platform/audit';
+import { unknownUsernameTarget } from '../../identity/unknown-username';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, peekOneTimeToken } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';

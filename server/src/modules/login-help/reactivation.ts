@@ -4,7 +4,7 @@ import {
   type SelfReactivationNext,
 } from '@portal/contracts/login-help';
 import { userByUsername, usernameKey, type User } from '../../db/users';
-import { unknownUsernameTarget } from '../../platform/audit';
+import { unknownUsernameTarget } from '../../identity/unknown-username';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, countTokenAttempt, peekOneTimeToken } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';

@@ -182,7 +182,7 @@ const ACTION_ERRORS = { 404: ['Not_Found'] } as const;
  * The help desk's console API (docs/requirements/help-desk.md#routes). Every route declares `opsRole`: the guard
  * (`opsGuardPlugin` above) answers 404 to a provider session, an address outside the allow-list or a portal without a directory,
  * then 401/403 without a console session or the role. Every call is audited with the operator (the reads by the
- * declarative audit, platform/route-audit.ts; the actions by their service, with the reason).
+ * declarative audit, identity/route-audit.ts; the actions by their service, with the reason).
  */
 export const opsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { publicUrl } = app.config;

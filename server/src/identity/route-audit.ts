@@ -1,7 +1,7 @@
 import type { FastifyInstance, onRequestAbortHookHandler, onRequestHookHandler, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { onAuditRecorded, recordAudit } from './audit';
-import { answeredErrorCode } from './error-handler';
+import { onAuditRecorded, recordAudit } from '../platform/audit';
+import { answeredErrorCode } from '../platform/error-handler';
 
 /**
  * What a state-changing route declares about audit (docs/decisions/0036-declarative-audit.md): the action its attempts
