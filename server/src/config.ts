@@ -12,6 +12,12 @@ import { PASSWORD_HASH_NICE_DEFAULT } from './platform/password-hashing';
 // Both server/src/config.ts and the bundled server/dist/main.js sit two levels below the root.
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/** A duration setting in whole milliseconds, at least `min` and, when given, at most `max`. */
+function milliseconds(min: number, max?: number) {
+  const ms = z.coerce.number({ message: 'must be a number of milliseconds' }).int().min(min);
+  return max === undefined ? ms : ms.max(max);
+}
+
 const booleanSetting = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -19,6 +25,24 @@ const booleanSetting = z
 const urlSetting = z
   .url({ message: 'must be an absolute URL such as http://localhost:3000' })
   .transform((v) => v.replace(/\/+$/, ''));
+
+/** The entries of a comma-separated value (spaces around entries ignored; empty entries dropped). */
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+}
+
+/** Whether every entry is an address or CIDR range (as the proxy trust takes them). */
+function allAddresses(entries: string[]): boolean {
+  try {
+    for (const entry of entries) proxyAddr.compile(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * `false`, `true` (any peer is a proxy: laptops and tests only), or the proxies' addresses and CIDR ranges
@@ -28,47 +52,26 @@ const trustProxySetting = z.string().transform((value, ctx): boolean | string[] 
   const trimmed = value.trim().toLowerCase();
   if (['false', '0', 'no'].includes(trimmed)) return false;
   if (['true', '1', 'yes'].includes(trimmed)) return true;
-  const entries = value
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  for (const entry of entries) {
-    try {
-      proxyAddr.compile(entry);
-    } catch {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must be false or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8',
-      });
-      return z.NEVER;
-    }
+  const entries = splitList(value);
+  if (!allAddresses(entries)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be false or a comma-separated list of proxy addresses or CIDR ranges such as 10.0.0.0/8',
+    });
+    return z.NEVER;
   }
   return entries.length ? entries : false;
 });
 
 /** A comma-separated list (spaces around entries ignored; empty entries dropped). */
-const listSetting = z.string().transform((value) =>
-  value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean),
-);
+const listSetting = z.string().transform(splitList);
 
 /** Addresses and CIDR ranges, comma-separated (`10.0.0.0/8, 192.168.1.7`). */
 const addressListSetting = z.string().transform((value, ctx): string[] => {
-  const entries = value
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  for (const entry of entries) {
-    try {
-      proxyAddr.compile(entry);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of addresses or CIDR ranges' });
-      return z.NEVER;
-    }
-  }
-  return entries;
+  const entries = splitList(value);
+  if (allAddresses(entries)) return entries;
+  ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of addresses or CIDR ranges' });
+  return z.NEVER;
 });
 
 /** A port number, or `off`. */
@@ -115,29 +118,14 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['json', 'pretty'], { message: 'must be json or pretty' }).default('json'),
   TRUST_PROXY: trustProxySetting.default(false),
-  REQUEST_TIMEOUT_MS: z.coerce
-    .number({ message: 'must be a number of milliseconds' })
-    .int()
-    .min(1_000)
-    .max(300_000)
-    .default(15_000),
+  REQUEST_TIMEOUT_MS: milliseconds(1_000, 300_000).default(15_000),
   // Open connections one client address (an IPv6 /64) may hold; trusted proxies are exempt. 0 = no cap.
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(64),
   // On SIGTERM/SIGINT: the longest wait for accepted requests (and their password hashes) to finish before exiting 1.
-  SHUTDOWN_TIMEOUT_MS: z.coerce
-    .number({ message: 'must be a number of milliseconds' })
-    .int()
-    .min(1_000)
-    .max(600_000)
-    .default(30_000),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(1_000, 600_000).default(30_000),
   // On SIGTERM/SIGINT: a trusted proxy's idle connection is closed once idle this long, longer than the proxy keeps an
   // idle upstream connection (nginx keepalive_timeout 4 s in deploy/): closing it sooner races the proxy's next request.
-  SHUTDOWN_PROXY_IDLE_MS: z.coerce
-    .number({ message: 'must be a number of milliseconds' })
-    .int()
-    .min(0)
-    .max(600_000)
-    .default(6_000),
+  SHUTDOWN_PROXY_IDLE_MS: milliseconds(0, 600_000).default(6_000),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z
     .string()
@@ -209,36 +197,13 @@ export const EnvSchema = z.object({
     .max(3650, maxAgeMessage)
     .optional(),
   // Sessions and login (docs/requirements/session.md): short values only in tests.
-  SESSION_IDLE_MS: z.coerce
-    .number({ message: 'must be a number of milliseconds' })
-    .int()
-    .min(1_000)
-    .max(86_400_000)
-    .default(SESSION_IDLE_MS_DEFAULT),
+  SESSION_IDLE_MS: milliseconds(1_000, 86_400_000).default(SESSION_IDLE_MS_DEFAULT),
   // The browser's inactivity prompt shows this long before SESSION_IDLE_MS runs out (docs/requirements/session.md).
-  SESSION_PROMPT_BEFORE_IDLE_MS: z.coerce
-    .number({ message: 'must be a number of milliseconds' })
-    .int()
-    .min(1_000)
-    .max(86_400_000)
-    .default(SESSION_TIMER_DEFAULTS.promptBeforeIdleMs),
-  SESSION_ABSOLUTE_MS: z.coerce
-    .number({ message: 'must be a number of milliseconds' })
-    .int()
-    .min(1_000)
-    .max(7 * 86_400_000)
-    .default(SESSION_ABSOLUTE_MS_DEFAULT),
+  SESSION_PROMPT_BEFORE_IDLE_MS: milliseconds(1_000, 86_400_000).default(SESSION_TIMER_DEFAULTS.promptBeforeIdleMs),
+  SESSION_ABSOLUTE_MS: milliseconds(1_000, 7 * 86_400_000).default(SESSION_ABSOLUTE_MS_DEFAULT),
   LOGIN_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
-  LOGIN_LOCKOUT_WINDOW_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .default(120 * 60_000),
-  LOGIN_LOCKOUT_DURATION_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .default(60 * 60_000),
+  LOGIN_LOCKOUT_WINDOW_MS: milliseconds(1_000).default(120 * 60_000),
+  LOGIN_LOCKOUT_DURATION_MS: milliseconds(1_000).default(60 * 60_000),
   // Wrong passwords of one account in 24 hours, counted across locks and administrators' unlocks: reaching it locks the
   // account until the help desk unlocks it (docs/requirements/session.md#lockout).
   LOGIN_DAILY_FAILURE_CEILING: z.coerce.number().int().min(1).max(1_000).default(20),
@@ -248,12 +213,7 @@ export const EnvSchema = z.object({
   // (docs/decisions/0029; NIST SP 800-63B allows at most 100).
   MFA_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(20),
   // Changing the password, email, phone, second factors or security answers needs a login younger than this.
-  REAUTHENTICATION_WINDOW_MS: z.coerce
-    .number({ message: 'must be a number of milliseconds' })
-    .int()
-    .min(1_000)
-    .max(86_400_000)
-    .default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
+  REAUTHENTICATION_WINDOW_MS: milliseconds(1_000, 86_400_000).default(REAUTHENTICATION_WINDOW_MS_DEFAULT),
   // Login help and account lifecycle (docs/requirements/portal.md#login-help).
   INACTIVITY_DISABLE_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
   // Staff accounts (docs/requirements/staff-accounts.md).
@@ -273,11 +233,7 @@ export const EnvSchema = z.object({
   // Administrator registration (docs/requirements/portal.md#authority-validation).
   AUTHORITY_LOOKBACK_DAYS: z.coerce.number().int().min(1).max(3660).default(90),
   AUTHORITY_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
-  AUTHORITY_LOCK_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .default(30 * 60_000),
+  AUTHORITY_LOCK_MS: milliseconds(1_000).default(30 * 60_000),
   AUTHORITY_CLIENT_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(20),
   REGISTRATION_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   // Invitations per hour, per client address, per administrator and per location, each
@@ -301,25 +257,10 @@ export const EnvSchema = z.object({
   // Plain http:// to the directory: laptops and tests only (refused in production).
   OIDC_ALLOW_HTTP: booleanSetting.default(false),
   // The console's own session (CMS ARS AC-11 for privileged users: 15 minutes idle).
-  OPS_SESSION_IDLE_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .max(86_400_000)
-    .default(15 * 60_000),
-  OPS_SESSION_ABSOLUTE_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .max(86_400_000)
-    .default(8 * 3_600_000),
+  OPS_SESSION_IDLE_MS: milliseconds(1_000, 86_400_000).default(15 * 60_000),
+  OPS_SESSION_ABSOLUTE_MS: milliseconds(1_000, 86_400_000).default(8 * 3_600_000),
   // The next console request after this long asks the directory again whether the person is signed in, with a role.
-  OPS_ROLE_RECHECK_MS: z.coerce
-    .number()
-    .int()
-    .min(1_000)
-    .max(86_400_000)
-    .default(5 * 60_000),
+  OPS_ROLE_RECHECK_MS: milliseconds(1_000, 86_400_000).default(5 * 60_000),
   // Addresses and CIDR ranges allowed to open /ops and /api/ops (comma-separated); unset: any.
   OPS_ALLOWED_ADDRESSES: addressListSetting.optional(),
   // Operations (docs/decisions/0033-openapi-metrics-deployment.md): Prometheus metrics on their own port, loopback

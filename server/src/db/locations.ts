@@ -3,6 +3,16 @@ import { and, eq, gt, isNull, or, type SQL } from 'drizzle-orm';
 import type { DbExecutor } from '../platform/db-executor';
 import { providerLocations } from './schema';
 
+/** The columns that name a provider location in a list: its identifiers, name, jurisdiction and line of business. */
+export const locationSummaryColumns = {
+  locationId: providerLocations.id,
+  legalName: providerLocations.legalName,
+  npi: providerLocations.npi,
+  ptan: providerLocations.ptan,
+  jurisdiction: providerLocations.jurisdiction,
+  lineOfBusiness: providerLocations.lineOfBusiness,
+};
+
 /** The parsed identifiers (`tin` without its dash) of a provider location. */
 type Identifiers = Pick<LocationIdentifiers, 'npi' | 'ptan' | 'tin' | 'jurisdiction' | 'lineOfBusiness'>;
 

@@ -11,6 +11,16 @@ import { auditEvents, users } from './schema';
 
 export type User = typeof users.$inferSelect;
 
+/** The columns a list of people shows (the administrator's and the help desk's): who, how reached, and the status. */
+export const personSummaryColumns = {
+  userId: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  username: users.username,
+  email: users.email,
+  status: users.status,
+};
+
 /** The key a typed username is matched by: surrounding spaces and case do not matter. */
 export function usernameKey(username: string): string {
   return username.trim().toLowerCase();

@@ -24,7 +24,7 @@ import { checkAdministratorChange, locationsOfPerson } from './scope';
 type ActionContext = Pick<ServiceContext, 'db' | 'now' | 'config' | 'jobs' | 'client'>;
 
 /** A refusal decided inside the transaction: audited after it rolled back, then answered. */
-class Refusal {
+export class Refusal {
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
@@ -32,28 +32,46 @@ class Refusal {
   ) {}
 }
 
+/** Who acted on whom, under which audit action; `extra` goes into the details of both outcomes. */
+export interface AuditedAction {
+  actor: string;
+  action: string;
+  target: string;
+  extra?: AuditDetails;
+}
+
 /**
- * Runs a change in a transaction and audits its success there; a `Refusal` it returns is audited as a failure after
- * the rollback and answered. Then answers the person as the administrator sees them.
+ * Runs an account change in a transaction and audits its success there; a `Refusal` it returns is audited as a
+ * failure after the rollback and answered. Kicks the outbox when the change queued an email. The administrator's
+ * actions and the help desk's (modules/ops) both run through here.
  */
+export async function runAuditedChange(
+  ctx: Pick<ServiceContext, 'db' | 'jobs' | 'client'>,
+  { actor, action, target, extra = {} }: AuditedAction,
+  change: (tx: DbExecutor) => Promise<Refusal | AccountChange>,
+): Promise<void> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const outcome = await change(tx);
+    if (outcome instanceof Refusal) return outcome;
+    await audit(ctx, tx, { actor, action, target, outcome: 'success', details: { ...outcome.details, ...extra } });
+    return outcome;
+  });
+  if (result instanceof Refusal) {
+    await audit(ctx, ctx.db, { actor, action, target, outcome: 'failure', details: { ...result.details, ...extra } });
+    throw new PortalError(result.status, result.code);
+  }
+  if (result.email) ctx.jobs.kick(OUTBOX_JOB);
+}
+
+/** Runs the change as the administrator of `grant`, then answers the person as the administrator sees them. */
 async function act(
   ctx: ActionContext,
   grant: AdminGrant,
   target: string,
   action: string,
-  change: (tx: DbExecutor) => Promise<Refusal | { details: AuditDetails; email?: boolean }>,
+  change: (tx: DbExecutor) => Promise<Refusal | AccountChange>,
 ): Promise<PersonDetail | null> {
-  const result = await ctx.db.transaction(async (tx) => {
-    const outcome = await change(tx);
-    if (outcome instanceof Refusal) return outcome;
-    await audit(ctx, tx, { actor: grant.actorId, action, target, outcome: 'success', details: outcome.details });
-    return outcome;
-  });
-  if (result instanceof Refusal) {
-    await audit(ctx, ctx.db, { actor: grant.actorId, action, target, outcome: 'failure', details: result.details });
-    throw new PortalError(result.status, result.code);
-  }
-  if (result.email) ctx.jobs.kick(OUTBOX_JOB);
+  await runAuditedChange(ctx, { actor: grant.actorId, action, target }, change);
   return personDetail(ctx, grant, target);
 }
 

@@ -8,7 +8,7 @@ import {
 import { and, asc, countDistinct, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { linkInForceColumn } from '../../db/links';
 import { passkeys, providerLocations, userLocations, users } from '../../db/schema';
-import { wrongPasswordsToday } from '../../db/users';
+import { personSummaryColumns, wrongPasswordsToday } from '../../db/users';
 import type { AdminGrant } from '../../identity/admin-guard';
 import type { DbExecutor } from '../../platform/db-executor';
 import type { ServiceContext } from '../../identity/service-context';
@@ -30,12 +30,7 @@ async function needsHelpDeskToUnlock(ctx: Pick<ServiceContext, 'db' | 'now' | 'c
 }
 
 const personColumns = {
-  userId: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  username: users.username,
-  email: users.email,
-  status: users.status,
+  ...personSummaryColumns,
   lockedUntil: users.lockedUntil,
   lastLoginAt: users.lastLoginAt,
   mfaEnrolledAt: users.mfaEnrolledAt,

@@ -28,7 +28,9 @@ export {
   enableAccount,
   lockPersonLocations,
   recipient,
+  Refusal,
   resetSecondFactor,
+  runAuditedChange,
   unlockAccount,
   type AccountChange,
 } from './actions';

@@ -9,7 +9,7 @@ import {
 import { and, asc, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod/mini';
 import { linkInForce } from '../../db/links';
-import { locationInForce } from '../../db/locations';
+import { locationInForce, locationSummaryColumns } from '../../db/locations';
 import { ddeRequests, ediEnrollments, providerLocations, userLocations } from '../../db/schema';
 import { userById } from '../../db/users';
 import type { DbExecutor } from '../../platform/db-executor';
@@ -31,12 +31,7 @@ import { audit, type ServiceContext } from '../../identity/service-context';
 function linkedLocations(db: DbExecutor, userId: string, now: Date, locationId?: string) {
   return db
     .select({
-      locationId: providerLocations.id,
-      legalName: providerLocations.legalName,
-      npi: providerLocations.npi,
-      ptan: providerLocations.ptan,
-      jurisdiction: providerLocations.jurisdiction,
-      lineOfBusiness: providerLocations.lineOfBusiness,
+      ...locationSummaryColumns,
       submitterId: ediEnrollments.submitterId,
       networkServiceVendor: ediEnrollments.networkServiceVendor,
       ddeAccessType: ediEnrollments.ddeAccessType,

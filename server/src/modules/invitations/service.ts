@@ -33,14 +33,19 @@ type Ctx = Pick<ServiceContext, 'db' | 'now' | 'client' | 'config' | 'jobs'>;
 /** The most open invitations a list answers (a location never has this many waiting). */
 const LIST_LIMIT = 200;
 
+/** What names an invitation: who is invited, to which location, as what. */
+const invitationColumns = {
+  id: invitations.id,
+  locationId: invitations.locationId,
+  locationName: providerLocations.legalName,
+  email: invitations.email,
+  role: invitations.role,
+};
+
 function openInvitationsQuery(db: DbExecutor, now: Date) {
   return db
     .select({
-      id: invitations.id,
-      locationId: invitations.locationId,
-      locationName: providerLocations.legalName,
-      email: invitations.email,
-      role: invitations.role,
+      ...invitationColumns,
       createdAt: invitations.createdAt,
       expiresAt: invitations.expiresAt,
       inviterFirst: users.firstName,
@@ -272,11 +277,7 @@ async function replacedBy(
 async function usableInvitation(db: DbExecutor, token: string, now: Date, forUpdate = false) {
   const query = db
     .select({
-      id: invitations.id,
-      locationId: invitations.locationId,
-      locationName: providerLocations.legalName,
-      email: invitations.email,
-      role: invitations.role,
+      ...invitationColumns,
       invitedBy: invitations.invitedBy,
       expiresAt: invitations.expiresAt,
       usedAt: invitations.usedAt,

@@ -1,12 +1,11 @@
 import { sameEmail } from '@portal/contracts/fields';
 import { RESET_TOKEN_TTL_MS, type ForgotPasswordNext } from '@portal/contracts/login-help';
 import { userById, userByUsername, usernameKey, type User } from '../../db/users';
-import { unknownUsernameTarget } from '../../identity/unknown-username';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, peekOneTimeToken } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../identity/service-context';
-import { checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
+import { auditAttempt, checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
 import { loginHelpWork, sameWork } from './equal-work';
 
 /**
@@ -25,11 +24,10 @@ export async function forgotPassword(
 ): Promise<ForgotPasswordNext> {
   const { db } = ctx;
   if (input.isInternal) {
-    await audit(ctx, db, {
-      actor: null,
+    await auditAttempt(ctx, db, {
       action: 'login-help.forgot-password',
-      target: unknownUsernameTarget(ctx.secrets.encryptionKey, input.username),
-      outcome: 'failure',
+      username: input.username,
+      sent: false,
       details: { reason: 'internal_user' },
     });
     return 'enterprise-directory';
@@ -65,11 +63,11 @@ export async function forgotPassword(
             : !allowed
               ? 'email_limit'
               : undefined;
-    await audit(ctx, tx, {
-      actor: null,
+    await auditAttempt(ctx, tx, {
       action: 'login-help.forgot-password',
-      target: user?.id ?? unknownUsernameTarget(ctx.secrets.encryptionKey, input.username),
-      outcome: send ? 'success' : 'failure',
+      userId: user?.id,
+      username: input.username,
+      sent: send,
       ...(reason ? { details: { reason } } : {}),
     });
   });

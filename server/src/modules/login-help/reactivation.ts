@@ -4,12 +4,11 @@ import {
   type SelfReactivationNext,
 } from '@portal/contracts/login-help';
 import { userByUsername, usernameKey, type User } from '../../db/users';
-import { unknownUsernameTarget } from '../../identity/unknown-username';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { consumeOneTimeToken, countTokenAttempt, peekOneTimeToken } from '../../identity/one-time-tokens';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../identity/service-context';
-import { checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
+import { auditAttempt, checkAnswer, emailAllowed, newPasswordHash, questionToAsk, setPassword } from './shared-steps';
 import {
   loginHelpWork,
   normaliseReactivationCode,
@@ -79,11 +78,11 @@ export async function requestReactivationCode(
           : !allowed
             ? 'email_limit'
             : undefined;
-    await audit(ctx, tx, {
-      actor: null,
+    await auditAttempt(ctx, tx, {
       action: ACTION,
-      target: user?.id ?? unknownUsernameTarget(ctx.secrets.encryptionKey, input.username),
-      outcome: send ? 'success' : 'failure',
+      userId: user?.id,
+      username: input.username,
+      sent: send,
       details: { reason: reason ?? 'code_sent' },
     });
   });
@@ -113,11 +112,11 @@ async function reactivationUser(
         purpose: 'reactivation',
         maxAttempts: LOGIN_HELP_MAX_WRONG_ANSWERS,
       });
-      await audit(ctx, tx, {
-        actor: null,
+      await auditAttempt(ctx, tx, {
         action: ACTION,
-        target: user?.id ?? unknownUsernameTarget(ctx.secrets.encryptionKey, input.username),
-        outcome: 'failure',
+        userId: user?.id,
+        username: input.username,
+        sent: false,
         details: { reason: 'code_invalid', count: attempts },
       });
     });

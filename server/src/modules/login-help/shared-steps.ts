@@ -2,6 +2,7 @@ import { LOGIN_HELP_MAX_WRONG_ANSWERS } from '@portal/contracts/login-help';
 import { and, eq } from 'drizzle-orm';
 import { securityAnswers, users } from '../../db/schema';
 import type { User } from '../../db/users';
+import type { AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { countTokenAttempt, type OneTimeTokenPurpose } from '../../identity/one-time-tokens';
@@ -12,6 +13,7 @@ import { countAttempt } from '../../platform/rate-limit';
 import { securityAnswerHash, verifySecurityAnswer } from '../../identity/security-answers';
 import { audit, type ServiceContext } from '../../identity/service-context';
 import { endAllSessions } from '../../identity/sessions/store';
+import { unknownUsernameTarget } from '../../identity/unknown-username';
 import { loginHelpWork, questionFor } from './equal-work';
 
 /**
@@ -21,6 +23,24 @@ import { loginHelpWork, questionFor } from './equal-work';
  */
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * Audits one attempt of a login-help flow, whoever asked: the account as target when the typed username has one, else
+ * the name's keyed fingerprint (identity/unknown-username.ts), never the text typed.
+ */
+export function auditAttempt(
+  ctx: Pick<ServiceContext, 'client' | 'secrets'>,
+  db: DbExecutor,
+  attempt: { action: string; userId?: string; username: string; sent: boolean; details?: AuditDetails },
+): Promise<void> {
+  return audit(ctx, db, {
+    actor: null,
+    action: attempt.action,
+    target: attempt.userId ?? unknownUsernameTarget(ctx.secrets.encryptionKey, attempt.username),
+    outcome: attempt.sent ? 'success' : 'failure',
+    ...(attempt.details ? { details: attempt.details } : {}),
+  });
+}
 
 /**
  * Counts one emailed message for the account named by `key` (known or not: the count is the same work) and answers

@@ -1,17 +1,16 @@
-import type { ErrorCode } from '@portal/contracts/errors';
 import type { IdentityCheck, OpsPerson } from '@portal/contracts/ops';
 import type { AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
-import { PortalError } from '../../platform/portal-error';
-import { audit, type ServiceContext } from '../../identity/service-context';
-import { OUTBOX_JOB } from '../../platform/mail/outbox';
+import type { ServiceContext } from '../../identity/service-context';
 import { endAllSessions } from '../../identity/sessions/store';
 import {
   disableAccount,
   enableAccount,
   lockPersonLocations,
   recipient,
+  Refusal,
   resetSecondFactor,
+  runAuditedChange,
   unlockAccount,
   type AccountChange,
 } from '../admin/service';
@@ -29,15 +28,7 @@ import { operatorActor, type Operator, type OpsContext } from './session';
 
 export type OpsActionContext = OpsContext & Pick<ServiceContext, 'jobs'>;
 
-/** A refusal decided inside the transaction: audited after it rolled back, then answered. */
-class Refusal {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    readonly details: AuditDetails,
-  ) {}
-}
-
+/** Runs the change with the operator as actor and their reason audited, then answers the person's page. */
 async function act(
   ctx: OpsActionContext,
   operator: Operator,
@@ -48,29 +39,7 @@ async function act(
   extra: AuditDetails = {},
 ): Promise<OpsPerson> {
   const actor = operatorActor(operator.operatorId);
-  const result = await ctx.db.transaction(async (tx) => {
-    const outcome = await change(tx);
-    if (outcome instanceof Refusal) return outcome;
-    await audit(ctx, tx, {
-      actor,
-      action,
-      target: userId,
-      outcome: 'success',
-      details: { ...outcome.details, ...extra, operatorReason: reason },
-    });
-    return outcome;
-  });
-  if (result instanceof Refusal) {
-    await audit(ctx, ctx.db, {
-      actor,
-      action,
-      target: userId,
-      outcome: 'failure',
-      details: { ...result.details, ...extra, operatorReason: reason },
-    });
-    throw new PortalError(result.status, result.code);
-  }
-  if (result.email) ctx.jobs.kick(OUTBOX_JOB);
+  await runAuditedChange(ctx, { actor, action, target: userId, extra: { ...extra, operatorReason: reason } }, change);
   return personPage(ctx, userId);
 }
 

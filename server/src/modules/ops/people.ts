@@ -21,7 +21,8 @@ import {
   userLocations,
   users,
 } from '../../db/schema';
-import { wrongPasswordsToday } from '../../db/users';
+import { personSummaryColumns, wrongPasswordsToday } from '../../db/users';
+import { locationSummaryColumns as locationSummary } from '../../db/locations';
 import type { DbExecutor } from '../../platform/db-executor';
 import { PortalError } from '../../platform/portal-error';
 import { describeActivity } from '../account/service';
@@ -38,15 +39,8 @@ function prefixPattern(text: string): string {
   return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const locationSummaryColumns = {
-  locationId: providerLocations.id,
-  legalName: providerLocations.legalName,
-  npi: providerLocations.npi,
-  ptan: providerLocations.ptan,
-  jurisdiction: providerLocations.jurisdiction,
-  lineOfBusiness: providerLocations.lineOfBusiness,
-  state: providerLocations.state,
-};
+/** A location as the console lists it: db/locations.ts's summary and the state. */
+const locationSummaryColumns = { ...locationSummary, state: providerLocations.state };
 
 /**
  * One box: a 10-digit NPI or a PTAN finds locations and their people; any text finds people whose username, email,
@@ -84,12 +78,7 @@ export async function searchPeople(
   )!;
   const locationIds = locations.map((l) => l.locationId);
   const columns = {
-    userId: users.id,
-    firstName: users.firstName,
-    lastName: users.lastName,
-    username: users.username,
-    email: users.email,
-    status: users.status,
+    ...personSummaryColumns,
     matchedUsername: sql<boolean>`${byUsername}`.mapWith(Boolean),
     matchedEmail: sql<boolean>`${byEmail}`.mapWith(Boolean),
     matchedName: sql<boolean>`${byName}`.mapWith(Boolean),
