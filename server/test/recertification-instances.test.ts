@@ -4,7 +4,7 @@ import pino from 'pino';
 import { describe, expect, inject, it } from 'vitest';
 import { openPostgres } from '../src/db/client';
 import { staffAccountJobs } from '../src/modules/recertification/jobs';
-import { ACCESS_REQUEST_DIGEST_JOB } from '../src/modules/recertification/request-notifications';
+import { ACCESS_REQUEST_DIGEST_JOB } from '../src/modules/recertification/access-request-notices';
 import { JobRunner } from '../src/platform/jobs';
 import { testClock } from './helpers';
 import { link, makeLocation, makePerson, outboxMail, requestAccess } from './support/recertification';

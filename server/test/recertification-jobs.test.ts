@@ -12,7 +12,7 @@ import {
 import {
   ACCESS_REQUEST_BATCH_JOB,
   ACCESS_REQUEST_DIGEST_JOB,
-} from '../src/modules/recertification/request-notifications';
+} from '../src/modules/recertification/access-request-notices';
 import { createTestDatabase, testClock, type TestClock } from './helpers';
 import {
   clearOutbox,

@@ -7,7 +7,7 @@ import type { Job } from '../../platform/jobs';
 import { enqueueEmail } from './emails';
 import { LISTED_MAX } from '../../platform/mail/layout';
 import { DUE_WITHIN_DAYS, currentAdministrators, daysLeft, groupBy, locationLabel, reminderThreshold } from './links';
-import { accessRequestBatchJob, accessRequestDigestJob } from './request-notifications';
+import { accessRequestBatchJob, accessRequestDigestJob } from './access-request-notices';
 
 export const RECERTIFICATION_REMINDER_JOB = 'recertification-reminders';
 export const RECERTIFICATION_SUSPENSION_JOB = 'recertification-suspension';

@@ -12,7 +12,7 @@ import { dueRecertifications, recertify } from './service';
 /**
  * Annual recertification (docs/requirements/staff-accounts.md#annual-recertification, docs/decisions/0041): what is
  * due on the caller's locations and the bulk keep-or-remove decisions. A location suspended for want of a current
- * administrator is restored by a help-desk supervisor in the console (docs/requirements/help-desk.md#actions). The flows are in service.ts; the jobs in jobs.ts and request-notifications.ts.
+ * administrator is restored by a help-desk supervisor in the console (docs/requirements/help-desk.md#actions). The flows are in service.ts; the jobs in jobs.ts and access-request-notices.ts.
  */
 export const recertificationRoutes: FastifyPluginAsyncZod = async (app) => {
   // Reading is not a change: no audit. The admin guard (scope `administered`) lets administrators in; the service
