@@ -30,6 +30,7 @@ import { MAIL_VIEWER_PATH, mailViewerRoutes } from './platform/mail/viewer';
 import { metricsPlugin } from './platform/metrics';
 import { registerOpenApi } from './platform/openapi';
 import { opsGuardPlugin, opsRoutes } from './modules/ops/routes';
+import { opsSessionCleanupJob } from './modules/ops/service';
 import { PasswordHasher } from './platform/password-hashing';
 import { rateLimitCleanupJob } from './platform/rate-limit';
 import { passwordRoutes } from './modules/password-generator/routes';
@@ -192,6 +193,7 @@ export async function buildApp({
   const jobs: Job[] = [
     rateLimitCleanupJob(),
     sessionCleanupJob(config.sessions, undefined, { now: app.clock }),
+    opsSessionCleanupJob(config.ops, { now: app.clock }),
     ...retentionJobs({ ...config.retention, now: app.clock }),
     tokenRetentionJob({ ...config.retention, now: app.clock }),
     inactivityDisableJob({ days: config.loginHelp.inactivityDisableDays, now: app.clock }),

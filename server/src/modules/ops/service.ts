@@ -4,7 +4,15 @@
  * Every function takes a plain context (and the operator the guard established), never an HTTP request.
  */
 export { finishSignIn, signOut, startSignIn, SIGN_IN_TTL_MS } from './sign-in';
-export { operatorOfSession, operatorSessionView, operatorActor, type Operator, type OpsContext } from './session';
+export {
+  operatorOfSession,
+  operatorSessionView,
+  operatorActor,
+  OPS_SESSION_CLEANUP_JOB,
+  opsSessionCleanupJob,
+  type Operator,
+  type OpsContext,
+} from './session';
 export { personPage, revealField, searchPeople } from './people';
 export { locationPage, restoreAdministrator } from './locations';
 export {

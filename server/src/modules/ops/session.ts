@@ -1,7 +1,9 @@
 import type { OperatorRole, OperatorSession } from '@portal/contracts/ops';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { operators, opsSessions } from '../../db/schema';
 import { decryptSecret, encryptSecret } from '../../platform/encryption';
+import type { Job } from '../../platform/jobs';
+import { deleteBatch, retentionJob, type PurgeSchedule } from '../../platform/retention';
 import { PortalError } from '../../platform/portal-error';
 import type { ServiceContext } from '../../identity/service-context';
 import { hashSessionId, newSessionId } from '../../identity/sessions/store';
@@ -187,4 +189,24 @@ export function operatorSessionView(ctx: OpsContext, operator: Operator): Operat
     idleExpiresAt: idle.toISOString(),
     absoluteExpiresAt: operator.expiresAt.toISOString(),
   };
+}
+
+export const OPS_SESSION_CLEANUP_JOB = 'ops-session-cleanup';
+
+/**
+ * Deletes console sessions past their idle or absolute limit, every 10 minutes, in batches, by the app's clock
+ * (platform/retention.ts): the lookup above already refuses them, but their rows hold the directory's tokens
+ * (encrypted) and would otherwise stay for good.
+ */
+export function opsSessionCleanupJob(limits: { idleMs: number }, schedule: PurgeSchedule = {}): Job {
+  return retentionJob(OPS_SESSION_CLEANUP_JOB, { intervalMs: 10 * 60_000, ...schedule }, (tx, now, batchSize) => {
+    const idleSince = new Date(now.getTime() - limits.idleMs).toISOString();
+    return deleteBatch(
+      tx,
+      'ops_sessions',
+      'id_hash',
+      sql`(expires_at <= ${now.toISOString()}::timestamptz or last_seen_at < ${idleSince}::timestamptz)`,
+      batchSize,
+    );
+  });
 }
