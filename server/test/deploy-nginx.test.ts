@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,7 +65,7 @@ describe.runIf(nginxBinary)('deploy/: nginx in front of two portal instances', (
     const b = await buildApp({ config, database: a.database });
     whoAmI('b')(b);
     const dir = mkdtempSync(join(tmpdir(), 'portal-nginx-'));
-    let nginx: ChildProcess | undefined;
+    let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
     try {
       await a.app.listen({ host: '127.0.0.1', port: 0 });
       await b.listen({ host: '127.0.0.1', port: 0 });
@@ -75,29 +75,8 @@ describe.runIf(nginxBinary)('deploy/: nginx in front of two portal instances', (
       const script = 'console.log("portal");\n'.repeat(50);
       writeFileSync(join(webDist, 'assets', 'index-Ab12Cd34.js'), script);
       writeFileSync(join(webDist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(script));
-      const listen = await freePort();
-      const render = spawnSync(
-        process.execPath,
-        [
-          join(repoRoot, 'deploy/render-nginx.mjs'),
-          '--standalone',
-          join(dir, 'nginx'),
-          '--listen',
-          `127.0.0.1:${listen}`,
-          '--upstreams',
-          ports.map((p) => `127.0.0.1:${p}`).join(','),
-          '--web-dist',
-          webDist,
-        ],
-        { encoding: 'utf8' },
-      );
-      expect(render.status, render.stderr).toBe(0);
-      const conf = join(dir, 'nginx', 'nginx.conf');
-      const check = spawnSync(nginxBinary!, ['-t', '-p', join(dir, 'nginx'), '-c', conf], { encoding: 'utf8' });
-      expect(check.status, check.stderr).toBe(0);
-      nginx = spawn(nginxBinary!, ['-p', join(dir, 'nginx'), '-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
-      const base = `http://127.0.0.1:${listen}`;
-      await waitForAnswer(`${base}/healthz`);
+      nginx = await startNginx(dir, ports, {});
+      const { base, listen } = nginx;
 
       const seen = new Set<string>();
       for (let i = 0; i < 6; i++) {
@@ -144,11 +123,7 @@ describe.runIf(nginxBinary)('deploy/: nginx in front of two portal instances', (
       expect([...instances]).toEqual(['a']);
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
     } finally {
-      if (nginx && nginx.exitCode === null) {
-        const exited = new Promise((r) => nginx!.once('exit', r));
-        nginx.kill('SIGTERM');
-        await exited;
-      }
+      await nginx?.stop();
       await b.close();
       await a.app.close();
       rmSync(dir, { recursive: true, force: true });
