@@ -197,21 +197,17 @@ describe('help-desk API hardening', () => {
   });
 
   describe('the last-administrator rule, an operator and an administrator at once', () => {
-    /** The location's administrators whose account works (the rule counts these). */
-    const workingAdministrators = async (locationId: string) =>
-      (
-        await db()
-          .select({ userId: userLocations.userId })
-          .from(userLocations)
-          .innerJoin(users, eq(users.id, userLocations.userId))
-          .where(
-            and(
-              eq(userLocations.locationId, locationId),
-              eq(userLocations.role, 'administrator'),
-              eq(users.status, 'active'),
-            ),
-          )
-      ).map((row) => row.userId);
+    /** The location's working administrators, as the console's location page shows them to the help desk. */
+    const workingAdministrators = async (locationId: string) => {
+      const page = await callOps(app, supervisor, 'GET', opsPath(OPS_ROUTES.location, { locationId }));
+      expect(page.statusCode).toBe(200);
+      const { administrators, hasWorkingAdministrator } = page.json().data as {
+        administrators: { userId: string; working: boolean }[];
+        hasWorkingAdministrator: boolean;
+      };
+      expect(hasWorkingAdministrator).toBe(true);
+      return administrators.filter((admin) => admin.working).map((admin) => admin.userId);
+    };
 
     const racers = {
       'revokes the other’s administrator role': (locationId: string, userId: string) => ({
