@@ -9,6 +9,10 @@ export default defineConfig({
         test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'], environment: 'node' },
       },
       {
+        // The bench gates' verdicts over window figures (bench/gates/verdict.ts); the gates themselves run by hand.
+        test: { name: 'bench', include: ['bench/**/*.test.ts'], environment: 'node' },
+      },
+      {
         // Proves the lint and format rules fire (tooling/lint-rules.test.ts).
         test: { name: 'tooling', include: ['tooling/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
       },
