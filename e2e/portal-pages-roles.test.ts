@@ -4,6 +4,7 @@ import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { waitForSettled } from './support/browser';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shifts';
 import { loginEnrolling, loginWithTotp } from './support/login';
+import { signInToConsole, opsDirectory } from './support/ops-directory';
 import { portalSuite } from './support/portal-suite';
 
 /**
@@ -13,7 +14,7 @@ import { portalSuite } from './support/portal-suite';
  * moved, and the layout shift stays ≤ 0.02. A placeholder ("Loading…") that the browser replaces by content of another height fails here.
  * Console errors (React's hydration mismatch) and axe violations fail when the page is left (support/browser.ts).
  * The visitor's public pages are in portal-pages.test.ts; the roles are the demo accounts
- * (docs/requirements/staff-accounts.md#demo-data).
+ * (docs/requirements/staff-accounts.md#demo-data), and the help-desk console's operator of the demo directory.
  */
 const CLS_LIMIT = 0.02;
 const ROLES = [
@@ -27,17 +28,22 @@ const LOGGED_IN_PATHS = ['/', '/portal', '/account', '/dde-access', '/admin', '/
 // The visitor's routes portal-pages.test.ts does not open.
 const VISITOR_PATHS = ['/register/user', '/logged-out', '/invitation'];
 /**
- * Still open (issue 39), reported by the test but not failing it; each is a defect to fix, then to remove from here:
- * - `/` is one shared page for every cookie-holder, and on a phone the header's "Staff accounts" link takes a third
- *   row once the session check says the user administers a location (40 px);
- * - `/portal` as an administrator at 390 px shifted 0.12 at ~650 ms in two runs of three (the header's links and the
- *   access-requests section, by 3–20 px: not yet explained).
+ * Defects of issue 39 not yet fixed, reported by the test but not failing it; each is to be fixed, then removed from
+ * here. (`/` for administrators and `/portal` at 390 px are fixed: the server checks a shared page's session cookie,
+ * and the faces are never inserted twice, web/src/app/fonts.css.)
+ * - `/ops` is drawn "Checking your console sign-in" and replaced by the console once hydrated: the console's session
+ *   cookie is sent to `/api/ops` only (decision 0074), so the server cannot draw the page signed in.
  */
-const OPEN = new Set([
-  '/ as administrator with waiting requests at 390 px',
-  '/ as administrator held for recertification at 390 px',
-  '/portal as administrator with waiting requests at 390 px',
-]);
+const OPEN = new Set<string>(['/ops as the help-desk operator at 390 px', '/ops as the help-desk operator at 1440 px']);
+/** Each route's failures that are not in OPEN fail the test; the open ones are reported. */
+function expectOnlyOpenFailures(failures: string[]) {
+  const open = failures.filter((failure) => OPEN.has(failure.slice(0, failure.indexOf(':'))));
+  for (const failure of open) console.warn(`still open (issue 39): ${failure}`);
+  const unexpected = failures.filter((failure) => !open.includes(failure));
+  expect(unexpected, unexpected.join('\n\n')).toEqual([]);
+}
+/** The help-desk console's demo operator (the demo directory, docs/requirements/help-desk.md). */
+const HELP_DESK = 'helpdesk';
 const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1440, height: 900 },
@@ -77,6 +83,8 @@ async function expectDrawnAsItStays(context: BrowserContext, page: Page, path: s
     await route.continue();
   });
   const hydrated = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
+  // Awaited below; a page that fails before then must not leave it rejected and unhandled.
+  hydrated.catch(() => undefined);
   const response = await page.goto(path, { waitUntil: 'commit' });
   expect(response?.status(), label).toBeLessThan(400);
   const html = (await response?.text()) ?? '';
@@ -101,7 +109,8 @@ async function expectDrawnAsItStays(context: BrowserContext, page: Page, path: s
 }
 
 describe('every route, per role, drawn by the server as it stays once hydrated', { timeout: 600_000 }, () => {
-  const portal = portalSuite({ env: { LOGIN_ATTEMPTS_PER_MINUTE: '200' } });
+  const directory = opsDirectory();
+  const portal = portalSuite({ env: () => ({ LOGIN_ATTEMPTS_PER_MINUTE: '200', ...directory.env() }) });
 
   for (const viewport of VIEWPORTS) {
     it(`a first-time visitor at ${viewport.width} px: ${VISITOR_PATHS.join(', ')}`, async () => {
@@ -135,10 +144,32 @@ describe('every route, per role, drawn by the server as it stays once hydrated',
           }
         }
       }
-      const open = failures.filter((failure) => OPEN.has(failure.slice(0, failure.indexOf(':'))));
-      for (const failure of open) console.warn(`still open (issue 39): ${failure}`);
-      const unexpected = failures.filter((failure) => !open.includes(failure));
-      expect(unexpected, unexpected.join('\n\n')).toEqual([]);
+      expectOnlyOpenFailures(failures);
     });
   }
+
+  it(`the help-desk operator (${HELP_DESK}): /ops at 390 and 1440 px`, async () => {
+    // Before signing in, the console's session check answers 401, and the directory's page asks for a missing icon.
+    const signIn = await portal.newPage({
+      viewport: VIEWPORTS[1],
+      region: false,
+      allowConsoleErrors: [/status of 40[14]/],
+    });
+    await signInToConsole(signIn.page, HELP_DESK);
+    const storageState = await signIn.context.storageState();
+    await signIn.context.close();
+    const failures: string[] = [];
+    for (const viewport of VIEWPORTS) {
+      const label = `/ops as the help-desk operator at ${viewport.width} px`;
+      const { context, page } = await portal.newPage({ viewport, storageState, region: false });
+      try {
+        await expectDrawnAsItStays(context, page, '/ops', label);
+        await context.close();
+      } catch (error) {
+        failures.push(`${label}: ${(error as Error).message.split('\n').slice(0, 30).join('\n')}`);
+        await context.close().catch(() => undefined);
+      }
+    }
+    expectOnlyOpenFailures(failures);
+  });
 });

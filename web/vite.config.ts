@@ -11,11 +11,16 @@ const reactRouterProduction = join(
 );
 
 /**
- * Puts the entry's stylesheet (the @font-face rules, 0.9 KB) into index.html as a <style> element instead of a
- * <link>: a linked stylesheet blocks the first paint, and the browser had queued it behind the scripts (six
- * connections per host over HTTP/1.1), so the first paint waited for them (docs/decisions/0018-server-rendering.md).
+ * Puts the entry's stylesheet (the @font-face rules of src/app/fonts.css, 1 KB) into index.html as a <style> element
+ * instead of a <link>: a linked stylesheet blocks the first paint, and the browser had queued it behind the scripts
+ * (six connections per host over HTTP/1.1), so the first paint waited for them (docs/decisions/0018-server-rendering.md).
+ * And takes it out of the stylesheets Vite's loader links before a lazy chunk runs: every lazy chunk depends on the
+ * entry, so the first lazy import linked the same faces again, and Chrome matched them anew, drawing Lato text in the
+ * fallback for a moment (issue 39). The loader's list is the chunk's first line; only that line changes, so the source
+ * maps stay true.
  */
 function inlineEntryCss(): Plugin {
+  const inlined = new Set<string>();
   return {
     name: 'portal:inline-entry-css',
     apply: 'build',
@@ -28,9 +33,28 @@ function inlineEntryCss(): Plugin {
           (link, fileName: string) => {
             const asset = bundle[fileName];
             if (asset?.type !== 'asset') return link;
+            inlined.add(fileName);
             return `<style>${String(asset.source)}</style>`;
           },
         );
+      },
+    },
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== 'chunk' || ![...inlined].some((fileName) => chunk.code.includes(`"${fileName}"`)))
+            continue;
+          const end = chunk.code.indexOf('\n');
+          const declaration =
+            /^const __vite__mapDeps=\(i,m=__vite__mapDeps,d=\(m\.f\|\|\(m\.f=(\[[^\]]*\])\)\)\)=>i\.map\(i=>d\[i\]\);$/;
+          const files = declaration.exec(chunk.code.slice(0, end))?.[1];
+          if (!files) throw new Error(`${chunk.fileName}: Vite's list of a lazy import's stylesheets has a new form`);
+          const kept = (JSON.parse(files) as string[]).map((file) => (inlined.has(file) ? null : file));
+          chunk.code =
+            `const __vite__mapDeps=(i,m=__vite__mapDeps,d=(m.f||(m.f=${JSON.stringify(kept)})))=>i.map(i=>d[i]).filter(Boolean);` +
+            chunk.code.slice(end);
+        }
       },
     },
   };

@@ -6,6 +6,7 @@ import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, sendContentWebhook, testConfig } from './helpers';
 import { createAccount } from './support/accounts';
+import { createLocation, link } from './support/staff';
 import { json, startFakeUpstream } from './support/fake-upstream';
 
 /**
@@ -23,7 +24,7 @@ export function configureServerRendering(options) { content = options.content; }
 export function pageRequiresLogin(path) { return path === '/account'; }
 export function pageVariant(request) {
   if (!request.path.startsWith('/topics/')) return undefined;
-  return [request.path, request.cookies.region ?? '', request.cookies.license ?? '', /veracode/i.test(request.userAgent) ? '' : 'dialogs', request.sessionCookie ? 'session' : ''].join('|');
+  return [request.path, request.cookies.region ?? '', request.cookies.license ?? '', /veracode/i.test(request.userAgent) ? '' : 'dialogs', request.session ? (request.session.administersLocation ? 'administrator' : 'logged-in') : request.sessionCookie ? 'session' : ''].join('|');
 }
 export async function renderPage(request) {
   globalThis.__renders++;
@@ -47,7 +48,7 @@ export async function renderPage(request) {
   return {
     status: title ? 200 : 404,
     head: '<title>' + (title ?? 'Content not found') + '</title><style>h1{}</style>',
-    root: '<h1>' + (title ?? 'not found') + ' for ' + (request.cookies.region ?? 'nobody') + '</h1>' + (request.sessionCookie ? '<p>session cookie</p>' : ''),
+    root: '<h1>' + (title ?? 'not found') + ' for ' + (request.cookies.region ?? 'nobody') + '</h1>' + (request.session ? '<p>logged in' + (request.session.administersLocation ? ', administrator' : '') + '</p>' : request.sessionCookie ? '<p>session cookie</p>' : ''),
     state: '<script type="application/json" id="portal-server-state">{}</script>',
   };
 }
@@ -267,6 +268,29 @@ describe('server-rendered pages', () => {
         url: '/account?tab=passkeys',
         headers: cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {},
       });
+
+    it("draws a shared page logged in for an active session's cookie: one page per kind, administrator or not", async () => {
+      const topic = (cookie: string) =>
+        get('/topics/contact', { cookie: `region=J5A; amaApproved=true; ${SESSION_COOKIE}=${cookie}` });
+      const before = renders();
+      expect((await topic(await session('active'))).body).toContain('<p>logged in</p>');
+      expect((await topic(await session('active'))).body).toContain('<p>logged in</p>');
+      const admin = await createAccount(ctx.app, `render.admin.${Math.random().toString(36).slice(2, 8)}`);
+      await link(ctx.app, admin.id, (await createLocation(ctx.app)).id, 'administrator');
+      const adminCookie = await createSession(ctx.app.database.db, {
+        userId: admin.id,
+        stage: 'active',
+        now: ctx.app.clock(),
+        limits: ctx.app.config.sessions,
+      });
+      expect((await topic(adminCookie)).body).toContain('<p>logged in, administrator</p>');
+      // A login waiting for its second factor, or a cookie the server does not know: the page for a session not yet
+      // known, which the browser's session check settles.
+      expect((await topic(await session('mfa'))).body).toContain('<p>session cookie</p>');
+      expect((await topic('ended-session-id')).body).toContain('<p>session cookie</p>');
+      // One render per kind: the two end users shared theirs.
+      expect(renders() - before).toBe(3);
+    });
 
     it('redirects a visitor without an active session to the login page, which comes back here', async () => {
       const before = renders();

@@ -31,14 +31,16 @@ export interface PageRequest {
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
   /**
-   * Whether the request carried a session cookie (its value is never needed). A page rendered for it shows a
-   * placeholder for the header's Log in until the browser knows the session: the page stays shareable between
-   * visitors, logged in or not.
+   * Whether the request carried a session cookie (its value is never needed here). A page rendered for one the
+   * server did not find active (no `session`) shows a placeholder for the header's Log in until the browser knows the
+   * session: the page stays shareable between visitors, logged in or not.
    */
   sessionCookie: boolean;
   /**
-   * Only for a page that requires a login, after the server has checked the session: the page is rendered logged
-   * in, for this session alone (never cached).
+   * The session the server checked before rendering: a page that requires a login is rendered logged in, for this
+   * session alone (never cached); a shared page asked with an active session's cookie is rendered logged in too, and
+   * shared by every session of its kind (administrator or not: the header's menu), so nothing in the header changes
+   * once the browser checks the session.
    */
   session?: KnownSession;
   /**
@@ -103,7 +105,8 @@ export function pageRequiresLogin(path: string): boolean {
 
 /**
  * Everything a shared page depends on besides content: the page (every unknown path renders the same not-found
- * page), the jurisdiction, the license state, whether dialogs may show at all and whether a session cookie was sent.
+ * page), the jurisdiction, the license state, whether dialogs may show at all, and the session: none, an active one
+ * (an administrator's or not) or a cookie the server does not know as active.
  * Undefined: not a shared page (a page for logged-in users, see `pageRequiresLogin`).
  */
 export function pageVariant(request: PageRequest): string | undefined {
@@ -113,7 +116,13 @@ export function pageVariant(request: PageRequest): string | undefined {
   const page = leaf.route.path === '*' ? '*' : request.path;
   const license = request.cookies.license === 'true' ? 'license' : '';
   const dialogs = dialogsAllowedFor(request.userAgent) ? 'dialogs' : '';
-  const session = request.sessionCookie ? 'session' : '';
+  const session = request.session
+    ? request.session.administersLocation
+      ? 'administrator'
+      : 'logged-in'
+    : request.sessionCookie
+      ? 'session'
+      : '';
   return [page, jurisdictionFrom(request.cookies.region), license, dialogs, session].join('|');
 }
 

@@ -1,7 +1,5 @@
-import '@fontsource/lato/latin-400.css';
-import '@fontsource/lato/latin-700.css';
-import '@fontsource/source-sans-pro/latin-400.css';
-import '@fontsource/source-sans-pro/latin-700.css';
+// The faces (@font-face rules only), put into index.html as a <style> by the build (web/vite.config.ts).
+import './app/fonts.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';

@@ -57,12 +57,8 @@ export const OPS_ROUTES = {
   restoreAdministrator: '/api/ops/locations/:locationId/restore-administrator',
 } as const;
 
-/** The console's pages (the web's route table routes them; the server answers 404 to a provider session on them). */
-export const OPS_PAGE_PATHS = {
-  console: '/ops',
-  person: '/ops/people/:userId',
-  location: '/ops/locations/:locationId',
-} as const;
+// The console's pages: in the zod-free paths.ts, which every page's first download reads (issue 39).
+export { OPS_PAGE_PATHS } from './paths';
 
 /** The query parameter `/ops` is opened with after a refused sign-in (`OpsSignInRefusal`). */
 export const OPS_SIGN_IN_REFUSAL_PARAM = 'signIn';

@@ -23,6 +23,16 @@ export const AUTH_ROUTES = {
   generatePassword: '/api/password/generate/get',
 } as const;
 
+/**
+ * The help-desk console's pages (docs/requirements/help-desk.md; the web's route table routes them, the server answers
+ * 404 to a provider session on them). Here, not in ops.ts, whose schemas (zod) the web's first download must not carry.
+ */
+export const OPS_PAGE_PATHS = {
+  console: '/ops',
+  person: '/ops/people/:userId',
+  location: '/ops/locations/:locationId',
+} as const;
+
 /** Pages the server's emails link to; the web's route table routes them (`web/src/config/paths.ts`). */
 export const PAGE_PATHS = {
   login: '/login',

@@ -1,20 +1,6 @@
 import { createTheme, type Theme } from '@mui/material/styles';
 
 /**
- * Lato is swapped in when it arrives (font-display: swap, @fontsource); until then Arial stands in, scaled to Lato's
- * width and line metrics so the swap does not move text (Lato: ascent 1974, descent 426 per 2000 units; size-adjust
- * from the average character widths of the two faces, as next/font computes it).
- */
-const LATO_FALLBACK_FACE = `@font-face {
-  font-family: 'Lato fallback';
-  src: local('Arial'), local('Liberation Sans'), local('Helvetica');
-  size-adjust: 97.38%;
-  ascent-override: 101.36%;
-  descent-override: 21.87%;
-  line-gap-override: 0%;
-}`;
-
-/**
  * The keyboard focus indicator of every control (docs/requirements/public-site.md#every-page): a 3 px outline 2 px
  * outside the control, in `--portal-focus-ring`: the primary blue on the light page (13:1 on white), white on the dark
  * header and footer, which set the variable (components/layouts/app-layout.tsx) (13:1 on the primary blue). Links and other focusable elements get the same
@@ -57,7 +43,8 @@ export function portalTheme(): Theme {
       h3: { fontSize: '1.25rem', fontWeight: 700 },
     },
     components: {
-      MuiCssBaseline: { styleOverrides: LATO_FALLBACK_FACE + focusRingCss('#042789') },
+      // The faces, the fallback's too, are in src/app/fonts.css, outside emotion's styles (issue 39).
+      MuiCssBaseline: { styleOverrides: focusRingCss('#042789') },
       // No ripples: their code is left out of the build (web/vite.config.ts, docs/decisions/0060).
       // The ripple was a button's only sign of keyboard focus; an outline (as the jurisdiction tiles have) takes its
       // place on every button, link button, icon button, checkbox and menu item.

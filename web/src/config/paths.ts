@@ -1,5 +1,4 @@
-import { PAGE_PATHS } from '@portal/contracts/paths';
-import { OPS_PAGE_PATHS } from '@portal/contracts/ops';
+import { OPS_PAGE_PATHS, PAGE_PATHS } from '@portal/contracts/paths';
 
 /** Route table (docs/requirements/public-site.md#routes): components build links from here, never by hand. */
 export const paths = {

@@ -62,6 +62,15 @@ const SESSION_WITH_ADMIN_FLAGS: SessionLookupShape<{
 };
 
 /**
+ * A shared page's session lookup, for a request that sent a session cookie: whether the session is active and its user
+ * administers a location (the header's menu differs by it).
+ */
+const SESSION_WITH_ADMIN_FLAG: SessionLookupShape<{ administersLocation: SQL<boolean> }> = {
+  name: 'session_lookup_admin_flag',
+  extras: (db, userId, now) => ({ administersLocation: administersAnyLocationSql(db, userId, now) }),
+};
+
+/**
  * A personal page's own API reads (its route's `sessionQueries`, web/src/app/page-handle.ts; a `GET`, or a read
  * spelled as a `POST` of `{}`), answered in-process
  * through the same routes, session check and serializers as the browser's call would be, with this request's cookies,
@@ -147,6 +156,15 @@ async function sendPage(
 ): Promise<boolean> {
   const pageRequest = pageRequestOf(request);
   if (renderer.requiresLogin(pageRequest.path)) return sendPersonalPage(renderer, request, reply, pageRequest);
+  // A shared page asked with the cookie of an active session is drawn logged in, as an administrator or not: one page
+  // per kind, shared by every such session (it holds nothing of the user's), so the header does not change once the
+  // browser checks the session (issue 39: on a phone the administrator's menu took another row). Another cookie (an
+  // ended session, a login waiting for its second factor) keeps the page drawn for a session not yet known.
+  if (pageRequest.sessionCookie) {
+    const lookup = await lookupSession(request, SESSION_WITH_ADMIN_FLAG);
+    if (lookup.status === 'valid' && lookup.session.stage === 'active')
+      pageRequest.session = { loggedIn: true, administersLocation: lookup.extras.administersLocation };
+  }
   const answer = await renderer.sharedPage(pageRequest, request.log, () => app.contentService.countUncached(request));
   if (!answer) return false;
   // A not-found state (unknown path, unknown or unpublished topic) answers 404 with noindex, so search engines drop

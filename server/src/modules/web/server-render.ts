@@ -40,7 +40,10 @@ export interface PageRequest {
   cookies: { region: string | undefined; license: string | undefined };
   userAgent: string;
   sessionCookie: boolean;
-  /** Only for a page that requires a login, once the server has checked the session. */
+  /**
+   * The session the server checked: a page that requires a login is rendered for it alone; a shared page asked with
+   * an active session's cookie is rendered logged in, one page per kind of session (administrator or not).
+   */
   session?: PersonalSession;
   /** Only with `session`: the page's own API reads, answered in-process for this request (routes.ts). */
   readApi?: (path: string, method?: 'POST') => Promise<{ status: number; payload: unknown }>;
