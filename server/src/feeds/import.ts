@@ -139,7 +139,7 @@ export async function importFeed(database: DatabaseHandle, request: ImportReques
         );
     }
     await connection.query(
-      `update import_runs set outcome = 'interrupted', finished_at = now(), message = 'the process ended before the run finished'
+      `update import_runs set outcome = 'interrupted', finished_at = clock_timestamp(), message = 'the process ended before the run finished'
        where kind = $1 and outcome = 'running'`,
       [kind],
     );
@@ -171,7 +171,7 @@ export async function importFeed(database: DatabaseHandle, request: ImportReques
     if (runId !== undefined) {
       const refused = err instanceof FeedRefusal;
       await connection
-        .query(`update import_runs set outcome = $2, message = $3, finished_at = now() where id = $1`, [
+        .query(`update import_runs set outcome = $2, message = $3, finished_at = clock_timestamp() where id = $1`, [
           runId,
           refused ? 'refused' : 'failed',
           (refused ? `${err.code}: ${err.message}` : (err as Error).message).slice(0, 1000),
@@ -322,7 +322,7 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
     const counts = { inserted, updated, endDated };
     await q(
       `update import_runs set rows_read = $2, rows_inserted = $3, rows_updated = $4, rows_end_dated = $5,
-         rows_rejected = $6, outcome = $7, finished_at = now() where id = $1`,
+         rows_rejected = $6, outcome = $7, finished_at = clock_timestamp() where id = $1`,
       [ctx.runId, read, inserted, updated, endDated, rejectedRows, ctx.dryRun ? 'dry-run' : 'succeeded'],
     );
     return counts;
@@ -343,7 +343,7 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
       });
     await connection.query(
       `update import_runs set rows_read = $2, rows_inserted = $3, rows_updated = $4, rows_end_dated = $5,
-         rows_rejected = $6, outcome = 'dry-run', finished_at = now() where id = $1`,
+         rows_rejected = $6, outcome = 'dry-run', finished_at = clock_timestamp() where id = $1`,
       [ctx.runId, read, counts.inserted, counts.updated, counts.endDated, rejectedRows],
     );
   } else {
