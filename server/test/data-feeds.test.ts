@@ -143,7 +143,10 @@ describe('data feeds: import', () => {
       for each statement execute function merge_clock_probe()`);
     try {
       const summary = await run({ kind: 'paid-claims', file: csv(paid.header, [paid.rows[0]!]) });
-      const [probe] = (await db.execute(sql`select at from merge_clock_probe`)).rows as [{ at: string | Date }];
+      const probed = (await db.execute(sql`select at from merge_clock_probe`)) as unknown as {
+        rows: [{ at: string | Date }];
+      };
+      const [probe] = probed.rows;
       const [row] = await db.select().from(importRuns).where(eq(importRuns.id, summary.runId));
       expect(row!.finishedAt!.getTime()).toBeGreaterThanOrEqual(new Date(probe.at).getTime());
     } finally {

@@ -6,6 +6,7 @@ import { finished } from 'node:stream/promises';
 import {
   feedColumns,
   maskFeedValue,
+  type FeedColumn,
   snapshotKinds,
   type FeedKind,
   type FeedMode,
@@ -233,11 +234,18 @@ interface StageContext extends ImportRequest {
 async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext): Promise<ImportSummary> {
   const spec = kindSpecs[ctx.kind];
   const columns = feedColumns[ctx.kind];
-  const stageColumns = ['line', ...spec.stage.map(([name]) => name)];
+  // A kind whose rows name a location stages the location's id, found in memory as the rows stream: the merge then
+  // joins nothing, and a row of an unknown location is rejected on the spot (docs/decisions/0087-import-merge.md).
+  const locations = spec.unknownLocation ? await locationIds(connection.query) : undefined;
+  const locationKey = (['npi', 'ptan', 'line_of_business'] as const).map((name) =>
+    spec.stage.findIndex(([n]) => n === name),
+  );
+  const stageColumns = ['line', ...spec.stage.map(([name]) => name), ...(locations ? ['location_id'] : [])];
   await connection.query('drop table if exists feed_stage');
   await connection.query(
-    `create temporary table feed_stage (line integer not null, ${spec.stage.map(([n, t]) => `${n} ${t}`).join(', ')})`,
+    `create temporary table feed_stage (line integer not null, ${spec.stage.map(([n, t]) => `${n} ${t}`).join(', ')}${locations ? ', location_id uuid not null' : ''})`,
   );
+  const checks = columns.map((column) => memoised(column.check));
 
   const stagingStarted = performance.now();
   const rejects: Reject[] = [];
@@ -257,8 +265,17 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
           rejects.push({ line: row.line, column: '', code: row.shapeError, value: '' });
           continue;
         }
-        const staged = checkRow(spec, columns, row, rejects);
-        if (staged) sink.add(row.line, staged);
+        const staged = checkRow(spec, columns, checks, row, rejects);
+        if (!staged) continue;
+        if (locations) {
+          const id = locations.get(locationKey.map((i) => staged[i]).join('|'));
+          if (id === undefined) {
+            rejects.push({ line: row.line, column: 'NPI', code: 'Unknown_Location', value: staged[locationKey[0]!]! });
+            continue;
+          }
+          staged.push(id);
+        }
+        sink.add(row.line, staged);
       }
       await sink.flushIfFull();
       if (read - reported >= 10_000) {
@@ -279,16 +296,6 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
   // A temporary table has no statistics until analysed: without them the merge's joins are planned blind.
   await connection.query('analyze feed_stage');
   await refuseDuplicateKeys(connection.query, spec);
-  if (spec.unknownLocation) {
-    const { rows: unknown } = await connection.query<{ line: number; npi: string }>(
-      `select s.line, s.npi from feed_stage s where not exists (select 1 from provider_locations p
-         where p.npi = s.npi and p.ptan = s.ptan and p.line_of_business = s.line_of_business) order by s.line`,
-    );
-    for (const u of unknown) rejects.push({ line: u.line, column: 'NPI', code: 'Unknown_Location', value: u.npi });
-    if (unknown.length)
-      await connection.query(`delete from feed_stage s where not exists (select 1 from provider_locations p
-         where p.npi = s.npi and p.ptan = s.ptan and p.line_of_business = s.line_of_business)`);
-  }
   rejects.sort((a, b) => a.line - b.line);
   const rejectReport = rejects.length
     ? writeRejectReport(ctx.rejectReport ?? `${ctx.file}.rejects.csv`, columns, rejects)
@@ -301,7 +308,12 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
     );
 
   const merge = async (q: QueryFn) => {
-    if (connection.kind === 'postgres') await q('set local statement_timeout = 0');
+    if (connection.kind === 'postgres') {
+      await q('set local statement_timeout = 0');
+      // The run is recorded in import_runs by this transaction: a crash just after its commit loses at most the
+      // run, which the next one (same file, not "already imported") redoes. No flush wait at the commit.
+      await q('set local synchronous_commit = off');
+    }
     let endDated = 0;
     if (ctx.mode === 'snapshot' && spec.endDating) {
       const { missing, inForce } = await spec.endDating.count(q, ctx.today);
@@ -369,12 +381,14 @@ const pct = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 2 : 1)} %`
 function checkRow(
   spec: KindSpec,
   columns: ReturnType<() => (typeof feedColumns)[FeedKind]>,
+  checks: FeedColumn['check'][],
   row: SourceRow,
   rejects: Reject[],
 ): (string | null)[] | undefined {
   const values: Record<string, string> = {};
   let bad = false;
-  for (const column of columns) {
+  for (let c = 0; c < columns.length; c++) {
+    const column = columns[c]!;
     const raw = row.values[column.name] ?? '';
     if (raw === '') {
       if (column.required) {
@@ -384,7 +398,7 @@ function checkRow(
       values[column.name] = '';
       continue;
     }
-    const checked = column.check(raw);
+    const checked = checks[c]!(raw);
     if (checked.ok) values[column.name] = checked.value;
     else {
       rejects.push({
@@ -408,6 +422,33 @@ function checkRow(
     value: column?.masked ? maskFeedValue(raw) : raw,
   });
   return undefined;
+}
+
+/** Every provider location's id by `npi|ptan|line_of_business`, as the stage's rows name them. */
+async function locationIds(q: QueryFn): Promise<Map<string, string>> {
+  const { rows } = await q<{ key: string; id: string }>(
+    `select npi || '|' || ptan || '|' || line_of_business as key, id from provider_locations`,
+  );
+  return new Map(rows.map((r) => [r.key, r.id]));
+}
+
+const MEMO_LIMIT = 4096;
+
+/**
+ * A column rule that remembers its answers for the first MEMO_LIMIT distinct values: a paid-claims file repeats a
+ * few thousand NPIs, PTANs, dates and amounts a million times, and a rule's regular expressions and check digit
+ * cost more than a Map lookup. Columns whose every value is new (claim numbers, MBIs) stop filling it.
+ */
+function memoised(check: FeedColumn['check']): FeedColumn['check'] {
+  const answers = new Map<string, ReturnType<FeedColumn['check']>>();
+  return (value) => {
+    let answer = answers.get(value);
+    if (answer === undefined) {
+      answer = check(value);
+      if (answers.size < MEMO_LIMIT) answers.set(value, answer);
+    }
+    return answer;
+  };
 }
 
 async function refuseDuplicateKeys(q: QueryFn, spec: KindSpec): Promise<void> {
