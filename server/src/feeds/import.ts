@@ -69,8 +69,11 @@ export interface ImportSummary {
   seconds: number;
   /** The reject report's path, when a row was rejected. */
   rejectReport?: string;
-  /** Seconds spent reading, checking and staging the rows, then checking the stage and merging (benchmarks). */
-  phases: { stage: number; merge: number };
+  /**
+   * Seconds spent reading, checking and staging the rows (of which waiting for the stage to take them), checking the
+   * stage (statistics, duplicate keys, the reject report), and merging in one transaction (benchmarks).
+   */
+  phases: { stage: number; stageWait: number; check: number; merge: number };
 }
 
 interface Reject {
@@ -307,6 +310,8 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
       `${rejectedRows} of ${read} rows were rejected (${pct(rejectedRows / read)}, more than ${pct(ctx.settings.maxRejectShare)}): nothing was imported; see ${rejectReport}`,
     );
 
+  const checked = performance.now();
+
   const merge = async (q: QueryFn) => {
     if (connection.kind === 'postgres') {
       await q('set local statement_timeout = 0');
@@ -371,7 +376,12 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
     rejected: rejectedRows,
     seconds: (performance.now() - ctx.started) / 1000,
     ...(rejectReport ? { rejectReport } : {}),
-    phases: { stage: (staged - stagingStarted) / 1000, merge: (performance.now() - staged) / 1000 },
+    phases: {
+      stage: (staged - stagingStarted) / 1000,
+      stageWait: sink.waited() / 1000,
+      check: (checked - staged) / 1000,
+      merge: (performance.now() - checked) / 1000,
+    },
   };
 }
 
@@ -486,6 +496,8 @@ interface StageSink {
   flushIfFull(): Promise<void>;
   end(): Promise<void>;
   abort(): Promise<void>;
+  /** Milliseconds spent waiting for the database to take the rows. */
+  waited(): number;
 }
 
 /** Rows into feed_stage: COPY on PostgreSQL (text format, written in large chunks), batched inserts on PGlite. */
@@ -495,13 +507,18 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
     const stream = connection.copyFrom(`copy feed_stage (${columnList}) from stdin`);
     let buffer = '';
     let failure: unknown;
+    let waited = 0;
     stream.on('error', (err) => (failure ??= err));
     const flush = async () => {
       if (failure) throw failure;
       if (!buffer) return;
       const ok = stream.write(buffer);
       buffer = '';
-      if (!ok) await once(stream, 'drain');
+      if (!ok) {
+        const from = performance.now();
+        await once(stream, 'drain');
+        waited += performance.now() - from;
+      }
     };
     return {
       add(line, values) {
@@ -514,22 +531,28 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
       },
       async end() {
         await flush();
+        const from = performance.now();
         stream.end();
         await finished(stream);
+        waited += performance.now() - from;
       },
       async abort() {
         stream.destroy(new Error('import aborted'));
         await finished(stream).catch(() => {});
       },
+      waited: () => waited,
     };
   }
   let batch: (string | null)[][] = [];
+  let waited = 0;
   const flush = async () => {
     while (batch.length) {
       const rows = batch.splice(0, STAGE_BATCH);
       const params: (string | null)[] = [];
       const tuples = rows.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(', ')})`);
+      const from = performance.now();
       await connection.query(`insert into feed_stage (${columnList}) values ${tuples.join(', ')}`, params);
+      waited += performance.now() - from;
     }
   };
   return {
@@ -543,5 +566,6 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
     async abort() {
       batch = [];
     },
+    waited: () => waited,
   };
 }
