@@ -184,12 +184,15 @@ const paidClaims: KindSpec = {
     );
     return n;
   },
+  // Claims already on file (updated above when they changed) are skipped by the unique index as each row goes in,
+  // not by an anti-join: a plan for one (statistics left by a large delete or a TRUNCATE describe rows that are gone)
+  // was a nested loop scanning `claims` once per staged row, which the insert grows (docs/decisions/0087).
   async insert(q, run) {
     const { count: n } = await q(
       `insert into claims (location_id, claim_number, ${CLAIM_COLUMNS.join(', ')}, import_run_id)
        select s.location_id, s.claim_number, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')}, $1
        from feed_stage s
-       where not exists (select 1 from claims c where c.claim_number = s.claim_number)`,
+       on conflict (claim_number) do nothing`,
       [run],
     );
     return n;
