@@ -177,12 +177,14 @@ async function measure(count: number, locations: Awaited<ReturnType<typeof demoL
   try {
     const raw = await rawCopy(db.url, csv);
     const imported = await importProcess(db.url, csv);
+    console.log(`  ${count} CSV (${imported.seconds.toFixed(1)} s, raw COPY ${raw.toFixed(1)} s): ${imported.output}`);
     // The 835 run inserts the same claims afresh: empty the table first.
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();
     await client.query('truncate claims');
     await client.end();
     const remit = await importProcess(db.url, x12);
+    console.log(`  ${count} 835 (${remit.seconds.toFixed(1)} s): ${remit.output}`);
     const rawCsv = await rawCopy(db.url, csv); // the ceiling again, after: the machine's load moves
     const ceiling = count / Math.min(raw, rawCsv);
     return {

@@ -133,6 +133,29 @@ describe('data feeds: import', () => {
     expect(runs[1]!.rowsInserted).toBe(300);
   });
 
+  it('a run’s finished_at is when its merge ended, not when its transaction began', async () => {
+    // The merge's claims insert takes a while (a statement trigger sleeps) and notes the time it ended.
+    const db = app.database.db;
+    await db.execute(sql`create table merge_clock_probe (at timestamptz not null)`);
+    await db.execute(sql`create function merge_clock_probe() returns trigger language plpgsql as $$
+      begin perform pg_sleep(0.3); insert into merge_clock_probe values (clock_timestamp()); return null; end $$`);
+    await db.execute(sql`create trigger merge_clock_probe after insert on claims
+      for each statement execute function merge_clock_probe()`);
+    try {
+      const summary = await run({ kind: 'paid-claims', file: csv(paid.header, [paid.rows[0]!]) });
+      const probed = (await db.execute(sql`select at from merge_clock_probe`)) as unknown as {
+        rows: [{ at: string | Date }];
+      };
+      const [probe] = probed.rows;
+      const [row] = await db.select().from(importRuns).where(eq(importRuns.id, summary.runId));
+      expect(row!.finishedAt!.getTime()).toBeGreaterThanOrEqual(new Date(probe.at).getTime());
+    } finally {
+      await db.execute(sql`drop trigger merge_clock_probe on claims`);
+      await db.execute(sql`drop function merge_clock_probe()`);
+      await db.execute(sql`drop table merge_clock_probe`);
+    }
+  });
+
   it('a delta updates changed rows only and never ends one', async () => {
     const changed = providers.rows[0]!.replace(/,(\d{5}),(20\d\d-01-01),$/, ',$1,$2,');
     const renamed = changed.replace(idsOf(changed).tin, '123456789');

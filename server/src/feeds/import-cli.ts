@@ -99,7 +99,8 @@ async function runImport(kind: (typeof feedKinds)[number], file: string, mode: '
       `${summary.outcome === 'dry-run' ? 'dry run (nothing written)' : 'imported'}: run ${summary.runId}, ${kind} (${summary.mode}): ` +
         `read ${summary.read}, inserted ${summary.inserted}, updated ${summary.updated}, end-dated ${summary.endDated}, ` +
         `rejected ${summary.rejected}, ${summary.seconds.toFixed(1)} s ` +
-        `(read and staged ${summary.phases.stage.toFixed(1)} s, merged ${summary.phases.merge.toFixed(1)} s)` +
+        `(read and staged ${summary.phases.stage.toFixed(1)} s, of which waiting for the stage ${summary.phases.stageWait.toFixed(1)} s; ` +
+        `checked ${summary.phases.check.toFixed(1)} s; merged ${summary.phases.merge.toFixed(1)} s)` +
         (summary.rejectReport ? `\nrejected rows: ${summary.rejectReport}` : ''),
     );
     return EXIT_CODES.imported;

@@ -6,6 +6,7 @@ import { finished } from 'node:stream/promises';
 import {
   feedColumns,
   maskFeedValue,
+  type FeedColumn,
   snapshotKinds,
   type FeedKind,
   type FeedMode,
@@ -68,8 +69,11 @@ export interface ImportSummary {
   seconds: number;
   /** The reject report's path, when a row was rejected. */
   rejectReport?: string;
-  /** Seconds spent reading, checking and staging the rows, then checking the stage and merging (benchmarks). */
-  phases: { stage: number; merge: number };
+  /**
+   * Seconds spent reading, checking and staging the rows (of which waiting for the stage to take them), checking the
+   * stage (statistics, duplicate keys, the reject report), and merging in one transaction (benchmarks).
+   */
+  phases: { stage: number; stageWait: number; check: number; merge: number };
 }
 
 interface Reject {
@@ -139,7 +143,7 @@ export async function importFeed(database: DatabaseHandle, request: ImportReques
         );
     }
     await connection.query(
-      `update import_runs set outcome = 'interrupted', finished_at = now(), message = 'the process ended before the run finished'
+      `update import_runs set outcome = 'interrupted', finished_at = clock_timestamp(), message = 'the process ended before the run finished'
        where kind = $1 and outcome = 'running'`,
       [kind],
     );
@@ -171,7 +175,7 @@ export async function importFeed(database: DatabaseHandle, request: ImportReques
     if (runId !== undefined) {
       const refused = err instanceof FeedRefusal;
       await connection
-        .query(`update import_runs set outcome = $2, message = $3, finished_at = now() where id = $1`, [
+        .query(`update import_runs set outcome = $2, message = $3, finished_at = clock_timestamp() where id = $1`, [
           runId,
           refused ? 'refused' : 'failed',
           (refused ? `${err.code}: ${err.message}` : (err as Error).message).slice(0, 1000),
@@ -233,11 +237,18 @@ interface StageContext extends ImportRequest {
 async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext): Promise<ImportSummary> {
   const spec = kindSpecs[ctx.kind];
   const columns = feedColumns[ctx.kind];
-  const stageColumns = ['line', ...spec.stage.map(([name]) => name)];
+  // A kind whose rows name a location stages the location's id, found in memory as the rows stream: the merge then
+  // joins nothing, and a row of an unknown location is rejected on the spot (docs/decisions/0087-import-merge.md).
+  const locations = spec.unknownLocation ? await locationIds(connection.query) : undefined;
+  const locationKey = (['npi', 'ptan', 'line_of_business'] as const).map((name) =>
+    spec.stage.findIndex(([n]) => n === name),
+  );
+  const stageColumns = ['line', ...spec.stage.map(([name]) => name), ...(locations ? ['location_id'] : [])];
   await connection.query('drop table if exists feed_stage');
   await connection.query(
-    `create temporary table feed_stage (line integer not null, ${spec.stage.map(([n, t]) => `${n} ${t}`).join(', ')})`,
+    `create temporary table feed_stage (line integer not null, ${spec.stage.map(([n, t]) => `${n} ${t}`).join(', ')}${locations ? ', location_id uuid not null' : ''})`,
   );
+  const checks = columns.map((column) => memoised(column.check));
 
   const stagingStarted = performance.now();
   const rejects: Reject[] = [];
@@ -257,8 +268,17 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
           rejects.push({ line: row.line, column: '', code: row.shapeError, value: '' });
           continue;
         }
-        const staged = checkRow(spec, columns, row, rejects);
-        if (staged) sink.add(row.line, staged);
+        const staged = checkRow(spec, columns, checks, row, rejects);
+        if (!staged) continue;
+        if (locations) {
+          const id = locations.get(locationKey.map((i) => staged[i]).join('|'));
+          if (id === undefined) {
+            rejects.push({ line: row.line, column: 'NPI', code: 'Unknown_Location', value: staged[locationKey[0]!]! });
+            continue;
+          }
+          staged.push(id);
+        }
+        sink.add(row.line, staged);
       }
       await sink.flushIfFull();
       if (read - reported >= 10_000) {
@@ -279,16 +299,6 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
   // A temporary table has no statistics until analysed: without them the merge's joins are planned blind.
   await connection.query('analyze feed_stage');
   await refuseDuplicateKeys(connection.query, spec);
-  if (spec.unknownLocation) {
-    const { rows: unknown } = await connection.query<{ line: number; npi: string }>(
-      `select s.line, s.npi from feed_stage s where not exists (select 1 from provider_locations p
-         where p.npi = s.npi and p.ptan = s.ptan and p.line_of_business = s.line_of_business) order by s.line`,
-    );
-    for (const u of unknown) rejects.push({ line: u.line, column: 'NPI', code: 'Unknown_Location', value: u.npi });
-    if (unknown.length)
-      await connection.query(`delete from feed_stage s where not exists (select 1 from provider_locations p
-         where p.npi = s.npi and p.ptan = s.ptan and p.line_of_business = s.line_of_business)`);
-  }
   rejects.sort((a, b) => a.line - b.line);
   const rejectReport = rejects.length
     ? writeRejectReport(ctx.rejectReport ?? `${ctx.file}.rejects.csv`, columns, rejects)
@@ -300,8 +310,15 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
       `${rejectedRows} of ${read} rows were rejected (${pct(rejectedRows / read)}, more than ${pct(ctx.settings.maxRejectShare)}): nothing was imported; see ${rejectReport}`,
     );
 
+  const checked = performance.now();
+
   const merge = async (q: QueryFn) => {
-    if (connection.kind === 'postgres') await q('set local statement_timeout = 0');
+    if (connection.kind === 'postgres') {
+      await q('set local statement_timeout = 0');
+      // The run is recorded in import_runs by this transaction: a crash just after its commit loses at most the
+      // run, which the next one (same file, not "already imported") redoes. No flush wait at the commit.
+      await q('set local synchronous_commit = off');
+    }
     let endDated = 0;
     if (ctx.mode === 'snapshot' && spec.endDating) {
       const { missing, inForce } = await spec.endDating.count(q, ctx.today);
@@ -322,7 +339,7 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
     const counts = { inserted, updated, endDated };
     await q(
       `update import_runs set rows_read = $2, rows_inserted = $3, rows_updated = $4, rows_end_dated = $5,
-         rows_rejected = $6, outcome = $7, finished_at = now() where id = $1`,
+         rows_rejected = $6, outcome = $7, finished_at = clock_timestamp() where id = $1`,
       [ctx.runId, read, inserted, updated, endDated, rejectedRows, ctx.dryRun ? 'dry-run' : 'succeeded'],
     );
     return counts;
@@ -343,7 +360,7 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
       });
     await connection.query(
       `update import_runs set rows_read = $2, rows_inserted = $3, rows_updated = $4, rows_end_dated = $5,
-         rows_rejected = $6, outcome = 'dry-run', finished_at = now() where id = $1`,
+         rows_rejected = $6, outcome = 'dry-run', finished_at = clock_timestamp() where id = $1`,
       [ctx.runId, read, counts.inserted, counts.updated, counts.endDated, rejectedRows],
     );
   } else {
@@ -359,7 +376,12 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
     rejected: rejectedRows,
     seconds: (performance.now() - ctx.started) / 1000,
     ...(rejectReport ? { rejectReport } : {}),
-    phases: { stage: (staged - stagingStarted) / 1000, merge: (performance.now() - staged) / 1000 },
+    phases: {
+      stage: (staged - stagingStarted) / 1000,
+      stageWait: sink.waited() / 1000,
+      check: (checked - staged) / 1000,
+      merge: (performance.now() - checked) / 1000,
+    },
   };
 }
 
@@ -369,12 +391,14 @@ const pct = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 2 : 1)} %`
 function checkRow(
   spec: KindSpec,
   columns: ReturnType<() => (typeof feedColumns)[FeedKind]>,
+  checks: FeedColumn['check'][],
   row: SourceRow,
   rejects: Reject[],
 ): (string | null)[] | undefined {
   const values: Record<string, string> = {};
   let bad = false;
-  for (const column of columns) {
+  for (let c = 0; c < columns.length; c++) {
+    const column = columns[c]!;
     const raw = row.values[column.name] ?? '';
     if (raw === '') {
       if (column.required) {
@@ -384,7 +408,7 @@ function checkRow(
       values[column.name] = '';
       continue;
     }
-    const checked = column.check(raw);
+    const checked = checks[c]!(raw);
     if (checked.ok) values[column.name] = checked.value;
     else {
       rejects.push({
@@ -408,6 +432,33 @@ function checkRow(
     value: column?.masked ? maskFeedValue(raw) : raw,
   });
   return undefined;
+}
+
+/** Every provider location's id by `npi|ptan|line_of_business`, as the stage's rows name them. */
+async function locationIds(q: QueryFn): Promise<Map<string, string>> {
+  const { rows } = await q<{ key: string; id: string }>(
+    `select npi || '|' || ptan || '|' || line_of_business as key, id from provider_locations`,
+  );
+  return new Map(rows.map((r) => [r.key, r.id]));
+}
+
+const MEMO_LIMIT = 4096;
+
+/**
+ * A column rule that remembers its answers for the first MEMO_LIMIT distinct values: a paid-claims file repeats a
+ * few thousand NPIs, PTANs, dates and amounts a million times, and a rule's regular expressions and check digit
+ * cost more than a Map lookup. Columns whose every value is new (claim numbers, MBIs) stop filling it.
+ */
+function memoised(check: FeedColumn['check']): FeedColumn['check'] {
+  const answers = new Map<string, ReturnType<FeedColumn['check']>>();
+  return (value) => {
+    let answer = answers.get(value);
+    if (answer === undefined) {
+      answer = check(value);
+      if (answers.size < MEMO_LIMIT) answers.set(value, answer);
+    }
+    return answer;
+  };
 }
 
 async function refuseDuplicateKeys(q: QueryFn, spec: KindSpec): Promise<void> {
@@ -445,6 +496,8 @@ interface StageSink {
   flushIfFull(): Promise<void>;
   end(): Promise<void>;
   abort(): Promise<void>;
+  /** Milliseconds spent waiting for the database to take the rows. */
+  waited(): number;
 }
 
 /** Rows into feed_stage: COPY on PostgreSQL (text format, written in large chunks), batched inserts on PGlite. */
@@ -454,13 +507,18 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
     const stream = connection.copyFrom(`copy feed_stage (${columnList}) from stdin`);
     let buffer = '';
     let failure: unknown;
+    let waited = 0;
     stream.on('error', (err) => (failure ??= err));
     const flush = async () => {
       if (failure) throw failure;
       if (!buffer) return;
       const ok = stream.write(buffer);
       buffer = '';
-      if (!ok) await once(stream, 'drain');
+      if (!ok) {
+        const from = performance.now();
+        await once(stream, 'drain');
+        waited += performance.now() - from;
+      }
     };
     return {
       add(line, values) {
@@ -473,22 +531,28 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
       },
       async end() {
         await flush();
+        const from = performance.now();
         stream.end();
         await finished(stream);
+        waited += performance.now() - from;
       },
       async abort() {
         stream.destroy(new Error('import aborted'));
         await finished(stream).catch(() => {});
       },
+      waited: () => waited,
     };
   }
   let batch: (string | null)[][] = [];
+  let waited = 0;
   const flush = async () => {
     while (batch.length) {
       const rows = batch.splice(0, STAGE_BATCH);
       const params: (string | null)[] = [];
       const tuples = rows.map((row) => `(${row.map((value) => `$${params.push(value)}`).join(', ')})`);
+      const from = performance.now();
       await connection.query(`insert into feed_stage (${columnList}) values ${tuples.join(', ')}`, params);
+      waited += performance.now() - from;
     }
   };
   return {
@@ -502,5 +566,6 @@ function stageSink(connection: DedicatedConnection, stageColumns: string[]): Sta
     async abort() {
       batch = [];
     },
+    waited: () => waited,
   };
 }

@@ -14,7 +14,10 @@ export interface KindSpec {
   toStage(values: Record<string, string>): (string | null)[] | { column: string; code: FeedRejectCode };
   /** The columns that name one row (duplicates within a file refuse it). */
   key: readonly string[];
-  /** Staged rows that name no provider location: rejected (then removed from the stage). */
+  /**
+   * The rows name a provider location (npi, ptan, line_of_business): its id is staged as `location_id` as the rows
+   * are read, and a row naming no location is rejected (Unknown_Location).
+   */
   unknownLocation?: boolean;
   /** The row counts of an update, an insert and (snapshot) an end-dating, in one transaction. */
   update(q: QueryFn, run: number, today: string): Promise<number>;
@@ -172,21 +175,24 @@ const paidClaims: KindSpec = {
   unknownLocation: true,
   async update(q, run) {
     const { count: n } = await q(
-      `update claims c set location_id = p.id, ${CLAIM_COLUMNS.map((col) => `${col} = s.${col}`).join(', ')}, import_run_id = $1
-       from feed_stage s join provider_locations p on ${LOCATION_KEY}
+      `update claims c set location_id = s.location_id, ${CLAIM_COLUMNS.map((col) => `${col} = s.${col}`).join(', ')}, import_run_id = $1
+       from feed_stage s
        where c.claim_number = s.claim_number
          and (c.location_id, ${CLAIM_COLUMNS.map((col) => `c.${col}`).join(', ')})
-           is distinct from (p.id, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')})`,
+           is distinct from (s.location_id, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')})`,
       [run],
     );
     return n;
   },
+  // Claims already on file (updated above when they changed) are skipped by the unique index as each row goes in,
+  // not by an anti-join: a plan for one (statistics left by a large delete or a TRUNCATE describe rows that are gone)
+  // was a nested loop scanning `claims` once per staged row, which the insert grows (docs/decisions/0087).
   async insert(q, run) {
     const { count: n } = await q(
       `insert into claims (location_id, claim_number, ${CLAIM_COLUMNS.join(', ')}, import_run_id)
-       select p.id, s.claim_number, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')}, $1
-       from feed_stage s join provider_locations p on ${LOCATION_KEY}
-       where not exists (select 1 from claims c where c.claim_number = s.claim_number)`,
+       select s.location_id, s.claim_number, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')}, $1
+       from feed_stage s
+       on conflict (claim_number) do nothing`,
       [run],
     );
     return n;
@@ -220,8 +226,8 @@ const ediEnrollments: KindSpec = {
     const { count: n } = await q(
       `update edi_enrollments e set ${EDI_COLUMNS.map((c) => `${c} = s.${c}`).join(', ')}, end_date = null,
          import_run_id = $1, updated_at = now()
-       from feed_stage s join provider_locations p on ${LOCATION_KEY}
-       where e.location_id = p.id
+       from feed_stage s
+       where e.location_id = s.location_id
          and (${EDI_COLUMNS.map((c) => `e.${c}`).join(', ')}, e.end_date)
            is distinct from (${EDI_COLUMNS.map((c) => `s.${c}`).join(', ')}, null::date)`,
       [run],
@@ -231,9 +237,9 @@ const ediEnrollments: KindSpec = {
   async insert(q, run) {
     const { count: n } = await q(
       `insert into edi_enrollments (location_id, ${EDI_COLUMNS.join(', ')}, import_run_id)
-       select p.id, ${EDI_COLUMNS.map((c) => `s.${c}`).join(', ')}, $1
-       from feed_stage s join provider_locations p on ${LOCATION_KEY}
-       where not exists (select 1 from edi_enrollments e where e.location_id = p.id)`,
+       select s.location_id, ${EDI_COLUMNS.map((c) => `s.${c}`).join(', ')}, $1
+       from feed_stage s
+       where not exists (select 1 from edi_enrollments e where e.location_id = s.location_id)`,
       [run],
     );
     return n;
@@ -248,7 +254,7 @@ const ediEnrollments: KindSpec = {
       const missing = await count(
         q,
         `select count(*) as n from edi_enrollments e where (e.end_date is null or e.end_date > $1::date)
-           and not exists (select 1 from feed_stage s join provider_locations p on ${LOCATION_KEY} where p.id = e.location_id)`,
+           and not exists (select 1 from feed_stage s where s.location_id = e.location_id)`,
         [today],
       );
       return { missing, inForce };
@@ -257,7 +263,7 @@ const ediEnrollments: KindSpec = {
       const { count: n } = await q(
         `update edi_enrollments e set end_date = $2::date, import_run_id = $1, updated_at = now()
          where (e.end_date is null or e.end_date > $2::date)
-           and not exists (select 1 from feed_stage s join provider_locations p on ${LOCATION_KEY} where p.id = e.location_id)`,
+           and not exists (select 1 from feed_stage s where s.location_id = e.location_id)`,
         [run, today],
       );
       return n;
