@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessRequests, auditEvents, outbox, userLocations, users } from '../src/db/schema';
 import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount } from './factories';
 import * as registration from './support/registration';
 
 /** End users and their access requests (docs/requirements/staff-accounts.md#end-users). */

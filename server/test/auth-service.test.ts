@@ -8,7 +8,7 @@ import { currentTotp } from '../src/identity/mfa/totp';
 import { contextOf, detachedSession } from '../src/identity/service-context';
 import { hashSessionId, sessionOfCookie } from '../src/identity/sessions/store';
 import { buildTestApp, testClock } from './helpers';
-import { createAccount, START_PASSWORD } from './support/accounts';
+import { createAccount, START_PASSWORD } from './factories';
 
 /**
  * The login flow as a service (docs/architecture.md): the password step and the TOTP step called directly with a

@@ -16,7 +16,7 @@ import {
   type TestClient,
   testClock,
 } from './helpers';
-import { ANSWER, createAccount, latestEmail, START_PASSWORD } from './support/accounts';
+import { ANSWER, createAccount, latestEmail, START_PASSWORD } from './factories';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**

@@ -20,7 +20,7 @@ import { FeedRefusal } from '../src/feeds/refusal';
 import { write835, type PaidClaim } from '../src/feeds/x12-sample';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount } from './factories';
 
 /**
  * The data-feed import (docs/requirements/data-feeds.md) on PGlite, and on PostgreSQL when TEST_DATABASE_URL is

@@ -8,7 +8,7 @@ import { auditEvents, outbox, providerLocations, userLocations } from '../src/db
 import { renderEmail } from '../src/emails';
 import { issueValidationToken } from '../src/modules/registration/validation-token';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount } from './factories';
 
 let ipCounter = 0;
 const newIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;

@@ -19,7 +19,7 @@ import { maskEmail } from '../src/modules/find-admin/service';
 import { INACTIVITY_JOB } from '../src/modules/login-help/inactivity-job';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount, latestEmail } from './support/accounts';
+import { createAccount, latestEmail } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 let ipCounter = 0;

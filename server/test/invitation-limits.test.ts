@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, invitations, userLocations } from '../src/db/schema';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount } from './support/accounts';
-import { createLocation } from './support/staff';
+import { createAccount } from './factories';
+import { createLocation } from './factories';
 
 /**
  * The hourly invitation limits (docs/requirements/staff-accounts.md#invitations): per client address (the route), and

@@ -22,7 +22,7 @@ import {
 import { renderEmail } from '../src/emails';
 import { hashOneTimeToken } from '../src/identity/one-time-tokens';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount, latestEmail } from './support/accounts';
+import { createAccount, latestEmail } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 let ipCounter = 0;

@@ -15,7 +15,7 @@ import { seedDemoData } from '../src/db/demo-data';
 import { providerLocations, userLocations } from '../src/db/schema';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { ANSWER, createAccount } from './support/accounts';
+import { ANSWER, createAccount } from './factories';
 
 /**
  * Every login-help, find-admin and DDE endpoint takes arbitrary JSON (and near-valid bodies with one field replaced

@@ -15,7 +15,7 @@ import { loginHelpWork } from '../src/modules/login-help/equal-work';
 import { renderEmail } from '../src/emails';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig, testClock } from './helpers';
-import { ANSWER, createAccount, latestEmail, outboxCount, QUESTION_KEYS, START_PASSWORD } from './support/accounts';
+import { ANSWER, createAccount, latestEmail, outboxCount, QUESTION_KEYS, START_PASSWORD } from './factories';
 
 const NEW_PASSWORD = 'violet canyon drum lantern seventeen';
 const MINUTE = 60_000;

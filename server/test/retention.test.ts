@@ -13,7 +13,7 @@ import {
 } from '../src/platform/retention';
 import { createSession, sessionCleanupJob } from '../src/identity/sessions/store';
 import { buildTestApp } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount } from './factories';
 
 const DAY = 24 * 60 * 60_000;
 const log = pino({ level: 'silent' });

@@ -7,7 +7,7 @@ import { describeActivity } from '../src/modules/account/service';
 import type { RouteAudit } from '../src/platform/route-audit';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, portalHeaders } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount } from './factories';
 
 /**
  * State-changing routes that write no audit event, each with the reason it gives. A new exemption is added here
