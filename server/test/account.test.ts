@@ -22,7 +22,6 @@ import { verifySecurityAnswer } from '../src/identity/security-answers';
 import {
   buildTestApp,
   callAs,
-  insertTestUser,
   logInWithTotp,
   otherSession as otherSessionOf,
   portalHeaders,
@@ -31,18 +30,14 @@ import {
   testClock,
 } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
+import { createPerson, TOTP_SECRET, newIp } from './factories';
 
 const PASSWORD = 'correct horse battery staple orbit';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const MINUTE = 60_000;
 const ORIGIN = 'http://localhost:3000';
 const CHROME_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Version/17.1 Safari/605.1.15';
-
-let ipCounter = 0;
-/** Each test acts from its own client address, so no test meets another's throttle. */
-const newIp = () => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 type Client = TestClient;
 
@@ -75,12 +70,13 @@ describe('My account, passkeys and re-authentication', () => {
   /** An enrolled user with a known password and TOTP secret. */
   async function createUser(extra: Partial<typeof users.$inferInsert> = {}) {
     const username = `account.user${++userCounter}`;
-    const user = await insertTestUser(app, username, {
+    const user = await createPerson(app, {
+      username: username,
       firstName: 'Robin',
       lastName: 'Example',
       phone: '555-867-5309',
       password: PASSWORD,
-      totpSecret: SECRET,
+      totpSecret: TOTP_SECRET,
       mfaEnrolledAt: clock.now(),
       ...extra,
     });
@@ -89,7 +85,7 @@ describe('My account, passkeys and re-authentication', () => {
   }
 
   const login = (client: Client, username: string, password = PASSWORD) =>
-    logInWithTotp(app, clock, client, { username, password, secret: SECRET }, { 'user-agent': CHROME_UA });
+    logInWithTotp(app, clock, client, { username, password, secret: TOTP_SECRET }, { 'user-agent': CHROME_UA });
   /** Another logged-in session of the user (another browser). */
   const otherSession = (userId: string) => otherSessionOf(app, clock, userId, { ip: newIp(), userAgent: SAFARI_UA });
 
@@ -469,10 +465,12 @@ describe('My account, passkeys and re-authentication', () => {
     expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
     expect(qrSvg).toContain('<svg');
     const newSecret = secret.replace(/\s+/g, '');
-    expect(newSecret).not.toBe(SECRET);
+    expect(newSecret).not.toBe(TOTP_SECRET);
 
     // A code from the old app does not confirm the new one.
-    const wrong = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, { code: await currentTotp(SECRET, clock.now()) });
+    const wrong = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, {
+      code: await currentTotp(TOTP_SECRET, clock.now()),
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errorMessage).toBe('Mfa_Setup_Code_Invalid');
     expect(await sessionOk(elsewhere)).toBe(true);
@@ -497,7 +495,7 @@ describe('My account, passkeys and re-authentication', () => {
     clock.advance(31_000);
     await call(next, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
     expect(
-      (await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) })).statusCode,
+      (await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(TOTP_SECRET, clock.now()) })).statusCode,
     ).toBe(401);
     const ok = await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(newSecret, clock.now()) });
     expect(ok.json()).toEqual({ data: { loggedIn: true } });

@@ -16,7 +16,7 @@ import {
   type TestClient,
   testClock,
 } from './helpers';
-import { ANSWER, createAccount, latestEmail, START_PASSWORD } from './factories';
+import { ANSWER, createAccount, latestEmail, START_PASSWORD, TOTP_SECRET, newIp } from './factories';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -26,7 +26,6 @@ import { SoftAuthenticator } from './support/soft-authenticator';
  * docs/decisions/0030-passkeys-and-credential-changes.md).
  */
 
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const NEW_PASSWORD = 'violet canyon drum lantern seventeen';
 const MINUTE = 60_000;
 const ORIGIN = 'http://localhost:3000';
@@ -35,10 +34,6 @@ const KNOWN_ANSWERS = [
   { questionId: 'first-school', answer: 'Attacker knows this too' },
   { questionId: 'childhood-nickname', answer: 'And this one as well' },
 ];
-
-let ipCounter = 0;
-/** Each caller acts from its own address, so no test meets another's throttle. */
-const newIp = () => `10.19.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 describe('credential changes end what they should', () => {
   const clock = testClock();
@@ -61,16 +56,16 @@ describe('credential changes end what they should', () => {
   const call = (client: TestClient, method: 'GET' | 'POST', url: string, payload?: object) =>
     callAs(app, client, method, url, payload);
 
-  /** An active account with the start password, three security answers (`ANSWER`) and an authenticator (`SECRET`). */
+  /** An active account with the start password, three security answers (`ANSWER`) and an authenticator (`TOTP_SECRET`). */
   async function createUser(extra: Partial<typeof users.$inferInsert> = {}) {
     return createAccount(app, `cred.user${++userCounter}`, {
-      totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, SECRET),
+      totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, TOTP_SECRET),
       mfaEnrolledAt: clock.now(),
       ...extra,
     });
   }
 
-  const login = (client: TestClient, username: string, password = START_PASSWORD, secret = SECRET) =>
+  const login = (client: TestClient, username: string, password = START_PASSWORD, secret = TOTP_SECRET) =>
     logInWithTotp(app, clock, client, { username, password, secret });
   const otherSession = (userId: string) => otherSessionOf(app, clock, userId, { ip: newIp() });
 

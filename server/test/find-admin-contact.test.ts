@@ -8,10 +8,8 @@ import { auditEvents, outbox, providerLocations, userLocations } from '../src/db
 import { renderEmail } from '../src/emails';
 import { issueValidationToken } from '../src/modules/registration/validation-token';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount } from './factories';
+import { createAccount, newIp } from './factories';
 
-let ipCounter = 0;
-const newIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 const HOUR = 60 * 60 * 1000;
 
 const visitor = {

@@ -19,12 +19,9 @@ import { maskEmail } from '../src/modules/find-admin/service';
 import { INACTIVITY_JOB } from '../src/modules/login-help/inactivity-job';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount, latestEmail } from './factories';
+import { createAccount, latestEmail, newIp } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
-let ipCounter = 0;
-const newIp = () => `10.3.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-
 function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
   let now = start;
   return { now: () => new Date(now), set: (ms: number) => void (now = ms) };

@@ -22,12 +22,9 @@ import {
 import { renderEmail } from '../src/emails';
 import { hashOneTimeToken } from '../src/identity/one-time-tokens';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount, latestEmail } from './factories';
+import { createAccount, latestEmail, newIp } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
-let ipCounter = 0;
-const newIp = () => `10.42.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-
 const revokePath = (locationId: string, id: string) =>
   adminPath(ADMIN_INVITATION_REVOKE_PATH, { locationId, invitationId: id });
 

@@ -19,7 +19,8 @@ import {
   saveSecurityAnswers,
   verifySecurityAnswer,
 } from '../src/identity/security-answers';
-import { createTestDatabase, insertTestUser } from './helpers';
+import { createTestDatabase } from './helpers';
+import { createPerson } from './factories';
 
 const t0 = new Date('2026-11-23T10:00:00Z');
 const later = (ms: number) => new Date(t0.getTime() + ms);
@@ -30,7 +31,7 @@ describe('one-time tokens and security answers (shared by registration and login
   let locationId: string;
   beforeAll(async () => {
     database = await createTestDatabase();
-    ({ id: userId } = await insertTestUser({ database }, 'token.user', { status: 'pending' }));
+    ({ id: userId } = await createPerson({ database }, { username: 'token.user', status: 'pending' }));
     const [location] = await database.db
       .insert(providerLocations)
       .values({
