@@ -4,17 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  auditEvents,
-  oneTimeTokens,
-  outbox,
-  passkeys,
-  providerLocations,
-  securityAnswers,
-  sessions,
-  userLocations,
-  users,
-} from '../src/db/schema';
+import { auditEvents, oneTimeTokens, outbox, passkeys, securityAnswers, sessions, users } from '../src/db/schema';
 import { describeActivity, describeBrowser } from '../src/modules/account/service';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { rememberPassword } from '../src/identity/passwords/history';
@@ -30,7 +20,7 @@ import {
   testClock,
 } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
-import { createPerson, TOTP_SECRET, newIp } from './factories';
+import { createPerson, TOTP_SECRET, newIp, createLocation, link } from './factories';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const MINUTE = 60_000;
@@ -172,24 +162,15 @@ describe('My account, passkeys and re-authentication', () => {
 
   it('My account shows the profile, second factors and provider locations with masked TIN and phone', async () => {
     const user = await createUser();
-    const [location] = await app.database.db
-      .insert(providerLocations)
-      .values({
-        npi: '1234567893',
-        ptan: 'AB1234',
-        tin: '123456789',
-        legalName: 'Harbor Clinic LLC',
-        jurisdiction: 'J5',
-        lineOfBusiness: 'B',
-        state: 'IA',
-        addressLine1: '1 Main St',
-        city: 'Des Moines',
-        zip: '50309',
-      })
-      .returning();
-    await app.database.db
-      .insert(userLocations)
-      .values({ userId: user.id, locationId: location!.id, role: 'administrator' });
+    const location = await createLocation(app, {
+      npi: '1234567893',
+      ptan: 'AB1234',
+      tin: '123456789',
+      legalName: 'Harbor Clinic LLC',
+      city: 'Des Moines',
+      zip: '50309',
+    });
+    await link(app, user.id, location.id, 'administrator');
     const client: Client = { ip: newIp() };
     await login(client, user.username);
     const res = await call(client, 'GET', ACCOUNT_ROUTES.account);

@@ -20,7 +20,7 @@ import { FeedRefusal } from '../src/feeds/refusal';
 import { write835, type PaidClaim } from '../src/feeds/x12-sample';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders } from './helpers';
-import { createAccount, newIp } from './factories';
+import { createAccount, newIp, link } from './factories';
 
 /**
  * The data-feed import (docs/requirements/data-feeds.md) on PGlite, and on PostgreSQL when TEST_DATABASE_URL is
@@ -166,9 +166,7 @@ describe('data feeds: import', () => {
       .from(providerLocations)
       .where(eq(providerLocations.npi, ended.npi));
     const user = await createAccount(app, 'feeds.ended');
-    await app.database.db
-      .insert(userLocations)
-      .values({ userId: user.id, locationId: location!.id, role: 'administrator' });
+    await link(app, user.id, location!.id, 'administrator');
     const cookie = await createSession(app.database.db, {
       userId: user.id,
       stage: 'active',
