@@ -15,9 +15,9 @@ import {
   logInWithTotp,
   otherSession as otherSessionOf,
   portalHeaders,
-  testConfig,
   type TestClient,
   testClock,
+  longSessionsConfig,
 } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 import { createPerson, TOTP_SECRET, newIp, createLocation, link } from './factories';
@@ -40,11 +40,7 @@ describe('My account, passkeys and re-authentication', () => {
     ({ app } = await buildTestApp({
       clock: clock.now,
       // Long idle and absolute limits: the re-authentication window is what these tests move through.
-      config: testConfig({
-        SESSION_IDLE_MS: String(120 * MINUTE),
-        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
-        SESSION_ABSOLUTE_MS: String(600 * MINUTE),
-      }),
+      config: longSessionsConfig(),
     }));
   });
   afterAll(() => app.close());

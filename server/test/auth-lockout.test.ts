@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { endAllSessions } from '../src/identity/sessions/store';
-import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock } from './helpers';
+import { buildTestApp, callAs, logInWithTotp, type TestClient, testClock, longSessionsConfig } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
 import { createPerson, TOTP_SECRET, newIp } from './factories';
 
@@ -26,9 +26,8 @@ describe('account lockout', () => {
   beforeAll(async () => {
     ({ app } = await buildTestApp({
       clock: clock.now,
-      config: testConfig({
+      config: longSessionsConfig({
         SESSION_IDLE_MS: String(600 * MINUTE),
-        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
         SESSION_ABSOLUTE_MS: String(1200 * MINUTE),
       }),
     }));

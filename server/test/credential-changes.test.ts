@@ -12,9 +12,9 @@ import {
   callAs,
   logInWithTotp,
   otherSession as otherSessionOf,
-  testConfig,
   type TestClient,
   testClock,
+  longSessionsConfig,
 } from './helpers';
 import { ANSWER, createAccount, latestEmail, START_PASSWORD, TOTP_SECRET, newIp } from './factories';
 import { SoftAuthenticator } from './support/soft-authenticator';
@@ -27,7 +27,6 @@ import { SoftAuthenticator } from './support/soft-authenticator';
  */
 
 const NEW_PASSWORD = 'violet canyon drum lantern seventeen';
-const MINUTE = 60_000;
 const ORIGIN = 'http://localhost:3000';
 const KNOWN_ANSWERS = [
   { questionId: 'first-car', answer: 'Attacker knows this' },
@@ -43,12 +42,7 @@ describe('credential changes end what they should', () => {
   beforeAll(async () => {
     ({ app } = await buildTestApp({
       clock: clock.now,
-      config: testConfig({
-        SESSION_IDLE_MS: String(120 * MINUTE),
-        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
-        SESSION_ABSOLUTE_MS: String(600 * MINUTE),
-        LOGIN_HELP_ATTEMPTS_PER_MINUTE: '1000',
-      }),
+      config: longSessionsConfig({ LOGIN_HELP_ATTEMPTS_PER_MINUTE: '1000' }),
     }));
   });
   afterAll(() => app.close());

@@ -62,6 +62,19 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
+/**
+ * `testConfig` for tests that move the clock through the re-authentication window: sessions idle out after 120 minutes
+ * (prompted 5 before) and end after 600, so only the 20-minute re-authentication rule is met on the way.
+ */
+export function longSessionsConfig(overrides: Record<string, string> = {}): Config {
+  return testConfig({
+    SESSION_IDLE_MS: String(120 * 60_000),
+    SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * 60_000),
+    SESSION_ABSOLUTE_MS: String(600 * 60_000),
+    ...overrides,
+  });
+}
+
 /** The security questions the test apps' CMS lists: the CMS seed's keys (cms/src/seed/content.js). */
 export const TEST_SECURITY_QUESTION_KEYS = [
   'childhood-street',
@@ -190,12 +203,15 @@ export async function logInWithTotp(
   expect(second.json()).toEqual({ data: { loggedIn: true } });
 }
 
-/** Another logged-in, freshly authenticated session of the user (another browser, or a stolen one), made in the table. */
+/**
+ * Another logged-in session of the user (another browser, or a stolen one), made in the table: freshly authenticated
+ * unless `client.authenticatedAt` says when.
+ */
 export async function otherSession(
   app: FastifyInstance,
   clock: TestClock,
   userId: string,
-  client: { ip: string; userAgent?: string },
+  client: { ip: string; userAgent?: string; authenticatedAt?: Date },
 ): Promise<TestClient> {
   const now = clock.now();
   const id = await createSession(app.database.db, {
@@ -203,7 +219,7 @@ export async function otherSession(
     stage: 'active',
     now,
     limits: app.config.sessions,
-    authenticatedAt: now,
+    authenticatedAt: client.authenticatedAt ?? now,
     userAgent: client.userAgent,
   });
   return { ip: client.ip, cookie: id };

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { createSession } from '../../src/identity/sessions/store';
 import { otherSession, type TestClient, type TestClock } from '../helpers';
 
 /** Callers of a test app: client addresses of their own, and logged-in sessions made in the table. */
@@ -26,19 +25,12 @@ export function sessionOf(app: FastifyInstance, clock: TestClock, userId: string
 }
 
 /** A logged-in client whose login is `minutesAgo` old (active just now): past 20 minutes it must re-authenticate. */
-export async function staleSessionOf(
+export function staleSessionOf(
   app: FastifyInstance,
   clock: TestClock,
   userId: string,
   minutesAgo: number,
 ): Promise<TestClient> {
-  const now = clock.now();
-  const id = await createSession(app.database.db, {
-    userId,
-    stage: 'active',
-    now,
-    limits: app.config.sessions,
-    authenticatedAt: new Date(now.getTime() - minutesAgo * 60_000),
-  });
-  return { ip: newIp(), cookie: id };
+  const authenticatedAt = new Date(clock.now().getTime() - minutesAgo * 60_000);
+  return otherSession(app, clock, userId, { ip: newIp(), authenticatedAt });
 }
