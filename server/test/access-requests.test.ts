@@ -7,7 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessRequests, auditEvents, outbox, userLocations, users } from '../src/db/schema';
 import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount } from './support/accounts';
+import {
+  createAccount,
+  createLocation,
+  locationIdentifiers,
+  newIp,
+  verificationToken,
+  link,
+  requestAccess,
+} from './factories';
 import * as registration from './support/registration';
 
 /** End users and their access requests (docs/requirements/staff-accounts.md#end-users). */
@@ -15,11 +23,9 @@ import * as registration from './support/registration';
 const clock = testClock();
 
 /** Each test acts from its own client address, so one test's per-client limits never touch another. */
-const newIp = registration.clientAddresses(7);
 
-/** Locations and registrations come from the registration forms' shared fixture (support/registration.ts). */
-const createLocation = registration.createRegistrableLocation;
-const ids = registration.locationIdentifiers;
+/** Registrations come from the registration forms' shared fixture (support/registration.ts). */
+const ids = locationIdentifiers;
 
 /** The end user who registers in these tests. */
 const DANA = {
@@ -85,7 +91,7 @@ describe('end users and access requests', () => {
       expect(mails.map((m) => m.template)).toEqual(['verify-email']);
 
       // The link activates the account, as for administrators.
-      const token = await registration.verificationToken(app, body.email);
+      const token = await verificationToken(app, body.email);
       expect((await post(app, REGISTRATION_ROUTES.verifyEmail, { token })).statusCode).toBe(200);
       const [active] = await db.select().from(users).where(eq(users.id, user!.id));
       expect(active!.status).toBe('active');
@@ -102,7 +108,7 @@ describe('end users and access requests', () => {
     it('answers one non-revealing code next to each location that matches nothing, and creates nothing', async () => {
       const a = await createLocation(app);
       const other = await createLocation(app);
-      const inactive = await createLocation(app, 'inactive');
+      const inactive = await createLocation(app, { status: 'inactive' });
       const body = userBody([ids(a), { ...ids(a), ptan: other.ptan }, ids(inactive)]);
       const res = await post(app, ACCESS_REQUEST_ROUTES.userRegistration, body);
       expect(res.statusCode).toBe(400);
@@ -240,7 +246,7 @@ describe('end users and access requests', () => {
       const { userId, client } = await loggedIn('dup');
       const l = await createLocation(app);
       const linked = await createLocation(app);
-      await app.database.db.insert(userLocations).values({ userId, locationId: linked.id, role: 'user' });
+      await link(app, userId, linked.id, 'user');
       expect((await callAs(app, client, 'POST', ACCESS_REQUEST_ROUTES.mine, ids(l))).statusCode).toBe(201);
       const dup = await callAs(app, client, 'POST', ACCESS_REQUEST_ROUTES.mine, ids(l));
       expect(dup.statusCode).toBe(400);
@@ -303,10 +309,8 @@ describe('end users and access requests', () => {
       const a = await createLocation(app);
       const b = await createLocation(app);
       const decidedAt = clock.now();
-      await app.database.db.insert(accessRequests).values([
-        { userId, locationId: a.id, status: 'denied', reason: 'You do not work here.', decidedAt },
-        { userId, locationId: b.id, status: 'approved', role: 'user', reason: 'internal note', decidedAt },
-      ]);
+      await requestAccess(app, userId, a.id, { status: 'denied', reason: 'You do not work here.', decidedAt });
+      await requestAccess(app, userId, b.id, { status: 'approved', role: 'user', reason: 'internal note', decidedAt });
       const list = (await callAs(app, client, 'GET', ACCESS_REQUEST_ROUTES.mine)).json().data.requests;
       expect(list).toEqual(
         expect.arrayContaining([

@@ -8,7 +8,8 @@ import { PortalError } from '../src/platform/portal-error';
 import { contextOf, type ClientInfo } from '../src/identity/service-context';
 import { verifySecurityAnswer } from '../src/identity/security-answers';
 import { createSession, hashSessionId, type LoadedSession } from '../src/identity/sessions/store';
-import { buildTestApp, testClock, insertTestUser } from './helpers';
+import { buildTestApp, testClock } from './helpers';
+import { createPerson } from './factories';
 
 /**
  * My account's flows called as plain functions over a `ServiceContext` (docs/architecture.md#server-modules): no
@@ -29,7 +30,8 @@ describe('My account flows without HTTP', () => {
   /** A logged-in user and their session, made directly in the tables. */
   async function loggedInUser(): Promise<LoadedSession> {
     const username = `account.flow${++userCounter}`;
-    const user = await insertTestUser(app, username, {
+    const user = await createPerson(app, {
+      username: username,
       firstName: 'Robin',
       lastName: 'Example',
       phone: '555-867-5309',

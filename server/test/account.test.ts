@@ -4,17 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  auditEvents,
-  oneTimeTokens,
-  outbox,
-  passkeys,
-  providerLocations,
-  securityAnswers,
-  sessions,
-  userLocations,
-  users,
-} from '../src/db/schema';
+import { auditEvents, oneTimeTokens, outbox, passkeys, securityAnswers, sessions, users } from '../src/db/schema';
 import { describeActivity, describeBrowser } from '../src/modules/account/service';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { rememberPassword } from '../src/identity/passwords/history';
@@ -22,27 +12,22 @@ import { verifySecurityAnswer } from '../src/identity/security-answers';
 import {
   buildTestApp,
   callAs,
-  insertTestUser,
   logInWithTotp,
   otherSession as otherSessionOf,
   portalHeaders,
-  testConfig,
   type TestClient,
   testClock,
+  longSessionsConfig,
 } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
+import { createPerson, TOTP_SECRET, newIp, createLocation, link } from './factories';
 
 const PASSWORD = 'correct horse battery staple orbit';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const MINUTE = 60_000;
 const ORIGIN = 'http://localhost:3000';
 const CHROME_UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 const SAFARI_UA = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) Version/17.1 Safari/605.1.15';
-
-let ipCounter = 0;
-/** Each test acts from its own client address, so no test meets another's throttle. */
-const newIp = () => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 type Client = TestClient;
 
@@ -55,11 +40,7 @@ describe('My account, passkeys and re-authentication', () => {
     ({ app } = await buildTestApp({
       clock: clock.now,
       // Long idle and absolute limits: the re-authentication window is what these tests move through.
-      config: testConfig({
-        SESSION_IDLE_MS: String(120 * MINUTE),
-        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
-        SESSION_ABSOLUTE_MS: String(600 * MINUTE),
-      }),
+      config: longSessionsConfig(),
     }));
   });
   afterAll(() => app.close());
@@ -75,12 +56,13 @@ describe('My account, passkeys and re-authentication', () => {
   /** An enrolled user with a known password and TOTP secret. */
   async function createUser(extra: Partial<typeof users.$inferInsert> = {}) {
     const username = `account.user${++userCounter}`;
-    const user = await insertTestUser(app, username, {
+    const user = await createPerson(app, {
+      username: username,
       firstName: 'Robin',
       lastName: 'Example',
       phone: '555-867-5309',
       password: PASSWORD,
-      totpSecret: SECRET,
+      totpSecret: TOTP_SECRET,
       mfaEnrolledAt: clock.now(),
       ...extra,
     });
@@ -89,7 +71,7 @@ describe('My account, passkeys and re-authentication', () => {
   }
 
   const login = (client: Client, username: string, password = PASSWORD) =>
-    logInWithTotp(app, clock, client, { username, password, secret: SECRET }, { 'user-agent': CHROME_UA });
+    logInWithTotp(app, clock, client, { username, password, secret: TOTP_SECRET }, { 'user-agent': CHROME_UA });
   /** Another logged-in session of the user (another browser). */
   const otherSession = (userId: string) => otherSessionOf(app, clock, userId, { ip: newIp(), userAgent: SAFARI_UA });
 
@@ -176,24 +158,15 @@ describe('My account, passkeys and re-authentication', () => {
 
   it('My account shows the profile, second factors and provider locations with masked TIN and phone', async () => {
     const user = await createUser();
-    const [location] = await app.database.db
-      .insert(providerLocations)
-      .values({
-        npi: '1234567893',
-        ptan: 'AB1234',
-        tin: '123456789',
-        legalName: 'Harbor Clinic LLC',
-        jurisdiction: 'J5',
-        lineOfBusiness: 'B',
-        state: 'IA',
-        addressLine1: '1 Main St',
-        city: 'Des Moines',
-        zip: '50309',
-      })
-      .returning();
-    await app.database.db
-      .insert(userLocations)
-      .values({ userId: user.id, locationId: location!.id, role: 'administrator' });
+    const location = await createLocation(app, {
+      npi: '1234567893',
+      ptan: 'AB1234',
+      tin: '123456789',
+      legalName: 'Harbor Clinic LLC',
+      city: 'Des Moines',
+      zip: '50309',
+    });
+    await link(app, user.id, location.id, 'administrator');
     const client: Client = { ip: newIp() };
     await login(client, user.username);
     const res = await call(client, 'GET', ACCOUNT_ROUTES.account);
@@ -469,10 +442,12 @@ describe('My account, passkeys and re-authentication', () => {
     expect(otpauthUrl).toMatch(/^otpauth:\/\/totp\//);
     expect(qrSvg).toContain('<svg');
     const newSecret = secret.replace(/\s+/g, '');
-    expect(newSecret).not.toBe(SECRET);
+    expect(newSecret).not.toBe(TOTP_SECRET);
 
     // A code from the old app does not confirm the new one.
-    const wrong = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, { code: await currentTotp(SECRET, clock.now()) });
+    const wrong = await call(client, 'POST', ACCOUNT_ROUTES.mfaReset, {
+      code: await currentTotp(TOTP_SECRET, clock.now()),
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().errorMessage).toBe('Mfa_Setup_Code_Invalid');
     expect(await sessionOk(elsewhere)).toBe(true);
@@ -497,7 +472,7 @@ describe('My account, passkeys and re-authentication', () => {
     clock.advance(31_000);
     await call(next, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
     expect(
-      (await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) })).statusCode,
+      (await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(TOTP_SECRET, clock.now()) })).statusCode,
     ).toBe(401);
     const ok = await call(next, 'POST', '/api/auth/mfa', { code: await currentTotp(newSecret, clock.now()) });
     expect(ok.json()).toEqual({ data: { loggedIn: true } });

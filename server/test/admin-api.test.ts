@@ -15,7 +15,7 @@ import {
 } from '../src/db/schema';
 import { inactivityDisableJob } from '../src/modules/login-help/inactivity-job';
 import { buildTestApp, callAs, testClock, testConfig, type TestClient } from './helpers';
-import { createLocation, createPerson, link, requestAccess, sessionOf, staleSessionOf } from './support/staff';
+import { createLocation, createPerson, link, requestAccess, sessionOf, staleSessionOf } from './factories';
 
 /**
  * The administrator's API end to end (docs/requirements/staff-accounts.md#the-administrators-console): the requests
@@ -34,8 +34,8 @@ describe('administrator API', () => {
 
   /** A location X with its administrator (the caller) and a location Y with another administrator. */
   async function twoLocations() {
-    const x = await createLocation(app, 'Harbor Clinic X');
-    const y = await createLocation(app, 'Yonder Clinic Y');
+    const x = await createLocation(app, { legalName: 'Harbor Clinic X' });
+    const y = await createLocation(app, { legalName: 'Yonder Clinic Y' });
     const adminX = await createPerson(app, { firstName: 'Alex', lastName: 'Admin' });
     await link(app, adminX.id, x.id, 'administrator');
     const adminY = await createPerson(app);
@@ -231,6 +231,7 @@ describe('administrator API', () => {
         username: `Shared.${Date.now()}`,
         firstName: 'Sam',
         lastName: 'Zebulon',
+        mfaEnrolledAt: new Date('2026-01-01T00:00:00Z'),
       });
       await link(app, both.id, x.id, 'user');
       await link(app, both.id, y.id, 'administrator');

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessRequests, invitations, outbox, userLocations, users } from '../src/db/schema';
 import { ADMIN_API_PREFIX, type AdminScope } from '../src/identity/admin-guard';
 import { buildTestApp, callAs, testClock, type TestClient } from './helpers';
-import { createLocation, createPerson, link, requestAccess, sessionOf } from './support/staff';
+import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
 
 /**
  * "An administrator of location X never sees, counts or changes anything of location Y"
@@ -31,8 +31,8 @@ describe('authorization of every /api/admin route (walks the route table)', () =
             routes.push({ method, url: route.url, scope: route.config?.adminScope });
       },
     }));
-    const x = await createLocation(app, 'Xenia Family Practice');
-    const y = await createLocation(app, 'Yarrow Orthopedics');
+    const x = await createLocation(app, { legalName: 'Xenia Family Practice' });
+    const y = await createLocation(app, { legalName: 'Yarrow Orthopedics' });
     const adminX = await createPerson(app);
     await link(app, adminX.id, x.id, 'administrator');
     const adminY = await createPerson(app, { firstName: 'Yolanda', lastName: 'Ysidro' });
@@ -41,6 +41,7 @@ describe('authorization of every /api/admin route (walks the route table)', () =
       firstName: 'Quincy',
       lastName: 'Quarles',
       lockedUntil: new Date(2030, 1),
+      mfaEnrolledAt: new Date('2026-01-01T00:00:00Z'),
     });
     await link(app, personY.id, y.id, 'user');
     // In X and Y: X's administrator sees them with their X link only (Y's id and name must not show).

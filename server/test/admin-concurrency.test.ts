@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessRequests, userLocations } from '../src/db/schema';
 import { buildTestApp, callAs, testClock } from './helpers';
-import { createLocation, createPerson, link, requestAccess, sessionOf } from './support/staff';
+import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
 
 /**
  * The administrator rules under two concurrent requests (docs/requirements/staff-accounts.md#people-of-my-locations):

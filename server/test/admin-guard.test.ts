@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerLocations, userLocations } from '../src/db/schema';
 import type { AdminScope } from '../src/identity/admin-guard';
 import { buildTestApp, callAs, testClock, type TestClient } from './helpers';
-import { createLocation, createPerson, link, requestAccess, sessionOf, unknownId } from './support/staff';
+import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
 
 /**
  * The admin guard itself (docs/decisions/0039-admin-guard.md), on probe routes of each scope; the real routes are
@@ -42,8 +43,8 @@ describe('admin guard', () => {
         );
       },
     }));
-    x = await createLocation(app, 'Location X');
-    y = await createLocation(app, 'Location Y');
+    x = await createLocation(app, { legalName: 'Location X' });
+    y = await createLocation(app, { legalName: 'Location Y' });
     const adminX = await createPerson(app);
     await link(app, adminX.id, x.id, 'administrator');
     personX = await createPerson(app);
@@ -75,10 +76,10 @@ describe('admin guard', () => {
   it('answers 404 Not_Found with no data for another location, unknown or malformed ids', async () => {
     const answers = await Promise.all([
       get(`/api/admin/probe/locations/${y.id}`),
-      get(`/api/admin/probe/locations/${unknownId()}`),
+      get(`/api/admin/probe/locations/${randomUUID()}`),
       get(`/api/admin/probe/locations/not-a-uuid`),
       get(`/api/admin/probe/requests/${requestY.id}`),
-      get(`/api/admin/probe/requests/${unknownId()}`),
+      get(`/api/admin/probe/requests/${randomUUID()}`),
       // X's administrator, Y's person: the pair is refused even with X's location id.
       get(`/api/admin/probe/locations/${x.id}/people/${personY.id}`),
       get(`/api/admin/probe/locations/${y.id}/people/${personY.id}`),

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, outbox, sessions, users } from '../src/db/schema';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { endAllSessions } from '../src/identity/sessions/store';
-import { buildTestApp, callAs, logInWithTotp, testConfig, type TestClient, testClock, insertTestUser } from './helpers';
+import { buildTestApp, callAs, logInWithTotp, type TestClient, testClock, longSessionsConfig } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
+import { createPerson, TOTP_SECRET, newIp } from './factories';
 
 /**
  * The account lockout under bursts and across logins (docs/requirements/session.md#lockout, docs/decisions/0029).
@@ -15,12 +16,7 @@ import { SoftAuthenticator } from './support/soft-authenticator';
  */
 
 const PASSWORD = 'correct horse battery staple orbit';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const MINUTE = 60_000;
-
-let ipCounter = 0;
-/** Each request of a burst comes from its own address, so the per-client throttle never hides the lockout. */
-const newIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 describe('account lockout', () => {
   const clock = testClock();
@@ -30,9 +26,8 @@ describe('account lockout', () => {
   beforeAll(async () => {
     ({ app } = await buildTestApp({
       clock: clock.now,
-      config: testConfig({
+      config: longSessionsConfig({
         SESSION_IDLE_MS: String(600 * MINUTE),
-        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
         SESSION_ABSOLUTE_MS: String(1200 * MINUTE),
       }),
     }));
@@ -44,11 +39,12 @@ describe('account lockout', () => {
 
   async function createUser() {
     const username = `lockout.user${++userCounter}`;
-    return insertTestUser(app, username, {
+    return createPerson(app, {
+      username: username,
       firstName: 'Sam',
       lastName: 'Lockwood',
       password: PASSWORD,
-      totpSecret: SECRET,
+      totpSecret: TOTP_SECRET,
       mfaEnrolledAt: clock.now(),
     });
   }
@@ -66,7 +62,7 @@ describe('account lockout', () => {
       .where(and(eq(outbox.recipient, email), eq(outbox.template, 'account-locked')));
 
   const loginFully = (client: TestClient, username: string) =>
-    logInWithTotp(app, clock, client, { username, password: PASSWORD, secret: SECRET });
+    logInWithTotp(app, clock, client, { username, password: PASSWORD, secret: TOTP_SECRET });
 
   it('a burst of 40 parallel guesses: 5 failures count, one lock, one email; no login completes after the lock', async () => {
     const user = await createUser();
@@ -94,7 +90,9 @@ describe('account lockout', () => {
     clock.advance(MINUTE);
     for (const [i, answer] of answers.entries()) {
       if (answer.statusCode !== 200) continue;
-      const mfa = await call(clients[i]!, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
+      const mfa = await call(clients[i]!, 'POST', '/api/auth/mfa', {
+        code: await currentTotp(TOTP_SECRET, clock.now()),
+      });
       expect(mfa.statusCode).toBe(401);
     }
     const active = await app.database.db
@@ -184,7 +182,7 @@ describe('account lockout', () => {
     expect(event!.details).toMatchObject({ reason: 'second_factor', count: 20 });
     expect(await lockEmails(user.email)).toHaveLength(1);
     // The pending login ended, and the right password is refused until the lock runs out.
-    const after = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
+    const after = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(TOTP_SECRET, clock.now()) });
     expect(after.json()).toEqual({ errorMessage: 'Session_Ended_Account_Locked' });
     const relogin = await call({ ip: newIp() }, 'POST', '/api/auth/login', {
       username: user.username,
@@ -206,7 +204,7 @@ describe('account lockout', () => {
     client = { ip: newIp() };
     await call(client, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
     expect((await userRow(user.id)).mfaFailedCount).toBe(19);
-    const ok = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
+    const ok = await call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(TOTP_SECRET, clock.now()) });
     expect(ok.json()).toEqual({ data: { loggedIn: true } });
     expect((await userRow(user.id)).mfaFailedCount).toBe(0);
   });

@@ -8,14 +8,13 @@ import { currentTotp } from '../src/identity/mfa/totp';
 import { contextOf, detachedSession } from '../src/identity/service-context';
 import { hashSessionId, sessionOfCookie } from '../src/identity/sessions/store';
 import { buildTestApp, testClock } from './helpers';
-import { createAccount, START_PASSWORD } from './support/accounts';
+import { createAccount, START_PASSWORD, TOTP_SECRET } from './factories';
 
 /**
  * The login flow as a service (docs/architecture.md): the password step and the TOTP step called directly with a
  * plain context, no HTTP request, no `app.inject`. What a job or a future staff console would do.
  */
 
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CLIENT = { ip: '10.20.0.1', requestId: 'req-service-login', userAgent: 'service test' };
 
 describe('the login flow without HTTP', () => {
@@ -29,7 +28,7 @@ describe('the login flow without HTTP', () => {
 
   it('password, then a TOTP code, through the services with a context: a logged-in session, audited for the client', async () => {
     const user = await createAccount(app, 'service.login', {
-      totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, SECRET),
+      totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, TOTP_SECRET),
       mfaEnrolledAt: clock.now(),
     });
     const cookie = detachedSession();
@@ -41,7 +40,7 @@ describe('the login flow without HTTP', () => {
     if (pending.status !== 'valid') throw new Error(`no pending session: ${pending.status}`);
     expect(pending.session.stage).toBe('mfa');
 
-    const completion = await completeMfa(ctx, pending.session, await currentTotp(SECRET, clock.now()));
+    const completion = await completeMfa(ctx, pending.session, await currentTotp(TOTP_SECRET, clock.now()));
     expect(completion).toEqual({ loggedIn: true });
     // A new session id for the new privilege; the pending one is gone.
     expect(cookie.issued).not.toBe(pendingId);

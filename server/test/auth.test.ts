@@ -11,24 +11,13 @@ import { currentTotp } from '../src/identity/mfa/totp';
 import { rowsOf } from '../src/platform/db-executor';
 import { passwordProblems } from '../src/identity/passwords/policy';
 import { endAllSessions, hashSessionId } from '../src/identity/sessions/store';
-import {
-  buildTestApp,
-  callAs,
-  insertTestUser,
-  testConfig,
-  type TestClient,
-  testClock,
-  type TestUserValues,
-} from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
+import { createPerson, type PersonValues, TOTP_SECRET, newIp } from './factories';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const MINUTE = 60_000;
 
 /** A clock the tests move by hand. */
-let ipCounter = 0;
-/** Each test acts from its own client address, so the per-client throttle of one test never touches another. */
-const newIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-
 type Client = TestClient;
 
 function sessionCookie(res: { cookies: { name: string; value: string }[] }): string | undefined {
@@ -37,13 +26,13 @@ function sessionCookie(res: { cookies: { name: string; value: string }[] }): str
 
 const call = callAs;
 
-function createUser(app: FastifyInstance, username: string, extra: TestUserValues = {}) {
-  return insertTestUser(app, username, { password: PASSWORD, ...extra });
+function createUser(app: FastifyInstance, username: string, extra: PersonValues = {}) {
+  return createPerson(app, { username, password: PASSWORD, ...extra });
 }
 
 /** A user already enrolled with a known TOTP secret. */
-async function createEnrolledUser(app: FastifyInstance, username: string, extra: TestUserValues = {}) {
-  const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+async function createEnrolledUser(app: FastifyInstance, username: string, extra: PersonValues = {}) {
+  const secret = TOTP_SECRET;
   const user = await createUser(app, username, { totpSecret: secret, ...extra });
   return { user, secret };
 }

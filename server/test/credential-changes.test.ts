@@ -12,11 +12,11 @@ import {
   callAs,
   logInWithTotp,
   otherSession as otherSessionOf,
-  testConfig,
   type TestClient,
   testClock,
+  longSessionsConfig,
 } from './helpers';
-import { ANSWER, createAccount, latestEmail, START_PASSWORD } from './support/accounts';
+import { ANSWER, createAccount, latestEmail, START_PASSWORD, TOTP_SECRET, newIp } from './factories';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -26,19 +26,13 @@ import { SoftAuthenticator } from './support/soft-authenticator';
  * docs/decisions/0030-passkeys-and-credential-changes.md).
  */
 
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const NEW_PASSWORD = 'violet canyon drum lantern seventeen';
-const MINUTE = 60_000;
 const ORIGIN = 'http://localhost:3000';
 const KNOWN_ANSWERS = [
   { questionId: 'first-car', answer: 'Attacker knows this' },
   { questionId: 'first-school', answer: 'Attacker knows this too' },
   { questionId: 'childhood-nickname', answer: 'And this one as well' },
 ];
-
-let ipCounter = 0;
-/** Each caller acts from its own address, so no test meets another's throttle. */
-const newIp = () => `10.19.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 describe('credential changes end what they should', () => {
   const clock = testClock();
@@ -48,12 +42,7 @@ describe('credential changes end what they should', () => {
   beforeAll(async () => {
     ({ app } = await buildTestApp({
       clock: clock.now,
-      config: testConfig({
-        SESSION_IDLE_MS: String(120 * MINUTE),
-        SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * MINUTE),
-        SESSION_ABSOLUTE_MS: String(600 * MINUTE),
-        LOGIN_HELP_ATTEMPTS_PER_MINUTE: '1000',
-      }),
+      config: longSessionsConfig({ LOGIN_HELP_ATTEMPTS_PER_MINUTE: '1000' }),
     }));
   });
   afterAll(() => app.close());
@@ -61,16 +50,16 @@ describe('credential changes end what they should', () => {
   const call = (client: TestClient, method: 'GET' | 'POST', url: string, payload?: object) =>
     callAs(app, client, method, url, payload);
 
-  /** An active account with the start password, three security answers (`ANSWER`) and an authenticator (`SECRET`). */
+  /** An active account with the start password, three security answers (`ANSWER`) and an authenticator (`TOTP_SECRET`). */
   async function createUser(extra: Partial<typeof users.$inferInsert> = {}) {
     return createAccount(app, `cred.user${++userCounter}`, {
-      totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, SECRET),
+      totpSecretEncrypted: encryptSecret(app.secrets.encryptionKey, TOTP_SECRET),
       mfaEnrolledAt: clock.now(),
       ...extra,
     });
   }
 
-  const login = (client: TestClient, username: string, password = START_PASSWORD, secret = SECRET) =>
+  const login = (client: TestClient, username: string, password = START_PASSWORD, secret = TOTP_SECRET) =>
     logInWithTotp(app, clock, client, { username, password, secret });
   const otherSession = (userId: string) => otherSessionOf(app, clock, userId, { ip: newIp() });
 

@@ -20,7 +20,7 @@ import { FeedRefusal } from '../src/feeds/refusal';
 import { write835, type PaidClaim } from '../src/feeds/x12-sample';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount, newIp, link } from './factories';
 
 /**
  * The data-feed import (docs/requirements/data-feeds.md) on PGlite, and on PostgreSQL when TEST_DATABASE_URL is
@@ -30,9 +30,6 @@ import { createAccount } from './support/accounts';
 
 const TODAY = '2026-11-23';
 const clockNow = () => new Date(`${TODAY}T09:00:00Z`);
-let ipCounter = 0;
-const newIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-
 /** The committed sample file's header and data lines. */
 function sample(kind: 'provider-enrollment' | 'paid-claims' | 'edi-enrollments') {
   const [header, ...rows] = readFileSync(demoFeedFile(kind), 'utf8').trimEnd().split('\n');
@@ -192,9 +189,7 @@ describe('data feeds: import', () => {
       .from(providerLocations)
       .where(eq(providerLocations.npi, ended.npi));
     const user = await createAccount(app, 'feeds.ended');
-    await app.database.db
-      .insert(userLocations)
-      .values({ userId: user.id, locationId: location!.id, role: 'administrator' });
+    await link(app, user.id, location!.id, 'administrator');
     const cookie = await createSession(app.database.db, {
       userId: user.id,
       stage: 'active',

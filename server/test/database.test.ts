@@ -9,6 +9,7 @@ import { rowsOf } from '../src/platform/db-executor';
 import { AUTHORITY_LOOKBACK_DAYS, DEMO_SEED, generateDemoData, seedDemoData } from '../src/db/demo-data';
 import { appState, claims, providerLocations } from '../src/db/schema';
 import { buildTestApp, createTestDatabase } from './helpers';
+import { createPerson } from './factories';
 
 const TODAY = '2026-11-22';
 const daysBetween = (a: string, b: string) =>
@@ -125,10 +126,8 @@ describe('database', () => {
   });
 
   it('usernames are unique whatever their case', async () => {
-    const insert = (username: string) =>
-      database.db.execute(
-        sql`insert into users (username, email, first_name, last_name, dob, password_hash) values (${username}, 'a@example.com', 'A', 'B', '1980-01-01', 'x')`,
-      );
+    // The same email for both: only the username's case may clash.
+    const insert = (username: string) => createPerson({ database }, { username, email: 'a@example.com' });
     await insert('Office.Admin');
     await expect(insert('office.admin')).rejects.toThrow();
   });

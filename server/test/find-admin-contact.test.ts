@@ -4,14 +4,12 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
-import { auditEvents, outbox, providerLocations, userLocations } from '../src/db/schema';
+import { auditEvents, outbox, providerLocations } from '../src/db/schema';
 import { renderEmail } from '../src/emails';
 import { issueValidationToken } from '../src/modules/registration/validation-token';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount, newIp, link } from './factories';
 
-let ipCounter = 0;
-const newIp = () => `10.9.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 const HOUR = 60 * 60 * 1000;
 
 const visitor = {
@@ -46,12 +44,10 @@ describe('find my administrator: the contact relay', () => {
           lastName: `Lovelace${i}`,
         });
         adminEmails.push(admin.email);
-        await app.database.db
-          .insert(userLocations)
-          .values({ userId: admin.id, locationId: location.id, role: 'administrator' });
+        await link(app, admin.id, location.id, 'administrator');
       }
       const user = await createAccount(app, `relay.user${i}`);
-      await app.database.db.insert(userLocations).values({ userId: user.id, locationId: location.id, role: 'user' });
+      await link(app, user.id, location.id, 'user');
     }
   });
   afterAll(() => app.close());
@@ -225,9 +221,7 @@ describe('find my administrator: the contact relay against a hostile visitor', (
     for (const [i, location] of locations.slice(0, 2).entries()) {
       const admin = await createAccount(app, `hostile.relay.admin${i}`, { firstName: 'Grace', lastName: 'Hopper' });
       adminEmails.push(admin.email);
-      await app.database.db
-        .insert(userLocations)
-        .values({ userId: admin.id, locationId: location.id, role: 'administrator' });
+      await link(app, admin.id, location.id, 'administrator');
     }
   });
   afterAll(() => app.close());

@@ -6,25 +6,14 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
-import {
-  auditEvents,
-  ddeRequests,
-  ediEnrollments,
-  outbox,
-  providerLocations,
-  userLocations,
-  users,
-} from '../src/db/schema';
+import { auditEvents, ddeRequests, ediEnrollments, outbox, providerLocations, users } from '../src/db/schema';
 import { maskEmail } from '../src/modules/find-admin/service';
 import { INACTIVITY_JOB } from '../src/modules/login-help/inactivity-job';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount, latestEmail } from './support/accounts';
+import { createAccount, latestEmail, newIp, link } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
-let ipCounter = 0;
-const newIp = () => `10.3.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-
 function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
   let now = start;
   return { now: () => new Date(now), set: (ms: number) => void (now = ms) };
@@ -52,10 +41,6 @@ describe('find my administrator, DDE access and the inactivity job', () => {
     });
   }
 
-  async function link(userId: string, locationId: string, role: 'administrator' | 'user') {
-    await app.database.db.insert(userLocations).values({ userId, locationId, role });
-  }
-
   async function loggedIn(username: string) {
     const user = await createAccount(app, username);
     const cookie = await createSession(app.database.db, {
@@ -78,9 +63,9 @@ describe('find my administrator, DDE access and the inactivity job', () => {
       const admin = await createAccount(app, 'fa.admin', { firstName: 'Jane', lastName: 'Doe', phone: '4105550123' });
       const plainUser = await createAccount(app, 'fa.user');
       const disabledAdmin = await createAccount(app, 'fa.gone', { status: 'disabled_admin' });
-      await link(admin.id, location.id, 'administrator');
-      await link(plainUser.id, location.id, 'user');
-      await link(disabledAdmin.id, location.id, 'administrator');
+      await link(app, admin.id, location.id, 'administrator');
+      await link(app, plainUser.id, location.id, 'user');
+      await link(app, disabledAdmin.id, location.id, 'administrator');
       // Typed with a dash and lower case, as people do.
       const res = await post(FIND_ADMIN_PATH, {
         npi: location.npi,
@@ -142,7 +127,7 @@ describe('find my administrator, DDE access and the inactivity job', () => {
     it('get-easi answers the enrollment facts of linked locations only; 403 for another location', async () => {
       const { user, cookie } = await loggedIn('dde.easi');
       const [linked, other] = [locations[3]!, locations[4]!];
-      await link(user.id, linked.id, 'user');
+      await link(app, user.id, linked.id, 'user');
       const [enrollment] = await app.database.db
         .select()
         .from(ediEnrollments)
@@ -180,7 +165,7 @@ describe('find my administrator, DDE access and the inactivity job', () => {
     it('submit: a reference number, one row and one email however often the same form is retried', async () => {
       const { user, cookie } = await loggedIn('dde.submit');
       const location = locations[3]!;
-      await link(user.id, location.id, 'administrator');
+      await link(app, user.id, location.id, 'administrator');
       const form = {
         idempotencyKey: randomUUID(),
         locationId: location.id,
@@ -235,8 +220,8 @@ describe('find my administrator, DDE access and the inactivity job', () => {
       const { user, cookie } = await loggedIn('dde.lister');
       const other = await loggedIn('dde.colleague');
       const location = locations[8]!;
-      await link(user.id, location.id, 'administrator');
-      await link(other.user.id, location.id, 'user');
+      await link(app, user.id, location.id, 'administrator');
+      await link(app, other.user.id, location.id, 'user');
       const list = () =>
         app.inject({
           method: 'GET',

@@ -11,10 +11,6 @@ import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import type { ContentLimits } from '../src/content/plugin';
 import { openPglite, openPostgres, type DatabaseHandle } from '../src/db/client';
-import { users } from '../src/db/schema';
-import type { User } from '../src/db/users';
-import type { DbExecutor } from '../src/platform/db-executor';
-import { encryptSecret } from '../src/platform/encryption';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { createSession } from '../src/identity/sessions/store';
 
@@ -62,6 +58,19 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_URL: 'http://localhost:3000',
     // A listening test app takes any free metrics port: test files run in parallel.
     METRICS_PORT: '0',
+    ...overrides,
+  });
+}
+
+/**
+ * `testConfig` for tests that move the clock through the re-authentication window: sessions idle out after 120 minutes
+ * (prompted 5 before) and end after 600, so only the 20-minute re-authentication rule is met on the way.
+ */
+export function longSessionsConfig(overrides: Record<string, string> = {}): Config {
+  return testConfig({
+    SESSION_IDLE_MS: String(120 * 60_000),
+    SESSION_PROMPT_BEFORE_IDLE_MS: String(5 * 60_000),
+    SESSION_ABSOLUTE_MS: String(600 * 60_000),
     ...overrides,
   });
 }
@@ -194,12 +203,15 @@ export async function logInWithTotp(
   expect(second.json()).toEqual({ data: { loggedIn: true } });
 }
 
-/** Another logged-in, freshly authenticated session of the user (another browser, or a stolen one), made in the table. */
+/**
+ * Another logged-in session of the user (another browser, or a stolen one), made in the table: freshly authenticated
+ * unless `client.authenticatedAt` says when.
+ */
 export async function otherSession(
   app: FastifyInstance,
   clock: TestClock,
   userId: string,
-  client: { ip: string; userAgent?: string },
+  client: { ip: string; userAgent?: string; authenticatedAt?: Date },
 ): Promise<TestClient> {
   const now = clock.now();
   const id = await createSession(app.database.db, {
@@ -207,52 +219,8 @@ export async function otherSession(
     stage: 'active',
     now,
     limits: app.config.sessions,
-    authenticatedAt: now,
+    authenticatedAt: client.authenticatedAt ?? now,
     userAgent: client.userAgent,
   });
   return { ip: client.ip, cookie: id };
-}
-
-/** A test account's columns beyond its username; `password` is stored hashed, `totpSecret` encrypted and enrolled. */
-export type TestUserValues = Partial<typeof users.$inferInsert> & { password?: string; totpSecret?: string };
-
-/**
- * Inserts the account `username`: active, `<username>@example.com`, Pat Tester, born 1980-01-01, with `values` on
- * top. `password` is hashed with the app's hasher; `totpSecret` is encrypted with its key and enrolled at
- * `mfaEnrolledAt` (default: now). `db`: a transaction to make the insert part of it (default: the app's database).
- * Answers the row. The one way tests make users: a new column with a default needs no change in every test file.
- */
-export async function insertTestUser(
-  app: Pick<FastifyInstance, 'database'> & Partial<Pick<FastifyInstance, 'passwordHasher' | 'secrets'>>,
-  username: string,
-  { password, totpSecret, ...values }: TestUserValues = {},
-  db: DbExecutor = app.database.db,
-): Promise<User> {
-  const needs = (what: string): never => {
-    throw new Error(`insertTestUser: ${what} needs an app with it`);
-  };
-  const passwordHash =
-    password === undefined ? 'not used here' : await (app.passwordHasher ?? needs('password')).hash(password);
-  const authenticator =
-    totpSecret === undefined
-      ? {}
-      : {
-          totpSecretEncrypted: encryptSecret((app.secrets ?? needs('totpSecret')).encryptionKey, totpSecret),
-          mfaEnrolledAt: new Date(),
-        };
-  const [user] = await db
-    .insert(users)
-    .values({
-      username,
-      email: `${username}@example.com`,
-      firstName: 'Pat',
-      lastName: 'Tester',
-      dob: '1980-01-01',
-      passwordHash,
-      status: 'active',
-      ...authenticator,
-      ...values,
-    })
-    .returning();
-  return user!;
 }

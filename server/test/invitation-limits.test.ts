@@ -2,10 +2,10 @@ import { ADMIN_INVITATIONS_PATH } from '@portal/contracts/invitations';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, invitations, userLocations } from '../src/db/schema';
+import { auditEvents, invitations } from '../src/db/schema';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount } from './support/accounts';
-import { createLocation } from './support/staff';
+import { createAccount, link } from './factories';
+import { createLocation } from './factories';
 
 /**
  * The hourly invitation limits (docs/requirements/staff-accounts.md#invitations): per client address (the route), and
@@ -21,8 +21,7 @@ describe('invitations: limited per client address, per administrator and per loc
   /** An administrator of `locationIds` with a fresh session from `ip`. */
   async function administrator(ip: string, ...locationIds: string[]): Promise<TestClient & { id: string }> {
     const user = await createAccount(app, `inv.limit${++n}`);
-    for (const locationId of locationIds)
-      await app.database.db.insert(userLocations).values({ userId: user.id, locationId, role: 'administrator' });
+    for (const locationId of locationIds) await link(app, user.id, locationId, 'administrator');
     return { ...(await otherSession(app, clock, user.id, { ip })), id: user.id };
   }
 

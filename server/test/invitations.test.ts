@@ -10,24 +10,13 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_REQUEST_ROUTES } from '@portal/contracts/access-requests';
-import {
-  accessRequests,
-  auditEvents,
-  invitations,
-  outbox,
-  providerLocations,
-  userLocations,
-  users,
-} from '../src/db/schema';
+import { accessRequests, auditEvents, invitations, outbox, userLocations, users } from '../src/db/schema';
 import { renderEmail } from '../src/emails';
 import { hashOneTimeToken } from '../src/identity/one-time-tokens';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount, latestEmail } from './support/accounts';
+import { createAccount, latestEmail, newIp, link, createLocation } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
-let ipCounter = 0;
-const newIp = () => `10.42.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-
 const revokePath = (locationId: string, id: string) =>
   adminPath(ADMIN_INVITATION_REVOKE_PATH, { locationId, invitationId: id });
 
@@ -41,22 +30,7 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
   let n = 0;
 
   async function location(npi: string): Promise<string> {
-    const [row] = await app.database.db
-      .insert(providerLocations)
-      .values({
-        npi,
-        ptan: '123456',
-        tin: '123456789',
-        legalName: `Clinic ${npi}`,
-        jurisdiction: 'J5',
-        lineOfBusiness: 'A',
-        state: 'IA',
-        addressLine1: '1 Main St',
-        city: 'Des Moines',
-        zip: '50309',
-      } as typeof providerLocations.$inferInsert)
-      .returning({ id: providerLocations.id });
-    return row!.id;
+    return (await createLocation(app, { npi, legalName: `Clinic ${npi}`, lineOfBusiness: 'A' })).id;
   }
 
   /** A new active account with a fresh session; linked to `locationId` with `role` when given. */
@@ -65,10 +39,7 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
   ): Promise<TestClient & { id: string; email: string }> {
     const username = `inv.person${++n}`;
     const user = await createAccount(app, username, extra.email ? { email: extra.email } : {});
-    if (extra.locationId)
-      await app.database.db
-        .insert(userLocations)
-        .values({ userId: user.id, locationId: extra.locationId, role: extra.role ?? 'user' });
+    if (extra.locationId) await link(app, user.id, extra.locationId, extra.role ?? 'user');
     return { ...(await otherSession(app, clock, user.id, { ip: newIp() })), id: user.id, email: user.email };
   }
 
@@ -306,7 +277,7 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
     it('refuses an invitee who already has the location (409), needs a login (401), and bad tokens are 400', async () => {
       const invitee = await person({ email: 'member.later@example.com' });
       const token = await invited('member.later@example.com');
-      await app.database.db.insert(userLocations).values({ userId: invitee.id, locationId: locationX, role: 'user' });
+      await link(app, invitee.id, locationX, 'user');
       const res = await callAs(app, invitee, 'POST', INVITATION_ACCEPT_PATH, { token });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ errorMessage: 'Invitation_Already_Member' });

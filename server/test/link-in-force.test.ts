@@ -12,7 +12,7 @@ import { ddeRequests, invitations, providerLocations, userLocations } from '../s
 import { RECERTIFICATION_SUSPENSION_JOB } from '../src/modules/recertification/jobs';
 import { ADMIN_API_PREFIX } from '../src/identity/admin-guard';
 import { buildTestApp, callAs, testClock } from './helpers';
-import { createLocation, createPerson, link, requestAccess, sessionOf } from './support/staff';
+import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -139,7 +139,7 @@ describe('a link stops granting at its date, not at the next suspension run', ()
 
   it('a user cannot choose a location whose link passed its date in DDE access, nor sees it on My account', async () => {
     const { location, person } = await lapsingLink('user');
-    const other = await createLocation(app, 'Zinnia Clinic (still certified)');
+    const other = await createLocation(app, { legalName: 'Zinnia Clinic (still certified)' });
     await link(app, person.id, other.id, 'user', { certifiedUntil: inAYear() });
     const easiIds = async (client: Awaited<ReturnType<typeof sessionOf>>) =>
       (await callAs(app, client, 'POST', GET_EASI_PATH, {}))

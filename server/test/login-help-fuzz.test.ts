@@ -12,10 +12,10 @@ import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
-import { providerLocations, userLocations } from '../src/db/schema';
+import { providerLocations } from '../src/db/schema';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { ANSWER, createAccount } from './support/accounts';
+import { ANSWER, createAccount, link } from './factories';
 
 /**
  * Every login-help, find-admin and DDE endpoint takes arbitrary JSON (and near-valid bodies with one field replaced
@@ -37,7 +37,7 @@ describe('fuzzing the login-help, find-admin and DDE endpoints', () => {
     await seedDemoData(app.database.db, { locations: 3, today: '2026-11-23' });
     const [location] = await app.database.db.select().from(providerLocations).limit(1);
     const user = await createAccount(app, 'fuzz.user', { status: 'disabled_inactive' });
-    await app.database.db.insert(userLocations).values({ userId: user.id, locationId: location!.id, role: 'user' });
+    await link(app, user.id, location!.id, 'user');
     cookie = await createSession(app.database.db, {
       userId: user.id,
       stage: 'active',

@@ -7,7 +7,7 @@ import { PortalError } from '../src/platform/portal-error';
 import { contextOf } from '../src/identity/service-context';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, testClock } from './helpers';
-import { ANSWER, createAccount, latestEmail, QUESTION_KEYS } from './support/accounts';
+import { ANSWER, createAccount, latestEmail, QUESTION_KEYS } from './factories';
 
 const NEW_PASSWORD = 'amber glacier violin harvest ninety';
 

@@ -15,14 +15,10 @@ import { loginHelpWork } from '../src/modules/login-help/equal-work';
 import { renderEmail } from '../src/emails';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig, testClock } from './helpers';
-import { ANSWER, createAccount, latestEmail, outboxCount, QUESTION_KEYS, START_PASSWORD } from './support/accounts';
+import { ANSWER, createAccount, latestEmail, outboxCount, QUESTION_KEYS, START_PASSWORD, newIp } from './factories';
 
 const NEW_PASSWORD = 'violet canyon drum lantern seventeen';
 const MINUTE = 60_000;
-
-let ipCounter = 0;
-/** Each test acts from its own client address, so one test's per-client throttle never touches another. */
-const newIp = () => `10.2.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 function post(app: FastifyInstance, url: string, payload: object, ip = newIp()) {
   return app.inject({ method: 'POST', url, payload, remoteAddress: ip, headers: portalHeaders });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseSecurityAnswer } from '@portal/contracts/fields';
 import { eq } from 'drizzle-orm';
 import type { DatabaseHandle } from '../src/db/client';
-import { oneTimeTokens, providerLocations, securityAnswers } from '../src/db/schema';
+import { oneTimeTokens, securityAnswers } from '../src/db/schema';
 import {
   consumeLocationToken,
   consumeOneTimeToken,
@@ -19,7 +19,8 @@ import {
   saveSecurityAnswers,
   verifySecurityAnswer,
 } from '../src/identity/security-answers';
-import { createTestDatabase, insertTestUser } from './helpers';
+import { createTestDatabase } from './helpers';
+import { createPerson, createLocation } from './factories';
 
 const t0 = new Date('2026-11-23T10:00:00Z');
 const later = (ms: number) => new Date(t0.getTime() + ms);
@@ -30,23 +31,8 @@ describe('one-time tokens and security answers (shared by registration and login
   let locationId: string;
   beforeAll(async () => {
     database = await createTestDatabase();
-    ({ id: userId } = await insertTestUser({ database }, 'token.user', { status: 'pending' }));
-    const [location] = await database.db
-      .insert(providerLocations)
-      .values({
-        npi: '1234567893',
-        ptan: 'AB1234',
-        tin: '123456789',
-        legalName: 'Test Clinic',
-        jurisdiction: 'J5',
-        lineOfBusiness: 'B',
-        state: 'IA',
-        addressLine1: '1 Main St',
-        city: 'Ames',
-        zip: '50010',
-      })
-      .returning({ id: providerLocations.id });
-    locationId = location!.id;
+    ({ id: userId } = await createPerson({ database }, { username: 'token.user', status: 'pending' }));
+    ({ id: locationId } = await createLocation({ database }));
   });
   afterAll(() => database.close());
 

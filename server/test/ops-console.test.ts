@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ACCOUNT_ROUTES } from '@portal/contracts/account';
 import { OPS_ROUTES, opsPath } from '@portal/contracts/ops';
 import { and, eq } from 'drizzle-orm';
@@ -18,7 +19,7 @@ import {
 import { buildTestApp, callAs, testClock, testConfig } from './helpers';
 import { directoryEnv, startTestDirectory, type DemoDirectory } from './support/directory';
 import { callOps, signInOperator, type OpsClient } from './support/operators';
-import { createLocation, createPerson, link, requestAccess, sessionOf, unknownId } from './support/staff';
+import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
 
 /**
  * The help desk's console end to end (docs/requirements/help-desk.md) against a real OpenID provider (the demo
@@ -317,7 +318,7 @@ describe('help-desk console', () => {
 
   describe('find a person', () => {
     it('finds people by username, email, name, NPI or PTAN, masking their email', async () => {
-      const location = await createLocation(app, 'Prairie Heart Clinic');
+      const location = await createLocation(app, { legalName: 'Prairie Heart Clinic' });
       const person = await createPerson(app, { username: 'quinn.finder', firstName: 'Quinn', lastName: 'Findley' });
       await link(app, person.id, location.id, 'administrator');
       const find = async (q: string) =>
@@ -345,9 +346,11 @@ describe('help-desk console', () => {
 
   describe('a person and a location', () => {
     it('shows why a person cannot get in, their second factors, locations, requests and history; reveals audited', async () => {
-      const location = await createLocation(app);
+      const location = await createLocation(app, { tin: '123456789' });
       const other = await createLocation(app);
       const person = await createPerson(app, {
+        passwordHash: 'not-a-hash',
+        mfaEnrolledAt: new Date('2026-01-01T00:00:00Z'),
         status: 'locked',
         lockedUntil: new Date(clock.now().getTime() + 30 * 60_000),
         phone: '5155550123',
@@ -384,7 +387,7 @@ describe('help-desk console', () => {
     });
 
     it("shows a location's identifiers (TIN's last 4), administrators and their state, and its people", async () => {
-      const location = await createLocation(app, 'Lakeside Clinic');
+      const location = await createLocation(app, { legalName: 'Lakeside Clinic', tin: '123456789' });
       const admin = await createPerson(app, { status: 'disabled_admin' });
       await link(app, admin.id, location.id, 'administrator');
       const user = await createPerson(app);
@@ -401,7 +404,7 @@ describe('help-desk console', () => {
       expect(page.administrators).toEqual([expect.objectContaining({ userId: admin.id, working: false })]);
       expect(JSON.stringify(page)).not.toContain('123456789');
       expect(
-        (await callOps(app, helpDesk, 'GET', opsPath(OPS_ROUTES.location, { locationId: unknownId() }))).statusCode,
+        (await callOps(app, helpDesk, 'GET', opsPath(OPS_ROUTES.location, { locationId: randomUUID() }))).statusCode,
       ).toBe(404);
     });
   });

@@ -5,8 +5,9 @@ import { auditEvents, outbox, users } from '../src/db/schema';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { rememberPassword } from '../src/identity/passwords/history';
 import { createSession } from '../src/identity/sessions/store';
-import { buildTestApp, callAs, testConfig, type TestClient, insertTestUser } from './helpers';
+import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
+import { createPerson, TOTP_SECRET, newIp } from './factories';
 
 /**
  * The optional password maximum age (docs/requirements/session.md#password-maximum-age): off by default; when set, a login whose
@@ -15,16 +16,11 @@ import { SoftAuthenticator } from './support/soft-authenticator';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const NEW_PASSWORD = 'violet harbor seventeen lanterns';
-const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const ORIGIN = 'http://localhost:3000';
 const DAY = 86_400_000;
 const MAX_AGE_DAYS = 90;
 
 type Client = TestClient;
-
-let ipCounter = 0;
-/** Each test acts from its own client address, so no test meets another's throttle. */
-const newIp = () => `10.7.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
 
 async function portal(settings: Record<string, string> = {}) {
   let now = Date.parse('2026-11-23T09:00:00Z');
@@ -38,12 +34,13 @@ async function portal(settings: Record<string, string> = {}) {
   /** A user whose password was set `ageMs` ago; enrolled in the authenticator app unless `enrolled` is false. */
   async function createUser(ageMs = 0, enrolled = true) {
     const username = `expiry.user${++userCounter}`;
-    const user = await insertTestUser(app, username, {
+    const user = await createPerson(app, {
+      username: username,
       firstName: 'Robin',
       lastName: 'Example',
       password: PASSWORD,
       passwordChangedAt: new Date(clock.now().getTime() - ageMs),
-      ...(enrolled ? { totpSecret: SECRET, mfaEnrolledAt: clock.now() } : {}),
+      ...(enrolled ? { totpSecret: TOTP_SECRET, mfaEnrolledAt: clock.now() } : {}),
     });
     await rememberPassword(app.database.db, user.id, user.passwordHash, 6);
     return user;
@@ -53,7 +50,7 @@ async function portal(settings: Record<string, string> = {}) {
   async function login(client: Client, username: string, password = PASSWORD) {
     const first = await call(client, 'POST', '/api/auth/login', { username, password });
     expect(first.json()).toEqual({ data: { next: 'mfa' } });
-    return call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, clock.now()) });
+    return call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(TOTP_SECRET, clock.now()) });
   }
 
   /** Another logged-in session of the user (another browser), made directly in the table. */
@@ -121,7 +118,7 @@ describe(`password maximum age: PASSWORD_MAX_AGE_DAYS=${MAX_AGE_DAYS}`, () => {
     await ctx.call(client, 'POST', '/api/auth/login', { username: user.username, password: PASSWORD });
     const pendingCookie = client.cookie;
     const answer = await ctx.call(client, 'POST', '/api/auth/mfa', {
-      code: await currentTotp(SECRET, ctx.clock.now()),
+      code: await currentTotp(TOTP_SECRET, ctx.clock.now()),
     });
     expect(answer.json()).toEqual(expiredAnswer);
     expect(client.cookie).not.toBe(pendingCookie); // a new id at the new stage
@@ -140,7 +137,9 @@ describe(`password maximum age: PASSWORD_MAX_AGE_DAYS=${MAX_AGE_DAYS}`, () => {
       expect(res.json(), url).toEqual({ errorMessage: 'Not_Logged_In' });
     }
     // The second factor cannot be given again to skip the change.
-    const again = await ctx.call(client, 'POST', '/api/auth/mfa', { code: await currentTotp(SECRET, ctx.clock.now()) });
+    const again = await ctx.call(client, 'POST', '/api/auth/mfa', {
+      code: await currentTotp(TOTP_SECRET, ctx.clock.now()),
+    });
     expect(again.json()).toEqual({ errorMessage: 'Mfa_Not_Pending' });
   });
 

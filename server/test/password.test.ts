@@ -10,7 +10,8 @@ import { GENERATE_PER_MINUTE } from '../src/modules/password-generator/routes';
 import { isRecentPassword, rememberPassword } from '../src/identity/passwords/history';
 import { PasswordHasher } from '../src/platform/password-hashing';
 import { passwordProblems } from '../src/identity/passwords/policy';
-import { buildTestApp, portalHeaders, testConfig, insertTestUser } from './helpers';
+import { buildTestApp, portalHeaders, testConfig } from './helpers';
+import { createPerson } from './factories';
 
 const settings = { memoryKib: 19_456, iterations: 2 };
 
@@ -49,7 +50,7 @@ describe('password history', () => {
   let userId: string;
   beforeAll(async () => {
     ({ app } = await buildTestApp());
-    ({ id: userId } = await insertTestUser(app, 'history', { status: 'pending' }));
+    ({ id: userId } = await createPerson(app, { username: 'history', status: 'pending' }));
   });
   afterAll(() => app.close());
 

@@ -7,7 +7,7 @@ import { staffAccountJobs } from '../src/modules/recertification/jobs';
 import { ACCESS_REQUEST_DIGEST_JOB } from '../src/modules/recertification/access-request-notices';
 import { JobRunner } from '../src/platform/jobs';
 import { testClock } from './helpers';
-import { link, makeLocation, makePerson, outboxMail, requestAccess } from './support/recertification';
+import { link, createLocation, createPerson, outboxMail, requestAccess } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -26,17 +26,17 @@ describe.runIf(inject('postgresTemplate'))('staff-account jobs on two instances 
     try {
       const clock = testClock();
       const { db } = instances[0];
-      const location = await makeLocation(db, 'Shared Clinic');
-      const a1 = await makePerson(db, 'ann.admin');
-      const a2 = await makePerson(db, 'bob.admin');
-      const due = await makePerson(db, 'cy.user');
-      const lapsed = await makePerson(db, 'dot.user');
-      const requester = await makePerson(db, 'eve.user');
-      await link(db, a1.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-      await link(db, a2.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-      await link(db, due.id, location, 'user', new Date(clock.now().getTime() + 30 * DAY - 60_000));
-      await link(db, lapsed.id, location, 'user', new Date(clock.now().getTime() - 60_000));
-      await requestAccess(db, requester.id, location, clock.now());
+      const location = (await createLocation(db, { legalName: 'Shared Clinic' })).id;
+      const a1 = await createPerson(db, { username: 'ann.admin' });
+      const a2 = await createPerson(db, { username: 'bob.admin' });
+      const due = await createPerson(db, { username: 'cy.user' });
+      const lapsed = await createPerson(db, { username: 'dot.user' });
+      const requester = await createPerson(db, { username: 'eve.user' });
+      await link(db, a1.id, location, 'administrator', { certifiedUntil: new Date(clock.now().getTime() + 300 * DAY) });
+      await link(db, a2.id, location, 'administrator', { certifiedUntil: new Date(clock.now().getTime() + 300 * DAY) });
+      await link(db, due.id, location, 'user', { certifiedUntil: new Date(clock.now().getTime() + 30 * DAY - 60_000) });
+      await link(db, lapsed.id, location, 'user', { certifiedUntil: new Date(clock.now().getTime() - 60_000) });
+      await requestAccess(db, requester.id, location, { at: clock.now() });
 
       const log = pino({ level: 'silent' });
       const runners = instances.map(

@@ -14,15 +14,7 @@ import {
   ACCESS_REQUEST_DIGEST_JOB,
 } from '../src/modules/recertification/access-request-notices';
 import { createTestDatabase, testClock, type TestClock } from './helpers';
-import {
-  clearOutbox,
-  link,
-  linkOf,
-  makeLocation,
-  makePerson,
-  outboxMail,
-  requestAccess,
-} from './support/recertification';
+import { clearOutbox, link, linkOf, createLocation, createPerson, outboxMail, requestAccess } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -49,14 +41,14 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
 
   it('reminds each administrator once at 45, 30, 15, 7 and 1 days; a run again sends nothing new', async () => {
     const { db } = database;
-    const location = await makeLocation(db, 'Harbor Clinic');
-    const a1 = await makePerson(db, 'ann.admin');
-    const a2 = await makePerson(db, 'bob.admin');
-    const person = await makePerson(db, 'cy.user');
+    const location = (await createLocation(db, { legalName: 'Harbor Clinic' })).id;
+    const a1 = await createPerson(db, { username: 'ann.admin', firstName: 'ann' });
+    const a2 = await createPerson(db, { username: 'bob.admin', firstName: 'bob' });
+    const person = await createPerson(db, { username: 'cy.user', firstName: 'cy' });
     const due = new Date(clock.now().getTime() + 50 * DAY);
-    await link(db, a1.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-    await link(db, a2.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-    await link(db, person.id, location, 'user', due);
+    await link(db, a1.id, location, 'administrator', { certifiedUntil: new Date(clock.now().getTime() + 300 * DAY) });
+    await link(db, a2.id, location, 'administrator', { certifiedUntil: new Date(clock.now().getTime() + 300 * DAY) });
+    await link(db, person.id, location, 'user', { certifiedUntil: due });
 
     expect(await run(RECERTIFICATION_REMINDER_JOB)).toBe(true);
     expect(await outboxMail(db)).toEqual([]);
@@ -78,17 +70,20 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
 
   it('a link first seen 10 days before gets one reminder (15), then the 7-day one; one email per administrator for all their locations, never about themselves', async () => {
     const { db } = database;
-    const [l1, l2] = [await makeLocation(db, 'North Office'), await makeLocation(db, 'South Office')];
-    const admin = await makePerson(db, 'dee.admin');
-    const other = await makePerson(db, 'eve.admin');
-    const p1 = await makePerson(db, 'fay.user');
-    const p2 = await makePerson(db, 'gil.user');
+    const [l1, l2] = [
+      (await createLocation(db, { legalName: 'North Office' })).id,
+      (await createLocation(db, { legalName: 'South Office' })).id,
+    ];
+    const admin = await createPerson(db, { username: 'dee.admin', firstName: 'dee' });
+    const other = await createPerson(db, { username: 'eve.admin', firstName: 'eve' });
+    const p1 = await createPerson(db, { username: 'fay.user', firstName: 'fay' });
+    const p2 = await createPerson(db, { username: 'gil.user', firstName: 'gil' });
     const at = (days: number) => new Date(clock.now().getTime() + days * DAY);
-    await link(db, admin.id, l1, 'administrator', at(10));
-    await link(db, admin.id, l2, 'administrator', at(300));
-    await link(db, other.id, l1, 'administrator', at(300));
-    await link(db, p1.id, l1, 'user', at(10));
-    await link(db, p2.id, l2, 'user', at(10));
+    await link(db, admin.id, l1, 'administrator', { certifiedUntil: at(10) });
+    await link(db, admin.id, l2, 'administrator', { certifiedUntil: at(300) });
+    await link(db, other.id, l1, 'administrator', { certifiedUntil: at(300) });
+    await link(db, p1.id, l1, 'user', { certifiedUntil: at(10) });
+    await link(db, p2.id, l2, 'user', { certifiedUntil: at(10) });
 
     await run(RECERTIFICATION_REMINDER_JOB);
     const sent = await outboxMail(db, 'recertification-due');
@@ -107,16 +102,16 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
 
   it('suspends a link past its date and tells the person once; a location left without a current administrator is suspended', async () => {
     const { db } = database;
-    const kept = await makeLocation(db, 'Kept Clinic');
-    const lost = await makeLocation(db, 'Lost Clinic');
-    const admin = await makePerson(db, 'hal.admin');
-    const soleAdmin = await makePerson(db, 'ida.admin');
-    const person = await makePerson(db, 'jo.user');
+    const kept = (await createLocation(db, { legalName: 'Kept Clinic' })).id;
+    const lost = (await createLocation(db, { legalName: 'Lost Clinic' })).id;
+    const admin = await createPerson(db, { username: 'hal.admin', firstName: 'hal' });
+    const soleAdmin = await createPerson(db, { username: 'ida.admin', firstName: 'ida' });
+    const person = await createPerson(db, { username: 'jo.user', firstName: 'jo' });
     const at = (days: number) => new Date(clock.now().getTime() + days * DAY);
-    await link(db, admin.id, kept, 'administrator', at(300));
-    await link(db, person.id, kept, 'user', at(2));
-    await link(db, soleAdmin.id, lost, 'administrator', at(3));
-    await link(db, person.id, lost, 'user', at(300));
+    await link(db, admin.id, kept, 'administrator', { certifiedUntil: at(300) });
+    await link(db, person.id, kept, 'user', { certifiedUntil: at(2) });
+    await link(db, soleAdmin.id, lost, 'administrator', { certifiedUntil: at(3) });
+    await link(db, person.id, lost, 'user', { certifiedUntil: at(300) });
 
     await run(RECERTIFICATION_SUSPENSION_JOB);
     expect((await linkOf(db, person.id, kept))!.status).toBe('active');
@@ -146,22 +141,25 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
 
   it('the batch emails each administrator once about the new requests of their locations, then only newer ones', async () => {
     const { db } = database;
-    const [l1, l2] = [await makeLocation(db, 'East Office'), await makeLocation(db, 'West Office')];
-    const a1 = await makePerson(db, 'kim.admin');
-    const a2 = await makePerson(db, 'lou.admin');
-    const stale = await makePerson(db, 'max.admin');
-    await link(db, a1.id, l1, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-    await link(db, a1.id, l2, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-    await link(db, a2.id, l1, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
+    const [l1, l2] = [
+      (await createLocation(db, { legalName: 'East Office' })).id,
+      (await createLocation(db, { legalName: 'West Office' })).id,
+    ];
+    const a1 = await createPerson(db, { username: 'kim.admin', firstName: 'kim' });
+    const a2 = await createPerson(db, { username: 'lou.admin', firstName: 'lou' });
+    const stale = await createPerson(db, { username: 'max.admin', firstName: 'max' });
+    await link(db, a1.id, l1, 'administrator', { certifiedUntil: new Date(clock.now().getTime() + 300 * DAY) });
+    await link(db, a1.id, l2, 'administrator', { certifiedUntil: new Date(clock.now().getTime() + 300 * DAY) });
+    await link(db, a2.id, l1, 'administrator', { certifiedUntil: new Date(clock.now().getTime() + 300 * DAY) });
     // Past its date: not a current administrator, so not told.
-    await link(db, stale.id, l1, 'administrator', new Date(clock.now().getTime() - DAY));
-    const r1 = await makePerson(db, 'ned.user');
-    const r2 = await makePerson(db, 'ola.user');
-    const unverified = await makePerson(db, 'pia.user', { status: 'pending' });
-    await requestAccess(db, r1.id, l1, clock.now());
-    await requestAccess(db, r2.id, l1, clock.now());
-    await requestAccess(db, r2.id, l2, clock.now());
-    await requestAccess(db, unverified.id, l1, clock.now());
+    await link(db, stale.id, l1, 'administrator', { certifiedUntil: new Date(clock.now().getTime() - DAY) });
+    const r1 = await createPerson(db, { username: 'ned.user', firstName: 'ned' });
+    const r2 = await createPerson(db, { username: 'ola.user', firstName: 'ola' });
+    const unverified = await createPerson(db, { username: 'pia.user', firstName: 'pia', status: 'pending' });
+    await requestAccess(db, r1.id, l1, { at: clock.now() });
+    await requestAccess(db, r2.id, l1, { at: clock.now() });
+    await requestAccess(db, r2.id, l2, { at: clock.now() });
+    await requestAccess(db, unverified.id, l1, { at: clock.now() });
 
     await run(ACCESS_REQUEST_BATCH_JOB);
     const sent = await outboxMail(db, 'access-requests-pending');
@@ -179,9 +177,9 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
     await run(ACCESS_REQUEST_BATCH_JOB);
     expect(await outboxMail(db)).toEqual([]);
 
-    const r3 = await makePerson(db, 'quinn.user');
+    const r3 = await createPerson(db, { username: 'quinn.user', firstName: 'quinn' });
     clock.advance(HOUR);
-    await requestAccess(db, r3.id, l2, clock.now());
+    await requestAccess(db, r3.id, l2, { at: clock.now() });
     expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(true);
     const next = await outboxMail(db, 'access-requests-pending');
     expect(recipients(next)).toEqual([a1.email]);
@@ -190,13 +188,18 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
 
   it('a new request is announced within minutes, at most one email per administrator per 5 minutes', async () => {
     const { db } = database;
-    const location = await makeLocation(db, 'North Office');
-    const admin = await makePerson(db, 'rae.admin');
-    await link(db, admin.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-    const [first, second] = [await makePerson(db, 'sam.user'), await makePerson(db, 'tao.user')];
+    const location = (await createLocation(db, { legalName: 'North Office' })).id;
+    const admin = await createPerson(db, { username: 'rae.admin', firstName: 'rae' });
+    await link(db, admin.id, location, 'administrator', {
+      certifiedUntil: new Date(clock.now().getTime() + 300 * DAY),
+    });
+    const [first, second] = [
+      await createPerson(db, { username: 'sam.user', firstName: 'sam' }),
+      await createPerson(db, { username: 'tao.user', firstName: 'tao' }),
+    ];
     // The runner's own schedule (no forced run): the batch's interval is what decides.
     expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(true);
-    await requestAccess(db, first.id, location, clock.now());
+    await requestAccess(db, first.id, location, { at: clock.now() });
     clock.advance(5 * MINUTE);
     expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(true);
     const sent = await outboxMail(db, 'access-requests-pending');
@@ -206,7 +209,7 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
     // A second request a minute later waits for the next batch: no second email within the 5 minutes.
     await clearOutbox(db);
     clock.advance(MINUTE);
-    await requestAccess(db, second.id, location, clock.now());
+    await requestAccess(db, second.id, location, { at: clock.now() });
     expect(await runner.runOnce(ACCESS_REQUEST_BATCH_JOB)).toBe(false);
     expect(await outboxMail(db)).toEqual([]);
     clock.advance(4 * MINUTE);
@@ -218,13 +221,15 @@ describe('staff-account jobs (docs/decisions/0041), on the injectable clock', ()
 
   it('the weekly digest lists the requests still pending, once a week across runs', async () => {
     const { db } = database;
-    const location = await makeLocation(db, 'Digest Clinic');
-    const admin = await makePerson(db, 'ray.admin');
-    await link(db, admin.id, location, 'administrator', new Date(clock.now().getTime() + 300 * DAY));
-    const requester = await makePerson(db, 'sam.user');
-    const decided = await makePerson(db, 'tia.user');
-    await requestAccess(db, requester.id, location, clock.now());
-    const decidedId = await requestAccess(db, decided.id, location, clock.now());
+    const location = (await createLocation(db, { legalName: 'Digest Clinic' })).id;
+    const admin = await createPerson(db, { username: 'ray.admin', firstName: 'ray' });
+    await link(db, admin.id, location, 'administrator', {
+      certifiedUntil: new Date(clock.now().getTime() + 300 * DAY),
+    });
+    const requester = await createPerson(db, { username: 'sam.user', firstName: 'sam' });
+    const decided = await createPerson(db, { username: 'tia.user', firstName: 'tia' });
+    await requestAccess(db, requester.id, location, { at: clock.now() });
+    const { id: decidedId } = await requestAccess(db, decided.id, location, { at: clock.now() });
     await db.update(accessRequests).set({ status: 'denied' }).where(eq(accessRequests.id, decidedId));
 
     expect(await runner.runOnce(ACCESS_REQUEST_DIGEST_JOB)).toBe(true);

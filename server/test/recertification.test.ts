@@ -9,7 +9,7 @@ import { userByUsername } from '../src/db/users';
 import { seedDemoAccounts } from '../src/modules/auth/demo-accounts';
 import { RECERTIFICATION_SUSPENSION_JOB } from '../src/modules/recertification/jobs';
 import { buildTestApp, callAs, otherSession, testClock, type TestClient } from './helpers';
-import { link, linkOf, makeLocation, makePerson } from './support/recertification';
+import { link, linkOf, createLocation, createPerson } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -30,17 +30,17 @@ describe('recertification endpoints (docs/requirements/staff-accounts.md#annual-
   beforeAll(async () => {
     ({ app } = await buildTestApp({ clock: clock.now }));
     const { db } = app.database;
-    harbor = await makeLocation(db, 'Harbor Clinic');
-    other = await makeLocation(db, 'Other Clinic');
+    harbor = (await createLocation(db, { legalName: 'Harbor Clinic' })).id;
+    other = (await createLocation(db, { legalName: 'Other Clinic' })).id;
     for (const name of ['ann.admin', 'bob.admin', 'cy.user', 'dot.user', 'eli.user', 'oz.admin'])
-      people[name] = await makePerson(db, name);
-    await link(db, people['ann.admin']!.id, harbor, 'administrator', at(300));
-    await link(db, people['bob.admin']!.id, harbor, 'administrator', at(20));
-    await link(db, people['cy.user']!.id, harbor, 'user', at(-1));
-    await link(db, people['dot.user']!.id, harbor, 'user', at(10));
-    await link(db, people['eli.user']!.id, harbor, 'user', at(200));
-    await link(db, people['oz.admin']!.id, other, 'administrator', at(300));
-    await link(db, people['eli.user']!.id, other, 'user', at(5));
+      people[name] = await createPerson(db, { username: name });
+    await link(db, people['ann.admin']!.id, harbor, 'administrator', { certifiedUntil: at(300) });
+    await link(db, people['bob.admin']!.id, harbor, 'administrator', { certifiedUntil: at(20) });
+    await link(db, people['cy.user']!.id, harbor, 'user', { certifiedUntil: at(-1) });
+    await link(db, people['dot.user']!.id, harbor, 'user', { certifiedUntil: at(10) });
+    await link(db, people['eli.user']!.id, harbor, 'user', { certifiedUntil: at(200) });
+    await link(db, people['oz.admin']!.id, other, 'administrator', { certifiedUntil: at(300) });
+    await link(db, people['eli.user']!.id, other, 'user', { certifiedUntil: at(5) });
     await app.jobs.runOnce(RECERTIFICATION_SUSPENSION_JOB, { force: true });
   });
   afterAll(() => app.close());

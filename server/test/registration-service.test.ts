@@ -8,7 +8,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, claims, outbox, providerLocations } from '../src/db/schema';
+import { auditEvents, claims, outbox } from '../src/db/schema';
 import { userByUsername } from '../src/db/users';
 import { registerAdministrator } from '../src/modules/registration/account-creation';
 import { verifyEmail } from '../src/modules/registration/email-verification';
@@ -16,6 +16,7 @@ import { validateAuthority, validateProvider } from '../src/modules/registration
 import { PortalError } from '../src/platform/portal-error';
 import { contextOf } from '../src/identity/service-context';
 import { buildTestApp, testConfig } from './helpers';
+import { createLocation } from './factories';
 
 /**
  * The registration flows run as plain functions over a ServiceContext (docs/architecture.md#server-modules): no HTTP
@@ -37,22 +38,17 @@ describe('registration services called directly with contextOf(app, client)', ()
     const { db } = app.database;
     const first9 = '190000001';
     const npi = `${first9}${npiCheckDigit(first9)}`;
-    const [location] = await db
-      .insert(providerLocations)
-      .values({
-        npi,
-        ptan: 'PD000001',
-        tin: '981234567',
-        legalName: 'Direct Call Clinic',
-        jurisdiction: 'J8',
-        lineOfBusiness: 'A',
-        state: 'MI',
-        addressLine1: '1 Main St',
-        city: 'Lansing',
-        zip: '48901',
-        status: 'active',
-      })
-      .returning({ id: providerLocations.id });
+    const location = await createLocation(app, {
+      npi,
+      ptan: 'PD000001',
+      tin: '981234567',
+      legalName: 'Direct Call Clinic',
+      jurisdiction: 'J8',
+      lineOfBusiness: 'A',
+      state: 'MI',
+      city: 'Lansing',
+      zip: '48901',
+    });
     await db.insert(claims).values({
       locationId: location!.id,
       claimNumber: '9900000000001',

@@ -20,38 +20,26 @@ import { hashOneTimeToken } from '../src/identity/one-time-tokens';
 import { PortalError } from '../src/platform/portal-error';
 import { verifySecurityAnswer } from '../src/identity/security-answers';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import {
-  accountFields,
-  clientAddresses,
-  createRegistrableLocation,
-  expectNothingPersonalKept,
-  locationIdentifiers,
-  postForm,
-  registeredAgo,
-  verificationToken,
-  type RegistrableLocation,
-} from './support/registration';
+import { accountFields, expectNothingPersonalKept, postForm, registeredAgo } from './support/registration';
+import { createLocation, locationIdentifiers, newIp, verificationToken, type Location } from './factories';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-11-23T12:00:00Z');
 let now = START;
 const clock = () => new Date(now);
 
-/** Each test acts from its own client address, so one test's per-client limits never touch another. */
-const newIp = clientAddresses(2);
-
 const daysAgo = (days: number) => new Date(START - days * 86_400_000).toISOString().slice(0, 10);
 
-/** A location the provider step finds (support/registration.ts), with claims its authority step can prove. */
-interface Fixture extends RegistrableLocation {
+/** A location the provider step finds, with claims its authority step can prove. */
+interface Fixture extends Location {
   /** Claim paid exactly 90 days ago (counts) and 91 days ago (does not). */
   day90: { claimNumber: string; patientMbi: string; dateOfService: string; checkNumber: string };
   day91: { claimNumber: string; patientMbi: string; dateOfService: string; checkNumber: string };
 }
 
 let claimSerial = 0;
-async function createLocation(app: FastifyInstance, status: 'active' | 'inactive' = 'active'): Promise<Fixture> {
-  const location = await createRegistrableLocation(app, status);
+async function locationWithClaims(app: FastifyInstance, status: 'active' | 'inactive' = 'active'): Promise<Fixture> {
+  const location = await createLocation(app, { status });
   const claim = (days: number) => {
     claimSerial++;
     return {
@@ -121,7 +109,7 @@ describe('administrator registration', () => {
 
   describe('POST /api/locations/validate/provider', () => {
     it('matches one active location and answers its summary with a masked TIN and a validation token', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const res = await post(app, REGISTRATION_ROUTES.validateProvider, providerBody(l));
       expect(res.statusCode).toBe(200);
       const { data } = res.json();
@@ -145,9 +133,9 @@ describe('administrator registration', () => {
     });
 
     it('answers one code whichever identifier is wrong, and for an inactive location', async () => {
-      const l = await createLocation(app);
-      const other = await createLocation(app);
-      const inactive = await createLocation(app, 'inactive');
+      const l = await locationWithClaims(app);
+      const other = await locationWithClaims(app);
+      const inactive = await locationWithClaims(app, 'inactive');
       const wrong = [
         { ...providerBody(l), npi: other.npi },
         { ...providerBody(l), ptan: other.ptan },
@@ -164,7 +152,7 @@ describe('administrator registration', () => {
     });
 
     it('points to find-my-administrator when the location already has one', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       await post(app, REGISTRATION_ROUTES.selfRegistration, registrationBody(await registrationToken(app, l)));
       const res = await post(app, REGISTRATION_ROUTES.validateProvider, providerBody(l));
       expect(res.statusCode).toBe(409);
@@ -172,7 +160,7 @@ describe('administrator registration', () => {
     });
 
     it('rejects bad identifiers and unknown fields with 400 and field errors', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const badNpi = await post(app, REGISTRATION_ROUTES.validateProvider, { ...providerBody(l), npi: '1234567890' });
       expect(badNpi.statusCode).toBe(400);
       expect(badNpi.json().fieldErrors.npi).toEqual(['This NPI is not valid. Check the 10 digits and try again.']);
@@ -197,7 +185,7 @@ describe('administrator registration', () => {
 
     it('writes one audit event for a refusal the service audited, not a second generic one', async () => {
       const ip = newIp();
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const res = await post(app, REGISTRATION_ROUTES.validateProvider, { ...providerBody(l), ptan: 'P0000000' }, ip);
       expect(res.statusCode).toBe(400);
       // The gap-filling hook runs after the answer: give it the time to (wrongly) write.
@@ -212,7 +200,7 @@ describe('administrator registration', () => {
     });
 
     it('is rate limited per client', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const ip = newIp();
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++)
@@ -234,7 +222,7 @@ describe('administrator registration', () => {
       );
 
     it('accepts each proof of a claim paid 90 days ago and refuses one paid 91 days ago', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const proofs = (c: Fixture['day90']) => [
         { financialLookupSelector: 'claim', claimNumber: c.claimNumber },
         { financialLookupSelector: 'check', checkNumber: c.checkNumber.toLowerCase() },
@@ -254,7 +242,7 @@ describe('administrator registration', () => {
     });
 
     it('refuses a patient proof whose date of service does not match', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const res = await authority(l, {
         financialLookupSelector: 'patient',
         patientMbi: l.day90.patientMbi,
@@ -264,15 +252,15 @@ describe('administrator registration', () => {
     });
 
     it('refuses facts of another location', async () => {
-      const l = await createLocation(app);
-      const other = await createLocation(app);
+      const l = await locationWithClaims(app);
+      const other = await locationWithClaims(app);
       const res = await authority(l, { financialLookupSelector: 'claim', claimNumber: other.day90.claimNumber });
       expect(res.statusCode).toBe(400);
     });
 
     it('refuses a forged, foreign, or expired validation token with a sentence', async () => {
-      const l = await createLocation(app);
-      const other = await createLocation(app);
+      const l = await locationWithClaims(app);
+      const other = await locationWithClaims(app);
       const facts = { financialLookupSelector: 'claim', claimNumber: l.day90.claimNumber };
       const token = await validationToken(app, l);
       const forged = token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
@@ -291,14 +279,14 @@ describe('administrator registration', () => {
     });
 
     it('answers schema errors as sentences too', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const res = await authority(l, { financialLookupSelector: 'card', cardNumber: '1' });
       expect(res.statusCode).toBe(400);
       expect(res.json().errorMessage).toBe(sentence('Validation_Failed'));
     });
 
     it('locks the location after 5 failures (code and audit event), whoever tries', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const wrong = { financialLookupSelector: 'claim', claimNumber: '9999999999999' };
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) statuses.push((await authority(l, wrong)).statusCode);
@@ -323,7 +311,7 @@ describe('administrator registration', () => {
     });
 
     it('a burst of 30 parallel proofs, the right one last, gets no more than 5 verdicts: the right one is refused', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       // Tokens first, so the burst below is the authority step alone, each from its own address.
       const tokens = await Promise.all(Array.from({ length: 30 }, () => validationToken(app, l)));
       const facts = tokens.map((_, i) => ({
@@ -346,7 +334,7 @@ describe('administrator registration', () => {
     });
 
     it('refuses a date of service after today before counting an attempt (issue 22 #6)', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       // START is 2026-11-23 12:00 UTC: no time zone has reached 2026-11-25 yet.
       const future = {
         financialLookupSelector: 'patient',
@@ -368,11 +356,11 @@ describe('administrator registration', () => {
     it('limits failures per client across locations', async () => {
       const ip = newIp();
       const wrong = { financialLookupSelector: 'claim', claimNumber: '9999999999999' };
-      const a = await createLocation(app);
-      const b = await createLocation(app);
+      const a = await locationWithClaims(app);
+      const b = await locationWithClaims(app);
       for (let i = 0; i < 4; i++) expect((await authority(a, wrong, ip)).statusCode).toBe(400);
       for (let i = 0; i < 4; i++) expect((await authority(b, wrong, ip)).statusCode).toBe(400);
-      const c = await createLocation(app);
+      const c = await locationWithClaims(app);
       const res = await authority(c, { financialLookupSelector: 'claim', claimNumber: c.day90.claimNumber }, ip);
       expect(res.statusCode).toBe(429);
       expect(res.json().errorMessage).toBe(sentence('Too_Many_Requests'));
@@ -385,7 +373,7 @@ describe('administrator registration', () => {
 
   describe('POST /api/admin-self-registration', () => {
     it('creates a pending administrator with hashed answers, history, a verification email, in one go', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const body = registrationBody(await registrationToken(app, l));
       const res = await post(app, REGISTRATION_ROUTES.selfRegistration, body);
       expect(res.statusCode).toBe(201);
@@ -408,7 +396,7 @@ describe('administrator registration', () => {
     });
 
     it('refuses a used, expired or unknown registration token', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const token = await registrationToken(app, l);
       const first = registrationBody(token);
       expect((await post(app, REGISTRATION_ROUTES.selfRegistration, first)).statusCode).toBe(201);
@@ -416,7 +404,7 @@ describe('administrator registration', () => {
       expect(again.statusCode).toBe(400);
       expect(again.json().errorMessage).toBe('Registration_Token_Invalid');
 
-      const l2 = await createLocation(app);
+      const l2 = await locationWithClaims(app);
       const expiring = await registrationToken(app, l2);
       now += 30 * MINUTE;
       try {
@@ -430,10 +418,10 @@ describe('administrator registration', () => {
     });
 
     it('answers 409 Username_Taken whatever its case, and leaves the token for another try', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const taken = registrationBody(await registrationToken(app, l));
       await post(app, REGISTRATION_ROUTES.selfRegistration, taken);
-      const l2 = await createLocation(app);
+      const l2 = await locationWithClaims(app);
       const token = await registrationToken(app, l2);
       const res = await post(
         app,
@@ -453,10 +441,10 @@ describe('administrator registration', () => {
     });
 
     it('answers an email already in use like a new one and emails that address a notice', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const first = registrationBody(await registrationToken(app, l));
       await post(app, REGISTRATION_ROUTES.selfRegistration, first);
-      const l2 = await createLocation(app);
+      const l2 = await locationWithClaims(app);
       const second = registrationBody(await registrationToken(app, l2), {
         email: first.email.toUpperCase(),
         emailConfirmation: first.email,
@@ -472,7 +460,7 @@ describe('administrator registration', () => {
     });
 
     it('checks the fields: dob, names, email twice, three different questions, the password policy', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const token = await registrationToken(app, l);
       const cases: [Record<string, unknown>, string, string][] = [
         [{ dob: undefined }, 'dob', 'Date_Of_Birth_Invalid'],
@@ -566,7 +554,7 @@ describe('administrator registration', () => {
     });
 
     it('lets exactly one of two registrations racing for one location win', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const token = await registrationToken(app, l);
       // The same token twice at once.
       const same = await Promise.all([
@@ -576,7 +564,7 @@ describe('administrator registration', () => {
       expect(same.map((r) => r.statusCode).sort()).toEqual([201, 400]);
 
       // Two valid tokens for one location at once (the newer voids the older, so the second is written directly).
-      const l2 = await createLocation(app);
+      const l2 = await locationWithClaims(app);
       const tokenA = await registrationToken(app, l2);
       const tokenB = 'b'.repeat(43);
       await app.database.db.insert(oneTimeTokens).values({
@@ -600,7 +588,7 @@ describe('administrator registration', () => {
     it('serialises registrations for one location on its row (PostgreSQL: both wait, then exactly one wins)', async (ctx) => {
       if (app.database.kind !== 'postgres') ctx.skip(); // PGlite is one connection: transactions never overlap
       const { db } = app.database;
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const tokenA = await registrationToken(app, l);
       const tokenB = 'c'.repeat(43);
       await db.insert(oneTimeTokens).values({
@@ -639,7 +627,7 @@ describe('administrator registration', () => {
     });
 
     it('leaves nothing behind when the database fails mid-registration, and the token still works after', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const token = await registrationToken(app, l);
       const body = registrationBody(token);
       const { db } = app.database;
@@ -680,7 +668,7 @@ describe('administrator registration', () => {
 
   describe('email verification', () => {
     async function registered() {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const body = registrationBody(await registrationToken(app, l));
       await post(app, REGISTRATION_ROUTES.selfRegistration, body);
       return { l, body };
@@ -793,7 +781,7 @@ describe('administrator registration', () => {
     });
 
     it('near-valid bodies: one field replaced by anything, or removed, or one added', async () => {
-      const l = await createLocation(app);
+      const l = await locationWithClaims(app);
       const valid: Record<string, Record<string, unknown>> = {
         [REGISTRATION_ROUTES.validateProvider]: providerBody(l),
         [REGISTRATION_ROUTES.validateAuthority]: {

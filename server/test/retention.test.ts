@@ -8,7 +8,7 @@ import { consumeOneTimeToken, issueOneTimeToken, TOKEN_RETENTION_JOB } from '../
 import { AUDIT_RETENTION_JOB, OUTBOX_RETENTION_JOB, retentionJobs } from '../src/platform/retention';
 import { createSession, sessionCleanupJob } from '../src/identity/sessions/store';
 import { buildTestApp } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount } from './factories';
 
 const DAY = 24 * 60 * 60_000;
 const log = pino({ level: 'silent' });

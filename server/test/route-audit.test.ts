@@ -7,7 +7,7 @@ import { describeActivity } from '../src/modules/account/service';
 import type { RouteAudit } from '../src/identity/route-audit';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, portalHeaders } from './helpers';
-import { createAccount } from './support/accounts';
+import { createAccount, newIp } from './factories';
 
 /**
  * State-changing routes that write no audit event, each with the reason it gives. A new exemption is added here
@@ -31,8 +31,6 @@ describe('audit declared per route (walks the route table)', () => {
   const routes: { method: string; url: string; audit: RouteAudit | undefined }[] = [];
   let ctx: Awaited<ReturnType<typeof buildTestApp>>;
   let userId: string;
-  let ipCounter = 0;
-  const newIp = () => `198.51.100.${++ipCounter}`;
 
   beforeAll(async () => {
     ctx = await buildTestApp({

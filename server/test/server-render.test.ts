@@ -5,8 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, sendContentWebhook, testConfig } from './helpers';
-import { createAccount } from './support/accounts';
-import { createLocation, link } from './support/staff';
+import { createAccount, createLocation, link } from './factories';
 import { json, startFakeUpstream } from './support/fake-upstream';
 
 /**

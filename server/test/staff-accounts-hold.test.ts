@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitations, userLocations, users } from '../src/db/schema';
 import { buildTestApp, callAs, testClock, type TestClient } from './helpers';
-import { latestEmail } from './support/accounts';
-import { createLocation, createPerson, link, sessionOf } from './support/staff';
+import { latestEmail } from './factories';
+import { createLocation, createPerson, link, sessionOf } from './factories';
 
 /**
  * Staff accounts that hold under attack (docs/requirements/staff-accounts.md#the-administrators-rules): one finding
@@ -30,7 +30,7 @@ describe('staff accounts under attack', () => {
     const location = await createLocation(app);
     const admins: { id: string; email: string; client: TestClient }[] = [];
     for (let i = 0; i < n; i++) {
-      const person = await createPerson(app);
+      const person = await createPerson(app, { mfaEnrolledAt: new Date('2026-01-01T00:00:00Z') });
       await link(app, person.id, location.id, 'administrator');
       admins.push({ id: person.id, email: person.email, client: await sessionOf(app, clock, person.id) });
     }

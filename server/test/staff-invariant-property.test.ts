@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userLocations, users } from '../src/db/schema';
 import { buildTestApp, callAs, testClock, type TestClient } from './helpers';
-import { createLocation, createPerson, link, sessionOf } from './support/staff';
+import { createLocation, createPerson, link, sessionOf } from './factories';
 
 /**
  * The invariant of docs/requirements/staff-accounts.md#the-administrators-rules, as a property: random interleavings of

@@ -1,77 +1,18 @@
-import { npiCheckDigit } from '@portal/contracts/identifiers';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { auditEvents, outbox, providerLocations } from '../../src/db/schema';
+import { auditEvents } from '../../src/db/schema';
 import { portalHeaders } from '../helpers';
 
 /**
  * The registration forms' test fixture, shared by the administrator's self-registration (registration.test.ts) and
- * the end user's registration (access-requests.test.ts): provider locations the provider step finds, the account
- * step's fields as the browser sends them, calls from a client address of their own, and the verification email's
- * link. Each test file gets its own copy of the counters (its own app and database).
+ * the end user's registration (access-requests.test.ts): the account step's fields as the browser sends them and the
+ * form's POST. Locations, client addresses and the verification email come from the factories (../factories).
  */
-
-/** Client addresses `10.<block>.x.y`, a new one per call: one test's per-client limits never touch another's. */
-export function clientAddresses(block: number): () => string {
-  let counter = 0;
-  return () => {
-    counter++;
-    return `10.${block}.${Math.floor(counter / 250)}.${counter % 250}`;
-  };
-}
 
 /** A form's POST as the web app sends it (same-origin SPA headers), from the client address `ip`. */
 export function postForm(app: FastifyInstance, url: string, payload: unknown, ip: string) {
   return app.inject({ method: 'POST', url, remoteAddress: ip, headers: portalHeaders, payload: payload as object });
-}
-
-/** A provider location as the provider step names it (the TIN stored without its dash). */
-export interface RegistrableLocation {
-  id: string;
-  npi: string;
-  ptan: string;
-  tin: string;
-  legalName: string;
-  jurisdiction: 'J5' | 'J8';
-  lineOfBusiness: 'A' | 'B';
-}
-
-let locationSerial = 100_000_000;
-
-/**
- * A J5 Part B provider location with identifiers of its own: an NPI with a valid check digit, a PTAN and a TIN made
- * from the same serial, and the legal name `Clinic <serial>`.
- */
-export async function createRegistrableLocation(
-  app: FastifyInstance,
-  status: 'active' | 'inactive' = 'active',
-): Promise<RegistrableLocation> {
-  const first9 = String(++locationSerial);
-  const location = {
-    npi: `${first9}${npiCheckDigit(first9)}`,
-    ptan: `P${first9.slice(-7)}`,
-    tin: `98${first9.slice(-7)}`,
-    legalName: `Clinic ${first9}`,
-    jurisdiction: 'J5',
-    lineOfBusiness: 'B',
-  } as const;
-  const [row] = await app.database.db
-    .insert(providerLocations)
-    .values({ ...location, state: 'IA', addressLine1: '1 Main St', city: 'Ames', zip: '50010', status })
-    .returning({ id: providerLocations.id });
-  return { id: row!.id, ...location };
-}
-
-/** The location's identifiers as the forms send them: the TIN typed with its dash. */
-export function locationIdentifiers(l: RegistrableLocation) {
-  return {
-    npi: l.npi,
-    ptan: l.ptan,
-    tin: `${l.tin.slice(0, 2)}-${l.tin.slice(2)}`,
-    jurisdiction: l.jurisdiction,
-    lineOfBusiness: l.lineOfBusiness,
-  };
 }
 
 /** Who fills in the account step: their facts, the password and the three security answers. */
@@ -106,17 +47,6 @@ export function accountFields(person: Registrant, overrides: Record<string, unkn
     securityQuestions: Object.entries(person.answers).map(([questionId, answer]) => ({ questionId, answer })),
     ...overrides,
   };
-}
-
-/** The token of the newest verification link emailed to `email`. */
-export async function verificationToken(app: FastifyInstance, email: string): Promise<string> {
-  const [mail] = await app.database.db
-    .select()
-    .from(outbox)
-    .where(and(eq(outbox.recipient, email), eq(outbox.template, 'verify-email')))
-    .orderBy(desc(outbox.createdAt))
-    .limit(1);
-  return (mail!.data as { token: string }).token;
 }
 
 /** Nothing personal (`secrets`: a date of birth, answers, the password, a TIN) in the audit trail or the logs. */
