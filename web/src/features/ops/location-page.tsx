@@ -199,8 +199,8 @@ function Location({ location }: { location: OpsLocation }) {
           form="restore"
           people={candidates}
           onCancel={() => setRestoring(false)}
-          onSubmit={async ({ reason, userId }) => {
-            const updated = await restoreAdministrator(location.locationId, { reason, userId: userId ?? '' });
+          call={({ reason, userId }) => restoreAdministrator(location.locationId, { reason, userId: userId ?? '' })}
+          onDone={(updated, { userId }) => {
             queryClient.setQueryData(opsQueryKeys.location(location.locationId), updated);
             void refreshOperatorSession(queryClient);
             setRestoring(false);

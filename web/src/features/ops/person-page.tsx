@@ -354,11 +354,13 @@ function Person({ person }: { person: OpsPerson }) {
           confirmColor={open.color}
           form={open.form}
           onCancel={() => setOpen(undefined)}
-          onSubmit={async (request) => {
-            const updated = await runPersonAction(person.userId, open.kind, {
+          call={(request) =>
+            runPersonAction(person.userId, open.kind, {
               reason: request.reason,
               ...(open.form === 'identity' ? { identityChecks: request.identityChecks } : {}),
-            });
+            })
+          }
+          onDone={(updated) => {
             queryClient.setQueryData(opsQueryKeys.person(person.userId), updated);
             void refreshOperatorSession(queryClient);
             setOpen(undefined);
