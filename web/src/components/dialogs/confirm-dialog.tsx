@@ -3,7 +3,8 @@ import { useId, type FormEventHandler, type ReactNode } from 'react';
 
 /**
  * "Are you sure?" before an action that cannot be undone: labelled by its title, described by its text. With
- * `onSubmit` the dialog is a form (its paper is the `<form>`, the confirm button submits it): `top` goes above the
+ * `onSubmit` the dialog's content is a form (inside the dialog's paper, which keeps its `dialog` role; the confirm
+ * button submits it): `top` goes above the
  * text (a form's error summary), `fields` below it, and `initialFocus` names the element that takes the focus when it
  * has opened (docs/decisions/0073-form-and-action-primitives.md).
  */
@@ -47,29 +48,41 @@ export function ConfirmDialog({
       fullWidth={wide}
       slotProps={{
         transition: { onEntered: () => initialFocus && document.getElementById(initialFocus)?.focus() },
-        paper: onSubmit ? ({ component: 'form', onSubmit, noValidate: true } as object) : undefined,
       }}
     >
-      <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
-      <DialogContent>
-        {top}
-        <DialogContentText id={`${id}-text`} component="div">
-          {children}
-        </DialogContentText>
-        {fields}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel}>Cancel</Button>
-        <Button
-          variant="contained"
-          color={confirmColor}
-          type={onSubmit ? 'submit' : 'button'}
-          onClick={onSubmit ? undefined : onConfirm}
-          disabled={busy}
-        >
-          {confirmLabel}
-        </Button>
-      </DialogActions>
+      <Form onSubmit={onSubmit}>
+        <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
+        <DialogContent>
+          {top}
+          <DialogContentText id={`${id}-text`} component="div">
+            {children}
+          </DialogContentText>
+          {fields}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onCancel}>Cancel</Button>
+          <Button
+            variant="contained"
+            color={confirmColor}
+            type={onSubmit ? 'submit' : 'button'}
+            onClick={onSubmit ? undefined : onConfirm}
+            disabled={busy}
+          >
+            {confirmLabel}
+          </Button>
+        </DialogActions>
+      </Form>
     </Dialog>
+  );
+}
+
+/** The dialog's content as a `noValidate` form when it has a submit (the schema's messages, not the browser's). */
+function Form({ onSubmit, children }: { onSubmit?: FormEventHandler<HTMLFormElement>; children: ReactNode }) {
+  return onSubmit ? (
+    <form onSubmit={onSubmit} noValidate>
+      {children}
+    </form>
+  ) : (
+    children
   );
 }

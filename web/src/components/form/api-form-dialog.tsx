@@ -6,7 +6,7 @@ import { ApiFormSummary, type ApiFormState } from './api-form';
 
 /**
  * A confirmed action that asks for something first (a reason, a role, an address): a `ConfirmActionDialog` whose
- * paper is the `useApiForm` form (docs/decisions/0073-form-and-action-primitives.md). The error summary (the form's
+ * content is the `useApiForm` form (docs/decisions/0073-form-and-action-primitives.md). The error summary (the form's
  * checks and the server's refusal, which keeps the dialog open) sits under the title and takes the focus; `fields`
  * follow the description; the confirm button submits and is disabled while the form or the action runs. The form's
  * `submit` calls the action's `mutateAsync`, so a refusal reaches the summary.
