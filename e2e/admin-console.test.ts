@@ -189,7 +189,8 @@ describe('the administrator console', () => {
     expect(
       await page.getByRole('navigation', { name: 'Portal' }).getByRole('link', { name: 'Staff accounts' }).count(),
     ).toBe(0);
-  });
+    // Two people's whole flows (the decisions, then a first login with MFA set-up): past 60 s on a loaded machine.
+  }, 180_000);
 
   it('make administrator, then revoke it, each after a confirmation (axe on the dialogs)', async () => {
     const { page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });

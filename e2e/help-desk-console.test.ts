@@ -8,7 +8,7 @@ import { OPS_PAGE_PATHS, OPS_ROUTES, opsPath } from '@portal/contracts/ops';
 import { openPglite } from '../server/src/db/client';
 import { providerLocations, userLocations, users } from '../server/src/db/schema';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectNoAxeViolations, screenshot } from './support/browser';
+import { expectInViewport, expectNoAxeViolations, screenshot } from './support/browser';
 import { loginEnrolling, loginWithTotp } from './support/login';
 import { readEmail } from './support/mail';
 import { DEMO_DIRECTORY_PASSWORD } from '../server/test/support/directory';
@@ -380,6 +380,70 @@ describe('the help-desk console', () => {
       await screenshot(page, `ops-location-${width}`);
       // Nothing scrolls sideways.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  }, 180_000);
+
+  it('a refusal shows in the dialog and a result beside the actions, in view, at 390 and 1440 px', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
+    await signInToConsole(page, SUPERVISOR);
+    for (const [width, height] of [
+      [390, 844],
+      [1440, 900],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      // The J5 location's only working administrator: disabling them is refused.
+      await page.goto(OPS_PAGE_PATHS.console);
+      await openPerson(page, LOST_PHONE, 'Avery Admin J5');
+      await page.getByRole('button', { name: 'Disable account' }).click();
+      const dialog = page.getByRole('dialog', { name: "Disable Avery Admin J5's account" });
+      await dialog.getByRole('textbox', { name: 'Reason' }).fill('Trying to disable the last administrator.');
+      await dialog.getByRole('button', { name: 'Disable account' }).click();
+      const refusal = dialog.getByTestId('form-error-summary');
+      await refusal.waitFor();
+      await expectInViewport(refusal);
+      await screenshot(page, `ops-refusal-${width}`, { fullPage: false });
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+      // A result: end Jordan's sessions or, with none, disable and enable; the outcome is beside the actions, in view.
+      await page.goto(OPS_PAGE_PATHS.console);
+      await openPerson(page, 'demo.user.j5', 'Jordan User J5');
+      const label = width === 390 ? 'Disable account' : 'Enable account';
+      await page.getByRole('button', { name: label }).click();
+      const action = page.getByRole('dialog', { name: new RegExp(`^${label.split(' ')[0]} Jordan User J5`) });
+      await action.getByRole('textbox', { name: 'Reason' }).fill('The office manager asked on the phone.');
+      await action.getByRole('button', { name: label }).click();
+      const outcome = page.getByTestId('ops-person-outcome').locator('.MuiAlert-root');
+      await outcome.waitFor();
+      await expectInViewport(outcome);
+      await screenshot(page, `ops-outcome-${width}`, { fullPage: false });
+    }
+  }, 180_000);
+
+  it('the keyboard follows the reading order: the details before the Actions at 1440 px, after them at 390 px', async () => {
+    const { page } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
+    await signInToConsole(page, SUPERVISOR);
+    /** Which of the two the Tab key reaches first from the page's "Find a person" link. */
+    const firstReached = async () => {
+      await page.getByRole('main').getByRole('link', { name: 'Find a person' }).focus();
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press('Tab');
+        const name = await page.evaluate(() => {
+          const element = document.activeElement;
+          return (element?.getAttribute('aria-label') ?? element?.textContent ?? '').trim();
+        });
+        if (name === 'Show the full email address') return 'details';
+        if (/^(Disable account|Enable account)$/.test(name)) return 'actions';
+      }
+      return 'neither';
+    };
+    for (const [width, height, expected] of [
+      [1440, 900, 'details'],
+      [390, 844, 'actions'],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(OPS_PAGE_PATHS.console);
+      await openPerson(page, 'demo.user.j5', 'Jordan User J5');
+      expect(await firstReached(), `at ${width} px`).toBe(expected);
     }
   }, 180_000);
 });

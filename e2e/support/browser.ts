@@ -1,7 +1,14 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { CHROMIUM_PATH } from './chromium';
 import { repoRoot } from './portal-server';
@@ -214,11 +221,27 @@ export async function expectNoAxeViolations(page: Page, label = page.url()) {
   expect(summary, `axe violations on ${label}`).toEqual([]);
 }
 
-/** Saves a screenshot under test-results/screenshots for people to look at. */
-export async function screenshot(page: Page, name: string) {
+/** Saves a screenshot under test-results/screenshots for people to look at (the whole page, or what is in view). */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
   const dir = join(repoRoot, 'test-results', 'screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage });
+}
+
+/**
+ * Waits until `locator` is visible and wholly inside the viewport, where the eye is (issue 38 item 4: a message that
+ * appears above or below what is on screen seems not to appear at all). Fails after `timeout` ms with where it is.
+ */
+export async function expectInViewport(locator: Locator, timeout = 5000) {
+  await locator.waitFor({ state: 'visible', timeout });
+  const where = () =>
+    locator.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const inView =
+        box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth;
+      return inView ? 'in view' : `at ${Math.round(box.top)}..${Math.round(box.bottom)} of ${window.innerHeight} px`;
+    });
+  await expect.poll(where, { timeout }).toBe('in view');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Alert } from '@mui/material';
 import { useMutation, useQueryClient, type QueryKey, type UseMutationResult } from '@tanstack/react-query';
-import { useContext, type ReactNode } from 'react';
+import { useContext, type ComponentProps, type ReactNode } from 'react';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { ReauthContext } from '../reauth/reauth-context';
 import { ConfirmDialog } from './confirm-dialog';
@@ -57,28 +57,26 @@ export function useActionErrorText(action: Pick<UseMutationResult<unknown, unkno
 
 /**
  * "Are you sure?" for a `useReauthMutation` action: the confirm button is disabled while it runs; `showError` puts
- * the refusal inside the dialog (an action whose dialog stays open after a refusal).
+ * the refusal inside the dialog (an action whose dialog stays open after a refusal), as an alert. An action that asks
+ * for something first (a reason, a role) is an `ApiFormDialog` (`components/form/api-form-dialog.tsx`), this dialog
+ * with a form.
  */
 export function ConfirmActionDialog({
   action,
   showError,
+  busy,
   children,
   ...dialog
 }: {
   action: Pick<UseMutationResult<unknown, unknown, never>, 'isPending' | 'error'>;
   showError?: boolean;
-  title: string;
-  confirmLabel: string;
-  confirmColor?: 'error' | 'primary';
-  onConfirm: () => void;
-  onCancel: () => void;
   children: ReactNode;
-}) {
+} & Omit<ComponentProps<typeof ConfirmDialog>, 'children'>) {
   const errorText = useActionErrorText(action);
   return (
-    <ConfirmDialog {...dialog} busy={action.isPending}>
+    <ConfirmDialog {...dialog} busy={busy || action.isPending}>
       {showError && errorText && (
-        <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+        <Alert severity="error" role="alert" sx={{ mb: 2 }} data-testid="confirm-action-error">
           {errorText}
         </Alert>
       )}

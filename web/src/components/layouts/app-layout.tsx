@@ -1,11 +1,9 @@
-import { AppBar, Box, Container, Link, Stack, Toolbar, Typography } from '@mui/material';
+import { Box, Container, Link, Stack, Typography } from '@mui/material';
 import { linesOfBusiness, macJurisdictions, statesOf } from '@portal/contracts/jurisdiction-list';
 import type { ReactNode } from 'react';
 import { Link as RouterLink, Outlet } from 'react-router';
 import { paths } from '../../config/paths';
-
-/** The focus indicator's colour on the dark header and footer (white: 13:1 on the primary blue; app/theme.ts). */
-const FOCUS_RING_ON_DARK = '#ffffff';
+import { FOCUS_RING_ON_DARK, SiteHeader, SkipLink } from './header-parts';
 
 const footerLinks = [
   { label: 'Contact us', href: paths.topic.href('contact') },
@@ -33,56 +31,27 @@ export function AppLayout({
 }) {
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <Link
-        href="#main-content"
-        sx={{
-          position: 'absolute',
-          left: -10000,
-          top: 8,
-          zIndex: 2000,
-          bgcolor: 'background.paper',
-          p: 1,
-          '&:focus': { left: 8 },
-        }}
-      >
-        Skip to main content
-      </Link>
-      <AppBar position="static" component="header" elevation={0} sx={{ '--portal-focus-ring': FOCUS_RING_ON_DARK }}>
-        <Toolbar sx={{ gap: 2, flexWrap: 'wrap', py: 1 }}>
-          {/* On a phone: the name on its row, the jurisdiction on the next, the account's links together on a third
-              (they never break apart mid-row); from `sm` up, all on one line. */}
-          <Link
-            component={RouterLink}
-            to={paths.home.href()}
-            color="inherit"
-            underline="none"
-            sx={{ flexGrow: 1, flexBasis: { xs: '100%', sm: 'auto' } }}
-          >
-            <Typography component="span" variant="h6" sx={{ fontWeight: 700, display: 'block', lineHeight: 1.2 }}>
-              Medicare Provider Portal
-            </Typography>
-            <Typography component="span" variant="body2" sx={{ color: 'secondary.main', display: 'block' }}>
-              {servedLine}
-            </Typography>
-          </Link>
-          <Box data-testid="jurisdiction-slot" sx={{ flexBasis: { xs: '100%', sm: 'auto' } }}>
-            {jurisdictionSlot}
-          </Box>
-          <Box
-            data-testid="account-slot"
-            sx={{
-              display: 'flex',
-              alignItems: 'center',
-              gap: { xs: 0.5, sm: 2 },
-              // On a phone the account's controls may take two rows (each control stays whole); one row from `sm` up.
-              flexWrap: { xs: 'wrap', sm: 'nowrap' },
-              whiteSpace: 'nowrap',
-            }}
-          >
-            {accountSlot}
-          </Box>
-        </Toolbar>
-      </AppBar>
+      <SkipLink />
+      {/* On a phone: the name on its row, the jurisdiction on the next, the account's links together on a third
+          (they never break apart mid-row); from `sm` up, all on one line. */}
+      <SiteHeader home={paths.home.href()} name="Medicare Provider Portal" line={servedLine}>
+        <Box data-testid="jurisdiction-slot" sx={{ flexBasis: { xs: '100%', sm: 'auto' } }}>
+          {jurisdictionSlot}
+        </Box>
+        <Box
+          data-testid="account-slot"
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: { xs: 0.5, sm: 2 },
+            // On a phone the account's controls may take two rows (each control stays whole); one row from `sm` up.
+            flexWrap: { xs: 'wrap', sm: 'nowrap' },
+            whiteSpace: 'nowrap',
+          }}
+        >
+          {accountSlot}
+        </Box>
+      </SiteHeader>
       <Container
         component="main"
         id="main-content"

@@ -30,6 +30,8 @@ export function FindPersonPage() {
   useDocumentTitle('Find a person');
   const [params, setParams] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
+  // A plain useForm, not useApiForm (docs/decisions/0079-console-actions.md): the search sends nothing to the API, it
+  // writes `?q=` to the address (the results are a query of that), and its one message stays next to its box.
   const form = useForm<{ q: string }>({ values: { q } });
   const results = useOpsSearch(q.length >= OPS_QUERY_MIN ? q : '');
   const search = form.handleSubmit(({ q: typed }) => setParams(typed.trim() ? { q: typed.trim() } : {}));

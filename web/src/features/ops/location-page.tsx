@@ -1,4 +1,4 @@
-import { Alert, Button, Grid, Link, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Alert, Button, Link, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { OPS_PAGE_PATHS, opsPath, type OpsLocation } from '@portal/contracts/ops';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,6 +10,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { opsQueryKeys, refreshOperatorSession, restoreAdministrator, useOpsLocation } from './api/ops-api';
 import { ActionDialog } from './components/action-dialog';
 import { ActionOutcome } from './components/action-outcome';
+import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel } from './ops-text';
 import { useOperator } from './ops-session';
@@ -50,27 +51,17 @@ function Location({ location }: { location: OpsLocation }) {
     .map((person) => ({ value: person.userId, label: `${person.name} (${person.username})` }));
   return (
     <>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
-        <Typography component="h1" variant="h4">
-          {location.legalName}
-        </Typography>
-        <StateChip
-          label={location.hasWorkingAdministrator ? 'Has a working administrator' : 'No working administrator'}
-          ok={location.hasWorkingAdministrator}
-        />
-      </Stack>
-      <Grid container spacing={3}>
-        {/* First in the page (a phone shows what the desk can do before the details), on the right from md up. */}
-        <Grid size={{ xs: 12, md: 4 }} sx={{ order: { md: 2 } }}>
-          <Paper
-            component="section"
-            variant="outlined"
-            aria-labelledby="ops-location-actions-title"
-            sx={{ p: { xs: 2, sm: 3 }, position: { md: 'sticky' }, top: { md: 16 } }}
-          >
-            <Typography component="h2" variant="h5" id="ops-location-actions-title" gutterBottom>
-              Actions
-            </Typography>
+      <RecordLayout
+        title={location.legalName}
+        chip={
+          <StateChip
+            label={location.hasWorkingAdministrator ? 'Has a working administrator' : 'No working administrator'}
+            ok={location.hasWorkingAdministrator}
+          />
+        }
+        actionsId="ops-location-actions-title"
+        actions={
+          <>
             {location.hasWorkingAdministrator ? (
               <Typography>
                 The location has a working administrator, who manages its people and administrators.
@@ -96,101 +87,100 @@ function Location({ location }: { location: OpsLocation }) {
               </Typography>
             )}
             <ActionOutcome text={done} testId="ops-location-outcome" />
-          </Paper>
-        </Grid>
-        <Grid size={{ xs: 12, md: 8 }} sx={{ order: { md: 1 } }}>
-          <PageSection id="ops-identifiers" title="Identifiers">
+          </>
+        }
+      >
+        <PageSection id="ops-identifiers" title="Identifiers">
+          <Facts>
+            <Fact term="NPI">{location.npi}</Fact>
+            <Fact term="PTAN">{location.ptan}</Fact>
+            <Fact term="TIN">{location.tin}</Fact>
+            <Fact term="Jurisdiction">
+              {location.jurisdiction} Part {location.lineOfBusiness}
+            </Fact>
+            <Fact term="Place">
+              {location.city}, {location.state}
+            </Fact>
+            <Fact term="Status">
+              {location.status.charAt(0).toUpperCase() + location.status.slice(1)}
+              {location.endDate ? ` (ends ${formatDate(location.endDate)})` : ''}
+            </Fact>
+            <Fact term="People">{location.peopleCount}</Fact>
+          </Facts>
+        </PageSection>
+        <PageSection id="ops-administrators" title="Administrators">
+          {location.accessSuspendedAt && (
+            <Alert severity="warning" sx={{ mb: 2 }} data-testid="ops-location-suspended">
+              Its people&apos;s access has been suspended since {formatDateTime(location.accessSuspendedAt)}, for want
+              of a certified administrator.
+            </Alert>
+          )}
+          {location.administrators.length === 0 ? (
+            <Typography>No administrator.</Typography>
+          ) : (
+            <ScrollTable
+              label="Administrators"
+              columns={['Name', 'Username', 'Account', 'Access', 'Certified until', 'Counts as administrator']}
+            >
+              <TableBody>
+                {location.administrators.map((admin) => (
+                  <TableRow key={admin.userId}>
+                    <TableCell component="th" scope="row" data-label="Name">
+                      {personLink(admin.userId, admin.name)}
+                    </TableCell>
+                    <TableCell data-label="Username">{admin.username}</TableCell>
+                    <TableCell data-label="Account">{accountStatusLabel[admin.status]}</TableCell>
+                    <TableCell data-label="Access">{linkStatusLabel[admin.linkStatus]}</TableCell>
+                    <TableCell data-label="Certified until">{formatDate(admin.certifiedUntil)}</TableCell>
+                    <TableCell data-label="Counts as administrator">{admin.working ? 'Yes' : 'No'}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </ScrollTable>
+          )}
+        </PageSection>
+        <PageSection id="ops-people" title={`People (${location.peopleCount})`}>
+          {location.people.length === 0 ? (
+            <Typography>No one has access to this location.</Typography>
+          ) : (
+            <ScrollTable label="People of the location" columns={['Name', 'Username', 'Role', 'Account']}>
+              <TableBody>
+                {location.people.map((person) => (
+                  <TableRow key={person.userId}>
+                    <TableCell component="th" scope="row" data-label="Name">
+                      {personLink(person.userId, person.name)}
+                    </TableCell>
+                    <TableCell data-label="Username">{person.username}</TableCell>
+                    <TableCell data-label="Role">{locationRoleLabel[person.role]}</TableCell>
+                    <TableCell data-label="Account">{accountStatusLabel[person.status]}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </ScrollTable>
+          )}
+          {location.peopleCount > location.people.length && (
+            <Typography variant="body2" sx={{ mt: 1 }}>
+              The first {location.people.length} of {location.peopleCount} by name.
+            </Typography>
+          )}
+        </PageSection>
+        <PageSection id="ops-data-source" title="Where its data came from">
+          {location.importRun ? (
             <Facts>
-              <Fact term="NPI">{location.npi}</Fact>
-              <Fact term="PTAN">{location.ptan}</Fact>
-              <Fact term="TIN">{location.tin}</Fact>
-              <Fact term="Jurisdiction">
-                {location.jurisdiction} Part {location.lineOfBusiness}
+              <Fact term="Import">
+                Run {location.importRun.id}: {location.importRun.kind} ({location.importRun.mode})
               </Fact>
-              <Fact term="Place">
-                {location.city}, {location.state}
+              <Fact term="File">{location.importRun.fileName}</Fact>
+              <Fact term="Finished">
+                {location.importRun.finishedAt ? formatDateTime(location.importRun.finishedAt) : 'Not finished'}
               </Fact>
-              <Fact term="Status">
-                {location.status.charAt(0).toUpperCase() + location.status.slice(1)}
-                {location.endDate ? ` (ends ${formatDate(location.endDate)})` : ''}
-              </Fact>
-              <Fact term="People">{location.peopleCount}</Fact>
+              <Fact term="Outcome">{location.importRun.outcome}</Fact>
             </Facts>
-          </PageSection>
-          <PageSection id="ops-administrators" title="Administrators">
-            {location.accessSuspendedAt && (
-              <Alert severity="warning" sx={{ mb: 2 }} data-testid="ops-location-suspended">
-                Its people&apos;s access has been suspended since {formatDateTime(location.accessSuspendedAt)}, for want
-                of a certified administrator.
-              </Alert>
-            )}
-            {location.administrators.length === 0 ? (
-              <Typography>No administrator.</Typography>
-            ) : (
-              <ScrollTable
-                label="Administrators"
-                columns={['Name', 'Username', 'Account', 'Access', 'Certified until', 'Counts as administrator']}
-              >
-                <TableBody>
-                  {location.administrators.map((admin) => (
-                    <TableRow key={admin.userId}>
-                      <TableCell component="th" scope="row" data-label="Name">
-                        {personLink(admin.userId, admin.name)}
-                      </TableCell>
-                      <TableCell data-label="Username">{admin.username}</TableCell>
-                      <TableCell data-label="Account">{accountStatusLabel[admin.status]}</TableCell>
-                      <TableCell data-label="Access">{linkStatusLabel[admin.linkStatus]}</TableCell>
-                      <TableCell data-label="Certified until">{formatDate(admin.certifiedUntil)}</TableCell>
-                      <TableCell data-label="Counts as administrator">{admin.working ? 'Yes' : 'No'}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </ScrollTable>
-            )}
-          </PageSection>
-          <PageSection id="ops-people" title={`People (${location.peopleCount})`}>
-            {location.people.length === 0 ? (
-              <Typography>No one has access to this location.</Typography>
-            ) : (
-              <ScrollTable label="People of the location" columns={['Name', 'Username', 'Role', 'Account']}>
-                <TableBody>
-                  {location.people.map((person) => (
-                    <TableRow key={person.userId}>
-                      <TableCell component="th" scope="row" data-label="Name">
-                        {personLink(person.userId, person.name)}
-                      </TableCell>
-                      <TableCell data-label="Username">{person.username}</TableCell>
-                      <TableCell data-label="Role">{locationRoleLabel[person.role]}</TableCell>
-                      <TableCell data-label="Account">{accountStatusLabel[person.status]}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </ScrollTable>
-            )}
-            {location.peopleCount > location.people.length && (
-              <Typography variant="body2" sx={{ mt: 1 }}>
-                The first {location.people.length} of {location.peopleCount} by name.
-              </Typography>
-            )}
-          </PageSection>
-          <PageSection id="ops-data-source" title="Where its data came from">
-            {location.importRun ? (
-              <Facts>
-                <Fact term="Import">
-                  Run {location.importRun.id}: {location.importRun.kind} ({location.importRun.mode})
-                </Fact>
-                <Fact term="File">{location.importRun.fileName}</Fact>
-                <Fact term="Finished">
-                  {location.importRun.finishedAt ? formatDateTime(location.importRun.finishedAt) : 'Not finished'}
-                </Fact>
-                <Fact term="Outcome">{location.importRun.outcome}</Fact>
-              </Facts>
-            ) : (
-              <Typography>Not from a data feed: registered or made in the portal.</Typography>
-            )}
-          </PageSection>
-        </Grid>
-      </Grid>
+          ) : (
+            <Typography>Not from a data feed: registered or made in the portal.</Typography>
+          )}
+        </PageSection>
+      </RecordLayout>
       {restoring && (
         <ActionDialog
           title={`Restore an administrator to ${location.legalName}`}
@@ -199,8 +189,8 @@ function Location({ location }: { location: OpsLocation }) {
           form="restore"
           people={candidates}
           onCancel={() => setRestoring(false)}
-          onSubmit={async ({ reason, userId }) => {
-            const updated = await restoreAdministrator(location.locationId, { reason, userId: userId ?? '' });
+          call={({ reason, userId }) => restoreAdministrator(location.locationId, { reason, userId: userId ?? '' })}
+          onDone={(updated, { userId }) => {
             queryClient.setQueryData(opsQueryKeys.location(location.locationId), updated);
             void refreshOperatorSession(queryClient);
             setRestoring(false);

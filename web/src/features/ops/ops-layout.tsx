@@ -1,6 +1,7 @@
-import { Alert, AppBar, Box, Button, Chip, Container, Link, Paper, Toolbar, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, Container, Link, Paper, Typography } from '@mui/material';
 import { OPS_PAGE_PATHS, OPS_SIGN_IN_REFUSAL_PARAM, opsSignInRefusals } from '@portal/contracts/ops';
-import { Link as RouterLink, Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
+import { SiteHeader, SkipLink } from '../../components/layouts/header-parts';
 import { SectionSkeleton } from '../../components/layouts/page-section';
 import { ApiError } from '../../lib/api-error';
 import { useApiErrorText } from '../../lib/use-api-error-text';
@@ -9,9 +10,6 @@ import { signInHref } from './api/ops-api';
 import { IdleWarning } from './components/idle-warning';
 import { operatorRoleLabel } from './ops-text';
 import { OpsSessionProvider, useOpsSession } from './ops-session';
-
-/** The focus indicator on the dark header (white on the primary blue, as the portal's header has it). */
-const FOCUS_RING_ON_DARK = '#ffffff';
 
 /**
  * `/ops`, the contractor's help-desk console (docs/requirements/help-desk.md): its own header (the operator's name and
@@ -23,20 +21,7 @@ export function OpsLayout() {
   return (
     <OpsSessionProvider>
       <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-        <Link
-          href="#main-content"
-          sx={{
-            position: 'absolute',
-            left: -10000,
-            top: 8,
-            zIndex: 2000,
-            bgcolor: 'background.paper',
-            p: 1,
-            '&:focus': { left: 8 },
-          }}
-        >
-          Skip to main content
-        </Link>
+        <SkipLink />
         <OpsHeader />
         <Container
           component="main"
@@ -55,42 +40,31 @@ export function OpsLayout() {
 function OpsHeader() {
   const { state, signOut } = useOpsSession();
   return (
-    <AppBar position="static" component="header" elevation={0} sx={{ '--portal-focus-ring': FOCUS_RING_ON_DARK }}>
-      <Toolbar sx={{ gap: { xs: 1, sm: 2 }, flexWrap: 'wrap', py: 1 }}>
-        <Link
-          component={RouterLink}
-          to={OPS_PAGE_PATHS.console}
-          color="inherit"
-          underline="none"
-          sx={{ flexGrow: 1, flexBasis: { xs: '100%', sm: 'auto' } }}
+    <SiteHeader
+      home={OPS_PAGE_PATHS.console}
+      name="Provider contact center"
+      line="Medicare Provider Portal · help-desk console"
+      toolbarSx={{ gap: { xs: 1, sm: 2 } }}
+    >
+      {state.kind === 'signed-in' && (
+        <Box
+          sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1, sm: 2 }, flexWrap: 'wrap' }}
+          data-testid="ops-operator"
         >
-          <Typography component="span" variant="h6" sx={{ fontWeight: 700, display: 'block', lineHeight: 1.2 }}>
-            Provider contact center
+          <Typography component="span" sx={{ fontWeight: 700 }}>
+            {state.operator.name}
           </Typography>
-          <Typography component="span" variant="body2" sx={{ color: 'secondary.main', display: 'block' }}>
-            Medicare Provider Portal · help-desk console
-          </Typography>
-        </Link>
-        {state.kind === 'signed-in' && (
-          <Box
-            sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1, sm: 2 }, flexWrap: 'wrap' }}
-            data-testid="ops-operator"
-          >
-            <Typography component="span" sx={{ fontWeight: 700 }}>
-              {state.operator.name}
-            </Typography>
-            <Chip
-              label={operatorRoleLabel(state.operator.roles)}
-              size="small"
-              sx={{ bgcolor: 'secondary.main', color: 'secondary.contrastText', fontWeight: 700 }}
-            />
-            <Button color="inherit" variant="outlined" onClick={() => void signOut()}>
-              Sign out
-            </Button>
-          </Box>
-        )}
-      </Toolbar>
-    </AppBar>
+          <Chip
+            label={operatorRoleLabel(state.operator.roles)}
+            size="small"
+            sx={{ bgcolor: 'secondary.main', color: 'secondary.contrastText', fontWeight: 700 }}
+          />
+          <Button color="inherit" variant="outlined" onClick={() => void signOut()}>
+            Sign out
+          </Button>
+        </Box>
+      )}
+    </SiteHeader>
   );
 }
 

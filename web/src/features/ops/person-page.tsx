@@ -2,11 +2,9 @@ import {
   Alert,
   Box,
   Button,
-  Grid,
   Link,
   List,
   ListItem,
-  Paper,
   Stack,
   TableBody,
   TableCell,
@@ -30,6 +28,7 @@ import {
 } from './api/ops-api';
 import { ActionDialog } from './components/action-dialog';
 import { ActionOutcome } from './components/action-outcome';
+import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
 import { RevealField } from './components/reveal-field';
 import { locationLine } from './find-person-page';
@@ -169,24 +168,12 @@ function Person({ person }: { person: OpsPerson }) {
   const statusChip = <StateChip label={accountStatusLabel[person.status]} ok={person.status === 'active'} />;
   return (
     <>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
-        <Typography component="h1" variant="h4">
-          {person.name}
-        </Typography>
-        {statusChip}
-      </Stack>
-      <Grid container spacing={3}>
-        {/* First in the page (a phone shows what the desk can do before the details), on the right from md up. */}
-        <Grid size={{ xs: 12, md: 4 }} sx={{ order: { md: 2 } }}>
-          <Paper
-            component="section"
-            variant="outlined"
-            aria-labelledby="ops-actions-title"
-            sx={{ p: { xs: 2, sm: 3 }, position: { md: 'sticky' }, top: { md: 16 } }}
-          >
-            <Typography component="h2" variant="h5" id="ops-actions-title" gutterBottom>
-              Actions
-            </Typography>
+      <RecordLayout
+        title={person.name}
+        chip={statusChip}
+        actionsId="ops-actions-title"
+        actions={
+          <>
             {actions.length === 0 ? (
               <Typography>Nothing to do here for {person.name}.</Typography>
             ) : (
@@ -212,140 +199,139 @@ function Person({ person }: { person: OpsPerson }) {
               </Typography>
             )}
             <ActionOutcome text={done} testId="ops-person-outcome" />
-          </Paper>
-        </Grid>
-        <Grid size={{ xs: 12, md: 8 }} sx={{ order: { md: 1 } }}>
-          <PageSection id="ops-status" title="Status and why">
-            {person.statusReasons.length === 0 ? (
-              <Typography sx={{ mb: 2 }}>Nothing stops {person.name} from logging in.</Typography>
-            ) : (
-              <List disablePadding data-testid="ops-status-reasons" sx={{ mb: 2 }}>
-                {person.statusReasons.map((reason) => (
-                  <ListItem key={reason.code} disableGutters>
-                    <Alert severity="warning" sx={{ width: '100%' }}>
-                      {statusReasonText(reason)}
-                    </Alert>
-                  </ListItem>
+          </>
+        }
+      >
+        <PageSection id="ops-status" title="Status and why">
+          {person.statusReasons.length === 0 ? (
+            <Typography sx={{ mb: 2 }}>Nothing stops {person.name} from logging in.</Typography>
+          ) : (
+            <List disablePadding data-testid="ops-status-reasons" sx={{ mb: 2 }}>
+              {person.statusReasons.map((reason) => (
+                <ListItem key={reason.code} disableGutters>
+                  <Alert severity="warning" sx={{ width: '100%' }}>
+                    {statusReasonText(reason)}
+                  </Alert>
+                </ListItem>
+              ))}
+            </List>
+          )}
+          <Facts>
+            <Fact term="Username">{person.username}</Fact>
+            <Fact term="Email">
+              <RevealField userId={person.userId} field="email" label="email address" masked={person.email} />
+            </Fact>
+            <Fact term="Phone">
+              {person.phone ? (
+                <RevealField userId={person.userId} field="phone" label="phone number" masked={person.phone} />
+              ) : (
+                'None on the account'
+              )}
+            </Fact>
+            <Fact term="Last login">{person.lastLoginAt ? formatDateTime(person.lastLoginAt) : 'Never'}</Fact>
+            <Fact term="Account created">{formatDate(person.createdAt)}</Fact>
+          </Facts>
+        </PageSection>
+        <PageSection id="ops-mfa" title="Two-step verification">
+          <Facts>
+            <Fact term="Authenticator app">{person.mfa.authenticator ? 'Set up' : 'Not set up'}</Fact>
+            <Fact term="Passkeys">{person.mfa.passkeys}</Fact>
+            <Fact term="Recovery codes left">{person.mfa.recoveryCodesLeft}</Fact>
+          </Facts>
+        </PageSection>
+        <PageSection id="ops-sessions" title="Sessions">
+          {person.sessions.length === 0 ? (
+            <Typography>Not logged in anywhere.</Typography>
+          ) : (
+            <ScrollTable label="Open sessions" columns={['Started', 'Last active', 'Browser']}>
+              <TableBody>
+                {person.sessions.map((session, index) => (
+                  <TableRow key={`${session.createdAt}-${index}`}>
+                    <TableCell data-label="Started">{formatDateTime(session.createdAt)}</TableCell>
+                    <TableCell data-label="Last active">{formatDateTime(session.lastSeenAt)}</TableCell>
+                    <TableCell data-label="Browser">{session.userAgent ?? 'Unknown'}</TableCell>
+                  </TableRow>
                 ))}
-              </List>
-            )}
-            <Facts>
-              <Fact term="Username">{person.username}</Fact>
-              <Fact term="Email">
-                <RevealField userId={person.userId} field="email" label="email address" masked={person.email} />
-              </Fact>
-              <Fact term="Phone">
-                {person.phone ? (
-                  <RevealField userId={person.userId} field="phone" label="phone number" masked={person.phone} />
-                ) : (
-                  'None on the account'
-                )}
-              </Fact>
-              <Fact term="Last login">{person.lastLoginAt ? formatDateTime(person.lastLoginAt) : 'Never'}</Fact>
-              <Fact term="Account created">{formatDate(person.createdAt)}</Fact>
-            </Facts>
-          </PageSection>
-          <PageSection id="ops-mfa" title="Two-step verification">
-            <Facts>
-              <Fact term="Authenticator app">{person.mfa.authenticator ? 'Set up' : 'Not set up'}</Fact>
-              <Fact term="Passkeys">{person.mfa.passkeys}</Fact>
-              <Fact term="Recovery codes left">{person.mfa.recoveryCodesLeft}</Fact>
-            </Facts>
-          </PageSection>
-          <PageSection id="ops-sessions" title="Sessions">
-            {person.sessions.length === 0 ? (
-              <Typography>Not logged in anywhere.</Typography>
-            ) : (
-              <ScrollTable label="Open sessions" columns={['Started', 'Last active', 'Browser']}>
-                <TableBody>
-                  {person.sessions.map((session, index) => (
-                    <TableRow key={`${session.createdAt}-${index}`}>
-                      <TableCell data-label="Started">{formatDateTime(session.createdAt)}</TableCell>
-                      <TableCell data-label="Last active">{formatDateTime(session.lastSeenAt)}</TableCell>
-                      <TableCell data-label="Browser">{session.userAgent ?? 'Unknown'}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </ScrollTable>
-            )}
-          </PageSection>
-          <PageSection id="ops-locations" title="Locations and roles">
-            {person.locations.length === 0 ? (
-              <Typography>No provider location.</Typography>
-            ) : (
-              <ScrollTable
-                label={`${person.name}'s locations`}
-                columns={['Location', 'Role', 'Access', 'Certified until']}
-              >
-                <TableBody>
-                  {person.locations.map((location) => (
-                    <TableRow key={location.locationId}>
-                      <TableCell component="th" scope="row" data-label="Location">
-                        <Box>
-                          <Link
-                            component={RouterLink}
-                            to={opsPath(OPS_PAGE_PATHS.location, { locationId: location.locationId })}
-                          >
-                            {location.legalName}
-                          </Link>
-                          <Typography variant="body2" color="text.secondary">
-                            {locationLine(location)}
-                          </Typography>
-                        </Box>
-                      </TableCell>
-                      <TableCell data-label="Role">{locationRoleLabel[location.role]}</TableCell>
-                      <TableCell data-label="Access">{linkStatusLabel[location.linkStatus]}</TableCell>
-                      <TableCell data-label="Certified until">{formatDate(location.certifiedUntil)}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </ScrollTable>
-            )}
-          </PageSection>
-          <PageSection id="ops-pending" title="Pending requests and invitations">
-            {person.pendingRequests.length === 0 && person.invitations.length === 0 ? (
-              <Typography>No pending access request or open invitation.</Typography>
-            ) : (
-              <List disablePadding>
-                {person.pendingRequests.map((request) => (
-                  <ListItem key={request.requestId} disableGutters>
-                    Asked for access to {request.location.legalName} (NPI {request.location.npi}) on{' '}
-                    {formatDate(request.requestedAt)}; waiting for its administrator.
-                  </ListItem>
+              </TableBody>
+            </ScrollTable>
+          )}
+        </PageSection>
+        <PageSection id="ops-locations" title="Locations and roles">
+          {person.locations.length === 0 ? (
+            <Typography>No provider location.</Typography>
+          ) : (
+            <ScrollTable
+              label={`${person.name}'s locations`}
+              columns={['Location', 'Role', 'Access', 'Certified until']}
+            >
+              <TableBody>
+                {person.locations.map((location) => (
+                  <TableRow key={location.locationId}>
+                    <TableCell component="th" scope="row" data-label="Location">
+                      <Box>
+                        <Link
+                          component={RouterLink}
+                          to={opsPath(OPS_PAGE_PATHS.location, { locationId: location.locationId })}
+                        >
+                          {location.legalName}
+                        </Link>
+                        <Typography variant="body2" color="text.secondary">
+                          {locationLine(location)}
+                        </Typography>
+                      </Box>
+                    </TableCell>
+                    <TableCell data-label="Role">{locationRoleLabel[location.role]}</TableCell>
+                    <TableCell data-label="Access">{linkStatusLabel[location.linkStatus]}</TableCell>
+                    <TableCell data-label="Certified until">{formatDate(location.certifiedUntil)}</TableCell>
+                  </TableRow>
                 ))}
-                {person.invitations.map((invitation) => (
-                  <ListItem key={`${invitation.location.locationId}-${invitation.sentAt}`} disableGutters>
-                    Invited to {invitation.location.legalName} (NPI {invitation.location.npi}) as{' '}
-                    {locationRoleLabel[invitation.role].toLowerCase()} on {formatDate(invitation.sentAt)}; the link
-                    works until {formatDateTime(invitation.expiresAt)}.
-                  </ListItem>
+              </TableBody>
+            </ScrollTable>
+          )}
+        </PageSection>
+        <PageSection id="ops-pending" title="Pending requests and invitations">
+          {person.pendingRequests.length === 0 && person.invitations.length === 0 ? (
+            <Typography>No pending access request or open invitation.</Typography>
+          ) : (
+            <List disablePadding>
+              {person.pendingRequests.map((request) => (
+                <ListItem key={request.requestId} disableGutters>
+                  Asked for access to {request.location.legalName} (NPI {request.location.npi}) on{' '}
+                  {formatDate(request.requestedAt)}; waiting for its administrator.
+                </ListItem>
+              ))}
+              {person.invitations.map((invitation) => (
+                <ListItem key={`${invitation.location.locationId}-${invitation.sentAt}`} disableGutters>
+                  Invited to {invitation.location.legalName} (NPI {invitation.location.npi}) as{' '}
+                  {locationRoleLabel[invitation.role].toLowerCase()} on {formatDate(invitation.sentAt)}; the link works
+                  until {formatDateTime(invitation.expiresAt)}.
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </PageSection>
+        <PageSection id="ops-audit" title="Recent activity">
+          {person.auditEvents.length === 0 ? (
+            <Typography>No recorded activity.</Typography>
+          ) : (
+            <ScrollTable label="Recent activity" columns={['When', 'What', 'Who', 'Outcome', 'Reason']}>
+              <TableBody>
+                {person.auditEvents.map((event, index) => (
+                  <TableRow key={`${event.at}-${index}`}>
+                    <TableCell data-label="When" sx={{ whiteSpace: { sm: 'nowrap' } }}>
+                      {formatDateTime(event.at)}
+                    </TableCell>
+                    <TableCell data-label="What">{event.label}</TableCell>
+                    <TableCell data-label="Who">{event.actor}</TableCell>
+                    <TableCell data-label="Outcome">{event.outcome === 'success' ? 'Done' : 'Failed'}</TableCell>
+                    <TableCell data-label="Reason">{event.reason ?? '—'}</TableCell>
+                  </TableRow>
                 ))}
-              </List>
-            )}
-          </PageSection>
-          <PageSection id="ops-audit" title="Recent activity">
-            {person.auditEvents.length === 0 ? (
-              <Typography>No recorded activity.</Typography>
-            ) : (
-              <ScrollTable label="Recent activity" columns={['When', 'What', 'Who', 'Outcome', 'Reason']}>
-                <TableBody>
-                  {person.auditEvents.map((event, index) => (
-                    <TableRow key={`${event.at}-${index}`}>
-                      <TableCell data-label="When" sx={{ whiteSpace: { sm: 'nowrap' } }}>
-                        {formatDateTime(event.at)}
-                      </TableCell>
-                      <TableCell data-label="What">{event.label}</TableCell>
-                      <TableCell data-label="Who">{event.actor}</TableCell>
-                      <TableCell data-label="Outcome">{event.outcome === 'success' ? 'Done' : 'Failed'}</TableCell>
-                      <TableCell data-label="Reason">{event.reason ?? '—'}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </ScrollTable>
-            )}
-          </PageSection>
-        </Grid>
-      </Grid>
+              </TableBody>
+            </ScrollTable>
+          )}
+        </PageSection>
+      </RecordLayout>
       {open && (
         <ActionDialog
           title={open.title}
@@ -354,11 +340,13 @@ function Person({ person }: { person: OpsPerson }) {
           confirmColor={open.color}
           form={open.form}
           onCancel={() => setOpen(undefined)}
-          onSubmit={async (request) => {
-            const updated = await runPersonAction(person.userId, open.kind, {
+          call={(request) =>
+            runPersonAction(person.userId, open.kind, {
               reason: request.reason,
               ...(open.form === 'identity' ? { identityChecks: request.identityChecks } : {}),
-            });
+            })
+          }
+          onDone={(updated) => {
             queryClient.setQueryData(opsQueryKeys.person(person.userId), updated);
             void refreshOperatorSession(queryClient);
             setOpen(undefined);

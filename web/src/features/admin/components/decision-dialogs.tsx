@@ -1,7 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { useId } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
 import {
   ApproveAccessRequest,
   DENY_REASON_MAX,
@@ -9,12 +5,13 @@ import {
   type AdminAccessRequest,
   type LocationRole,
 } from '@portal/contracts';
+import { useId } from 'react';
+import { useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useApiForm } from '../../../components/form/api-form';
+import { ApiFormDialog } from '../../../components/form/api-form-dialog';
 import { FormCountedTextField } from '../../../components/form/form-counted-text-field';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
-import { useReauth } from '../../../components/reauth/reauth-provider';
-import { approveRequest, denyRequest } from '../api/admin-api';
+import { adminQueryKeys, approveRequest, denyRequest } from '../api/admin-api';
 
 const roleOptions = [
   { value: 'user', label: 'User: uses the portal for this location' },
@@ -22,6 +19,20 @@ const roleOptions = [
 ] as const;
 
 const who = (request: AdminAccessRequest) => `${request.name} (${request.username})`;
+
+/**
+ * A decision on a pending request: the console's confirmed action with a form (`ApiFormDialog`, re-authenticating when
+ * the login is old); the lists are read again before it stops being busy. A refusal (a location at its 5
+ * administrators, a request someone else decided) shows in the dialog's error summary, which takes the focus.
+ */
+function useDecision<V>(call: (values: V) => Promise<unknown>, onDone: (values: V) => void) {
+  return useReauthMutation({
+    call,
+    refresh: adminQueryKeys.all,
+    refreshAfterFailure: true,
+    onSuccess: (_result, values) => onDone(values),
+  });
+}
 
 /**
  * Approve a pending request: the administrator chooses the role the person gets at the location. Labelled by its
@@ -37,57 +48,41 @@ export function ApproveDialog({
   onCancel: () => void;
 }) {
   const id = useId();
-  const { withReauth } = useReauth();
-  const form = useForm<{ role: LocationRole }>({
-    resolver: zodResolver(ApproveAccessRequest, { error: () => 'Choose the role.' }),
-    defaultValues: { role: 'user' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(
-    form,
-    { role: `${id}-role` },
-    {
-      submit: async ({ role }) => {
-        await withReauth(() => approveRequest(request.requestId, role));
-        onDone(role);
-      },
-    },
+  const approve = useDecision(
+    ({ role }: { role: LocationRole }) => approveRequest(request.requestId, role),
+    ({ role }) => onDone(role),
   );
+  const form = useApiForm<{ role: LocationRole }>({
+    schema: ApproveAccessRequest,
+    schemaMessage: () => 'Choose the role.',
+    defaultValues: { role: 'user' },
+    fieldIds: { role: `${id}-role` },
+    submit: async (values) => {
+      await approve.mutateAsync(values);
+    },
+  });
   return (
-    <Dialog
-      open
-      onClose={onCancel}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      slotProps={{ transition: { onEntered: () => document.getElementById(`${id}-role`)?.focus() } }}
+    <ApiFormDialog
+      form={form}
+      action={approve}
+      title="Approve access"
+      confirmLabel="Approve"
+      confirmColor="primary"
+      onCancel={onCancel}
+      initialFocus={`${id}-role`}
+      fields={
+        <FormRadioGroup
+          id={`${id}-role`}
+          label="Role"
+          name="role"
+          control={form.form.control}
+          options={roleOptions}
+          required
+        />
+      }
     >
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogTitle id={`${id}-title`}>Approve access</DialogTitle>
-          <DialogContent>
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <DialogContentText id={`${id}-text`}>
-              {who(request)} gets access to {request.legalName} (NPI {request.npi}). We email them the decision.
-            </DialogContentText>
-            <FormRadioGroup
-              id={`${id}-role`}
-              label="Role"
-              name="role"
-              control={form.control}
-              options={roleOptions}
-              required
-            />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onCancel}>Cancel</Button>
-            <Button type="submit" variant="contained" disabled={isSubmitting}>
-              Approve
-            </Button>
-          </DialogActions>
-        </form>
-      </FormProvider>
-    </Dialog>
+      {who(request)} gets access to {request.legalName} (NPI {request.npi}). We email them the decision.
+    </ApiFormDialog>
   );
 }
 
@@ -102,60 +97,41 @@ export function DenyDialog({
   onCancel: () => void;
 }) {
   const id = useId();
-  const { withReauth } = useReauth();
-  const form = useForm<DenyAccessRequest>({
-    resolver: zodResolver(DenyAccessRequest, {
-      error: () => `The reason can be at most ${DENY_REASON_MAX} characters.`,
-    }),
-    defaultValues: { reason: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting, errors } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(
-    form,
-    { reason: `${id}-reason` },
-    {
-      submit: async ({ reason }) => {
-        await withReauth(() => denyRequest(request.requestId, reason || undefined));
-        onDone();
-      },
-    },
+  const deny = useDecision(
+    ({ reason }: DenyAccessRequest) => denyRequest(request.requestId, reason || undefined),
+    onDone,
   );
+  const form = useApiForm<DenyAccessRequest>({
+    schema: DenyAccessRequest,
+    schemaMessage: () => `The reason can be at most ${DENY_REASON_MAX} characters.`,
+    defaultValues: { reason: '' },
+    fieldIds: { reason: `${id}-reason` },
+    submit: async (values) => {
+      await deny.mutateAsync(values);
+    },
+  });
   return (
-    <Dialog
-      open
-      onClose={onCancel}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      slotProps={{ transition: { onEntered: () => form.setFocus('reason') } }}
+    <ApiFormDialog
+      form={form}
+      action={deny}
+      title="Deny access"
+      confirmLabel="Deny"
+      onCancel={onCancel}
+      initialFocus={`${id}-reason`}
+      fields={
+        <FormCountedTextField
+          id={`${id}-reason`}
+          label="Reason (optional)"
+          control={form.form.control}
+          name="reason"
+          max={DENY_REASON_MAX}
+          registration={form.form.register('reason')}
+          error={form.form.formState.errors.reason}
+        />
+      }
     >
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogTitle id={`${id}-title`}>Deny access</DialogTitle>
-          <DialogContent>
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <DialogContentText id={`${id}-text`}>
-              {who(request)} does not get access to {request.legalName} (NPI {request.npi}). We email them the decision,
-              with your reason if you give one.
-            </DialogContentText>
-            <FormCountedTextField
-              id={`${id}-reason`}
-              label="Reason (optional)"
-              control={form.control}
-              name="reason"
-              max={DENY_REASON_MAX}
-              registration={form.register('reason')}
-              error={errors.reason}
-            />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onCancel}>Cancel</Button>
-            <Button type="submit" variant="contained" color="error" disabled={isSubmitting}>
-              Deny
-            </Button>
-          </DialogActions>
-        </form>
-      </FormProvider>
-    </Dialog>
+      {who(request)} does not get access to {request.legalName} (NPI {request.npi}). We email them the decision, with
+      your reason if you give one.
+    </ApiFormDialog>
   );
 }

@@ -249,6 +249,8 @@ function PersonCard({
  * only; each action after a confirmation, asking for the password again when the login is old.
  */
 export function PeopleSection() {
+  // A plain useForm, not useApiForm (docs/decisions/0079-console-actions.md): the search sends nothing to the API, it
+  // sets the query of the list below.
   const searchForm = useForm<{ q: string }>({ defaultValues: { q: '' } });
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(1);

@@ -1,12 +1,11 @@
 import { Button, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import type { AdminAccessRequest } from '@portal/contracts';
-import { adminQueryKeys, usePendingRequests } from '../api/admin-api';
+import { usePendingRequests } from '../api/admin-api';
 import { Pager } from './pager';
 import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 
@@ -24,17 +23,16 @@ const roleText = { administrator: 'an administrator', user: 'a user' } as const;
 export function RequestsSection() {
   const [page, setPage] = useState(1);
   const requests = usePendingRequests(page);
-  const queryClient = useQueryClient();
   const [deciding, setDeciding] = useState<{ request: AdminAccessRequest; decision: 'approve' | 'deny' }>();
   const [status, setStatus] = useState<string>();
   const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('requests');
 
-  const decided = async (message: string) => {
+  // The dialog's action reads the lists again (the row goes); the focus goes to the section's heading.
+  const decided = (message: string) => {
     focusHeadingAfterRender();
     setDeciding(undefined);
     setStatus(message);
     if (requests.data?.items.length === 1 && page > 1) setPage(page - 1);
-    await queryClient.invalidateQueries({ queryKey: adminQueryKeys.all });
   };
 
   return (
@@ -105,7 +103,7 @@ export function RequestsSection() {
           request={deciding.request}
           onCancel={() => setDeciding(undefined)}
           onDone={(role) =>
-            void decided(
+            decided(
               `Approved: ${deciding.request.name} is now ${roleText[role]} of ${deciding.request.legalName}. We emailed them.`,
             )
           }
@@ -116,7 +114,7 @@ export function RequestsSection() {
           request={deciding.request}
           onCancel={() => setDeciding(undefined)}
           onDone={() =>
-            void decided(
+            decided(
               `Denied: ${deciding.request.name} does not get access to ${deciding.request.legalName}. We emailed them.`,
             )
           }

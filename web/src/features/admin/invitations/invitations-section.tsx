@@ -1,8 +1,7 @@
 import { Button, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import type { OpenInvitation } from '@portal/contracts/invitations';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { ConfirmActionDialog, useReauthMutation } from '../../../components/dialogs/confirm-action';
 import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
@@ -22,28 +21,27 @@ const roleText = { administrator: 'Administrator', user: 'User' } as const;
  */
 export function InvitationsSection() {
   const invitations = useInvitations();
-  const queryClient = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const [revoking, setRevoking] = useState<OpenInvitation>();
   const [status, setStatus] = useState<string>();
   const focusHeadingAfterRender = useFocusSectionHeadingAfterRender('invitations');
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: invitationsQueryKey });
-  const sent = async (invitation: OpenInvitation) => {
+  // The dialog's action reads the list again.
+  const sent = (invitation: OpenInvitation) => {
     setInviting(false);
     setStatus(`We emailed an invitation to ${invitation.email} for ${invitation.locationName}.`);
-    await refresh();
   };
   const revoke = useReauthMutation({
     call: (invitation: OpenInvitation) => revokeInvitation(invitation.locationId, invitation.id),
     refresh: invitationsQueryKey,
+    // A refusal (someone accepted or withdrew it meanwhile) shows in the dialog, as an alert; the list is read again.
+    refreshAfterFailure: true,
     onSuccess: (_result, invitation) => {
       focusHeadingAfterRender();
       setRevoking(undefined);
       setStatus(`The invitation to ${invitation.email} was withdrawn: its link no longer works.`);
     },
   });
-  const revokeErrorText = useActionErrorText(revoke);
   const locations = invitations.data?.locations ?? [];
 
   return (
@@ -104,20 +102,18 @@ export function InvitationsSection() {
           </ScrollTable>
         )}
       </SectionQuery>
-      {inviting && (
-        <InviteDialog locations={locations} onDone={(i) => void sent(i)} onCancel={() => setInviting(false)} />
-      )}
+      {inviting && <InviteDialog locations={locations} onDone={sent} onCancel={() => setInviting(false)} />}
       {revoking && (
         <ConfirmActionDialog
           title="Withdraw the invitation?"
           confirmLabel="Withdraw"
           action={revoke}
+          showError
           onConfirm={() => revoke.mutate(revoking)}
           onCancel={() => setRevoking(undefined)}
         >
           The link sent to {revoking.email} for {revoking.locationName} stops working at once. You can invite them again
           later.
-          {revokeErrorText && ` ${revokeErrorText}`}
         </ConfirmActionDialog>
       )}
     </PageSection>

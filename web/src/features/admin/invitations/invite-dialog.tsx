@@ -1,16 +1,14 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { CreateInvitationRequest, type InvitableLocation, type OpenInvitation } from '@portal/contracts/invitations';
 import { useId } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useApiForm } from '../../../components/form/api-form';
+import { ApiFormDialog } from '../../../components/form/api-form-dialog';
 import { EmailField, FormField } from '../../../components/form/form-field';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
 import { FormSelectField } from '../../../components/form/form-select-field';
 import { requestResolver } from '../../../components/form/request-resolver';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
-import { useReauth } from '../../../components/reauth/reauth-provider';
-import { createInvitation } from './invitations-api';
+import { createInvitation, invitationsQueryKey } from './invitations-api';
 
 const roleOptions = [
   { value: 'user', label: 'User: uses the portal for this location' },
@@ -38,8 +36,8 @@ export function InviteDialog({
 }) {
   const id = useId();
   const fieldIds = { email: `${id}-email`, name: `${id}-name`, locationId: `${id}-location`, role: `${id}-role` };
-  const { withReauth } = useReauth();
-  const form = useForm<CreateInvitationRequest, unknown, z.output<typeof CreateInvitationRequest>>({
+  const invite = useReauthMutation({ call: createInvitation, refresh: invitationsQueryKey, onSuccess: onDone });
+  const form = useApiForm<CreateInvitationRequest, z.output<typeof CreateInvitationRequest>>({
     resolver,
     defaultValues: {
       email: '',
@@ -47,65 +45,53 @@ export function InviteDialog({
       locationId: locations.length === 1 ? locations[0]!.locationId : '',
       role: 'user',
     },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting, errors } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
-    submit: async (values) => onDone(await withReauth(() => createInvitation(values))),
+    fieldIds,
+    submit: async (values) => {
+      await invite.mutateAsync(values);
+    },
     fieldForCode: { Invitation_Already_Member: 'email' },
   });
   const only = locations.length === 1 ? locations[0] : undefined;
 
   return (
-    <Dialog
-      open
-      onClose={onCancel}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      fullWidth
-      maxWidth="sm"
-      slotProps={{ transition: { onEntered: () => document.getElementById(fieldIds.email)?.focus() } }}
-    >
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate data-testid="invite-form">
-          <DialogTitle id={`${id}-title`}>Invite a person</DialogTitle>
-          <DialogContent>
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <DialogContentText id={`${id}-text`}>
-              We email them a link that works once, for 7 days. They create their account with that address, or log in
-              to the account that has it, and get the location at once.
-              {only && ` The location: ${only.legalName} (NPI ${only.npi}).`}
-            </DialogContentText>
-            <EmailField id={fieldIds.email} name="email" label="Their email address" required />
-            {/* The email greets them by it (issue 38 item 10). */}
-            <FormField id={fieldIds.name} name="name" label="Their name (optional)" autoComplete="off" />
-            {!only && (
-              <FormSelectField
-                id={fieldIds.locationId}
-                label="Location"
-                options={locations.map((l) => ({ value: l.locationId, label: `${l.legalName} (NPI ${l.npi})` }))}
-                registration={form.register('locationId')}
-                error={errors.locationId}
-                required
-              />
-            )}
-            <FormRadioGroup
-              id={fieldIds.role}
-              label="Role"
-              name="role"
-              control={form.control}
-              options={roleOptions}
+    <ApiFormDialog
+      form={form}
+      action={invite}
+      title="Invite a person"
+      confirmLabel="Send the invitation"
+      confirmColor="primary"
+      onCancel={onCancel}
+      wide
+      initialFocus={fieldIds.email}
+      fields={
+        <>
+          <EmailField id={fieldIds.email} name="email" label="Their email address" required />
+          {/* The email greets them by it (issue 38 item 10). */}
+          <FormField id={fieldIds.name} name="name" label="Their name (optional)" autoComplete="off" />
+          {!only && (
+            <FormSelectField
+              id={fieldIds.locationId}
+              label="Location"
+              options={locations.map((l) => ({ value: l.locationId, label: `${l.legalName} (NPI ${l.npi})` }))}
+              registration={form.form.register('locationId')}
+              error={form.form.formState.errors.locationId}
               required
             />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onCancel}>Cancel</Button>
-            <Button type="submit" variant="contained" disabled={isSubmitting}>
-              Send the invitation
-            </Button>
-          </DialogActions>
-        </form>
-      </FormProvider>
-    </Dialog>
+          )}
+          <FormRadioGroup
+            id={fieldIds.role}
+            label="Role"
+            name="role"
+            control={form.form.control}
+            options={roleOptions}
+            required
+          />
+        </>
+      }
+    >
+      We email them a link that works once, for 7 days. They create their account with that address, or log in to the
+      account that has it, and get the location at once.
+      {only && ` The location: ${only.legalName} (NPI ${only.npi}).`}
+    </ApiFormDialog>
   );
 }

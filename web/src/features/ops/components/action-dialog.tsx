@@ -1,18 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  FormControl,
-  FormControlLabel,
-  FormGroup,
-  FormHelperText,
-  FormLabel,
-} from '@mui/material';
+import { Checkbox, FormControl, FormControlLabel, FormGroup, FormHelperText, FormLabel } from '@mui/material';
 import {
   OPS_REASON_MAX,
   OPS_REASON_MIN,
@@ -23,11 +9,13 @@ import {
   type IdentityCheck,
 } from '@portal/contracts/ops';
 import { useId, type ReactNode } from 'react';
-import { FormProvider, useController, useForm, type Control } from 'react-hook-form';
+import { useController, type Control } from 'react-hook-form';
+import { useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useApiForm } from '../../../components/form/api-form';
+import { ApiFormDialog } from '../../../components/form/api-form-dialog';
 import { FormCountedTextField } from '../../../components/form/form-counted-text-field';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
+import { requestResolver } from '../../../components/form/request-resolver';
 import { useFieldErrorText } from '../../../components/form/form-text-field';
 import { identityCheckLabel } from '../ops-text';
 
@@ -48,6 +36,7 @@ const messages: Record<string, string> = {
 };
 
 const schemas = { reason: OpsActionRequest, identity: OpsResetMfaRequest, restore: OpsRestoreAdministratorRequest };
+type ActionRequest = { reason: string; identityChecks?: IdentityCheck[]; userId?: string };
 
 /** The request of each form, from its values (only the fields its schema has). */
 const requestOf = (form: ActionForm, values: ActionValues) =>
@@ -60,16 +49,19 @@ const requestOf = (form: ActionForm, values: ActionValues) =>
 /**
  * An action of the console in a labelled, focus-trapped dialog (docs/requirements/help-desk.md#actions): what it does,
  * the fields it needs (a reason always, checked as the server checks it), and the server's refusal in the dialog's
- * error summary. The reason box takes focus when it opens, except where a choice comes first.
+ * error summary, which takes the focus (the dialog stays open). The shared `ApiFormDialog` with a `useReauthMutation`
+ * (the console has no re-authentication: the call runs as it is). The reason box takes focus when it opens, except
+ * where a choice comes first.
  */
-export function ActionDialog({
+export function ActionDialog<R>({
   title,
   description,
   confirmLabel,
   confirmColor = 'primary',
   form: kind = 'reason',
   people = [],
-  onSubmit,
+  call,
+  onDone,
   onCancel,
 }: {
   title: string;
@@ -79,84 +71,64 @@ export function ActionDialog({
   form?: ActionForm;
   /** The people a supervisor may restore as administrator (`restore`). */
   people?: { value: string; label: string }[];
-  /** Sends the request; a failure is shown in the dialog (it stays open). */
-  onSubmit: (request: { reason: string; identityChecks?: IdentityCheck[]; userId?: string }) => Promise<void>;
+  /** Sends the request (only the fields of this form's schema). */
+  call: (request: ActionRequest) => Promise<R>;
+  /** After the call succeeded: put its answer in place, close the dialog, say what happened. */
+  onDone: (result: R, request: ActionRequest) => void;
   onCancel: () => void;
 }) {
   const id = useId();
-  const form = useForm<ActionValues>({
-    resolver: async (values, context, options) => {
-      const request = requestOf(kind, values);
-      const result = await zodResolver(schemas[kind], {
-        error: (issue) => messages[String(issue.path?.[0])] ?? reasonMessage,
-      })(request as never, context, options as never);
-      return result as never;
-    },
+  const fieldIds = { userId: `${id}-person`, identityChecks: `${id}-checks`, reason: `${id}-reason` };
+  const action = useReauthMutation({ call, onSuccess: onDone });
+  const form = useApiForm<ActionValues>({
+    resolver: requestResolver(schemas[kind], (values: ActionValues) => requestOf(kind, values), messages) as never,
     defaultValues: { reason: '', identityChecks: [], userId: '' },
-    shouldFocusError: false,
+    fieldIds,
+    submit: async (values) => {
+      await action.mutateAsync(requestOf(kind, values));
+    },
   });
-  const { submitCount, isSubmitting, errors } = form.formState;
-  const { onSubmit: submit, summary } = useApiFormSubmit(
-    form,
-    { userId: `${id}-person`, identityChecks: `${id}-checks`, reason: `${id}-reason` },
-    { submit: (values) => onSubmit(requestOf(kind, values)) },
-  );
+  const { errors } = form.form.formState;
   return (
-    <Dialog
-      open
-      onClose={onCancel}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-text`}
-      maxWidth="sm"
-      fullWidth
-      slotProps={{
-        transition: {
-          onEntered: () =>
-            kind === 'reason'
-              ? form.setFocus('reason')
-              : document.getElementById(kind === 'restore' ? `${id}-person` : `${id}-checks`)?.focus(),
-        },
-      }}
-    >
-      <FormProvider {...form}>
-        <form onSubmit={submit} noValidate>
-          <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
-          <DialogContent>
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <DialogContentText id={`${id}-text`} component="div">
-              {description}
-            </DialogContentText>
-            {kind === 'restore' && (
-              <FormRadioGroup
-                id={`${id}-person`}
-                label="Who becomes the administrator"
-                name="userId"
-                control={form.control}
-                options={people}
-                required
-              />
-            )}
-            {kind === 'identity' && <IdentityChecklist id={`${id}-checks`} control={form.control} />}
-            <FormCountedTextField
-              id={`${id}-reason`}
-              label="Reason"
+    <ApiFormDialog
+      form={form}
+      action={action}
+      title={title}
+      confirmLabel={confirmLabel}
+      confirmColor={confirmColor}
+      onCancel={onCancel}
+      wide
+      initialFocus={
+        kind === 'reason' ? fieldIds.reason : kind === 'restore' ? fieldIds.userId : fieldIds.identityChecks
+      }
+      fields={
+        <>
+          {kind === 'restore' && (
+            <FormRadioGroup
+              id={fieldIds.userId}
+              label="Who becomes the administrator"
+              name="userId"
+              control={form.form.control}
+              options={people}
               required
-              control={form.control}
-              name="reason"
-              max={OPS_REASON_MAX}
-              registration={form.register('reason')}
-              error={errors.reason}
             />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onCancel}>Cancel</Button>
-            <Button type="submit" variant="contained" color={confirmColor} disabled={isSubmitting}>
-              {confirmLabel}
-            </Button>
-          </DialogActions>
-        </form>
-      </FormProvider>
-    </Dialog>
+          )}
+          {kind === 'identity' && <IdentityChecklist id={fieldIds.identityChecks} control={form.form.control} />}
+          <FormCountedTextField
+            id={fieldIds.reason}
+            label="Reason"
+            required
+            control={form.form.control}
+            name="reason"
+            max={OPS_REASON_MAX}
+            registration={form.form.register('reason')}
+            error={errors.reason}
+          />
+        </>
+      }
+    >
+      {description}
+    </ApiFormDialog>
   );
 }
 
