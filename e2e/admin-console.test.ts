@@ -4,6 +4,11 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPglite } from '../server/src/db/client';
 import { accessRequests, providerLocations, userLocations, users } from '../server/src/db/schema';
+// The server tests' factories, file by file (their index also loads the server suite's vitest set-up).
+import { createLocation } from '../server/test/factories/locations';
+import { createPerson } from '../server/test/factories/people';
+import { link } from '../server/test/factories/links';
+import { requestAccess } from '../server/test/factories/requests';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
 import { loginEnrolling, loginWithTotp, logOut } from './support/login';
@@ -36,68 +41,38 @@ describe('the administrator console', () => {
       const database = await openPglite(join(dataDir, 'pgdata'));
       const { db } = database;
       const [admin] = await db.select().from(users).where(eq(users.username, ADMIN));
-      const [link] = await db
+      const [adminLink] = await db
         .select({ locationId: userLocations.locationId, legalName: providerLocations.legalName })
         .from(userLocations)
         .innerJoin(providerLocations, eq(providerLocations.id, userLocations.locationId))
         .where(and(eq(userLocations.userId, admin!.id), eq(userLocations.role, 'administrator')))
         .orderBy(asc(providerLocations.npi))
         .limit(1);
-      locationName = link!.legalName;
+      locationName = adminLink!.legalName;
       // Only this test's two requests wait, so the list empties after them: the demo's own requesters have withdrawn
       // theirs (withdrawn, not deleted, or the demo seeding at start would ask again).
       await db.update(accessRequests).set({ status: 'withdrawn' });
       for (const username of [APPROVED, DENIED]) {
         const [requester] = await db.select().from(users).where(eq(users.username, username));
-        await db.insert(accessRequests).values({ userId: requester!.id, locationId: link!.locationId });
+        await requestAccess(db, requester!.id, adminLink!.locationId);
       }
       // A location of the administrator's that already has its 5 administrators, a person there who never logged in,
       // and a person there who also works for a location the administrator does not manage.
-      const location = async (legalName: string, npi: string) =>
-        (
-          await db
-            .insert(providerLocations)
-            .values({
-              npi,
-              ptan: `P${npi.slice(-6)}`,
-              tin: '123456789',
-              legalName,
-              jurisdiction: 'J5',
-              lineOfBusiness: 'B',
-              state: 'IA',
-              addressLine1: '1 Main St',
-              city: 'Des Moines',
-              zip: '50309',
-            })
-            .returning()
-        )[0]!;
+      const location = (legalName: string, npi: string) =>
+        createLocation(db, { npi, ptan: `P${npi.slice(-6)}`, legalName, city: 'Des Moines', zip: '50309' });
       const full = await location(FULL_CLINIC, '1999999990');
       const other = await location('Elsewhere Clinic', '1999999982');
-      const person = async (username: string, firstName: string) =>
-        (
-          await db
-            .insert(users)
-            .values({
-              username,
-              email: `${username}@example.com`,
-              firstName,
-              lastName: 'Tester',
-              dob: '1980-01-01',
-              passwordHash: 'not-a-hash',
-              status: 'active',
-            })
-            .returning()
-        )[0]!;
-      await db.insert(userLocations).values({ userId: admin!.id, locationId: full.id, role: 'administrator' });
+      const person = (username: string, firstName: string) => createPerson(db, { username, firstName });
+      await link(db, admin!.id, full.id, 'administrator');
       for (let i = 1; i <= 4; i++) {
         const filler = await person(`full.admin.${i}`, `Filler${i}`);
-        await db.insert(userLocations).values({ userId: filler.id, locationId: full.id, role: 'administrator' });
+        await link(db, filler.id, full.id, 'administrator');
       }
       const candidate = await person(CANDIDATE, 'Casey');
-      await db.insert(userLocations).values({ userId: candidate.id, locationId: full.id, role: 'user' });
+      await link(db, candidate.id, full.id, 'user');
       const shared = await person(SHARED, 'Shannon');
-      await db.insert(userLocations).values({ userId: shared.id, locationId: full.id, role: 'user' });
-      await db.insert(userLocations).values({ userId: shared.id, locationId: other.id, role: 'user' });
+      await link(db, shared.id, full.id, 'user');
+      await link(db, shared.id, other.id, 'user');
       await database.close();
     },
     pageDefaults: { allowConsoleErrors },

@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE } from '@portal/contracts/http-names';
 import { OPS_PAGE_PATHS, OPS_ROUTES, opsPath } from '@portal/contracts/ops';
 import { openPglite } from '../server/src/db/client';
-import { providerLocations, userLocations, users } from '../server/src/db/schema';
+import { users } from '../server/src/db/schema';
+// The server tests' factories, file by file (their index also loads the server suite's vitest set-up).
+import { createLocation } from '../server/test/factories/locations';
+import { createPerson } from '../server/test/factories/people';
+import { link } from '../server/test/factories/links';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectInViewport, expectNoAxeViolations, screenshot } from './support/browser';
 import { loginEnrolling, loginWithTotp } from './support/login';
@@ -52,9 +56,8 @@ describe('the help-desk console', () => {
       const { db, close } = await openPglite(join(dataDir, 'pgdata'));
       const [template] = await db.select().from(users).where(eq(users.username, 'demo.user.j5'));
       // Registered, never verified: the verification email never came.
-      await db.insert(users).values({
+      await createPerson(db, {
         username: UNVERIFIED,
-        email: `${UNVERIFIED}@example.com`,
         firstName: 'Vera',
         lastName: 'Unverified',
         dob: '1985-05-05',
@@ -62,35 +65,22 @@ describe('the help-desk console', () => {
         status: 'pending',
       });
       // A location whose only administrator left: one person with access, no administrator.
-      const [orphan] = await db
-        .insert(providerLocations)
-        .values({
-          npi: ORPHAN_NPI,
-          ptan: 'P999974',
-          tin: '123456789',
-          legalName: ORPHAN_CLINIC,
-          jurisdiction: 'J5',
-          lineOfBusiness: 'B',
-          state: 'IA',
-          addressLine1: '1 Main St',
-          city: 'Des Moines',
-          zip: '50309',
-        })
-        .returning();
-      orphanLocationId = orphan!.id;
-      const [staff] = await db
-        .insert(users)
-        .values({
-          username: ORPHAN_PERSON,
-          email: `${ORPHAN_PERSON}@example.com`,
-          firstName: 'Olive',
-          lastName: 'Orphan',
-          dob: '1979-09-09',
-          passwordHash: template!.passwordHash,
-          status: 'active',
-        })
-        .returning();
-      await db.insert(userLocations).values({ userId: staff!.id, locationId: orphan!.id, role: 'user' });
+      const orphan = await createLocation(db, {
+        npi: ORPHAN_NPI,
+        ptan: 'P999974',
+        legalName: ORPHAN_CLINIC,
+        city: 'Des Moines',
+        zip: '50309',
+      });
+      orphanLocationId = orphan.id;
+      const staff = await createPerson(db, {
+        username: ORPHAN_PERSON,
+        firstName: 'Olive',
+        lastName: 'Orphan',
+        dob: '1979-09-09',
+        passwordHash: template!.passwordHash,
+      });
+      await link(db, staff.id, orphan.id, 'user');
       await close();
     },
   });

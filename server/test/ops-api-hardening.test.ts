@@ -9,7 +9,7 @@ import { OPS_SESSION_CLEANUP_JOB } from '../src/modules/ops/service';
 import { buildTestApp, callAs, testClock, testConfig } from './helpers';
 import { directoryEnv, startTestDirectory, type DemoDirectory } from './support/directory';
 import { callOps, signInOperator, type OpsClient } from './support/operators';
-import { createLocation, createPerson, link, sessionOf } from './support/staff';
+import { createLocation, createPerson, link, sessionOf } from './factories';
 
 /**
  * The help desk's API against bad callers (docs/requirements/help-desk.md, team rule: bad input is a 400 with an error
@@ -17,6 +17,9 @@ import { createLocation, createPerson, link, sessionOf } from './support/staff';
  * cannot skip it, refuses a cross-site call and bad input without changing anything; the last-administrator rule holds
  * when an operator and an administrator race; expired console sessions are purged.
  */
+/** People who act in the console tests have enrolled their authenticator (an administrator without one is sent to set-up). */
+const ENROLLED = { mfaEnrolledAt: new Date('2026-01-01T00:00:00Z') };
+
 describe('help-desk API hardening', () => {
   const clock = testClock(Date.now());
   let app: FastifyInstance;
@@ -62,7 +65,7 @@ describe('help-desk API hardening', () => {
   /** A locked person with a session, linked to a location: any action that went through would change one of these. */
   async function target() {
     const location = await createLocation(app);
-    const person = await createPerson(app);
+    const person = await createPerson(app, ENROLLED);
     await link(app, person.id, location.id, 'administrator');
     await sessionOf(app, clock, person.id);
     await db()
@@ -224,7 +227,7 @@ describe('help-desk API hardening', () => {
       it(`the supervisor disables one of the last two administrators while that one ${what}: exactly one wins`, async () => {
         for (let round = 0; round < 3; round++) {
           const location = await createLocation(app);
-          const [a, b] = [await createPerson(app), await createPerson(app)];
+          const [a, b] = [await createPerson(app, ENROLLED), await createPerson(app, ENROLLED)];
           await link(app, a.id, location.id, 'administrator');
           await link(app, b.id, location.id, 'administrator');
           const asA = await sessionOf(app, clock, a.id);

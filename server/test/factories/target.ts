@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DbExecutor } from '../../src/platform/db-executor';
+// The app's decorations (`database`, `passwordHasher`, `secrets`) on FastifyInstance, also for the browser tests.
+import type {} from '../../src/app';
 
 /**
  * Where a factory writes: a test app (its database, and its password hasher and encryption key where a factory needs
