@@ -39,8 +39,7 @@ export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCance
         <DialogContent>
           <ApiFormSummary form={form} />
           <DialogContentText id="reauth-text">
-            For your security, enter your password again before changing your account. Your change is made right
-            after.
+            For your security, enter your password again before changing your account. Your change is made right after.
           </DialogContentText>
           <CurrentPasswordField id={fieldIds.password} name="password" label="Password" required />
         </DialogContent>
