@@ -57,7 +57,7 @@ describe('results shown where the person is (portal home, My account)', () => {
   ] as const) {
     it(`a refused withdrawal and a passkey added under a long list show in view (${width} px)`, async () => {
       const { context, page } = await portal.newPage({ viewport: { width, height } });
-      await addVirtualAuthenticator(context, page);
+      const authenticator = await addVirtualAuthenticator(context, page);
       await loginEnrolling(page, username);
 
       // The portal home with six access requests; the last one is withdrawn elsewhere (another tab) meanwhile.
@@ -99,7 +99,9 @@ describe('results shown where the person is (portal home, My account)', () => {
       await page.goto('/account');
       await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
       const passkeys = page.getByRole('region', { name: 'Passkeys', exact: true });
+      // Each passkey on a device of its own (an authenticator refuses a second one for the same account).
       const addPasskey = async (name: string) => {
+        await authenticator.replace();
         await passkeys.getByRole('textbox', { name: 'Passkey name' }).fill(name);
         await clickAtScreenBottom(passkeys.getByRole('button', { name: 'Add a passkey' }));
         return page.getByTestId('passkeys-status').getByText(`Passkey "${name}" added.`);
