@@ -5,6 +5,7 @@ import { expectNoAxeViolations, screenshot, waitForSettled } from './support/bro
 import { enterPassword, logOut, loginEnrolling, loginWithTotp, sessionWith } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite, type PortalSuite } from './support/portal-suite';
+import { addVirtualAuthenticator } from './support/webauthn';
 
 /**
  * My account, passkeys and re-authentication (docs/requirements/session.md#my-account) against a portal of this
@@ -18,21 +19,6 @@ const ADMIN_SECRET = DEMO_TOTP_SECRETS['demo.admin.j5']!;
 const allowConsoleErrors = [/status of 40[0-3]/];
 
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
-
-/** Chromium's virtual platform authenticator on this page (CDP WebAuthn domain): it holds the passkeys created here. */
-async function addVirtualAuthenticator(context: BrowserContext, page: Page) {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
-}
 
 async function openAccount(page: Page) {
   await page.goto('/account');

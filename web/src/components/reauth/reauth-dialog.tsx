@@ -1,9 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
-import { FormProvider, useForm } from 'react-hook-form';
-import { FormErrorSummary } from '../form/form-error-summary';
+import { ApiForm, ApiFormSummary, useApiForm } from '../form/api-form';
 import { CurrentPasswordField } from '../form/form-password-field';
-import { useApiFormSubmit } from '../form/use-api-form-submit';
 import { ReauthenticateRequest } from '@portal/contracts';
 import { reauthenticate } from './reauth-api';
 
@@ -15,13 +12,11 @@ const fieldIds = { password: 'reauth-password' };
  * focus back to the control that opened the change when it closes.
  */
 export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
-  const form = useForm<ReauthenticateRequest>({
-    resolver: zodResolver(ReauthenticateRequest, { error: () => 'Enter your password.' }),
+  const form = useApiForm<ReauthenticateRequest>({
+    schema: ReauthenticateRequest,
+    schemaMessage: () => 'Enter your password.',
     defaultValues: { password: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       await reauthenticate(values);
       onDone();
@@ -36,27 +31,25 @@ export function ReauthDialog({ onDone, onCancel }: { onDone: () => void; onCance
       aria-labelledby="reauth-title"
       aria-describedby="reauth-text"
       // The dialog asks for one thing: the password field takes focus once it has opened.
-      slotProps={{ transition: { onEntered: () => form.setFocus('password') } }}
+      slotProps={{ transition: { onEntered: () => form.form.setFocus('password') } }}
     >
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate>
-          <DialogTitle id="reauth-title">Confirm it&apos;s you</DialogTitle>
-          <DialogContent>
-            <FormErrorSummary errors={summary} submitCount={submitCount} />
-            <DialogContentText id="reauth-text">
-              For your security, enter your password again before changing your account. Your change is made right
-              after.
-            </DialogContentText>
-            <CurrentPasswordField id={fieldIds.password} name="password" label="Password" required />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onCancel}>Cancel</Button>
-            <Button type="submit" variant="contained" disabled={isSubmitting}>
-              Confirm
-            </Button>
-          </DialogActions>
-        </form>
-      </FormProvider>
+      {/* The summary goes under the title, inside the content: <ApiFormSummary>, not the form's top. */}
+      <ApiForm form={form} summary={false}>
+        <DialogTitle id="reauth-title">Confirm it&apos;s you</DialogTitle>
+        <DialogContent>
+          <ApiFormSummary form={form} />
+          <DialogContentText id="reauth-text">
+            For your security, enter your password again before changing your account. Your change is made right after.
+          </DialogContentText>
+          <CurrentPasswordField id={fieldIds.password} name="password" label="Password" required />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onCancel}>Cancel</Button>
+          <Button type="submit" variant="contained" disabled={form.submitting}>
+            Confirm
+          </Button>
+        </DialogActions>
+      </ApiForm>
     </Dialog>
   );
 }

@@ -1,11 +1,9 @@
-import { Box, Button, Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import type { ChangeEmailRequest } from '@portal/contracts/account';
-import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { EmailField } from '../../../components/form/form-field';
 import { requestResolver } from '../../../components/form/request-resolver';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { changeEmail } from '../api/account-api';
 import { CancelButton, useFocusOnOpen } from './change-toggle';
@@ -26,13 +24,10 @@ export function ChangeEmailForm({
 }) {
   const { withReauth } = useReauth();
   useFocusOnOpen(fieldIds.email);
-  const form = useForm<ChangeEmailRequest, unknown, z.output<typeof ChangeEmailRequest>>({
+  const form = useApiForm<ChangeEmailRequest, z.output<typeof ChangeEmailRequest>>({
     resolver,
     defaultValues: { email: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     fieldForCode: { Email_Unchanged: 'email' },
     submit: async (values) => {
       onStatus(undefined);
@@ -45,18 +40,15 @@ export function ChangeEmailForm({
   });
 
   return (
-    <FormProvider {...form}>
-      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="email-title" sx={{ maxWidth: 560 }}>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography sx={{ mt: 1 }}>
-          We send a link to the new address to confirm it: the change happens when you open it.
-        </Typography>
-        <EmailField id={fieldIds.email} name="email" label="New email address" required />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-          Send the confirmation link
-        </Button>
-        <CancelButton onClick={onClose} />
-      </Box>
-    </FormProvider>
+    <ApiForm form={form} labelledBy="email-title" sx={{ maxWidth: 560 }}>
+      <Typography sx={{ mt: 1 }}>
+        We send a link to the new address to confirm it: the change happens when you open it.
+      </Typography>
+      <EmailField id={fieldIds.email} name="email" label="New email address" required />
+      <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 1 }}>
+        Send the confirmation link
+      </Button>
+      <CancelButton onClick={onClose} />
+    </ApiForm>
   );
 }

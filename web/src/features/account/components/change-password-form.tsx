@@ -1,14 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Box, Button, Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import type { ChangePasswordRequest } from '@portal/contracts/account';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@portal/contracts/password-rules';
 import { useQueryClient } from '@tanstack/react-query';
-import { FormProvider, useForm } from 'react-hook-form';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { CurrentPasswordField } from '../../../components/form/form-password-field';
 import { lazyResolver } from '../../../components/form/lazy-resolver';
 import { NewPasswordFields } from '../../../components/form/new-password-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { accountQueryKeys, changePassword } from '../api/account-api';
 import { CancelButton, useFocusOnOpen } from './change-toggle';
@@ -47,13 +45,10 @@ export function ChangePasswordForm({
   const { withReauth } = useReauth();
   const queryClient = useQueryClient();
   useFocusOnOpen(fieldIds.currentPassword);
-  const form = useForm<ChangePasswordRequest>({
+  const form = useApiForm<ChangePasswordRequest>({
     resolver,
     defaultValues: { currentPassword: '', newPassword: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       onStatus(undefined);
       const { otherSessionsEnded } = await withReauth(() => changePassword(values));
@@ -72,20 +67,17 @@ export function ChangePasswordForm({
   });
 
   return (
-    <FormProvider {...form}>
-      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="password-title" sx={{ maxWidth: 560 }}>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography sx={{ mt: 1 }}>
-          Changing your password logs you out everywhere else. Links we emailed you before, and an email address change
-          you have not confirmed yet, stop working.
-        </Typography>
-        <CurrentPasswordField id={fieldIds.currentPassword} name="currentPassword" label="Current password" required />
-        <NewPasswordFields id={fieldIds.newPassword} name="newPassword" personal={personal} />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-          Change password
-        </Button>
-        <CancelButton onClick={onClose} />
-      </Box>
-    </FormProvider>
+    <ApiForm form={form} labelledBy="password-title" sx={{ maxWidth: 560 }}>
+      <Typography sx={{ mt: 1 }}>
+        Changing your password logs you out everywhere else. Links we emailed you before, and an email address change
+        you have not confirmed yet, stop working.
+      </Typography>
+      <CurrentPasswordField id={fieldIds.currentPassword} name="currentPassword" label="Current password" required />
+      <NewPasswordFields id={fieldIds.newPassword} name="newPassword" personal={personal} />
+      <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 1 }}>
+        Change password
+      </Button>
+      <CancelButton onClick={onClose} />
+    </ApiForm>
   );
 }

@@ -1,12 +1,10 @@
-import { Box, Button } from '@mui/material';
+import { Button } from '@mui/material';
 import type { ChangePhoneRequest } from '@portal/contracts/account';
 import { useQueryClient } from '@tanstack/react-query';
-import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod/mini';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { PhoneField } from '../../../components/form/form-field';
 import { requestResolver } from '../../../components/form/request-resolver';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { accountQueryKeys, changePhone } from '../api/account-api';
 import { CancelButton, useFocusOnOpen } from './change-toggle';
@@ -29,13 +27,10 @@ export function ChangePhoneForm({
   const { withReauth } = useReauth();
   const queryClient = useQueryClient();
   useFocusOnOpen(fieldIds.phone);
-  const form = useForm<ChangePhoneRequest, unknown, z.output<typeof ChangePhoneRequest>>({
+  const form = useApiForm<ChangePhoneRequest, z.output<typeof ChangePhoneRequest>>({
     resolver,
     defaultValues: { phone: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       onChanged(undefined);
       const { phoneMasked } = await withReauth(() => changePhone(values));
@@ -46,21 +41,18 @@ export function ChangePhoneForm({
   });
 
   return (
-    <FormProvider {...form}>
-      <Box component="form" onSubmit={onSubmit} noValidate aria-labelledby="phone-title" sx={{ maxWidth: 560 }}>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <PhoneField
-          id={fieldIds.phone}
-          name="phone"
-          label="New phone number"
-          helperText="10 digits, for example 410-555-0123"
-          required
-        />
-        <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 1 }}>
-          Change phone
-        </Button>
-        <CancelButton onClick={onClose} />
-      </Box>
-    </FormProvider>
+    <ApiForm form={form} labelledBy="phone-title" sx={{ maxWidth: 560 }}>
+      <PhoneField
+        id={fieldIds.phone}
+        name="phone"
+        label="New phone number"
+        helperText="10 digits, for example 410-555-0123"
+        required
+      />
+      <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 1 }}>
+        Change phone
+      </Button>
+      <CancelButton onClick={onClose} />
+    </ApiForm>
   );
 }

@@ -4,9 +4,9 @@ import type { MfaEnrollStart } from '@portal/contracts/auth';
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { RecoveryCodes } from '../../../components/mfa/recovery-codes';
+import { useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
 import { useReauth } from '../../../components/reauth/reauth-provider';
-import { StatusMessage } from '../../../components/status/status-message';
-import { useApiErrorText } from '../../../lib/use-api-error-text';
+import { ErrorMessage, StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, confirmMfaReset, renewRecoveryCodes, startMfaReset } from '../api/account-api';
 import { recoveryCodesDue, recoveryCodesDueText, recoveryCodesUnsaved } from '../../../lib/recovery-codes-unsaved';
 import { useHydrated } from '../../../lib/use-hydrated';
@@ -35,9 +35,6 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
   const { withReauth } = useReauth();
   const queryClient = useQueryClient();
   const [stage, setStage] = useState<Stage>({ name: 'summary' });
-  const [starting, setStarting] = useState(false);
-  const [startError, setStartError] = useState<unknown>();
-  const startErrorText = useApiErrorText(startError);
   const [status, setStatus] = useState<string>();
   // Each step replaces the controls the user was on: focus follows to the new step.
   const stageRef = useRef<HTMLDivElement>(null);
@@ -50,33 +47,22 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
 
   const hydrated = useHydrated();
   const unsaved = hydrated && recoveryCodesUnsaved();
-  const [renewing, setRenewing] = useState(false);
-  const renew = async () => {
-    setRenewing(true);
-    setStartError(undefined);
+  // Re-authenticated calls (docs/decisions/0073): the password is asked again when the login is old.
+  const renew = useReauthMutation({
+    call: renewRecoveryCodes,
+    onSuccess: ({ recoveryCodes }) => setStage({ name: 'codes', codes: recoveryCodes, renewed: true }),
+  });
+  const start = useReauthMutation({
+    call: startMfaReset,
+    onSuccess: (enrolment) => setStage({ name: 'setup', enrolment }),
+  });
+  const renewErrorText = useActionErrorText(renew);
+  const startErrorText = useActionErrorText(start);
+  // One refusal at a time, next to the button that was used (issue 38 item 4).
+  const act = (action: typeof renew | typeof start, other: typeof renew | typeof start) => {
     setStatus(undefined);
-    try {
-      const { recoveryCodes } = await withReauth(renewRecoveryCodes);
-      setStage({ name: 'codes', codes: recoveryCodes, renewed: true });
-    } catch (err) {
-      setStartError(err);
-    } finally {
-      setRenewing(false);
-    }
-  };
-
-  const start = async () => {
-    setStarting(true);
-    setStartError(undefined);
-    setStatus(undefined);
-    try {
-      void setupForm.load();
-      setStage({ name: 'setup', enrolment: await withReauth(startMfaReset) });
-    } catch (err) {
-      setStartError(err);
-    } finally {
-      setStarting(false);
-    }
+    other.reset();
+    action.mutate();
   };
 
   const finish = (renewed: boolean | undefined) => {
@@ -124,27 +110,33 @@ export function MfaSection({ account }: { account: UseQueryResult<Account> }) {
                   </Alert>
                 )}
                 <Box sx={{ mt: 2, display: 'flex', alignItems: 'center', gap: 2 }}>
-                  <Button variant="outlined" onClick={() => void renew()} disabled={renewing}>
+                  <Button variant="outlined" onClick={() => act(renew, start)} disabled={renew.isPending}>
                     Make new recovery codes
                   </Button>
-                  {renewing && <CircularProgress size={24} aria-label="Making your new recovery codes" />}
+                  {renew.isPending && <CircularProgress size={24} aria-label="Making your new recovery codes" />}
                 </Box>
+                <ErrorMessage message={renewErrorText} sx={{ mt: 2 }} />
                 <Typography sx={{ mt: 1 }}>
                   Lost your phone or got a new one? Set up a new authenticator app. Your old app, your old recovery
                   codes and your passkeys stop working, you are logged out everywhere else, and links we emailed you
                   before no longer work.
                 </Typography>
-                {startErrorText && (
-                  <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-                    {startErrorText}
-                  </Alert>
-                )}
                 <Box sx={{ mt: 2, display: 'flex', alignItems: 'center', gap: 2 }}>
-                  <Button variant="outlined" onClick={() => void start()} disabled={starting}>
+                  <Button
+                    variant="outlined"
+                    onClick={() => {
+                      void setupForm.load();
+                      act(start, renew);
+                    }}
+                    disabled={start.isPending}
+                  >
                     Set up a new authenticator app
                   </Button>
-                  {starting && <CircularProgress size={24} aria-label="Preparing your new authenticator setup" />}
+                  {start.isPending && (
+                    <CircularProgress size={24} aria-label="Preparing your new authenticator setup" />
+                  )}
                 </Box>
+                <ErrorMessage message={startErrorText} sx={{ mt: 2 }} />
               </>
             )}
           </SectionQuery>

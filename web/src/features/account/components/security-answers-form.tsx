@@ -1,9 +1,9 @@
-import { Box, Button, Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import type { ChangeSecurityAnswersRequest } from '@portal/contracts/account';
 import { useQueryClient } from '@tanstack/react-query';
-import { useForm, type Resolver } from 'react-hook-form';
+import type { Resolver } from 'react-hook-form';
 import type { z } from 'zod/mini';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { requestResolver } from '../../../components/form/request-resolver';
 import {
   emptySecurityQuestions,
@@ -12,7 +12,6 @@ import {
   withoutListErrorWhileUnchosen,
   type SecurityQuestionsValues,
 } from '../../../components/form/security-questions-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { accountQueryKeys, changeSecurityAnswers } from '../api/account-api';
 import { CancelButton, useFocusOnOpen } from './change-toggle';
@@ -44,13 +43,10 @@ export function SecurityAnswersForm({
   const { withReauth } = useReauth();
   const queryClient = useQueryClient();
   useFocusOnOpen('account-question-0');
-  const form = useForm<SecurityQuestionsValues, unknown, Output>({
+  const form = useApiForm<SecurityQuestionsValues, Output>({
     resolver,
     defaultValues: { securityQuestions: emptySecurityQuestions() },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, text } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async (values) => {
       onStatus(undefined);
       await withReauth(() => changeSecurityAnswers(values));
@@ -61,23 +57,16 @@ export function SecurityAnswersForm({
   });
 
   return (
-    <Box
-      component="form"
-      onSubmit={onSubmit}
-      noValidate
-      aria-labelledby="security-questions-title"
-      sx={{ maxWidth: 560 }}
-    >
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
+    <ApiForm form={form} labelledBy="security-questions-title" sx={{ maxWidth: 560 }}>
       <Typography sx={{ mb: 1 }}>
         One of these is asked, next to a link or code sent to your email, when you reset your password or reactivate
         your account. New answers replace all three old ones.
       </Typography>
-      <SecurityQuestionsFields form={form} prefix="account" text={text} />
-      <Button type="submit" variant="contained" disabled={isSubmitting}>
+      <SecurityQuestionsFields form={form.form} prefix="account" text={form.text} />
+      <Button type="submit" variant="contained" disabled={form.submitting}>
         Change security questions
       </Button>
       <CancelButton onClick={onClose} />
-    </Box>
+    </ApiForm>
   );
 }

@@ -1,6 +1,6 @@
-import { Alert, Box, Button, Chip, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Box, Button, Chip, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useDeferredValue, useState } from 'react';
-import { StatusMessage } from '../../../components/status/status-message';
+import { ErrorMessage, StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, endOtherSessions, useAccountSessions } from '../api/account-api';
 import { useFocusSectionHeadingAfterRender, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
@@ -33,11 +33,6 @@ export function SessionsSection() {
   return (
     <>
       <StatusMessage message={status} testId="sessions-status" />
-      {errorText && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {errorText}
-        </Alert>
-      )}
       <SectionQuery query={sessions} loadingLabel="Loading your sessions">
         {(data) => (
           <>
@@ -60,6 +55,8 @@ export function SessionsSection() {
               </TableBody>
             </ScrollTable>
             <Box sx={{ mt: 2 }}>
+              {/* A refusal goes next to the button, under a list that may be long (issue 38 item 4). */}
+              <ErrorMessage message={errorText} sx={{ mb: 2 }} />
               {others === 0 ? (
                 <Typography>You are not logged in anywhere else.</Typography>
               ) : (

@@ -1,10 +1,7 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Typography } from '@mui/material';
 import { MfaRequest, type LoginCompletion } from '@portal/contracts';
-import { FormProvider, useForm } from 'react-hook-form';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { FormField } from '../../../components/form/form-field';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { submitMfaCode } from '../api/auth-api';
 import { PasskeyLogin } from './passkey-login';
 
@@ -14,41 +11,35 @@ const fieldIds = { code: 'mfa-code' };
 /** The second factor: a 6-digit TOTP code, one of the recovery codes or a passkey (docs/requirements/session.md#mfa). */
 export function MfaStep({ onDone }: { onDone: (completion: LoginCompletion) => void }) {
   // The resolver gives the code without spaces or hyphens ("110 761" → 110761), as the server reads it too.
-  const form = useForm<MfaRequest>({
-    resolver: zodResolver(MfaRequest, { error: () => CODE_MESSAGE }),
+  const form = useApiForm<MfaRequest>({
+    schema: MfaRequest,
+    schemaMessage: () => CODE_MESSAGE,
     defaultValues: { code: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  // The login page moves the focus to this step's heading (login-page.tsx StepHeading).
-
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async ({ code }) => {
       onDone(await submitMfaCode(code));
     },
     clearOnError: 'code',
   });
+  // The login page moves the focus to this step's heading (login-page.tsx StepHeading).
 
   return (
     <>
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate aria-label="Enter your verification code">
-          <FormErrorSummary errors={summary} submitCount={submitCount} />
-          <Typography>
-            Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.
-          </Typography>
-          <FormField
-            id={fieldIds.code}
-            name="code"
-            label="Verification code or recovery code"
-            autoComplete="one-time-code"
-            required
-          />
-          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-            Verify
-          </Button>
-        </form>
-      </FormProvider>
+      <ApiForm form={form} label="Enter your verification code">
+        <Typography>
+          Enter the 6-digit code your authenticator app shows. Lost it? Enter one of your recovery codes instead.
+        </Typography>
+        <FormField
+          id={fieldIds.code}
+          name="code"
+          label="Verification code or recovery code"
+          autoComplete="one-time-code"
+          required
+        />
+        <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 2 }}>
+          Verify
+        </Button>
+      </ApiForm>
       <PasskeyLogin onDone={onDone} />
     </>
   );

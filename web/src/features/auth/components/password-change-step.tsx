@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Typography } from '@mui/material';
 import { PasswordChangeRequest } from '@portal/contracts';
 import {
@@ -7,13 +6,11 @@ import {
   passwordProblemCodes,
   PasswordSchema,
 } from '@portal/contracts/password-policy';
-import { FormProvider, useForm } from 'react-hook-form';
 import { z } from 'zod/mini';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { FormSubmitButton } from '../../../components/form/form-submit-button';
 import { NewPasswordFields } from '../../../components/form/new-password-fields';
 import { StepHeading } from '../../../components/form/step-heading';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { submitExpiredPasswordChange } from '../api/auth-api';
 
 const fieldIds = { newPassword: 'expired-new-password' };
@@ -30,13 +27,11 @@ const fieldForCode = Object.fromEntries(
  * a new password under the shared policy, with its checklist and the generator. The login completes with it.
  */
 export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number; onDone: () => void }) {
-  const form = useForm<PasswordChangeRequest>({
-    resolver: zodResolver(PasswordChangeForm, { error: () => NEW_PASSWORD_MESSAGE }),
+  const form = useApiForm<PasswordChangeRequest>({
+    schema: PasswordChangeForm,
+    schemaMessage: () => NEW_PASSWORD_MESSAGE,
     defaultValues: { newPassword: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     submit: async ({ newPassword }) => {
       await submitExpiredPasswordChange(newPassword);
       onDone();
@@ -45,23 +40,25 @@ export function PasswordChangeStep({ maxAgeDays, onDone }: { maxAgeDays?: number
   });
 
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-labelledby="password-change-title">
-        {/* The second-factor step is gone: the heading takes its place for keyboard and screen-reader users. */}
+    <ApiForm
+      form={form}
+      labelledBy="password-change-title"
+      heading={
+        // The second-factor step is gone: the heading takes its place for keyboard and screen-reader users.
         <StepHeading id="password-change-title" focus>
           Your password has expired
         </StepHeading>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography gutterBottom>
-          {maxAgeDays
-            ? `This portal asks for a new password once yours is ${maxAgeDays} day${maxAgeDays === 1 ? '' : 's'} old. `
-            : 'This portal asks for a new password after a set time. '}
-          Choose a new one to finish logging in. You cannot use any of your last few passwords.
-        </Typography>
-        <Typography gutterBottom>Changing it logs you out everywhere else, and we email you a notice.</Typography>
-        <NewPasswordFields id={fieldIds.newPassword} name="newPassword" />
-        <FormSubmitButton submitting={isSubmitting}>Set new password and continue</FormSubmitButton>
-      </form>
-    </FormProvider>
+      }
+    >
+      <Typography gutterBottom>
+        {maxAgeDays
+          ? `This portal asks for a new password once yours is ${maxAgeDays} day${maxAgeDays === 1 ? '' : 's'} old. `
+          : 'This portal asks for a new password after a set time. '}
+        Choose a new one to finish logging in. You cannot use any of your last few passwords.
+      </Typography>
+      <Typography gutterBottom>Changing it logs you out everywhere else, and we email you a notice.</Typography>
+      <NewPasswordFields id={fieldIds.newPassword} name="newPassword" />
+      <FormSubmitButton submitting={form.submitting}>Set new password and continue</FormSubmitButton>
+    </ApiForm>
   );
 }

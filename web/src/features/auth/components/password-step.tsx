@@ -1,12 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Link, Stack } from '@mui/material';
 import { LoginRequest, type ErrorCode, type LoginNextStep } from '@portal/contracts';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { FormProvider, useForm } from 'react-hook-form';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormField } from '../../../components/form/form-field';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ResendVerificationForm } from '../../../components/verification/resend-verification-form';
 import { paths } from '../../../config/paths';
 import { siteConfig } from '../../../config/site-config';
@@ -61,16 +59,13 @@ export function PasswordStep({
   useEffect(() => {
     if (focusLogin) loginRef.current?.focus();
   }, [focusLogin, loginRef]);
-  const form = useForm<LoginRequest>({
-    resolver: zodResolver(LoginRequest, { error: (issue) => fieldMessages[String(issue.path?.[0])] }),
-    defaultValues: { username: '', password: '' },
-    shouldFocusError: false,
-  });
-  const { submitCount, isSubmitting } = form.formState;
-
   // Wrong passwords in a row from this page, by username (as typed, trimmed, any case).
   const [wrong, setWrong] = useState({ username: '', count: 0 });
-  const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
+  const form = useApiForm<LoginRequest>({
+    schema: LoginRequest,
+    schemaMessage: (field) => fieldMessages[field],
+    defaultValues: { username: '', password: '' },
+    fieldIds,
     submit: async (values) => {
       const username = values.username.trim().toLowerCase();
       try {
@@ -86,6 +81,7 @@ export function PasswordStep({
     },
     clearOnError: 'password',
   });
+  const { summary, apiError } = form;
 
   // The right password of an account whose email is not verified yet: the summary says so; a new link is one step away.
   const emailNotVerified = apiError instanceof ApiError && apiError.code === EMAIL_NOT_VERIFIED;
@@ -110,30 +106,29 @@ export function PasswordStep({
 
   return (
     <>
-      <FormProvider {...form}>
-        <form onSubmit={onSubmit} noValidate aria-label="Log in">
-          <FormErrorSummary errors={shownSummary} submitCount={submitCount} />
-          <FormField
-            id={fieldIds.username}
-            name="username"
-            label="Username"
-            autoComplete="username"
-            extraInputRef={loginRef}
-            required
-          />
-          <FormField
-            id={fieldIds.password}
-            name="password"
-            label="Password"
-            type="password"
-            autoComplete="current-password"
-            required
-          />
-          <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
-            Log in
-          </Button>
-        </form>
-      </FormProvider>
+      {/* The summary carries the lockout warning or the lock's end: drawn here, not by <ApiForm>. */}
+      <ApiForm form={form} label="Log in" summary={false}>
+        <FormErrorSummary errors={shownSummary} submitCount={form.submitCount} />
+        <FormField
+          id={fieldIds.username}
+          name="username"
+          label="Username"
+          autoComplete="username"
+          extraInputRef={loginRef}
+          required
+        />
+        <FormField
+          id={fieldIds.password}
+          name="password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <Button type="submit" variant="contained" disabled={form.submitting} sx={{ mt: 2 }}>
+          Log in
+        </Button>
+      </ApiForm>
       {emailNotVerified && <ResendVerificationForm id="login-resend-email" />}
       {blocked && (
         <Alert severity="info" sx={{ mt: 2 }} data-testid="login-blocked-help">

@@ -3,6 +3,7 @@ import type { AccessRequestStatus, AccessRequestSummary } from '@portal/contract
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { ErrorMessage } from '../../../components/status/status-message';
 import { lazyPart } from '../../../lib/lazy-part';
 import { ACCESS_REQUESTS_QUERY_KEY, useOwnAccessRequests, withdrawAccessRequest } from '../api/access-requests-api';
 import { PORTAL_ACCOUNT_QUERY_KEY } from '../api/portal-home-api';
@@ -83,11 +84,8 @@ export function AccessRequestsSection() {
 
   return (
     <Box>
-      {failureText && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {failureText}
-        </Alert>
-      )}
+      {/* Above the list, scrolled into view when it appears: the Withdraw used may be far below (issue 38 item 4). */}
+      <ErrorMessage message={failureText} sx={{ mb: 2 }} />
       {requests.isPending ? (
         <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 1 }}>
           <CircularProgress size={24} aria-hidden="true" />
