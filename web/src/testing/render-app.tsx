@@ -13,7 +13,6 @@ import { AppProviders } from '../app/app-providers';
 import { loadRoute, PageRoutes } from '../app/page-routes';
 import { createQueryClient } from '../app/query-client';
 import { routes } from '../app/router';
-import { loadMatchedRoutes } from '../app/server-state';
 
 /** The app's query client with its real defaults (retry rule, no refetch on focus), without waiting between tries. */
 export function createTestQueryClient() {
@@ -40,6 +39,12 @@ function setCookies(cookies: Record<string, string> = {}) {
   for (const [name, value] of Object.entries(cookies)) document.cookie = `${name}=${value}; path=/`;
 }
 
+/** Loads the `lazy` modules of the routes `to` matches, as a navigation does (`loadRoute`: with their parts). */
+function loadRoutesFor(routeObjects: RouteObject[], to: To): Promise<unknown> | undefined {
+  const lazy = (matchRoutes(routeObjects, to) ?? []).filter(({ route }) => typeof route.lazy === 'function');
+  return lazy.length ? Promise.all(lazy.map(({ route }) => loadRoute(route))) : undefined;
+}
+
 /**
  * A memory history whose `push` and `replace` first load the `lazy` modules of the routes the new address matches
  * (`loadRoute`, as `PageRoutes` does on a navigation), then move: in the browser a navigation is a transition and
@@ -51,11 +56,9 @@ function routeLoadingHistory(routeObjects: RouteObject[], path: string) {
   let queue: Promise<void> | undefined;
   /** Moves once the routes are loaded; the promise settles when the address has changed. */
   const move = async (kind: 'push' | 'replace', to: To, state?: unknown): Promise<void> => {
-    const lazy = (matchRoutes(routeObjects, to) ?? []).filter(({ route }) => typeof route.lazy === 'function');
-    if (!lazy.length && !queue) return memory[kind](to, state);
-    const moved = (queue ?? Promise.resolve())
-      .then(() => Promise.all(lazy.map(({ route }) => loadRoute(route))))
-      .then(() => memory[kind](to, state));
+    const loading = loadRoutesFor(routeObjects, to);
+    if (!loading && !queue) return memory[kind](to, state);
+    const moved = (queue ?? Promise.resolve()).then(() => loading).then(() => memory[kind](to, state));
     queue = moved;
     void moved.finally(() => {
       if (queue === moved) queue = undefined;
@@ -71,8 +74,8 @@ function routeLoadingHistory(routeObjects: RouteObject[], path: string) {
 
 /**
  * The route objects rendered as the browser renders them (main.tsx, app.tsx): `PageRoutes` in a router of React
- * Router's declarative mode, here over a memory history, after the matched routes' `lazy` modules are loaded
- * (`loadMatchedRoutes`), so the first render has the page. Until they are, nothing is rendered: a test finds the page
+ * Router's declarative mode, here over a memory history, after the matched routes' `lazy` modules (and their parts,
+ * `loadRoute`) are loaded, so the first render has the page. Until they are, nothing is rendered: a test finds the page
  * with `findBy…` (a lazy page suspending in the first render, inside testing-library's `act`, would never show).
  * `router` is the history the test reads and moves (`router.state.location`, `router.navigate`).
  */
@@ -100,8 +103,8 @@ function renderRoutes(routeObjects: RouteObject[], { path = '/', cookies }: Rend
         </HistoryRouter>
       </AppProviders>,
     );
-  const lazy = matchRoutes(routeObjects, history.location)?.some(({ route }) => typeof route.lazy === 'function');
-  if (lazy) void loadMatchedRoutes(routeObjects, history.location.pathname).then(start);
+  const loading = loadRoutesFor(routeObjects, history.location);
+  if (loading) void loading.then(start);
   else start();
   return { user, router, queryClient };
 }
