@@ -13,10 +13,12 @@ export type SchemaSource<S> = S | (() => Promise<S>);
  * identifiers' sentences). `messages` names a message for a field whose schema has none (an empty choice);
  * `renamed` moves a request field's error to the form field it comes from. `schema` may be a loader
  * (`() => import(…).then(…)`): the schema module, and zod, then load and are built at the first validation.
+ * `toRequest` gets the form's `context` too (react-hook-form's option, read at every validation): what the page
+ * holds now, for a resolver built once.
  */
 export function requestResolver<V extends FieldValues, S extends z.ZodMiniType>(
   schema: SchemaSource<S>,
-  toRequest: (values: V) => unknown,
+  toRequest: (values: V, context: unknown) => unknown,
   messages: Record<string, string> = {},
   renamed: Record<string, string> = {},
 ): Resolver<V, unknown, z.output<S>> {
@@ -26,7 +28,7 @@ export function requestResolver<V extends FieldValues, S extends z.ZodMiniType>(
     }),
   );
   return async (values, context, options) => {
-    const result = await resolve(toRequest(values) as never, context, options as never);
+    const result = await resolve(toRequest(values, context) as never, context, options as never);
     const errors: Record<string, unknown> = { ...result.errors };
     for (const [from, to] of Object.entries(renamed))
       if (errors[from]) {

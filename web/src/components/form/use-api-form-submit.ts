@@ -38,13 +38,21 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
 } {
   const [apiError, setApiError] = useState<unknown>();
   const apiErrorText = useApiErrorText(apiError, { sentences: options.sentences });
-  const { text } = useErrorCodeText(form.formState.errors);
+  const { text, pending } = useErrorCodeText(form.formState.errors);
   const fieldItems = fieldErrorItems(form.formState.errors, fieldIds, text);
   // A refusal whose code is also a field's error (`Password_Reused` with `fieldErrors.newPassword`) is listed once,
   // as the field's item: the summary never says the same thing twice.
   const apiItems =
     apiErrorText && !fieldItems.some((item) => item.message === apiErrorText) ? [{ message: apiErrorText }] : [];
-  const summary = [...fieldItems, ...apiItems];
+  const complete = [...fieldItems, ...apiItems];
+  // Each code's text comes from the CMS on its own: until every one has come, the summary stays as it was (after a
+  // first submit: not shown yet), so it appears, takes the focus and is announced with every problem of the submit,
+  // never a part of them first (issue 38 item 11).
+  const waiting = pending || (apiError !== undefined && apiErrorText === undefined);
+  const [held, setHeld] = useState<{ key: string; items: FormErrorItem[] }>({ key: '[]', items: [] });
+  const completeKey = JSON.stringify(complete);
+  if (!waiting && held.key !== completeKey) setHeld({ key: completeKey, items: complete });
+  const summary = waiting ? held.items : complete;
   const handleSubmit = form.handleSubmit(async (values) => {
     try {
       await options.submit(values);
@@ -62,6 +70,7 @@ export function useApiFormSubmit<T extends FieldValues, R = T>(
   // own checks stop before anything is sent (a wrong code, then a code typed short, shows one message, not both).
   const onSubmit: typeof handleSubmit = (event) => {
     setApiError(undefined);
+    setHeld({ key: '[]', items: [] });
     return handleSubmit(event);
   };
   return { onSubmit, summary, apiError, text };

@@ -17,13 +17,15 @@ function messagesOf(errors: unknown, found: Set<string> = new Set()): Set<string
  * Field errors from the contracts' schemas and the server's `fieldErrors` carry error codes (`Email_Invalid`);
  * this turns each into the CMS text for it (docs/requirements/api.md#error-message-lookup-and-fallback) for what
  * shows them outside a form field: the error summary, a list's own message (the fields translate theirs). Until the
- * CMS answers such a message is left out (never a bare code); messages that are not codes (the identifiers'
- * sentences) pass through.
+ * CMS answers such a message is left out (never a bare code), and `pending` says so; messages that are not codes
+ * (the identifiers' sentences) pass through.
  */
 export function useErrorCodeText<T extends FieldValues>(errors: FieldErrors<T>) {
   const codes = [...messagesOf(errors)].filter(isErrorCode).sort();
   const answers = useQueries({ queries: codes.map((code) => getErrorMessageQueryOptions(code)) });
   const texts = new Map(codes.map((code, index) => [code, answers[index]?.data]));
   const text = (message: string | undefined) => (isErrorCode(message) ? texts.get(message) : message);
-  return { text };
+  /** Some code's text has not come yet (the error summary waits for it: it shows every problem at once). */
+  const pending = answers.some((answer) => answer.data === undefined);
+  return { text, pending };
 }

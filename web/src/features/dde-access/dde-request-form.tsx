@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert } from '@mui/material';
 import {
   DDE_COMMENTS_MAX,
@@ -11,15 +10,14 @@ import {
   type EdiEnrollmentStatus,
 } from '@portal/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { z } from 'zod/mini';
+import { ApiForm, useApiForm } from '../../components/form/api-form';
 import { FormCountedTextField } from '../../components/form/form-counted-text-field';
-import { FormErrorSummary } from '../../components/form/form-error-summary';
 import { FormField, PhoneField } from '../../components/form/form-field';
 import { FormRadioGroup } from '../../components/form/form-radio-group';
 import { FormSelectField } from '../../components/form/form-select-field';
 import { FormSubmitButton } from '../../components/form/form-submit-button';
-import { useApiFormSubmit } from '../../components/form/use-api-form-submit';
 import { submitDdeRequest } from './api/dde-access-api';
 
 const accessTypeLabels: Record<DdeAccessType, string> = {
@@ -95,19 +93,20 @@ export function DdeRequestForm({
   // One key per filled-in form: a retry after a network error sends the same key, so the server stores one request.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const only = locations.length === 1 ? locations[0] : undefined;
-  const form = useForm<DdeFormValues>({
-    resolver: zodResolver(DdeForm as unknown as z.ZodMiniType<DdeFormValues, DdeFormValues>, {
-      error: (issue) => fieldMessages[String(issue.path?.[0])],
-    }),
+  const state = useApiForm<DdeFormValues>({
+    schema: DdeForm,
+    schemaMessage: (field) => fieldMessages[field],
     defaultValues: {
       locationId: only?.locationId ?? '',
       contactPhone: '',
       comments: '',
       ...prefill(only),
     } as DdeFormValues,
-    shouldFocusError: false,
+    fieldIds,
+    submit: async (values) => onSent((await submitDdeRequest({ ...values, idempotencyKey })).referenceNumber),
   });
-  const { errors, submitCount, isSubmitting } = form.formState;
+  const { form, submitCount } = state;
+  const { errors } = form.formState;
   const locationId = useWatch({ control: form.control, name: 'locationId' });
   const chosen = locations.find((l) => l.locationId === locationId);
   // Choosing a location pre-fills what its enrollment says (get-easi); the user corrects what is out of date.
@@ -119,69 +118,58 @@ export function DdeRequestForm({
     for (const [name, value] of Object.entries(prefill(chosen)))
       setValue(name as keyof DdeFormValues, value, { shouldValidate: submitCount > 0 });
   }, [locationId, chosen, setValue, submitCount]);
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
-    submit: async (values) => onSent((await submitDdeRequest({ ...values, idempotencyKey })).referenceNumber),
-  });
 
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Request DDE access">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <FormRadioGroup
-          id={fieldIds.locationId}
-          label="Provider location"
-          name="locationId"
-          control={form.control}
-          options={locations.map((l) => ({ value: l.locationId, label: locationLabel(l) }))}
-          required
-        />
-        {chosen && (
-          <Alert severity="info" sx={{ my: 1 }} data-testid="dde-enrollment">
-            {chosen.enrollment
-              ? `Enrollment on file: submitter ID ${chosen.enrollment.submitterId}, status ${statusLabels[chosen.enrollment.status]}. The form starts from it; change what is out of date.${chosen.enrollment.status === 'pending' ? ' The enrollment is still pending: choose what you need.' : ''}`
-              : 'No EDI enrollment is on file for this location: fill in the details below.'}
-          </Alert>
-        )}
-        <FormRadioGroup
-          id={fieldIds.requestType}
-          label="What do you need?"
-          name="requestType"
-          control={form.control}
-          options={ddeRequestTypes.map((value) => ({ value, label: requestTypeLabels[value] }))}
-          required
-        />
-        <FormSelectField
-          id={fieldIds.ddeAccessType}
-          label="DDE access type"
-          options={ddeAccessTypes.map((value) => ({ value, label: accessTypeLabels[value] }))}
-          registration={form.register('ddeAccessType')}
-          error={errors.ddeAccessType}
-          required
-        />
-        <FormField id={fieldIds.submitterId} name="submitterId" label="Submitter ID" required />
-        <FormField
-          id={fieldIds.networkServiceVendor}
-          name="networkServiceVendor"
-          label="Network service vendor"
-          required
-        />
-        <PhoneField
-          id={fieldIds.contactPhone}
-          name="contactPhone"
-          label="Contact phone (optional)"
-          autoComplete="tel"
-        />
-        <FormCountedTextField
-          id={fieldIds.comments}
-          label="Comments (optional)"
-          control={form.control}
-          name="comments"
-          max={DDE_COMMENTS_MAX}
-          registration={form.register('comments')}
-          error={errors.comments}
-        />
-        <FormSubmitButton submitting={isSubmitting}>Send request</FormSubmitButton>
-      </form>
-    </FormProvider>
+    <ApiForm form={state} label="Request DDE access">
+      <FormRadioGroup
+        id={fieldIds.locationId}
+        label="Provider location"
+        name="locationId"
+        control={form.control}
+        options={locations.map((l) => ({ value: l.locationId, label: locationLabel(l) }))}
+        required
+      />
+      {chosen && (
+        <Alert severity="info" sx={{ my: 1 }} data-testid="dde-enrollment">
+          {chosen.enrollment
+            ? `Enrollment on file: submitter ID ${chosen.enrollment.submitterId}, status ${statusLabels[chosen.enrollment.status]}. The form starts from it; change what is out of date.${chosen.enrollment.status === 'pending' ? ' The enrollment is still pending: choose what you need.' : ''}`
+            : 'No EDI enrollment is on file for this location: fill in the details below.'}
+        </Alert>
+      )}
+      <FormRadioGroup
+        id={fieldIds.requestType}
+        label="What do you need?"
+        name="requestType"
+        control={form.control}
+        options={ddeRequestTypes.map((value) => ({ value, label: requestTypeLabels[value] }))}
+        required
+      />
+      <FormSelectField
+        id={fieldIds.ddeAccessType}
+        label="DDE access type"
+        options={ddeAccessTypes.map((value) => ({ value, label: accessTypeLabels[value] }))}
+        registration={form.register('ddeAccessType')}
+        error={errors.ddeAccessType}
+        required
+      />
+      <FormField id={fieldIds.submitterId} name="submitterId" label="Submitter ID" required />
+      <FormField
+        id={fieldIds.networkServiceVendor}
+        name="networkServiceVendor"
+        label="Network service vendor"
+        required
+      />
+      <PhoneField id={fieldIds.contactPhone} name="contactPhone" label="Contact phone (optional)" autoComplete="tel" />
+      <FormCountedTextField
+        id={fieldIds.comments}
+        label="Comments (optional)"
+        control={form.control}
+        name="comments"
+        max={DDE_COMMENTS_MAX}
+        registration={form.register('comments')}
+        error={errors.comments}
+      />
+      <FormSubmitButton submitting={state.submitting}>Send request</FormSubmitButton>
+    </ApiForm>
   );
 }

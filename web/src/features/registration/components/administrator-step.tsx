@@ -1,9 +1,9 @@
 import { Button, Stack, Typography } from '@mui/material';
 import type { SelfRegistrationRequest } from '@portal/contracts/registration';
-import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { DateOfBirthField } from '../../../components/form/form-date-field';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { EmailField, FormField, PhoneField } from '../../../components/form/form-field';
 import { NewPasswordFields } from '../../../components/form/new-password-fields';
 import { requestResolver, type SchemaSource } from '../../../components/form/request-resolver';
@@ -13,7 +13,6 @@ import {
   securityQuestionFieldIds,
   withoutListErrorWhileUnchosen,
 } from '../../../components/form/security-questions-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { useReportedValues } from '../../../lib/use-wizard';
 
 export interface AdministratorFormValues {
@@ -71,13 +70,14 @@ const registerAdministrator = async (body: SelfRegistrationRequest) =>
 /** The account fields without what only the form checks: the request's part the page's schema parses. */
 export type AccountRequestValues = Omit<AdministratorFormValues, 'passwordConfirmation'>;
 
-function accountResolver<S extends z.ZodMiniType>(
-  schema: SchemaSource<S>,
-  toRequest: (values: AccountRequestValues) => unknown,
-) {
+/** The form's `context`: what the page adds to the account's fields (read at every validation). */
+type ToRequest = (values: AccountRequestValues) => unknown;
+
+function accountResolver<S extends z.ZodMiniType>(schema: SchemaSource<S>) {
   const resolve = requestResolver(
     schema,
-    ({ passwordConfirmation: _confirmation, ...values }: AdministratorFormValues) => toRequest(values),
+    ({ passwordConfirmation: _confirmation, ...values }: AdministratorFormValues, toRequest) =>
+      (toRequest as ToRequest)(values),
     { dob: 'Date_Of_Birth_Invalid', emailConfirmation: 'Email_Mismatch' },
   );
   return async (...args: Parameters<typeof resolve>) => {
@@ -142,76 +142,73 @@ export function AccountStep<S extends z.ZodMiniType>({
   onRegistered: (values: AdministratorFormValues) => void;
   onBack: (values: AdministratorFormValues) => void;
 }) {
-  const form = useForm<AdministratorFormValues, unknown, z.output<S>>({
-    resolver: accountResolver(schema, toRequest) as never,
+  const state = useApiForm<AdministratorFormValues, z.output<S>>({
+    resolver: accountResolver(schema) as never,
+    // Read at every validation: the page's latest (the invitation's token is known once the page has hydrated).
+    context: toRequest,
     defaultValues,
-    shouldFocusError: false,
-  });
-  useReportedValues(form as never, onValues);
-  const personal = useWatch({ control: form.control, name: ['firstName', 'lastName', 'username', 'email'] });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, text } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     fieldForCode: { Username_Taken: 'username' },
     submit: async (request) => {
       if ((await register(request)) === false) return;
-      onRegistered(form.getValues());
+      onRegistered(state.form.getValues());
     },
   });
+  const { form, text } = state;
+  useReportedValues(form as never, onValues);
+  const personal = useWatch({ control: form.control, name: ['firstName', 'lastName', 'username', 'email'] });
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label={label}>
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography component="h3" variant="h6" sx={{ mt: 1 }}>
-          About you
-        </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ columnGap: 2 }}>
-          <FormField id={ids.firstName} name="firstName" label="First name" autoComplete="given-name" required />
-          <FormField id={ids.lastName} name="lastName" label="Last name" autoComplete="family-name" required />
-        </Stack>
-        <EmailField
-          id={ids.email}
-          name="email"
-          label="Email"
-          helperText="We send a link to this address to verify it."
-          required
-        />
-        <EmailField id={ids.emailConfirmation} name="emailConfirmation" label="Email again" required />
-        <PhoneField id={ids.phone} name="phone" helperText="10 digits, for example 410-555-0123" required />
-        <DateOfBirthField id={ids.dob} name="dob" helperText="For example: 03/14/1975" />
+    <ApiForm form={state} label={label}>
+      <Typography component="h3" variant="h6" sx={{ mt: 1 }}>
+        About you
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ columnGap: 2 }}>
+        <FormField id={ids.firstName} name="firstName" label="First name" autoComplete="given-name" required />
+        <FormField id={ids.lastName} name="lastName" label="Last name" autoComplete="family-name" required />
+      </Stack>
+      <EmailField
+        id={ids.email}
+        name="email"
+        label="Email"
+        helperText="We send a link to this address to verify it."
+        required
+      />
+      <EmailField id={ids.emailConfirmation} name="emailConfirmation" label="Email again" required />
+      <PhoneField id={ids.phone} name="phone" helperText="10 digits, for example 410-555-0123" required />
+      <DateOfBirthField id={ids.dob} name="dob" helperText="For example: 03/14/1975" />
 
-        <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
-          Username and password
-        </Typography>
-        <FormField
-          id={ids.username}
-          name="username"
-          label="Username"
-          autoComplete="username"
-          helperText="6 to 30 letters, numbers, dots, dashes or underscores, starting with a letter"
-          slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
-          required
-        />
-        <NewPasswordFields
-          id={ids.password}
-          name="password"
-          label="Password"
-          confirmation={{ id: ids.passwordConfirmation, name: 'passwordConfirmation', label: 'Password again' }}
-          personal={personal}
-        />
+      <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
+        Username and password
+      </Typography>
+      <FormField
+        id={ids.username}
+        name="username"
+        label="Username"
+        autoComplete="username"
+        helperText="6 to 30 letters, numbers, dots, dashes or underscores, starting with a letter"
+        slotProps={{ htmlInput: { autoCapitalize: 'none', spellCheck: false } }}
+        required
+      />
+      <NewPasswordFields
+        id={ids.password}
+        name="password"
+        label="Password"
+        confirmation={{ id: ids.passwordConfirmation, name: 'passwordConfirmation', label: 'Password again' }}
+        personal={personal}
+      />
 
-        <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
-          Security questions
-        </Typography>
-        <SecurityQuestionsFields form={form} prefix="register" text={text} />
-        <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
-          <Button variant="outlined" onClick={() => onBack(form.getValues())}>
-            Back
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            Create my account
-          </Button>
-        </Stack>
-      </form>
-    </FormProvider>
+      <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
+        Security questions
+      </Typography>
+      <SecurityQuestionsFields form={form} prefix="register" text={text} />
+      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
+        <Button variant="outlined" onClick={() => onBack(form.getValues())}>
+          Back
+        </Button>
+        <Button type="submit" variant="contained" disabled={state.submitting}>
+          Create my account
+        </Button>
+      </Stack>
+    </ApiForm>
   );
 }

@@ -1,13 +1,12 @@
 import { Button, Stack, Typography } from '@mui/material';
 import type { FinancialLookupSelector, ValidateAuthorityRequest } from '@portal/contracts/registration';
-import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import { FormDateField } from '../../../components/form/form-date-field';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
 import { FormField } from '../../../components/form/form-field';
 import { FormRadioGroup } from '../../../components/form/form-radio-group';
 import { ProviderIdentifierFields } from '../../../components/form/provider-identifier-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { ShownAsIsError } from '../../../lib/use-api-error-text';
 import { requestResolver } from '../../../components/form/request-resolver';
 import { useReportedValues } from '../../../lib/use-wizard';
@@ -37,6 +36,13 @@ const loadValidateAuthorityRequest = () =>
   import('@portal/contracts/registration').then((m) => m.ValidateAuthorityRequest);
 // The calls and their answers' schemas load with the first call (docs/decisions/0060).
 const registrationApi = () => import('../api/registration-api');
+
+/** The request holds the step's token (the form's `context`, read at every validation). */
+const resolver = requestResolver(
+  loadValidateAuthorityRequest,
+  (values: AuthorityFormValues, validationToken) => toRequest(values, validationToken as string),
+  { financialLookupSelector: 'Choose how you will prove that you work for this provider.' },
+);
 
 const fieldIds = {
   financialLookupSelector: 'register-proof',
@@ -92,94 +98,84 @@ export function AuthorityStep({
   onVerified: (values: AuthorityFormValues, registrationToken: string) => void;
   onBack: (values: AuthorityFormValues) => void;
 }) {
-  const form = useForm<AuthorityFormValues, unknown, z.output<typeof ValidateAuthorityRequest>>({
-    resolver: requestResolver(
-      loadValidateAuthorityRequest,
-      (values: AuthorityFormValues) => toRequest(values, validationToken),
-      {
-        financialLookupSelector: 'Choose how you will prove that you work for this provider.',
-      },
-    ),
+  const state = useApiForm<AuthorityFormValues, z.output<typeof ValidateAuthorityRequest>>({
+    resolver,
+    context: validationToken,
     defaultValues,
-    shouldFocusError: false,
-  });
-  useReportedValues(form, onValues);
-  const selector = useWatch({ control: form.control, name: 'financialLookupSelector' });
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+    fieldIds,
     sentences: true,
     submit: async (request) => {
       const answer = await (await registrationApi()).validateAuthority(request);
       if (answer.success !== true || !answer.registrationToken) throw new ShownAsIsError(AUTHORITY_NOT_CONFIRMED);
-      onVerified(form.getValues(), answer.registrationToken);
+      onVerified(state.form.getValues(), answer.registrationToken);
     },
   });
+  const { form } = state;
+  useReportedValues(form, onValues);
+  const selector = useWatch({ control: form.control, name: 'financialLookupSelector' });
 
   return (
-    <FormProvider {...form}>
-      <form onSubmit={onSubmit} noValidate aria-label="Authority">
-        <FormErrorSummary errors={summary} submitCount={submitCount} />
-        <Typography sx={{ mb: 1 }}>
-          Prove that you work for this provider location with a fact from a claim paid to it in the last 90 days.
-        </Typography>
-        <FormRadioGroup
-          id={fieldIds.financialLookupSelector}
-          label="How will you prove it?"
-          name="financialLookupSelector"
-          control={form.control}
-          options={proofOptions}
+    <ApiForm form={state} label="Authority">
+      <Typography sx={{ mb: 1 }}>
+        Prove that you work for this provider location with a fact from a claim paid to it in the last 90 days.
+      </Typography>
+      <FormRadioGroup
+        id={fieldIds.financialLookupSelector}
+        label="How will you prove it?"
+        name="financialLookupSelector"
+        control={form.control}
+        options={proofOptions}
+        required
+      />
+      {selector === 'patient' && (
+        <>
+          <FormField
+            id={fieldIds.patientMbi}
+            name="patientMbi"
+            label="Patient's Medicare Beneficiary Identifier (MBI)"
+            helperText="11 characters, for example 1EG4-TE5-MK73"
+            slotProps={{ htmlInput: { autoComplete: 'off', autoCapitalize: 'characters' } }}
+            required
+          />
+          <FormDateField
+            id={fieldIds.dateOfService}
+            label="Date of service"
+            name="dateOfService"
+            control={form.control}
+            required
+            past
+          />
+        </>
+      )}
+      {selector === 'check' && (
+        <FormField
+          id={fieldIds.checkNumber}
+          name="checkNumber"
+          label="Check or EFT number"
+          helperText="As printed on the remittance advice"
+          slotProps={{ htmlInput: { autoComplete: 'off' } }}
           required
         />
-        {selector === 'patient' && (
-          <>
-            <FormField
-              id={fieldIds.patientMbi}
-              name="patientMbi"
-              label="Patient's Medicare Beneficiary Identifier (MBI)"
-              helperText="11 characters, for example 1EG4-TE5-MK73"
-              slotProps={{ htmlInput: { autoComplete: 'off', autoCapitalize: 'characters' } }}
-              required
-            />
-            <FormDateField
-              id={fieldIds.dateOfService}
-              label="Date of service"
-              name="dateOfService"
-              control={form.control}
-              required
-              past
-            />
-          </>
-        )}
-        {selector === 'check' && (
-          <FormField
-            id={fieldIds.checkNumber}
-            name="checkNumber"
-            label="Check or EFT number"
-            helperText="As printed on the remittance advice"
-            slotProps={{ htmlInput: { autoComplete: 'off' } }}
-            required
-          />
-        )}
-        {selector === 'claim' && (
-          <FormField
-            id={fieldIds.claimNumber}
-            name="claimNumber"
-            label="Claim number (ICN or DCN)"
-            helperText="13 to 23 letters or numbers"
-            slotProps={{ htmlInput: { autoComplete: 'off' } }}
-            required
-          />
-        )}
-        <ProviderIdentifierFields form={form} ids={{ npi: fieldIds.npi }} />
-        <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
-          <Button variant="outlined" onClick={() => onBack(form.getValues())}>
-            Back
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            Verify and continue
-          </Button>
-        </Stack>
-      </form>
-    </FormProvider>
+      )}
+      {selector === 'claim' && (
+        <FormField
+          id={fieldIds.claimNumber}
+          name="claimNumber"
+          label="Claim number (ICN or DCN)"
+          helperText="13 to 23 letters or numbers"
+          slotProps={{ htmlInput: { autoComplete: 'off' } }}
+          required
+        />
+      )}
+      <ProviderIdentifierFields form={form} ids={{ npi: fieldIds.npi }} />
+      <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={2} sx={{ mt: 2 }}>
+        <Button variant="outlined" onClick={() => onBack(form.getValues())}>
+          Back
+        </Button>
+        <Button type="submit" variant="contained" disabled={state.submitting}>
+          Verify and continue
+        </Button>
+      </Stack>
+    </ApiForm>
   );
 }

@@ -3,16 +3,14 @@ import type { LocationIdentifiers } from '@portal/contracts/access-requests';
 import { MAX_REGISTRATION_LOCATIONS } from '@portal/contracts/field-limits';
 import { isJurisdiction, selectableJurisdictions } from '@portal/contracts';
 import { useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import type { z } from 'zod/mini';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import {
   ProviderLocationFields,
   providerLocationResolver,
   type ProviderLocationValues,
 } from '../../../components/form/provider-location-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
 import { useErrorMessage } from '../../../lib/error-messages';
@@ -97,19 +95,16 @@ export function LocationsStep({
   onContinue: (locations: RequestedLocation[]) => void;
 }) {
   const empty: ProviderLocationValues = { npi: '', ptan: '', tin: '', region: isJurisdiction(region) ? region : '' };
-  const form = useForm<ProviderLocationValues, unknown, z.output<typeof LocationIdentifiers>>({
-    resolver,
-    defaultValues: draft ?? empty,
-    shouldFocusError: false,
-  });
-  useReportedValues(form, onDraft);
   const [noneAdded, setNoneAdded] = useState(false);
   /** Set by Continue with a location typed in: once it is added, the wizard goes on. */
   const continueAfterAdd = useRef(false);
   const noneAddedText = useErrorMessage(noneAdded ? 'Access_Request_Location_Required' : undefined).data;
   const notFoundText = useErrorMessage(locations.some((l) => l.notFound) ? 'Provider_Not_Found' : undefined).data;
   const full = locations.length >= MAX_REGISTRATION_LOCATIONS;
-  const { onSubmit, summary } = useApiFormSubmit(form, fieldIds, {
+  const state = useApiForm<ProviderLocationValues, z.output<typeof LocationIdentifiers>>({
+    resolver,
+    defaultValues: draft ?? empty,
+    fieldIds,
     submit: async (request) => {
       const same = (l: RequestedLocation) =>
         l.request.npi === request.npi &&
@@ -139,10 +134,12 @@ export function LocationsStep({
         onChange(next);
       }
       setNoneAdded(false);
-      form.reset({ ...empty, region: form.getValues('region') });
+      state.form.reset({ ...empty, region: state.form.getValues('region') });
       if (continueAfterAdd.current) onContinue(next);
     },
   });
+  const { form, onSubmit } = state;
+  useReportedValues(form, onDraft);
 
   return (
     <Box>
@@ -203,20 +200,22 @@ export function LocationsStep({
         </Box>
       )}
       {!full && (
-        <form
-          onSubmit={(event) => {
-            continueAfterAdd.current = false;
-            return onSubmit(event);
+        <ApiForm
+          // Submitted by its own button (or Enter): the location is added and the step stays.
+          form={{
+            ...state,
+            onSubmit: (event) => {
+              continueAfterAdd.current = false;
+              return onSubmit(event);
+            },
           }}
-          noValidate
-          aria-label="Add a provider location"
+          label="Add a provider location"
         >
-          <FormErrorSummary errors={summary} submitCount={form.formState.submitCount} />
           <ProviderLocationFields form={form} ids={fieldIds} />
           <Button type="submit" variant="outlined" sx={{ mt: 1 }}>
             {locations.length ? 'Add another location' : 'Add this location'}
           </Button>
-        </form>
+        </ApiForm>
       )}
       {noneAdded && noneAddedText && (
         <Alert severity="error" sx={{ mt: 2 }} role="alert">

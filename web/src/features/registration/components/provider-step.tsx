@@ -3,15 +3,13 @@ import { selectableJurisdictions } from '@portal/contracts';
 import type { LocationSummary, ValidateProviderRequest } from '@portal/contracts/registration';
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod/mini';
-import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
-import { FormErrorSummary } from '../../../components/form/form-error-summary';
+import { ApiForm, useApiForm } from '../../../components/form/api-form';
 import {
   ProviderLocationFields,
   providerLocationResolver,
   type ProviderLocationValues,
 } from '../../../components/form/provider-location-fields';
-import { useApiFormSubmit } from '../../../components/form/use-api-form-submit';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
 import { useReportedValues } from '../../../lib/use-wizard';
@@ -83,11 +81,21 @@ export function ProviderStep({
   onValidated: (values: ProviderFormValues, location: ValidatedLocation | undefined) => void;
   onConfirm: () => void;
 }) {
-  const form = useForm<ProviderFormValues, unknown, z.output<typeof ValidateProviderRequest>>({
+  const state = useApiForm<ProviderFormValues, z.output<typeof ValidateProviderRequest>>({
     resolver,
     defaultValues,
-    shouldFocusError: false,
+    fieldIds,
+    submit: async (request) => {
+      const answer = await (await registrationApi()).validateProvider(request);
+      onValidated(state.form.getValues(), {
+        npi: request.npi,
+        validationToken: answer.validationToken,
+        summary: answer.location,
+      });
+      setConfirming(true);
+    },
   });
+  const { form, apiError } = state;
   useReportedValues(form, onValues);
   const [confirming, setConfirming] = useState(!!validated);
   // The form that had the focus is gone once a location is found: the focus goes to what was found.
@@ -99,18 +107,6 @@ export function ProviderStep({
     if (showingFound && !wasShowingFound.current) found.current?.focus();
     wasShowingFound.current = showingFound;
   }, [showingFound]);
-  const { submitCount, isSubmitting } = form.formState;
-  const { onSubmit, summary, apiError } = useApiFormSubmit(form, fieldIds, {
-    submit: async (request) => {
-      const answer = await (await registrationApi()).validateProvider(request);
-      onValidated(form.getValues(), {
-        npi: request.npi,
-        validationToken: answer.validationToken,
-        summary: answer.location,
-      });
-      setConfirming(true);
-    },
-  });
   const hasAdministrator = apiError instanceof ApiError && apiError.code === 'Location_Has_Administrator';
 
   if (confirming && validated) {
@@ -145,8 +141,7 @@ export function ProviderStep({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Provider location">
-      <FormErrorSummary errors={summary} submitCount={submitCount} />
+    <ApiForm form={state} label="Provider location">
       {hasAdministrator && (
         <Alert severity="info" sx={{ mb: 2 }}>
           Your location&apos;s administrator can give you access.{' '}
@@ -172,9 +167,9 @@ export function ProviderStep({
         Enter the identifiers of the provider location you are the administrator for.
       </Typography>
       <ProviderLocationFields form={form} ids={fieldIds} />
-      <Button type="submit" variant="contained" disabled={isSubmitting} sx={{ mt: 2 }}>
+      <Button type="submit" variant="contained" disabled={state.submitting} sx={{ mt: 2 }}>
         Find my provider location
       </Button>
-    </form>
+    </ApiForm>
   );
 }
