@@ -3,7 +3,12 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { describe, it } from 'vitest';
 import { openPglite } from '../server/src/db/client';
-import { accessRequests, providerLocations, userLocations, users } from '../server/src/db/schema';
+import { accessRequests, users } from '../server/src/db/schema';
+// The server tests' factories, file by file (their index also loads the server suite's vitest set-up).
+import { createLocation } from '../server/test/factories/locations';
+import { link } from '../server/test/factories/links';
+import { createPerson } from '../server/test/factories/people';
+import { requestAccess } from '../server/test/factories/requests';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { expectInViewport, expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
 import { loginWithTotp } from './support/login';
@@ -38,45 +43,24 @@ describe('the administrator console shows each result and refusal where the eye 
       const [admin] = await db.select().from(users).where(eq(users.username, ADMIN));
       // Only this file's request waits (withdrawn, not deleted, or the demo seeding at start would ask again).
       await db.update(accessRequests).set({ status: 'withdrawn' });
-      const [crowded] = await db
-        .insert(providerLocations)
-        .values({
-          npi: CROWDED_NPI,
-          ptan: 'P999966',
-          tin: '123456789',
-          legalName: CROWDED,
-          jurisdiction: 'J5',
-          lineOfBusiness: 'B',
-          state: 'IA',
-          addressLine1: '1 Main St',
-          city: 'Des Moines',
-          zip: '50309',
-        })
-        .returning();
-      const person = async (username: string, firstName: string) =>
-        (
-          await db
-            .insert(users)
-            .values({
-              username,
-              email: `${username}@example.com`,
-              firstName,
-              lastName: 'Crowd',
-              dob: '1980-01-01',
-              passwordHash: 'not-a-hash',
-              status: 'active',
-            })
-            .returning()
-        )[0]!;
-      await db.insert(userLocations).values({ userId: admin!.id, locationId: crowded!.id, role: 'administrator' });
+      const crowded = await createLocation(db, {
+        npi: CROWDED_NPI,
+        ptan: 'P999966',
+        legalName: CROWDED,
+        city: 'Des Moines',
+        zip: '50309',
+      });
+      const person = (username: string, firstName: string) =>
+        createPerson(db, { username, firstName, lastName: 'Crowd' });
+      await link(db, admin!.id, crowded.id, 'administrator');
       for (let i = 1; i <= 4; i++) {
         const filler = await person(`crowd.admin.${i}`, `Filler${i}`);
-        await db.insert(userLocations).values({ userId: filler.id, locationId: crowded!.id, role: 'administrator' });
+        await link(db, filler.id, crowded.id, 'administrator');
       }
       const candidate = await person(CANDIDATE, 'Casey');
-      await db.insert(userLocations).values({ userId: candidate.id, locationId: crowded!.id, role: 'user' });
+      await link(db, candidate.id, crowded.id, 'user');
       const requester = await person(REQUESTER, 'Robin');
-      await db.insert(accessRequests).values({ userId: requester.id, locationId: crowded!.id });
+      await requestAccess(db, requester.id, crowded.id);
       await database.close();
     },
   });
