@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Chip, Link, List, ListItem, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Box, Chip, Link, List, ListItem, Paper, Stack, Typography } from '@mui/material';
 import type { OpsLocationSummary, OpsPersonHit } from '@portal/contracts/ops';
 import { OPS_PAGE_PATHS } from '@portal/contracts/paths';
 import { OPS_QUERY_MIN, OPS_SEARCH_LIMIT, opsPath } from '@portal/contracts/ops-routes';
