@@ -15,7 +15,7 @@ import { accountStatusLabel } from './ops-text';
  * in the console's first download (issue 39). The route starts loading it with the page (`opsParts`).
  */
 export const searchForm = lazyPart(() => import('./components/search-form').then((m) => m.SearchForm), {
-  reserve: '5.5rem',
+  reserve: '3.5rem',
 });
 
 const matchedOnLabel = { username: 'username', email: 'email', name: 'name', npi: 'NPI', ptan: 'PTAN' } as const;
