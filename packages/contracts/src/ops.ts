@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { AccountStatus, LinkStatus, LocationRole } from './admin';
 import { noControlCharacters, noControlCharactersExceptLines } from './fields';
 import { dataEnvelope } from './http';
+import { OPS_QUERY_MAX, OPS_QUERY_MIN, opsSignInRefusals } from './ops-routes';
 
 /**
  * The contractor's help-desk console (docs/requirements/help-desk.md): contractor staff ("operators") sign in through
@@ -14,59 +15,17 @@ import { dataEnvelope } from './http';
  * actor (`operator:<operatorId>`). Requests are strict objects: an unknown field is a 400 `Validation_Failed`.
  */
 
-/** Paths of the console's API (schemas below). */
-export const OPS_ROUTES = {
-  /**
-   * GET `?returnTo=/ops/…`: starts the directory's sign-in (authorization code with PKCE): 302 to the directory. The
-   * browser comes back to `callback`, which opens the console session and redirects to `returnTo` (default `/ops`), or
-   * to `/ops?signIn=<reason>` when refused (`OpsSignInRefusal`).
-   */
-  signIn: '/api/ops/auth/sign-in',
-  /** GET: the directory's redirect back (`code`, `state`, `iss`); never called by the console itself. */
-  callback: '/api/ops/auth/callback',
-  /** POST: ends the console session (the directory's own session stays; `endSessionUrl` ends it too). */
-  signOut: '/api/ops/auth/sign-out',
-  /** GET: the signed-in operator (401 `Ops_Sign_In_Required` when none). Reading it does not extend the session. */
-  session: '/api/ops/session',
-  /** POST: "Stay signed in": counts as activity (restarts the idle time) and answers the session as `session` does. */
-  keepAlive: '/api/ops/session/keep-alive',
-  /** GET `?q=`: find a person (and locations) by username, email, name, NPI or PTAN in one box. */
-  search: '/api/ops/search',
-  /** GET: a person's page. */
-  person: '/api/ops/people/:userId',
-  /** POST `{ field }`: the full email or phone, on request (audited). */
-  revealPerson: '/api/ops/people/:userId/reveal',
-  /** POST `{ reason }`: lift a lockout, including past the daily ceiling (help desk). */
-  unlockPerson: '/api/ops/people/:userId/unlock',
-  /** POST `{ reason }`: end every session of the person (help desk). */
-  endSessions: '/api/ops/people/:userId/end-sessions',
-  /** POST `{ reason }`: send the email-verification link again to an unverified account (help desk). */
-  resendVerification: '/api/ops/people/:userId/resend-verification',
-  /** POST `{ reason, identityChecks }`: reset the second factor after two identity facts were checked (help desk). */
-  resetMfa: '/api/ops/people/:userId/reset-mfa',
-  /** POST `{ reason }`: disable the account (supervisor). */
-  disablePerson: '/api/ops/people/:userId/disable',
-  /** POST `{ reason }`: enable a disabled account again (supervisor). */
-  enablePerson: '/api/ops/people/:userId/enable',
-  /** GET: a location's page. */
-  location: '/api/ops/locations/:locationId',
-  /**
-   * POST `{ reason, userId }`: make a person of the location its administrator when it has no working one, and lift
-   * the location's access suspension (supervisor): the only way around the last-administrator rule.
-   */
-  restoreAdministrator: '/api/ops/locations/:locationId/restore-administrator',
-} as const;
-
-// The console's pages: in the zod-free paths.ts, which every page's first download reads (issue 39).
+// Without zod, for the console's first download (issue 39): ops-routes.ts, and the pages in paths.ts.
 export { OPS_PAGE_PATHS } from './paths';
-
-/** The query parameter `/ops` is opened with after a refused sign-in (`OpsSignInRefusal`). */
-export const OPS_SIGN_IN_REFUSAL_PARAM = 'signIn';
-
-/** A path of `OPS_ROUTES` or `OPS_PAGE_PATHS` with its parameters filled in. */
-export function opsPath(path: string, params: Record<string, string>): string {
-  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? `:${name}`));
-}
+export {
+  OPS_QUERY_MAX,
+  OPS_QUERY_MIN,
+  OPS_ROUTES,
+  OPS_SEARCH_LIMIT,
+  OPS_SIGN_IN_REFUSAL_PARAM,
+  opsPath,
+  opsSignInRefusals,
+} from './ops-routes';
 
 // ——— Operators and their session ———
 
@@ -78,15 +37,6 @@ export const operatorRoles = ['help_desk', 'supervisor'] as const;
 export const OperatorRole = z.enum(operatorRoles);
 export type OperatorRole = z.infer<typeof OperatorRole>;
 
-/** Why a sign-in came back refused (`/ops?signIn=…`); each is also an error code with its message. */
-export const opsSignInRefusals = [
-  /** The directory's answer failed a check (issuer, audience, nonce, signature, expiry, state) or the user cancelled. */
-  'Ops_Sign_In_Failed',
-  /** Signed in at the directory, but in none of the groups mapped to a console role. */
-  'Ops_No_Role',
-  /** The directory did not report multi-factor authentication (`amr`/`acr`) and the setting requires it. */
-  'Ops_Mfa_Required',
-] as const;
 export const OpsSignInRefusal = z.enum(opsSignInRefusals);
 export type OpsSignInRefusal = z.infer<typeof OpsSignInRefusal>;
 
@@ -126,11 +76,6 @@ export const OpsSignOutResponse = dataEnvelope(z.object({ endSessionUrl: z.nulla
 export type OpsSignOutResponse = z.infer<typeof OpsSignOutResponse>;
 
 // ——— Find a person ———
-
-export const OPS_QUERY_MIN = 2;
-export const OPS_QUERY_MAX = 100;
-/** The most people (and locations) one search answers; `truncated` says there were more. */
-export const OPS_SEARCH_LIMIT = 25;
 
 /** `GET /api/ops/search?q=`: one box, any of username, email, name (first, last or both), NPI or PTAN. */
 export const OpsSearchQuery = z.strictObject({

@@ -209,7 +209,13 @@ export const routes: RouteObject[] = [
     lazy: async () => ({ Component: (await import('./routes/ops')).OpsLayout }),
     errorElement: <RouteErrorFallback />,
     children: [
-      { index: true, lazy: async () => ({ Component: (await import('./routes/ops')).FindPersonPage }) },
+      {
+        index: true,
+        lazy: pageWithParts(async () => {
+          const { FindPersonPage, findPersonParts } = await import('./routes/ops');
+          return { Component: FindPersonPage, parts: findPersonParts };
+        }),
+      },
       { path: paths.opsPerson.path, lazy: async () => ({ Component: (await import('./routes/ops')).PersonPage }) },
       {
         path: paths.opsLocation.path,

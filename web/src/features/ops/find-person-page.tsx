@@ -1,20 +1,22 @@
-import { Alert, Box, Button, Chip, Link, List, ListItem, Paper, Stack, Typography } from '@mui/material';
-import {
-  OPS_PAGE_PATHS,
-  OPS_QUERY_MAX,
-  OPS_QUERY_MIN,
-  OPS_SEARCH_LIMIT,
-  opsPath,
-  type OpsLocationSummary,
-  type OpsPersonHit,
-} from '@portal/contracts/ops';
-import { useForm } from 'react-hook-form';
+import { Alert, Box, Chip, Link, List, ListItem, Paper, Stack, Typography } from '@mui/material';
+import type { OpsLocationSummary, OpsPersonHit } from '@portal/contracts/ops';
+import { OPS_PAGE_PATHS } from '@portal/contracts/paths';
+import { OPS_QUERY_MIN, OPS_SEARCH_LIMIT, opsPath } from '@portal/contracts/ops-routes';
+import { useCallback } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { FormTextField } from '../../components/form/form-text-field';
 import { SectionQuery } from '../../components/layouts/section-query';
+import { lazyPart } from '../../lib/lazy-part';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useOpsSearch } from './api/ops-api';
 import { accountStatusLabel } from './ops-text';
+
+/**
+ * The search box: a part that hydrates on its own (lib/lazy-part.tsx), so MUI's text field and react-hook-form are not
+ * in the console's first download (issue 39). The route starts loading it with the page (`opsParts`).
+ */
+export const searchForm = lazyPart(() => import('./components/search-form').then((m) => m.SearchForm), {
+  reserve: '3.5rem',
+});
 
 const matchedOnLabel = { username: 'username', email: 'email', name: 'name', npi: 'NPI', ptan: 'PTAN' } as const;
 
@@ -30,40 +32,15 @@ export function FindPersonPage() {
   useDocumentTitle('Find a person');
   const [params, setParams] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
-  // A plain useForm, not useApiForm (docs/decisions/0079-console-actions.md): the search sends nothing to the API, it
-  // writes `?q=` to the address (the results are a query of that), and its one message stays next to its box.
-  const form = useForm<{ q: string }>({ values: { q } });
+  // Stable, so the search box (a memoized part) is not rendered again before it has hydrated.
+  const search = useCallback((typed: string) => setParams(typed ? { q: typed } : {}), [setParams]);
   const results = useOpsSearch(q.length >= OPS_QUERY_MIN ? q : '');
-  const search = form.handleSubmit(({ q: typed }) => setParams(typed.trim() ? { q: typed.trim() } : {}));
   return (
     <>
       <Typography component="h1" variant="h4" gutterBottom>
         Find a person
       </Typography>
-      <Box
-        component="form"
-        role="search"
-        aria-label="Find a person"
-        onSubmit={search}
-        noValidate
-        sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap', maxWidth: 900 }}
-      >
-        <FormTextField
-          id="ops-search"
-          label="Username, email, name, NPI or PTAN"
-          type="search"
-          registration={form.register('q', {
-            validate: (value) =>
-              value.trim().length >= OPS_QUERY_MIN || `Type at least ${OPS_QUERY_MIN} characters to search.`,
-            maxLength: { value: OPS_QUERY_MAX, message: `Type at most ${OPS_QUERY_MAX} characters.` },
-          })}
-          error={form.formState.errors.q}
-          sx={{ flex: '1 1 18rem' }}
-        />
-        <Button type="submit" variant="contained" sx={{ mt: 2, height: 56, px: 4 }}>
-          Search
-        </Button>
-      </Box>
+      <searchForm.Part q={q} onSearch={search} />
       {q === '' ? (
         <Typography color="text.secondary" sx={{ mt: 2 }}>
           Ask the caller for their username, the email address on the account, their name, or their location&apos;s NPI

@@ -1,5 +1,7 @@
 import { Alert, Button, Link, TableBody, TableCell, TableRow, Typography } from '@mui/material';
-import { OPS_PAGE_PATHS, opsPath, type OpsLocation } from '@portal/contracts/ops';
+import type { OpsLocation } from '@portal/contracts/ops';
+import { OPS_PAGE_PATHS } from '@portal/contracts/paths';
+import { opsPath } from '@portal/contracts/ops-routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -8,13 +10,16 @@ import { SectionQuery } from '../../components/layouts/section-query';
 import { ScrollTable } from '../../components/tables/scroll-table';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { opsQueryKeys, refreshOperatorSession, restoreAdministrator, useOpsLocation } from './api/ops-api';
-import { ActionDialog } from './components/action-dialog';
+import { lazyDialog } from '../../components/dialogs/lazy-dialog';
 import { ActionOutcome } from './components/action-outcome';
 import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel } from './ops-text';
 import { useOperator } from './ops-session';
 import { BackToSearch, Fact, Facts } from './person-page';
+
+// An action's form (and the request schemas it checks) loads when the action is chosen (issue 39).
+const ActionDialog = lazyDialog(() => import('./components/action-dialog').then((m) => m.ActionDialog));
 
 /**
  * A location's page (docs/requirements/help-desk.md): identifiers, jurisdiction, administrators and their state,

@@ -1,5 +1,6 @@
 import { Alert, Box, Button, Chip, Container, Link, Paper, Typography } from '@mui/material';
-import { OPS_PAGE_PATHS, OPS_SIGN_IN_REFUSAL_PARAM, opsSignInRefusals } from '@portal/contracts/ops';
+import { OPS_SIGN_IN_REFUSAL_PARAM, opsSignInRefusals } from '@portal/contracts/ops-routes';
+import { OPS_PAGE_PATHS } from '@portal/contracts/paths';
 import { Outlet, useLocation } from 'react-router';
 import { SiteHeader, SkipLink } from '../../components/layouts/header-parts';
 import { SectionSkeleton } from '../../components/layouts/page-section';
@@ -7,9 +8,12 @@ import { ApiError } from '../../lib/api-error';
 import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { signInHref } from './api/ops-api';
-import { IdleWarning } from './components/idle-warning';
 import { operatorRoleLabel } from './ops-text';
 import { OpsSessionProvider, useOpsSession } from './ops-session';
+import { lazyDialog } from '../../components/dialogs/lazy-dialog';
+
+// The idle warning (a dialog, two minutes before the session ends) loads once signed in, after the page (issue 39).
+const IdleWarning = lazyDialog(() => import('./components/idle-warning').then((m) => m.IdleWarning));
 
 /**
  * `/ops`, the contractor's help-desk console (docs/requirements/help-desk.md): its own header (the operator's name and

@@ -11,7 +11,9 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { OPS_PAGE_PATHS, opsPath, type OpsPerson } from '@portal/contracts/ops';
+import type { OpsPerson } from '@portal/contracts/ops';
+import { OPS_PAGE_PATHS } from '@portal/contracts/paths';
+import { opsPath } from '@portal/contracts/ops-routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -26,7 +28,7 @@ import {
   useOpsPerson,
   type PersonActionKind,
 } from './api/ops-api';
-import { ActionDialog } from './components/action-dialog';
+import { lazyDialog } from '../../components/dialogs/lazy-dialog';
 import { ActionOutcome } from './components/action-outcome';
 import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
@@ -34,6 +36,9 @@ import { RevealField } from './components/reveal-field';
 import { locationLine } from './find-person-page';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel, statusReasonText } from './ops-text';
 import { useOperator } from './ops-session';
+
+// An action's form (and the request schemas it checks) loads when the action is chosen (issue 39).
+const ActionDialog = lazyDialog(() => import('./components/action-dialog').then((m) => m.ActionDialog));
 
 /** A person's page (docs/requirements/help-desk.md): why they cannot get in, and what the desk can do about it. */
 export function PersonPage() {

@@ -4,7 +4,7 @@ import type { MfaEnrollStart } from '@portal/contracts/auth';
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { RecoveryCodes } from '../../../components/mfa/recovery-codes';
-import { useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useActionErrorText, useReauthMutation } from '../../../components/dialogs/reauth-mutation';
 import { useReauth } from '../../../components/reauth/reauth-provider';
 import { ErrorMessage, StatusMessage } from '../../../components/status/status-message';
 import { accountQueryKeys, confirmMfaReset, renewRecoveryCodes, startMfaReset } from '../api/account-api';

@@ -36,7 +36,8 @@ import {
   formatDateTime,
 } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
-import { ConfirmActionDialog, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useReauthMutation } from '../../../components/dialogs/reauth-mutation';
+import { ConfirmActionDialog } from '../../../components/dialogs/confirm-action';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 const NAME_MESSAGE = 'Give the passkey a name of up to 60 characters, e.g. "Work laptop".';

@@ -4,7 +4,8 @@ import { ErrorMessage, StatusMessage } from '../../../components/status/status-m
 import { accountQueryKeys, endOtherSessions, useAccountSessions } from '../api/account-api';
 import { useFocusSectionHeadingAfterRender, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
-import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useActionErrorText, useReauthMutation } from '../../../components/dialogs/reauth-mutation';
+import { ConfirmActionDialog } from '../../../components/dialogs/confirm-action';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 
 /** The user's active sessions (this one marked) and "Sign out everywhere else", after a confirmation. */

@@ -6,7 +6,7 @@ import {
   type LocationRole,
 } from '@portal/contracts';
 import { useId } from 'react';
-import { useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useReauthMutation } from '../../../components/dialogs/reauth-mutation';
 import { useApiForm } from '../../../components/form/api-form';
 import { ApiFormDialog } from '../../../components/form/api-form-dialog';
 import { FormCountedTextField } from '../../../components/form/form-counted-text-field';

@@ -1,7 +1,8 @@
 import { Alert, Box, Button, Chip, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useCallback, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { ConfirmActionDialog, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useReauthMutation } from '../../../components/dialogs/reauth-mutation';
+import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { PageSection, formatDate, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
@@ -10,6 +11,11 @@ import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { adminQueryKeys, runPersonAction, usePeopleSearch, type PersonAction } from '../api/admin-api';
 import { Pager } from './pager';
 import type { AccountStatus, PersonLocation, PersonSummary } from '@portal/contracts';
+
+// The confirmation loads when it is first asked for (issue 39).
+const ConfirmActionDialog = lazyDialog(() =>
+  import('../../../components/dialogs/confirm-action').then((m) => m.ConfirmActionDialog),
+);
 
 const statusText: Record<AccountStatus, string> = {
   active: 'Active',

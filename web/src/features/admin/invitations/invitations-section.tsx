@@ -1,13 +1,18 @@
 import { Button, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import type { OpenInvitation } from '@portal/contracts/invitations';
 import { useState } from 'react';
-import { ConfirmActionDialog, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useReauthMutation } from '../../../components/dialogs/reauth-mutation';
 import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { PageSection, formatDate, useFocusSectionHeadingAfterRender } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import { invitationsQueryKey, revokeInvitation, useInvitations } from './invitations-api';
+
+// The confirmation loads when it is first asked for (issue 39).
+const ConfirmActionDialog = lazyDialog(() =>
+  import('../../../components/dialogs/confirm-action').then((m) => m.ConfirmActionDialog),
+);
 
 // The invite form loads when chosen.
 const InviteDialog = lazyDialog(() => import('./invite-dialog').then((m) => m.InviteDialog));

@@ -1,7 +1,7 @@
 import { CreateInvitationRequest, type InvitableLocation, type OpenInvitation } from '@portal/contracts/invitations';
 import { useId } from 'react';
 import type { z } from 'zod/mini';
-import { useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useReauthMutation } from '../../../components/dialogs/reauth-mutation';
 import { useApiForm } from '../../../components/form/api-form';
 import { ApiFormDialog } from '../../../components/form/api-form-dialog';
 import { EmailField, FormField } from '../../../components/form/form-field';

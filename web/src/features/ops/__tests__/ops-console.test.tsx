@@ -123,7 +123,8 @@ describe('the help-desk console', () => {
     expect(header).toHaveTextContent('Harper Desk');
     expect(header).toHaveTextContent('Help desk');
 
-    const box = screen.getByRole('searchbox', { name: 'Username, email, name, NPI or PTAN' });
+    // The search box hydrates on its own (a lazy part): it is there once its code has loaded.
+    const box = await screen.findByRole('searchbox', { name: 'Username, email, name, NPI or PTAN' });
     await user.type(box, 'x{Enter}');
     expect(await screen.findByText('Type at least 2 characters to search.')).toBeInTheDocument();
     expect(queries).toEqual([]);

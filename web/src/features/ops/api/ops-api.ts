@@ -1,17 +1,11 @@
-import {
-  OPS_ROUTES,
-  OperatorSessionResponse,
-  OpsLocationResponse,
-  OpsPersonResponse,
-  OpsRevealResponse,
-  OpsSearchResponse,
-  opsPath,
-  type IdentityCheck,
-  type OpsLocation,
-  type OpsPerson,
-} from '@portal/contracts/ops';
+import type { IdentityCheck, OpsLocation, OpsPerson } from '@portal/contracts/ops';
+import { OPS_ROUTES, opsPath } from '@portal/contracts/ops-routes';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { contractCall } from '../../../lib/contract-call';
+
+// The answers' schemas (zod), loaded when a call is made (lib/contract-call.ts): the console's first download carries
+// no schema (issue 39).
+const contracts = () => import('@portal/contracts/ops');
 
 // Other people's personal data: never kept once the page is left, never refetched behind the operator's back (each
 // read is audited and counts as console activity).
@@ -32,21 +26,28 @@ export const signInHref = (returnTo: string) => `${OPS_ROUTES.signIn}?returnTo=$
 export const operatorSessionQueryOptions = () =>
   queryOptions({
     queryKey: opsQueryKeys.session,
-    queryFn: ({ signal }) => apiRequest(OPS_ROUTES.session, { schema: OperatorSessionResponse.shape.data, signal }),
+    queryFn: ({ signal }) =>
+      contractCall(contracts, (c, request) =>
+        request(OPS_ROUTES.session, { schema: c.OperatorSessionResponse.shape.data, signal }),
+      ),
     staleTime: Infinity,
     refetchOnWindowFocus: false,
     retry: false,
   });
 
 export const signOut = () =>
-  apiRequest(OPS_ROUTES.signOut, { method: 'POST', body: {} }) as Promise<{ endSessionUrl: string | null }>;
+  contractCall(contracts, (c, request) =>
+    request(OPS_ROUTES.signOut, { method: 'POST', body: {}, schema: c.OpsSignOutResponse.shape.data }),
+  );
 
 /** `GET /api/ops/search?q=`: people and locations by username, email, name, NPI or PTAN. */
 export const useOpsSearch = (q: string) =>
   useQuery({
     queryKey: opsQueryKeys.search(q),
     queryFn: ({ signal }) =>
-      apiRequest(`${OPS_ROUTES.search}?q=${encodeURIComponent(q)}`, { schema: OpsSearchResponse.shape.data, signal }),
+      contractCall(contracts, (c, request) =>
+        request(`${OPS_ROUTES.search}?q=${encodeURIComponent(q)}`, { schema: c.OpsSearchResponse.shape.data, signal }),
+      ),
     enabled: q !== '',
     ...personal,
   });
@@ -55,7 +56,9 @@ export const useOpsPerson = (userId: string) =>
   useQuery({
     queryKey: opsQueryKeys.person(userId),
     queryFn: ({ signal }) =>
-      apiRequest(opsPath(OPS_ROUTES.person, { userId }), { schema: OpsPersonResponse.shape.data, signal }),
+      contractCall(contracts, (c, request) =>
+        request(opsPath(OPS_ROUTES.person, { userId }), { schema: c.OpsPersonResponse.shape.data, signal }),
+      ),
     ...personal,
   });
 
@@ -63,16 +66,20 @@ export const useOpsLocation = (locationId: string) =>
   useQuery({
     queryKey: opsQueryKeys.location(locationId),
     queryFn: ({ signal }) =>
-      apiRequest(opsPath(OPS_ROUTES.location, { locationId }), { schema: OpsLocationResponse.shape.data, signal }),
+      contractCall(contracts, (c, request) =>
+        request(opsPath(OPS_ROUTES.location, { locationId }), { schema: c.OpsLocationResponse.shape.data, signal }),
+      ),
     ...personal,
   });
 
 export const revealField = (userId: string, field: 'email' | 'phone') =>
-  apiRequest(opsPath(OPS_ROUTES.revealPerson, { userId }), {
-    method: 'POST',
-    body: { field },
-    schema: OpsRevealResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(opsPath(OPS_ROUTES.revealPerson, { userId }), {
+      method: 'POST',
+      body: { field },
+      schema: c.OpsRevealResponse.shape.data,
+    }),
+  );
 
 /** The actions on a person's page; each answers the page as it is now. */
 export type PersonActionKind = 'unlock' | 'end-sessions' | 'resend-verification' | 'reset-mfa' | 'disable' | 'enable';
@@ -91,21 +98,25 @@ export const runPersonAction = (
   kind: PersonActionKind,
   body: { reason: string; identityChecks?: IdentityCheck[] },
 ): Promise<OpsPerson> =>
-  apiRequest(opsPath(personActionRoutes[kind], { userId }), {
-    method: 'POST',
-    body,
-    schema: OpsPersonResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(opsPath(personActionRoutes[kind], { userId }), {
+      method: 'POST',
+      body,
+      schema: c.OpsPersonResponse.shape.data,
+    }),
+  );
 
 export const restoreAdministrator = (
   locationId: string,
   body: { reason: string; userId: string },
 ): Promise<OpsLocation> =>
-  apiRequest(opsPath(OPS_ROUTES.restoreAdministrator, { locationId }), {
-    method: 'POST',
-    body,
-    schema: OpsLocationResponse.shape.data,
-  });
+  contractCall(contracts, (c, request) =>
+    request(opsPath(OPS_ROUTES.restoreAdministrator, { locationId }), {
+      method: 'POST',
+      body,
+      schema: c.OpsLocationResponse.shape.data,
+    }),
+  );
 
 /**
  * After a console request the server moved the session's idle end: read the session again (that read does not move
@@ -119,10 +130,8 @@ export const refreshOperatorSession = (queryClient: QueryClient) =>
  * data of its own to read again); its answer is the session with the new idle end.
  */
 export async function keepSessionAlive(queryClient: QueryClient) {
-  const session = await apiRequest(OPS_ROUTES.keepAlive, {
-    method: 'POST',
-    body: {},
-    schema: OperatorSessionResponse.shape.data,
-  });
+  const session = await contractCall(contracts, (c, request) =>
+    request(OPS_ROUTES.keepAlive, { method: 'POST', body: {}, schema: c.OperatorSessionResponse.shape.data }),
+  );
   queryClient.setQueryData(opsQueryKeys.session, session);
 }

@@ -10,7 +10,7 @@ import {
 } from '@portal/contracts/ops';
 import { useId, type ReactNode } from 'react';
 import { useController, type Control } from 'react-hook-form';
-import { useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useReauthMutation } from '../../../components/dialogs/reauth-mutation';
 import { useApiForm } from '../../../components/form/api-form';
 import { ApiFormDialog } from '../../../components/form/api-form-dialog';
 import { FormCountedTextField } from '../../../components/form/form-counted-text-field';

@@ -2,11 +2,17 @@ import { Alert, Box, Button, CircularProgress, List, ListItem, Stack, Typography
 import type { AccessRequestStatus, AccessRequestSummary } from '@portal/contracts/access-requests';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { ConfirmActionDialog, useActionErrorText, useReauthMutation } from '../../../components/dialogs/confirm-action';
+import { useActionErrorText, useReauthMutation } from '../../../components/dialogs/reauth-mutation';
+import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { ErrorMessage } from '../../../components/status/status-message';
 import { lazyPart } from '../../../lib/lazy-part';
 import { ACCESS_REQUESTS_QUERY_KEY, useOwnAccessRequests, withdrawAccessRequest } from '../api/access-requests-api';
 import { PORTAL_ACCOUNT_QUERY_KEY } from '../api/portal-home-api';
+
+// The confirmation loads when it is first asked for (issue 39).
+const ConfirmActionDialog = lazyDialog(() =>
+  import('../../../components/dialogs/confirm-action').then((m) => m.ConfirmActionDialog),
+);
 
 /**
  * The request form hydrates on its own (lib/lazy-part.tsx): its fields, validation and form library load beside the
