@@ -237,8 +237,9 @@ export async function expectInViewport(locator: Locator, timeout = 5000) {
   const where = () =>
     locator.evaluate((element) => {
       const box = element.getBoundingClientRect();
+      // Within a pixel: scrolling "to the nearest edge" can leave a fraction of a pixel past it (852..900.4 of 900).
       const inView =
-        box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth;
+        box.top >= -1 && box.bottom <= window.innerHeight + 1 && box.left >= -1 && box.right <= window.innerWidth + 1;
       return inView ? 'in view' : `at ${Math.round(box.top)}..${Math.round(box.bottom)} of ${window.innerHeight} px`;
     });
   await expect.poll(where, { timeout }).toBe('in view');
