@@ -55,7 +55,8 @@ describe('/invitation, the page of an emailed invitation (docs/requirements/staf
     // The token never travels in a URL.
     expect(requests.filter((url) => url.href.includes(TOKEN))).toEqual([]);
     expect(window.sessionStorage.getItem(STORAGE_KEY)).toBe(TOKEN);
-    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/register/user');
+    // The choices wait for the session check (nothing is offered to someone who may be logged in).
+    expect(await screen.findByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/register/user');
     expect(screen.getByRole('link', { name: 'I already have an account' })).toHaveAttribute(
       'href',
       '/login?next=%2Finvitation',
