@@ -14,7 +14,8 @@ import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel } from './ops-text';
 import { useOperator } from './ops-session';
-import { BackToSearch, Fact, Facts } from './person-page';
+import { Fact, FactList } from '../../components/layouts/fact-list';
+import { BackToSearch } from './person-page';
 
 /**
  * A location's page (docs/requirements/help-desk.md): identifiers, jurisdiction, administrators and their state,
@@ -91,7 +92,7 @@ function Location({ location }: { location: OpsLocation }) {
         }
       >
         <PageSection id="ops-identifiers" title="Identifiers">
-          <Facts>
+          <FactList>
             <Fact term="NPI">{location.npi}</Fact>
             <Fact term="PTAN">{location.ptan}</Fact>
             <Fact term="TIN">{location.tin}</Fact>
@@ -106,7 +107,7 @@ function Location({ location }: { location: OpsLocation }) {
               {location.endDate ? ` (ends ${formatDate(location.endDate)})` : ''}
             </Fact>
             <Fact term="People">{location.peopleCount}</Fact>
-          </Facts>
+          </FactList>
         </PageSection>
         <PageSection id="ops-administrators" title="Administrators">
           {location.accessSuspendedAt && (
@@ -166,7 +167,7 @@ function Location({ location }: { location: OpsLocation }) {
         </PageSection>
         <PageSection id="ops-data-source" title="Where its data came from">
           {location.importRun ? (
-            <Facts>
+            <FactList>
               <Fact term="Import">
                 Run {location.importRun.id}: {location.importRun.kind} ({location.importRun.mode})
               </Fact>
@@ -175,7 +176,7 @@ function Location({ location }: { location: OpsLocation }) {
                 {location.importRun.finishedAt ? formatDateTime(location.importRun.finishedAt) : 'Not finished'}
               </Fact>
               <Fact term="Outcome">{location.importRun.outcome}</Fact>
-            </Facts>
+            </FactList>
           ) : (
             <Typography>Not from a data feed: registered or made in the portal.</Typography>
           )}
