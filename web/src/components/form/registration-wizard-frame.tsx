@@ -26,6 +26,7 @@ export function RegistrationWizardFrame({
   intro: string;
   /** The other wizard: the question before the link, where it goes and its text. */
   otherWizard: { question: string; href: string; label: string };
+  /** Shown under the intro before the last step, as the links are. */
   notice?: ReactNode;
   stepTitles: readonly string[];
   index: number;
