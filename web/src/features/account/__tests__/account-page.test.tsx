@@ -177,20 +177,22 @@ describe('/account, My account (docs/requirements/session.md#my-account)', { tim
   });
 });
 
+/** Opens the password form, types the current and a new password and submits; answers the form. */
+async function fillPasswordChange(user: ReturnType<typeof renderApp>['user']) {
+  const form = await openForm(user, 'Password');
+  await user.type(
+    within(form).getByLabelText(/^current password/i, { selector: 'input' }),
+    'Harbor lantern quartz meadow',
+  );
+  await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
+  await user.click(within(form).getByRole('button', { name: 'Change password' }));
+  return form;
+}
+
 describe('account changes and re-authentication', { timeout: 30_000 }, () => {
   afterEach(() => {
     delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
   });
-
-  async function fillPasswordChange(user: ReturnType<typeof renderApp>['user']) {
-    const form = await openForm(user, 'Password');
-    await user.type(
-      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
-      'Harbor lantern quartz meadow',
-    );
-    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
-    await user.click(within(form).getByRole('button', { name: 'Change password' }));
-  }
 
   it('change password answered "re-authentication required": the dialog asks for the password, then the change is sent once more', async () => {
     server.use(...accountHandlers());
@@ -408,13 +410,7 @@ describe('the re-authentication retry', { timeout: 30_000 }, () => {
     const changes = answerPostsInTurn(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
     answerPostsInTurn(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
     const { user } = renderAccount();
-    const form = await openForm(user, 'Password');
-    await user.type(
-      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
-      'Harbor lantern quartz meadow',
-    );
-    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
-    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    const form = await fillPasswordChange(user);
     const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
     await user.type(within(dialog).getByLabelText(/^password/i), 'Harbor lantern quartz meadow');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
