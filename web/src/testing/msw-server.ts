@@ -1,3 +1,4 @@
+import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { contentHandlers } from './content-handlers';
 import { adminConsoleHandlers } from './admin-console-handlers';
@@ -13,4 +14,20 @@ export function recordRequests(): URL[] {
     seen.push(new URL(request.url));
   });
   return seen;
+}
+
+/**
+ * Answers `route`'s POSTs with `answers` in turn (the last one again after that) and records each request's JSON
+ * body, in order (undefined for a request without one).
+ */
+export function answerPostsInTurn<Body = unknown>(route: string, answers: readonly (() => Response)[]): Body[] {
+  const bodies: Body[] = [];
+  server.use(
+    http.post(route, async ({ request }) => {
+      const text = await request.text();
+      bodies.push(text ? (JSON.parse(text) as Body) : (undefined as Body));
+      return answers[Math.min(bodies.length - 1, answers.length - 1)]!();
+    }),
+  );
+  return bodies;
 }

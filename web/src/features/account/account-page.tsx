@@ -1,10 +1,11 @@
-import { Box, Link, List, ListItem, Typography } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import type { Account } from '@portal/contracts/account';
 import { useQueryClient, type UseQueryResult } from '@tanstack/react-query';
-import { useDeferredValue, useEffect, type ComponentType, type MouseEvent } from 'react';
+import { useDeferredValue, useEffect, type ComponentType } from 'react';
 import { PageSection } from '../../components/layouts/page-section';
+import { SectionLinks } from '../../components/layouts/section-links';
 import { lazyPart, type LazyPart } from '../../lib/lazy-part';
-import { RenderWhenNear, showUpTo } from '../../lib/render-when-near';
+import { RenderWhenNear } from '../../lib/render-when-near';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { accountQueryKeys, useAccount } from './api/account-api';
 
@@ -126,19 +127,6 @@ const sections = [
 export const accountPageParts = sections.map((section) => section.part);
 
 /**
- * Jumps to a section and puts focus on its heading (the URL stays: no router navigation, nothing reloads). The
- * sections up to it render first if they have not yet (lib/render-when-near.tsx), so nothing above it moves after.
- */
-function goToSection(event: MouseEvent<HTMLAnchorElement>, id: string) {
-  const heading = document.getElementById(`${id}-title`);
-  if (!heading) return;
-  event.preventDefault();
-  showUpTo(heading.parentElement ?? heading);
-  heading.scrollIntoView({ block: 'start' });
-  heading.focus({ preventScroll: true });
-}
-
-/**
  * The list of sections: beside the page on a wide screen (it stays in view while the page scrolls), above the
  * sections on a phone.
  */
@@ -162,15 +150,7 @@ function SectionNavigation() {
       <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 700, mt: { xs: 1, md: 0 } }}>
         Sections
       </Typography>
-      <List dense disablePadding sx={{ mb: 1 }}>
-        {sections.map(({ id, title }) => (
-          <ListItem key={id} disableGutters sx={{ py: 0.25 }}>
-            <Link href={`#${id}-title`} onClick={(event) => goToSection(event, id)}>
-              {title}
-            </Link>
-          </ListItem>
-        ))}
-      </List>
+      <SectionLinks sections={sections} sx={{ mb: 1 }} />
     </Box>
   );
 }

@@ -1,7 +1,7 @@
-import { Box, Link, List, ListItem, Stack, Typography } from '@mui/material';
-import type { MouseEvent } from 'react';
+import { Box, Stack, Typography } from '@mui/material';
 import { useSession } from '../../lib/session/session-context';
 import { SectionSkeleton } from '../../components/layouts/page-section';
+import { SectionLinks } from '../../components/layouts/section-links';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { lazyPart } from '../../lib/lazy-part';
 import { RequestsSection } from './components/requests-section';
@@ -15,15 +15,6 @@ import { consoleActions, consoleSections } from './console-slots';
 export const peopleSection = lazyPart(() => import('./components/people-section').then((m) => m.PeopleSection), {
   reserve: '24rem',
 });
-
-/** Jumps to a section and puts focus on its heading (as on My account: no navigation, nothing reloads). */
-function goToSection(event: MouseEvent<HTMLAnchorElement>, id: string) {
-  const heading = document.getElementById(`${id}-title`);
-  if (!heading) return;
-  event.preventDefault();
-  heading.scrollIntoView({ block: 'start' });
-  heading.focus({ preventScroll: true });
-}
 
 /**
  * `/admin`, the administrator's console (docs/requirements/staff-accounts.md#the-administrators-console): the
@@ -86,15 +77,7 @@ function Console() {
         is recorded and the person sees it in their account&apos;s recent activity.
       </Typography>
       <Box component="nav" aria-label="Staff accounts sections" sx={{ mb: 3 }}>
-        <List dense disablePadding sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3 }}>
-          {sections.map(({ id, title }) => (
-            <ListItem key={id} disableGutters sx={{ width: 'auto', py: 0.25 }}>
-              <Link href={`#${id}-title`} onClick={(event) => goToSection(event, id)}>
-                {title}
-              </Link>
-            </ListItem>
-          ))}
-        </List>
+        <SectionLinks sections={sections} inline />
       </Box>
       {consoleSections.map(({ id, Component }) => (
         <Component key={id} />

@@ -87,18 +87,21 @@ const reachable = (step: StepName, progress: Progress) =>
 /** The tab keeps the username and date of birth, never the code or the answer. */
 const kept = ({ username, dob }: Progress): Partial<Progress> => ({ username, dob });
 
+/** What a step is given: the flow so far, whether its heading takes the focus, what comes next and what ends it. */
+interface StepProps<Next extends unknown[]> {
+  progress: Progress;
+  focus: boolean;
+  onNext: (...next: Next) => void;
+  onStop: (err: ApiError) => void;
+}
+
 /** Username and date of birth → a code by email. */
 function StartStep({
   progress,
   focus,
   onValues,
   onNext,
-}: {
-  progress: Progress;
-  focus: boolean;
-  onValues: (values: StartValues) => void;
-  onNext: (progress: Progress) => void;
-}) {
+}: Omit<StepProps<[progress: Progress]>, 'onStop'> & { onValues: (values: StartValues) => void }) {
   const ids = { username: 'reactivate-username', dob: 'reactivate-dob' };
   const form = useApiForm<StartValues>({
     schema: stepSchema('start'),
@@ -133,11 +136,7 @@ function CodeStep({
   onNext,
   onStop,
   onStartAgain,
-}: {
-  progress: Progress;
-  focus: boolean;
-  onNext: (username: string, code: string, questionId?: string) => void;
-  onStop: (err: ApiError) => void;
+}: StepProps<[username: string, code: string, questionId?: string]> & {
   /** A new code needs the date of birth this tab does not hold: the first step again, the username kept. */
   onStartAgain: (username: string) => void;
 }) {
@@ -191,17 +190,7 @@ function CodeStep({
 }
 
 /** One of the user's security questions. */
-function AnswerStep({
-  progress,
-  focus,
-  onNext,
-  onStop,
-}: {
-  progress: Progress;
-  focus: boolean;
-  onNext: (answer: string) => void;
-  onStop: (err: ApiError) => void;
-}) {
+function AnswerStep({ progress, focus, onNext, onStop }: StepProps<[answer: string]>) {
   const ids = { answer: 'reactivate-answer' };
   const form = useApiForm<AnswerValues>({
     schema: stepSchema('answer'),
@@ -231,17 +220,7 @@ function AnswerStep({
 }
 
 /** The new password; the account is active afterwards. */
-function PasswordStep({
-  progress,
-  focus,
-  onNext,
-  onStop,
-}: {
-  progress: Progress;
-  focus: boolean;
-  onNext: () => void;
-  onStop: (err: ApiError) => void;
-}) {
+function PasswordStep({ progress, focus, onNext, onStop }: StepProps<[]>) {
   const ids = { newPassword: 'reactivate-new-password' };
   const form = useApiForm<PasswordValues>({
     schema: stepSchema('password'),

@@ -16,7 +16,8 @@ import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel } from './ops-text';
 import { useOperator } from './ops-session';
-import { BackToSearch, Fact, Facts } from './person-page';
+import { Fact, FactList } from '../../components/layouts/fact-list';
+import { BackToSearch } from './person-page';
 
 // An action's form (and the request schemas it checks) loads when the action is chosen (issue 39).
 const ActionDialog = lazyDialog(() => import('./components/action-dialog').then((m) => m.ActionDialog));
@@ -96,7 +97,7 @@ function Location({ location }: { location: OpsLocation }) {
         }
       >
         <PageSection id="ops-identifiers" title="Identifiers">
-          <Facts>
+          <FactList>
             <Fact term="NPI">{location.npi}</Fact>
             <Fact term="PTAN">{location.ptan}</Fact>
             <Fact term="TIN">{location.tin}</Fact>
@@ -111,7 +112,7 @@ function Location({ location }: { location: OpsLocation }) {
               {location.endDate ? ` (ends ${formatDate(location.endDate)})` : ''}
             </Fact>
             <Fact term="People">{location.peopleCount}</Fact>
-          </Facts>
+          </FactList>
         </PageSection>
         <PageSection id="ops-administrators" title="Administrators">
           {location.accessSuspendedAt && (
@@ -171,7 +172,7 @@ function Location({ location }: { location: OpsLocation }) {
         </PageSection>
         <PageSection id="ops-data-source" title="Where its data came from">
           {location.importRun ? (
-            <Facts>
+            <FactList>
               <Fact term="Import">
                 Run {location.importRun.id}: {location.importRun.kind} ({location.importRun.mode})
               </Fact>
@@ -180,7 +181,7 @@ function Location({ location }: { location: OpsLocation }) {
                 {location.importRun.finishedAt ? formatDateTime(location.importRun.finishedAt) : 'Not finished'}
               </Fact>
               <Fact term="Outcome">{location.importRun.outcome}</Fact>
-            </Facts>
+            </FactList>
           ) : (
             <Typography>Not from a data feed: registered or made in the portal.</Typography>
           )}

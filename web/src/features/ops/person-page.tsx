@@ -15,9 +15,10 @@ import type { OpsPerson } from '@portal/contracts/ops';
 import { OPS_PAGE_PATHS } from '@portal/contracts/paths';
 import { opsPath } from '@portal/contracts/ops-routes';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageSection, formatDate, formatDateTime } from '../../components/layouts/page-section';
+import { Fact, FactList } from '../../components/layouts/fact-list';
 import { SectionQuery } from '../../components/layouts/section-query';
 import { ScrollTable } from '../../components/tables/scroll-table';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -62,39 +63,6 @@ export function BackToSearch() {
     </Link>
   );
 }
-
-/** A term and its value in a description list. */
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <>
-      <Box component="dt" sx={{ fontWeight: 700 }}>
-        {term}
-      </Box>
-      <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-        {children}
-      </Box>
-    </>
-  );
-}
-
-export function Facts({ children }: { children: ReactNode }) {
-  return (
-    <Box
-      component="dl"
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' },
-        columnGap: 3,
-        rowGap: { xs: 0, sm: 1 },
-        m: 0,
-        '& dd': { mb: { xs: 1, sm: 0 } },
-      }}
-    >
-      {children}
-    </Box>
-  );
-}
-export { Fact };
 
 interface ActionSpec {
   kind: PersonActionKind;
@@ -221,7 +189,7 @@ function Person({ person }: { person: OpsPerson }) {
               ))}
             </List>
           )}
-          <Facts>
+          <FactList>
             <Fact term="Username">{person.username}</Fact>
             <Fact term="Email">
               <RevealField userId={person.userId} field="email" label="email address" masked={person.email} />
@@ -235,14 +203,14 @@ function Person({ person }: { person: OpsPerson }) {
             </Fact>
             <Fact term="Last login">{person.lastLoginAt ? formatDateTime(person.lastLoginAt) : 'Never'}</Fact>
             <Fact term="Account created">{formatDate(person.createdAt)}</Fact>
-          </Facts>
+          </FactList>
         </PageSection>
         <PageSection id="ops-mfa" title="Two-step verification">
-          <Facts>
+          <FactList>
             <Fact term="Authenticator app">{person.mfa.authenticator ? 'Set up' : 'Not set up'}</Fact>
             <Fact term="Passkeys">{person.mfa.passkeys}</Fact>
             <Fact term="Recovery codes left">{person.mfa.recoveryCodesLeft}</Fact>
-          </Facts>
+          </FactList>
         </PageSection>
         <PageSection id="ops-sessions" title="Sessions">
           {person.sessions.length === 0 ? (

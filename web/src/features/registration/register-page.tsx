@@ -1,6 +1,4 @@
-import { Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
-import { Link as RouterLink } from 'react-router';
 import { paths } from '../../config/paths';
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
@@ -8,11 +6,12 @@ import { forgetWizard, useWizard } from '../../lib/use-wizard';
 import {
   AdministratorStep,
   emptyAdministratorValues,
+  withoutSecrets,
   type AdministratorFormValues,
 } from './components/administrator-step';
 import { AuthorityStep, emptyAuthorityValues, type AuthorityFormValues } from './components/authority-step';
 import { ProviderStep, type ProviderFormValues, type ValidatedLocation } from './components/provider-step';
-import { StepHeading } from '../../components/form/step-heading';
+import { RegistrationWizardFrame } from '../../components/form/registration-wizard-frame';
 import { DoneStep } from './components/done-step';
 
 const stepTitles = ['Provider location', 'Authority', 'Administrator', 'Check your email'] as const;
@@ -39,14 +38,7 @@ const reachable = (step: StepName, state: WizardState): boolean =>
 /** What the tab keeps of the wizard: never the password, the security answers or the finished step. */
 const kept = ({ doneEmail: _done, administrator, ...state }: WizardState): Partial<WizardState> => ({
   ...state,
-  ...(administrator && {
-    administrator: {
-      ...administrator,
-      password: '',
-      passwordConfirmation: '',
-      securityQuestions: administrator.securityQuestions.map((q) => ({ ...q, answer: '' })),
-    },
-  }),
+  ...(administrator && { administrator: withoutSecrets(administrator) }),
 });
 
 /**
@@ -70,76 +62,55 @@ export function RegisterPage() {
   const index = steps.indexOf(wizard.step);
 
   return (
-    <Box sx={{ maxWidth: 720, mx: 'auto' }}>
-      <Typography component="h1" variant="h4" gutterBottom>
-        Register as an administrator
-      </Typography>
-      <Typography sx={{ mb: 2 }}>
-        The first person to register for a provider location becomes its administrator.
-        {index < 3 && (
-          <>
-            {' '}
-            Your location already has an administrator?{' '}
-            <Link component={RouterLink} to={paths.registerUser.href()}>
-              Register as a user
-            </Link>
-            . Already registered?{' '}
-            <Link component={RouterLink} to={paths.login.href()}>
-              Log in
-            </Link>
-            .
-          </>
-        )}
-      </Typography>
-      <Stepper activeStep={index} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
-        {stepTitles.map((title) => (
-          <Step key={title}>
-            <StepLabel sx={{ '& .MuiStepLabel-label': { display: { xs: 'none', sm: 'block' } } }}>{title}</StepLabel>
-          </Step>
-        ))}
-      </Stepper>
-      <StepHeading key={index} focus={wizard.moved} progress={{ step: index + 1, of: stepTitles.length }}>
-        {stepTitles[index]}
-      </StepHeading>
-
-      <Box key={`values-${wizard.generation}`}>
-        {wizard.step === 'location' && (
-          <ProviderStep
-            defaultValues={state.provider}
-            validated={state.location}
-            onValues={(provider) => setState((current) => ({ ...current, provider }))}
-            onValidated={(provider, location) => setState((current) => ({ ...current, provider, location }))}
-            onConfirm={() => go('authority')}
-          />
-        )}
-        {wizard.step === 'authority' && state.location && (
-          <AuthorityStep
-            defaultValues={state.authority ?? emptyAuthorityValues(state.location.npi)}
-            validationToken={state.location.validationToken}
-            onValues={(authority) => setState((current) => ({ ...current, authority }))}
-            onVerified={(authority, registrationToken) => go('administrator', { authority, registrationToken })}
-            onBack={(authority) => go('location', { authority })}
-          />
-        )}
-        {wizard.step === 'administrator' && state.registrationToken && (
-          <AdministratorStep
-            defaultValues={state.administrator ?? emptyAdministratorValues()}
-            registrationToken={state.registrationToken}
-            onValues={(administrator) => setState((current) => ({ ...current, administrator }))}
-            onRegistered={(administrator) => {
-              forgetWizard(STORAGE_KEY);
-              // A fresh wizard behind the finished one: Back from "Check your email" starts again.
-              setState((current) => ({
-                provider: { npi: '', ptan: '', tin: '', region: current.provider.region },
-                doneEmail: administrator.email,
-              }));
-              go('done');
-            }}
-            onBack={(administrator) => go('authority', { administrator })}
-          />
-        )}
-        {wizard.step === 'done' && <DoneStep email={state.doneEmail ?? ''} />}
-      </Box>
-    </Box>
+    <RegistrationWizardFrame
+      title="Register as an administrator"
+      intro="The first person to register for a provider location becomes its administrator."
+      otherWizard={{
+        question: 'Your location already has an administrator?',
+        href: paths.registerUser.href(),
+        label: 'Register as a user',
+      }}
+      stepTitles={stepTitles}
+      index={index}
+      moved={wizard.moved}
+      generation={wizard.generation}
+    >
+      {wizard.step === 'location' && (
+        <ProviderStep
+          defaultValues={state.provider}
+          validated={state.location}
+          onValues={(provider) => setState((current) => ({ ...current, provider }))}
+          onValidated={(provider, location) => setState((current) => ({ ...current, provider, location }))}
+          onConfirm={() => go('authority')}
+        />
+      )}
+      {wizard.step === 'authority' && state.location && (
+        <AuthorityStep
+          defaultValues={state.authority ?? emptyAuthorityValues(state.location.npi)}
+          validationToken={state.location.validationToken}
+          onValues={(authority) => setState((current) => ({ ...current, authority }))}
+          onVerified={(authority, registrationToken) => go('administrator', { authority, registrationToken })}
+          onBack={(authority) => go('location', { authority })}
+        />
+      )}
+      {wizard.step === 'administrator' && state.registrationToken && (
+        <AdministratorStep
+          defaultValues={state.administrator ?? emptyAdministratorValues()}
+          registrationToken={state.registrationToken}
+          onValues={(administrator) => setState((current) => ({ ...current, administrator }))}
+          onRegistered={(administrator) => {
+            forgetWizard(STORAGE_KEY);
+            // A fresh wizard behind the finished one: Back from "Check your email" starts again.
+            setState((current) => ({
+              provider: { npi: '', ptan: '', tin: '', region: current.provider.region },
+              doneEmail: administrator.email,
+            }));
+            go('done');
+          }}
+          onBack={(administrator) => go('authority', { administrator })}
+        />
+      )}
+      {wizard.step === 'done' && <DoneStep email={state.doneEmail ?? ''} />}
+    </RegistrationWizardFrame>
   );
 }

@@ -1,9 +1,9 @@
-import { Alert, Box, Link, Step, StepLabel, Stepper, Typography } from '@mui/material';
+import { Alert } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
 import { UserRegistrationRequest } from '@portal/contracts/access-requests';
 import { useRef } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
-import { StepHeading } from '../../components/form/step-heading';
+import { useSearchParams } from 'react-router';
+import { RegistrationWizardFrame } from '../../components/form/registration-wizard-frame';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { forgetInvitationToken, rememberedInvitationToken, rememberedInvitedEmail } from '../../lib/invitation-token';
@@ -12,7 +12,12 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { useHydrated } from '../../lib/use-hydrated';
 import { forgetWizard, useWizard, WIZARD_STEP_PARAM } from '../../lib/use-wizard';
 import { registerUser } from './api/registration-api';
-import { AccountStep, emptyAdministratorValues, type AdministratorFormValues } from './components/administrator-step';
+import {
+  AccountStep,
+  emptyAdministratorValues,
+  withoutSecrets,
+  type AdministratorFormValues,
+} from './components/administrator-step';
 import { DoneStep, type ApprovalNote } from './components/done-step';
 import { LocationsStep, type LocationDraft, type RequestedLocation } from './components/locations-step';
 
@@ -44,14 +49,7 @@ const kept = ({
   ...state
 }: WizardState): Partial<WizardState> => ({
   ...state,
-  ...(account && {
-    account: {
-      ...account,
-      password: '',
-      passwordConfirmation: '',
-      securityQuestions: account.securityQuestions.map((q) => ({ ...q, answer: '' })),
-    },
-  }),
+  ...(account && { account: withoutSecrets(account) }),
 });
 
 /** The indexes of the locations a refusal says matched nothing (`fieldErrors['locations.<i>']`). */
@@ -95,108 +93,88 @@ export function RegisterUserPage() {
   const index = steps.indexOf(step);
 
   return (
-    <Box sx={{ maxWidth: 720, mx: 'auto' }}>
-      <Typography component="h1" variant="h4" gutterBottom>
-        Register as a user
-      </Typography>
-      <Typography sx={{ mb: 2 }}>
-        For people who work for a provider location that has an administrator.
-        {index < 2 && (
-          <>
-            {' '}
-            First person from your provider location?{' '}
-            <Link component={RouterLink} to={paths.register.href()}>
-              Register as an administrator
-            </Link>
-            . Already registered?{' '}
-            <Link component={RouterLink} to={paths.login.href()}>
-              Log in
-            </Link>
-            .
-          </>
-        )}
-      </Typography>
-      {invitationToken && index < 2 && (
-        <Alert severity="info" sx={{ mb: 2 }} data-testid="register-invited">
-          You are registering with an invitation: the invited provider location is on your account as soon as it exists,
-          with no request to wait for. Use the email address the invitation was sent to. You can add other locations on
-          the first step.
-        </Alert>
+    <RegistrationWizardFrame
+      title="Register as a user"
+      intro="For people who work for a provider location that has an administrator."
+      otherWizard={{
+        question: 'First person from your provider location?',
+        href: paths.register.href(),
+        label: 'Register as an administrator',
+      }}
+      notice={
+        invitationToken && (
+          <Alert severity="info" sx={{ mb: 2 }} data-testid="register-invited">
+            You are registering with an invitation: the invited provider location is on your account as soon as it
+            exists, with no request to wait for. Use the email address the invitation was sent to. You can add other
+            locations on the first step.
+          </Alert>
+        )
+      }
+      stepTitles={stepTitles}
+      index={index}
+      moved={wizard.moved}
+      heading={step === 'done' && state.active ? 'Your account is ready' : undefined}
+      generation={wizard.generation}
+    >
+      {step === 'locations' && (
+        <LocationsStep
+          locations={state.locations}
+          draft={state.draft}
+          region={isJurisdiction(jurisdiction) ? jurisdiction : ''}
+          onChange={(locations) => setState((current) => ({ ...current, locations }))}
+          onDraft={(draft) => setState((current) => ({ ...current, draft }))}
+          onContinue={(locations) => go('account', { locations, draft: undefined })}
+        />
       )}
-      <Stepper activeStep={index} alternativeLabel sx={{ mb: 2 }} aria-hidden="true">
-        {stepTitles.map((title) => (
-          <Step key={title}>
-            <StepLabel sx={{ '& .MuiStepLabel-label': { display: { xs: 'none', sm: 'block' } } }}>{title}</StepLabel>
-          </Step>
-        ))}
-      </Stepper>
-      <StepHeading key={index} focus={wizard.moved} progress={{ step: index + 1, of: stepTitles.length }}>
-        {step === 'done' && state.active ? 'Your account is ready' : stepTitles[index]}
-      </StepHeading>
-
-      <Box key={`values-${wizard.generation}`}>
-        {step === 'locations' && (
-          <LocationsStep
-            locations={state.locations}
-            draft={state.draft}
-            region={isJurisdiction(jurisdiction) ? jurisdiction : ''}
-            onChange={(locations) => setState((current) => ({ ...current, locations }))}
-            onDraft={(draft) => setState((current) => ({ ...current, draft }))}
-            onContinue={(locations) => go('account', { locations, draft: undefined })}
-          />
-        )}
-        {step === 'account' && (
-          <AccountStep
-            label="Your account"
-            defaultValues={
-              state.account ??
-              (invitedEmail
-                ? { ...emptyAdministratorValues(), email: invitedEmail, emailConfirmation: invitedEmail }
-                : emptyAdministratorValues())
-            }
-            schema={UserRegistrationRequest}
-            toRequest={(values) => ({
-              ...values,
-              locations: state.locations.map((l) => l.request),
-              ...(invitationToken ? { invitationToken } : {}),
-            })}
-            register={async (request) => {
-              try {
-                const answer = await registerUser(request);
-                activeAtOnce.current = answer.active === true;
-                return answer;
-              } catch (err) {
-                const missing = notFoundIndexes(err);
-                if (!missing) throw err;
-                // A location matched nothing: back to the locations, that one marked.
-                go('locations', {
-                  locations: state.locations.map((l, i) => ({ ...l, notFound: missing.has(i) })),
-                });
-                return false;
-              }
-            }}
-            onValues={(account) => setState((current) => ({ ...current, account }))}
-            onRegistered={(account) => {
-              forgetInvitationToken();
-              forgetWizard(STORAGE_KEY);
-              // A fresh wizard behind the finished one: Back from "Check your email" starts again.
-              setState({
-                locations: [],
-                doneEmail: account.email,
-                ...(activeAtOnce.current ? { active: true } : {}),
-                approvals: state.locations
-                  .filter((l) => l.name)
-                  .map((l) => ({ location: l.name!, administrators: l.administrators ?? [] })),
+      {step === 'account' && (
+        <AccountStep
+          label="Your account"
+          defaultValues={
+            state.account ??
+            (invitedEmail
+              ? { ...emptyAdministratorValues(), email: invitedEmail, emailConfirmation: invitedEmail }
+              : emptyAdministratorValues())
+          }
+          schema={UserRegistrationRequest}
+          toRequest={(values) => ({
+            ...values,
+            locations: state.locations.map((l) => l.request),
+            ...(invitationToken ? { invitationToken } : {}),
+          })}
+          register={async (request) => {
+            try {
+              const answer = await registerUser(request);
+              activeAtOnce.current = answer.active === true;
+              return answer;
+            } catch (err) {
+              const missing = notFoundIndexes(err);
+              if (!missing) throw err;
+              // A location matched nothing: back to the locations, that one marked.
+              go('locations', {
+                locations: state.locations.map((l, i) => ({ ...l, notFound: missing.has(i) })),
               });
-              go('done');
-            }}
-            onBack={(account) => go('locations', { account })}
-          />
-        )}
-        {step === 'done' && (
-          <DoneStep email={state.doneEmail ?? ''} approvals={state.approvals} active={state.active} />
-        )}
-      </Box>
-    </Box>
+              return false;
+            }
+          }}
+          onValues={(account) => setState((current) => ({ ...current, account }))}
+          onRegistered={(account) => {
+            forgetInvitationToken();
+            forgetWizard(STORAGE_KEY);
+            // A fresh wizard behind the finished one: Back from "Check your email" starts again.
+            setState({
+              locations: [],
+              doneEmail: account.email,
+              ...(activeAtOnce.current ? { active: true } : {}),
+              approvals: state.locations
+                .filter((l) => l.name)
+                .map((l) => ({ location: l.name!, administrators: l.administrators ?? [] })),
+            });
+            go('done');
+          }}
+          onBack={(account) => go('locations', { account })}
+        />
+      )}
+      {step === 'done' && <DoneStep email={state.doneEmail ?? ''} approvals={state.approvals} active={state.active} />}
+    </RegistrationWizardFrame>
   );
 }

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accountHandlers, demoAccount, demoSessions } from '../../../testing/account-handlers';
 import { defaultErrorMessages, errorMessagesRoute, SECURITY_QUESTIONS } from '../../../testing/content-handlers';
-import { server } from '../../../testing/msw-server';
+import { answerPostsInTurn, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
 // Region and license accepted, so the dialog flow leaves the page alone.
@@ -27,17 +27,6 @@ function renderAccount() {
   return renderApp({ path: '/account', cookies });
 }
 
-/** Answers `route` with the handler's responses in turn, recording each request body. */
-function sequence(route: string, answers: (() => Response)[]) {
-  const bodies: unknown[] = [];
-  server.use(
-    http.post(route, async ({ request }) => {
-      bodies.push(await request.json());
-      return answers[Math.min(bodies.length - 1, answers.length - 1)]!();
-    }),
-  );
-  return bodies;
-}
 const ok = (data: unknown) => () => HttpResponse.json({ data });
 const DEMO_PASSWORD_TYPED = 'my current password';
 const fail = (status: number, code: string) => () => HttpResponse.json({ errorMessage: code }, { status });
@@ -188,28 +177,30 @@ describe('/account, My account (docs/requirements/session.md#my-account)', { tim
   });
 });
 
+/** Opens the password form, types the current and a new password and submits; answers the form. */
+async function fillPasswordChange(user: ReturnType<typeof renderApp>['user']) {
+  const form = await openForm(user, 'Password');
+  await user.type(
+    within(form).getByLabelText(/^current password/i, { selector: 'input' }),
+    'Harbor lantern quartz meadow',
+  );
+  await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
+  await user.click(within(form).getByRole('button', { name: 'Change password' }));
+  return form;
+}
+
 describe('account changes and re-authentication', { timeout: 30_000 }, () => {
   afterEach(() => {
     delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
   });
 
-  async function fillPasswordChange(user: ReturnType<typeof renderApp>['user']) {
-    const form = await openForm(user, 'Password');
-    await user.type(
-      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
-      'Harbor lantern quartz meadow',
-    );
-    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
-    await user.click(within(form).getByRole('button', { name: 'Change password' }));
-  }
-
   it('change password answered "re-authentication required": the dialog asks for the password, then the change is sent once more', async () => {
     server.use(...accountHandlers());
-    const changes = sequence(ACCOUNT_ROUTES.password, [
+    const changes = answerPostsInTurn(ACCOUNT_ROUTES.password, [
       fail(401, 'Reauthentication_Required'),
       ok({ changed: true, otherSessionsEnded: 1 }),
     ]);
-    const reauths = sequence(ACCOUNT_ROUTES.reauthenticate, [
+    const reauths = answerPostsInTurn(ACCOUNT_ROUTES.reauthenticate, [
       fail(400, 'Login_Failed'),
       ok({ recentAuthenticationSecondsLeft: 1200 }),
     ]);
@@ -242,7 +233,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
 
   it('cancelling the re-authentication dialog changes nothing and says why', async () => {
     server.use(...accountHandlers());
-    const changes = sequence(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
+    const changes = answerPostsInTurn(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
     const { user } = renderAccount();
     await fillPasswordChange(user);
     const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
@@ -254,7 +245,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
 
   it('change password: a wrong current password shows its message; the live checklist follows the new password', async () => {
     server.use(...accountHandlers());
-    sequence(ACCOUNT_ROUTES.password, [fail(400, 'Current_Password_Invalid')]);
+    answerPostsInTurn(ACCOUNT_ROUTES.password, [fail(400, 'Current_Password_Invalid')]);
     const { user } = renderAccount();
     const form = await openForm(user, 'Password');
     await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'short');
@@ -281,7 +272,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     async (code) => {
       const message = `The CMS text of ${code}.`;
       server.use(...accountHandlers(), errorMessagesRoute({ [code]: message }));
-      sequence(ACCOUNT_ROUTES.password, [
+      answerPostsInTurn(ACCOUNT_ROUTES.password, [
         () => HttpResponse.json({ errorMessage: code, fieldErrors: { newPassword: [code] } }, { status: 400 }),
       ]);
       const { user } = renderAccount();
@@ -302,7 +293,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
 
   it('MFA reset: new QR code and key, confirm with a code, then 10 new recovery codes', async () => {
     server.use(...accountHandlers());
-    const calls = sequence(ACCOUNT_ROUTES.mfaReset, [
+    const calls = answerPostsInTurn(ACCOUNT_ROUTES.mfaReset, [
       ok({
         otpauthUrl: 'otpauth://totp/x',
         secret: 'WXYZ WXYZ WXYZ WXYZ',
@@ -334,7 +325,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
 
   it('passkeys: the list with name, created and last used; rename; remove after a confirmation', async () => {
     server.use(...accountHandlers());
-    const renames = sequence('/api/account/passkeys/pk-1/rename', [
+    const renames = answerPostsInTurn('/api/account/passkeys/pk-1/rename', [
       ok({
         passkey: {
           id: 'pk-1',
@@ -345,7 +336,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
         },
       }),
     ]);
-    const removals = sequence('/api/account/passkeys/pk-1/remove', [ok({ removed: true })]);
+    const removals = answerPostsInTurn('/api/account/passkeys/pk-1/remove', [ok({ removed: true })]);
     const { user } = renderAccount();
     const passkeys = await section('Passkeys');
     const row = (await within(passkeys).findByText('Work laptop')).closest('tr')!;
@@ -395,7 +386,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
       },
     });
     server.use(...accountHandlers());
-    sequence(ACCOUNT_ROUTES.passkeyRegistrationOptions, [
+    answerPostsInTurn(ACCOUNT_ROUTES.passkeyRegistrationOptions, [
       ok({
         challenge: 'Y2hhbGxlbmdl',
         rp: { name: 'Portal', id: 'localhost' },
@@ -403,7 +394,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
         pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
       }),
     ]);
-    const registrations = sequence(ACCOUNT_ROUTES.passkeyRegistration, [ok({})]);
+    const registrations = answerPostsInTurn(ACCOUNT_ROUTES.passkeyRegistration, [ok({})]);
     const { user } = renderAccount();
     const passkeys = await section('Passkeys');
     await user.type(await within(passkeys).findByLabelText(/passkey name/i), 'Phone');
@@ -416,16 +407,10 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
 describe('the re-authentication retry', { timeout: 30_000 }, () => {
   it('retries the change once only: a second refusal is shown, not another dialog', async () => {
     server.use(...accountHandlers());
-    const changes = sequence(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
-    sequence(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
+    const changes = answerPostsInTurn(ACCOUNT_ROUTES.password, [fail(401, 'Reauthentication_Required')]);
+    answerPostsInTurn(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
     const { user } = renderAccount();
-    const form = await openForm(user, 'Password');
-    await user.type(
-      within(form).getByLabelText(/^current password/i, { selector: 'input' }),
-      'Harbor lantern quartz meadow',
-    );
-    await user.type(within(form).getByLabelText(/^new password/i, { selector: 'input' }), 'Violet canyon ember rhythm');
-    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    const form = await fillPasswordChange(user);
     const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
     await user.type(within(dialog).getByLabelText(/^password/i), 'Harbor lantern quartz meadow');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
@@ -467,8 +452,11 @@ describe(
 
     it('change email: a bad address is refused in the form; a good one is sent after the password, and the link is explained', async () => {
       server.use(...accountHandlers());
-      const changes = sequence(ACCOUNT_ROUTES.email, [fail(403, 'Reauthentication_Required'), ok({ requested: true })]);
-      sequence(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
+      const changes = answerPostsInTurn(ACCOUNT_ROUTES.email, [
+        fail(403, 'Reauthentication_Required'),
+        ok({ requested: true }),
+      ]);
+      answerPostsInTurn(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
       const { user } = renderAccount();
       const form = await openForm(user, 'Email address');
       expect(await within(form).findByTestId('email-current')).toHaveTextContent(
@@ -523,7 +511,7 @@ describe(
       let phoneMasked = '***-***-4567';
       server.use(...accountHandlers());
       server.use(http.get(ACCOUNT_ROUTES.account, () => HttpResponse.json({ data: { ...demoAccount, phoneMasked } })));
-      const changes = sequence(ACCOUNT_ROUTES.phone, [
+      const changes = answerPostsInTurn(ACCOUNT_ROUTES.phone, [
         () => {
           phoneMasked = '***-***-0123';
           return HttpResponse.json({ data: { phoneMasked } });
@@ -551,7 +539,7 @@ describe(
 
     it('security questions: three different CMS questions, each answered, replace the old ones', async () => {
       server.use(...accountHandlers());
-      const changes = sequence(ACCOUNT_ROUTES.securityAnswers, [ok({ changed: true })]);
+      const changes = answerPostsInTurn(ACCOUNT_ROUTES.securityAnswers, [ok({ changed: true })]);
       const { user } = renderAccount();
       const form = await openForm(user, 'Security questions');
       const row = (index: number) => within(form).getByRole('group', { name: `Security question ${index + 1}` });
@@ -608,7 +596,7 @@ describe('/confirm-email, the link sent to a new email address', () => {
   const openLink = (hash: string) => window.history.replaceState(null, '', `/confirm-email${hash}`);
 
   it('posts the token from the fragment once, without a login, removes it from the address bar and says it worked', async () => {
-    const tokens = sequence(ACCOUNT_ROUTES.emailConfirm, [ok({ changed: true })]);
+    const tokens = answerPostsInTurn(ACCOUNT_ROUTES.emailConfirm, [ok({ changed: true })]);
     openLink(`#token=${TOKEN}`);
     renderApp({ path: '/confirm-email', cookies });
     const success = await screen.findByTestId('confirm-email-success');
@@ -619,7 +607,7 @@ describe('/confirm-email, the link sent to a new email address', () => {
   });
 
   it('a used, expired or replaced link shows the CMS text and the way back to My account', async () => {
-    sequence(ACCOUNT_ROUTES.emailConfirm, [fail(400, 'Email_Change_Link_Invalid')]);
+    answerPostsInTurn(ACCOUNT_ROUTES.emailConfirm, [fail(400, 'Email_Change_Link_Invalid')]);
     openLink(`#token=${TOKEN}`);
     renderApp({ path: '/confirm-email', cookies });
     const error = await screen.findByTestId('confirm-email-error');
@@ -628,7 +616,7 @@ describe('/confirm-email, the link sent to a new email address', () => {
   });
 
   it('without a token says to open the link from the email and sends nothing', async () => {
-    const tokens = sequence(ACCOUNT_ROUTES.emailConfirm, [ok({ changed: true })]);
+    const tokens = answerPostsInTurn(ACCOUNT_ROUTES.emailConfirm, [ok({ changed: true })]);
     openLink('');
     renderApp({ path: '/confirm-email', cookies });
     expect(await screen.findByTestId('confirm-email-error')).toHaveTextContent(/Open the link from the email/);

@@ -1,6 +1,7 @@
-import { Box, Typography } from '@mui/material';
+import { Typography } from '@mui/material';
 import type { Account } from '@portal/contracts/account';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { FactList } from '../../../components/layouts/fact-list';
 import { SectionQuery } from '../../../components/layouts/section-query';
 import { MaskedPhone } from './masked-phone';
 
@@ -10,18 +11,7 @@ export function ProfileSection({ account }: { account: UseQueryResult<Account> }
     <>
       <SectionQuery query={account} loadingLabel="Loading your profile" lines={4}>
         {(data) => (
-          <Box
-            component="dl"
-            sx={{
-              display: 'grid',
-              gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' },
-              columnGap: 3,
-              rowGap: { xs: 0, sm: 1 },
-              m: 0,
-              '& dt': { fontWeight: 700 },
-              '& dd': { m: 0, mb: { xs: 1, sm: 0 }, overflowWrap: 'anywhere' },
-            }}
-          >
+          <FactList>
             <dt>Name</dt>
             <dd>
               {data.firstName} {data.lastName}
@@ -38,7 +28,7 @@ export function ProfileSection({ account }: { account: UseQueryResult<Account> }
                 <Typography component="span">Not on file</Typography>
               )}
             </dd>
-          </Box>
+          </FactList>
         )}
       </SectionQuery>
     </>

@@ -6,7 +6,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { defaultErrorMessages } from '../../../testing/content-handlers';
-import { server } from '../../../testing/msw-server';
+import { answerPostsInTurn, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
 const cookies = { region: 'J5B', amaApproved: 'true' };
@@ -32,19 +32,6 @@ const page = (items: unknown[]) => ({ items, page: 1, pageSize: 25, total: items
 const ok = (data: unknown) => () => HttpResponse.json({ data });
 const fail = (status: number, code: string) => () => HttpResponse.json({ errorMessage: code }, { status });
 
-/** Answers `route`'s POSTs with the answers in turn (the last one again after that), recording each body (undefined: none). */
-function posts(route: string, answers: (() => Response)[]) {
-  const bodies: unknown[] = [];
-  server.use(
-    http.post(route, async ({ request }) => {
-      // Most actions send no body (only the role change and the decisions do).
-      const text = await request.text();
-      bodies.push(text ? JSON.parse(text) : undefined);
-      return answers[Math.min(bodies.length - 1, answers.length - 1)]!();
-    }),
-  );
-  return bodies;
-}
 /** Answers `route`'s GETs with the answers in turn, recording each query string. */
 function gets(route: string, answers: (() => Response)[]) {
   const queries: string[] = [];
@@ -107,7 +94,7 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   it('lists pending requests; Approve asks for the role, sends it, announces the outcome and reloads the list', async () => {
     gets(paths.requests, [ok(page([pending])), ok(page([]))]);
     gets(paths.people, [ok(page([]))]);
-    const approvals = posts(paths.approve, [ok({ requestId: REQUEST_ID, status: 'approved' })]);
+    const approvals = answerPostsInTurn(paths.approve, [ok({ requestId: REQUEST_ID, status: 'approved' })]);
     const { user } = renderConsole();
     const requests = await screen.findByRole('region', { name: 'Access requests' });
     const row = await within(requests).findByRole('row', { name: /demo\.user\.j8/ });
@@ -149,7 +136,7 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   it('Deny sends the optional reason; a refusal of the server stays in the dialog', async () => {
     gets(paths.requests, [ok(page([pending]))]);
     gets(paths.people, [ok(page([]))]);
-    const denials = posts(paths.deny, [
+    const denials = answerPostsInTurn(paths.deny, [
       fail(409, 'Access_Request_Not_Pending'),
       ok({ requestId: REQUEST_ID, status: 'denied' }),
     ]);
@@ -190,7 +177,7 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
   it('an action asks for confirmation; "re-authentication required" opens the password dialog, then it is sent again', async () => {
     gets(paths.requests, [ok(page([]))]);
     gets(paths.people, [ok(page([person]))]);
-    const resets = posts(paths.resetMfa, [
+    const resets = answerPostsInTurn(paths.resetMfa, [
       fail(403, 'Reauthentication_Required'),
       ok({
         person: {
@@ -202,7 +189,7 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
         },
       }),
     ]);
-    const reauths = posts(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
+    const reauths = answerPostsInTurn(ACCOUNT_ROUTES.reauthenticate, [ok({ recentAuthenticationSecondsLeft: 1200 })]);
     const { user } = renderConsole();
     const card = await screen.findByRole('listitem', { name: 'Jordan User J5' });
     await user.click(within(card).getByRole('button', { name: 'Reset two-step verification' }));
@@ -234,7 +221,7 @@ describe('/admin, the administrator console (docs/requirements/staff-accounts.md
       ),
     );
     gets(paths.people, [ok(page([person]))]);
-    const changes = posts(paths.setRole, [fail(400, 'Current_Password_Invalid')]);
+    const changes = answerPostsInTurn(paths.setRole, [fail(400, 'Current_Password_Invalid')]);
     const { user } = renderConsole();
     expect(await screen.findByRole('progressbar', { name: 'Loading the access requests' })).toBeInTheDocument();
     const requests = await screen.findByRole('region', { name: 'Access requests' });

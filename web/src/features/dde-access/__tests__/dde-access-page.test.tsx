@@ -3,7 +3,7 @@ import type { EasiLocation } from '@portal/contracts';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { dataAnswer, errorAnswer, errorMessagesRoute } from '../../../testing/content-handlers';
-import { server } from '../../../testing/msw-server';
+import { answerPostsInTurn, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 import { sessionRoute } from '../../../testing/session-handlers';
 
@@ -44,16 +44,8 @@ function loggedInWith(easi: EasiLocation[] | (() => Response)) {
 }
 
 /** Answers the submits with `answers` in turn (the last one repeats) and records their bodies. */
-function submitAnswers(...answers: (() => Response)[]) {
-  const bodies: Record<string, unknown>[] = [];
-  server.use(
-    http.post('/api/dde-access/submit', async ({ request }) => {
-      bodies.push((await request.json()) as Record<string, unknown>);
-      return answers[Math.min(bodies.length, answers.length) - 1]!();
-    }),
-  );
-  return bodies;
-}
+const submitAnswers = (...answers: (() => Response)[]) =>
+  answerPostsInTurn<Record<string, unknown>>('/api/dde-access/submit', answers);
 const sent = () => dataAnswer({ referenceNumber: 'DDE-2026-000123', submittedAt: '2026-11-23T16:00:00.000Z' });
 
 describe('/dde-access (docs/requirements/portal.md#dde-access-request)', () => {

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorMessagesRoute } from '../../../testing/content-handlers';
-import { recordRequests, server } from '../../../testing/msw-server';
+import { answerPostsInTurn, recordRequests, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
 
 const cookies = { region: 'J5B', amaApproved: 'true' };
@@ -24,17 +24,6 @@ const openLink = (hash: string) => window.history.replaceState(null, '', `/invit
 const loggedIn = () =>
   server.use(http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, username: 'pat' } })));
 
-/** Answers `route`'s POSTs with the answers in turn, recording each body. */
-function posts(route: string, answers: (() => Response)[]) {
-  const bodies: unknown[] = [];
-  server.use(
-    http.post(route, async ({ request }) => {
-      bodies.push(await request.json());
-      return answers[Math.min(bodies.length - 1, answers.length - 1)]!();
-    }),
-  );
-  return bodies;
-}
 const ok = (data: unknown) => () => HttpResponse.json({ data });
 const fail = (status: number, code: string) => () => HttpResponse.json({ errorMessage: code }, { status });
 
@@ -42,7 +31,7 @@ afterEach(() => window.sessionStorage.clear());
 
 describe('/invitation, the page of an emailed invitation (docs/requirements/staff-accounts.md#invitations)', () => {
   it('logged out: looks the token up in a POST body, clears it from the address bar, offers registration and login', async () => {
-    const lookups = posts(INVITATION_LOOKUP_PATH, [ok(summary)]);
+    const lookups = answerPostsInTurn(INVITATION_LOOKUP_PATH, [ok(summary)]);
     const requests = recordRequests();
     openLink(`#token=${TOKEN}`);
     renderApp({ path: '/invitation', cookies });
@@ -67,8 +56,8 @@ describe('/invitation, the page of an emailed invitation (docs/requirements/staf
   it('back from the login without the fragment: the tab still holds the token; Accept adds the location', async () => {
     window.sessionStorage.setItem(STORAGE_KEY, TOKEN);
     loggedIn();
-    const lookups = posts(INVITATION_LOOKUP_PATH, [ok({ ...summary, role: 'administrator' })]);
-    const accepts = posts(INVITATION_ACCEPT_PATH, [
+    const lookups = answerPostsInTurn(INVITATION_LOOKUP_PATH, [ok({ ...summary, role: 'administrator' })]);
+    const accepts = answerPostsInTurn(INVITATION_ACCEPT_PATH, [
       ok({ locationId: 'loc-1', locationName: 'Prairie Valley Clinic', role: 'administrator' }),
     ]);
     openLink('');
@@ -86,8 +75,8 @@ describe('/invitation, the page of an emailed invitation (docs/requirements/staf
   it("a refused acceptance (another account's address) shows the CMS text and keeps the button", async () => {
     server.use(errorMessagesRoute(MESSAGES));
     loggedIn();
-    posts(INVITATION_LOOKUP_PATH, [ok(summary)]);
-    posts(INVITATION_ACCEPT_PATH, [fail(403, 'Invitation_Email_Mismatch')]);
+    answerPostsInTurn(INVITATION_LOOKUP_PATH, [ok(summary)]);
+    answerPostsInTurn(INVITATION_ACCEPT_PATH, [fail(403, 'Invitation_Email_Mismatch')]);
     openLink(`#token=${TOKEN}`);
     const { user } = renderApp({ path: '/invitation', cookies });
     await user.click(await screen.findByRole('button', { name: 'Accept the invitation' }));
@@ -99,7 +88,7 @@ describe('/invitation, the page of an emailed invitation (docs/requirements/staf
 
   it('an expired (or used, withdrawn, unknown) invitation shows the CMS text and the tab forgets the token', async () => {
     server.use(errorMessagesRoute(MESSAGES));
-    posts(INVITATION_LOOKUP_PATH, [fail(400, 'Invitation_Expired')]);
+    answerPostsInTurn(INVITATION_LOOKUP_PATH, [fail(400, 'Invitation_Expired')]);
     openLink(`#token=${TOKEN}`);
     renderApp({ path: '/invitation', cookies });
     const error = await screen.findByTestId('invitation-error');
@@ -109,7 +98,7 @@ describe('/invitation, the page of an emailed invitation (docs/requirements/staf
   });
 
   it('without a token says to open the link from the email and sends nothing', async () => {
-    const lookups = posts(INVITATION_LOOKUP_PATH, [ok(summary)]);
+    const lookups = answerPostsInTurn(INVITATION_LOOKUP_PATH, [ok(summary)]);
     openLink('');
     renderApp({ path: '/invitation', cookies });
     expect(await screen.findByTestId('invitation-error')).toHaveTextContent(/Open the link from the email/);

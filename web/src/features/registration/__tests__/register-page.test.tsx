@@ -5,6 +5,7 @@ import { DATE_OF_SERVICE_FUTURE_MESSAGE, REGISTRATION_ROUTES } from '@portal/con
 import { defaultErrorMessages, SECURITY_QUESTIONS } from '../../../testing/content-handlers';
 import { recordRequests, server } from '../../../testing/msw-server';
 import { renderApp } from '../../../testing/render-app';
+import { field, fill, fillAccount, PASSWORD, type User } from './account-form';
 import { AUTHORITY_NOT_CONFIRMED } from '../components/authority-step';
 
 // Region J5 Part B chosen and the license accepted, so the dialog flow leaves the page alone.
@@ -13,23 +14,6 @@ const NPI = '1234567893';
 const VALIDATION_TOKEN = 'validation-token-0123456789';
 const REGISTRATION_TOKEN = 'registration-token-0123456789';
 const SENTENCE = 'We could not match that claim number to a claim paid to this location in the last 90 days.';
-
-type User = ReturnType<typeof renderApp>['user'];
-
-/** The text or password input labelled `label` (the proof choices' radio labels name the same things). */
-function field(label: RegExp | string): HTMLElement {
-  const inputs = screen.getAllByLabelText(label).filter((element) => element.getAttribute('type') !== 'radio');
-  expect(inputs).toHaveLength(1);
-  return inputs[0]!;
-}
-
-/** Types like a paste (one input event): user-event's key-by-key typing is slow in jsdom. */
-async function fill(user: User, label: RegExp | string, value: string) {
-  const input = field(label);
-  await user.clear(input);
-  await user.click(input);
-  await user.paste(value);
-}
 
 interface Answers {
   provider?: () => Response;
@@ -87,31 +71,6 @@ async function completeAuthorityStep(user: User) {
   await fill(user, /claim number/i, '1234567890123');
   await user.click(screen.getByRole('button', { name: 'Verify and continue' }));
   await screen.findByRole('heading', { name: /Step 3 of 4/ });
-}
-
-const PASSWORD = 'violet lantern orbit tea';
-
-async function fillAdministrator(user: User, { dob = true } = {}) {
-  await fill(user, 'First name *', 'Pat');
-  await fill(user, 'Last name *', 'Rivera');
-  await fill(user, 'Email *', 'pat.rivera@clinic.example');
-  await fill(user, 'Email again *', 'pat.rivera@clinic.example');
-  await fill(user, /^Phone/, '410-555-0123');
-  if (dob) {
-    await user.click(
-      within(screen.getByRole('group', { name: /date of birth/i })).getByRole('spinbutton', { name: 'Month' }),
-    );
-    await user.keyboard('03141975');
-  }
-  await fill(user, /^Username/, 'pat.rivera');
-  await fill(user, /^Password \*/, PASSWORD);
-  await fill(user, /^Password again/, PASSWORD);
-  for (const [index, question] of SECURITY_QUESTIONS.slice(0, 3).entries()) {
-    const row = screen.getByRole('group', { name: `Security question ${index + 1}` });
-    await user.selectOptions(within(row).getByRole('combobox', { name: /question/i }), question.key);
-    await user.click(within(row).getByLabelText(/answer/i));
-    await user.paste(`answer ${index + 1}`);
-  }
 }
 
 // Typing into the date pickers and the long step 3 form is slow in jsdom on a shared machine.
@@ -346,7 +305,7 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
         name: SECURITY_QUESTIONS[0]!.question,
       }),
     ).toBeInTheDocument();
-    await fillAdministrator(user);
+    await fillAccount(user);
     // A question chosen in one row cannot be chosen in another.
     expect(
       within(screen.getByRole('group', { name: 'Security question 1' })).getByRole('option', {
@@ -394,7 +353,7 @@ describe('/register (docs/requirements/portal.md#administrator-self-registration
     await screen.findByRole('heading', { name: /Step 1 of 4/ });
     await completeProviderStep(user);
     await completeAuthorityStep(user);
-    await fillAdministrator(user);
+    await fillAccount(user);
     await fill(user, /^Password again/, `${PASSWORD}!`);
     await user.click(screen.getByRole('button', { name: 'Create my account' }));
     const summary = await screen.findByTestId('form-error-summary');

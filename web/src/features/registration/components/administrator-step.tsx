@@ -42,6 +42,14 @@ export const emptyAdministratorValues = (): AdministratorFormValues => ({
   securityQuestions: emptySecurityQuestions(),
 });
 
+/** The values as the tab keeps them (use-wizard.ts): never the password or the security answers. */
+export const withoutSecrets = (values: AdministratorFormValues): AdministratorFormValues => ({
+  ...values,
+  password: '',
+  passwordConfirmation: '',
+  securityQuestions: values.securityQuestions.map((q) => ({ ...q, answer: '' })),
+});
+
 export const PASSWORD_MISMATCH = 'The passwords do not match. Enter the same password twice.';
 
 const ids = {

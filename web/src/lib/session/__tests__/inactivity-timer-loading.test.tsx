@@ -29,15 +29,20 @@ async function settle() {
   });
 }
 
+/** The session of a visitor not logged in yet, with a login button; settled. */
+async function renderLoggedOut() {
+  render(
+    <SessionProvider>
+      <LoginButton />
+    </SessionProvider>,
+    { wrapper: WithQueryClient },
+  );
+  await settle();
+}
+
 describe('loading the inactivity timer', () => {
   it('is not imported for a visitor who is not logged in, and is imported at the login', async () => {
-    render(
-      <SessionProvider>
-        <LoginButton />
-      </SessionProvider>,
-      { wrapper: WithQueryClient },
-    );
-    await settle();
+    await renderLoggedOut();
     expect(timerModule.imported).not.toHaveBeenCalled();
     fireEvent.click(screen.getByText('login'));
     await settle();
@@ -45,13 +50,7 @@ describe('loading the inactivity timer', () => {
   });
 
   it('a tab without the timer picks up a login made in another tab when it is shown again', async () => {
-    render(
-      <SessionProvider>
-        <LoginButton />
-      </SessionProvider>,
-      { wrapper: WithQueryClient },
-    );
-    await settle();
+    await renderLoggedOut();
     expect(screen.getByTestId('logged-in').textContent).toBe('false');
     // Another tab logged in: the server now answers logged in.
     server.use(http.get('/api/session', () => HttpResponse.json({ data: { loggedIn: true, idleSecondsLeft: 1800 } })));
