@@ -10,7 +10,7 @@ import { link } from '../server/test/factories/links';
 import { createPerson } from '../server/test/factories/people';
 import { requestAccess } from '../server/test/factories/requests';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectInViewport, expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { expectInViewport, expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { loginWithTotp } from './support/login';
 import { portalSuite } from './support/portal-suite';
 
@@ -127,7 +127,8 @@ describe('the administrator console shows each result and refusal where the eye 
     const section = page.getByRole('region', { name: 'Invitations' });
     for (const [width, height] of WIDTHS) {
       await page.setViewportSize({ width, height });
-      const email = `crowd.invitee.${width}@example.com`;
+      // Its own address each attempt: a retry must not meet the invitation a failed attempt left open.
+      const email = `crowd.invitee.${width}.${Date.now()}@example.com`;
       await section.getByRole('button', { name: 'Invite a person' }).click();
       const dialog = page.getByRole('dialog', { name: 'Invite a person' });
       await dialog.getByRole('textbox', { name: 'Their email address' }).fill(email);
@@ -147,7 +148,10 @@ describe('the administrator console shows each result and refusal where the eye 
           .getByRole('region', { name: 'Invitations' })
           .getByRole('button', { name: `Withdraw the invitation to ${email}` });
       const other = await page.context().newPage();
-      await other.goto('/admin');
+      // Hydrated before the click: a server-drawn button does nothing until then.
+      await gotoHydrated(other, '/admin');
+      await other.getByRole('heading', { level: 1, name: 'Staff accounts' }).waitFor();
+      await waitForSettled(other);
       await withdraw(other).click();
       await other
         .getByRole('dialog', { name: 'Withdraw the invitation?' })

@@ -61,6 +61,8 @@ export function portalTheme(): Theme {
         styleOverrides: { root: { textTransform: 'none', fontWeight: 700 } },
       },
       MuiLink: { defaultProps: { underline: 'always' } },
+      // A long email address in a result wraps instead of being cut off at a phone's width.
+      MuiAlert: { styleOverrides: { message: { overflowWrap: 'anywhere', minWidth: 0 } } },
     },
   }));
 }

@@ -52,7 +52,9 @@ export function ConfirmDialog({
     >
       <Form onSubmit={onSubmit}>
         <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
-        <DialogContent>
+        {/* A long email address or name wraps: overflowing sideways made the content a scroll region a keyboard
+            cannot reach (axe scrollable-region-focusable at 390 px). */}
+        <DialogContent sx={{ overflowWrap: 'anywhere' }}>
           {top}
           <DialogContentText id={`${id}-text`} component="div">
             {children}
