@@ -1,3 +1,5 @@
+import { adminPath } from './paths';
+
 /**
  * What the help-desk console's pages need on their first screen, without zod (issue 39): its API paths, the sign-in
  * refusals `/ops` is opened with and the search box's limits. `ops.ts` (the schemas, which the web loads when a call
@@ -50,10 +52,8 @@ export const OPS_ROUTES = {
 /** The query parameter `/ops` is opened with after a refused sign-in (`OpsSignInRefusal`). */
 export const OPS_SIGN_IN_REFUSAL_PARAM = 'signIn';
 
-/** A path of `OPS_ROUTES` or `OPS_PAGE_PATHS` with its parameters filled in. */
-export function opsPath(path: string, params: Record<string, string>): string {
-  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? `:${name}`));
-}
+/** A path of `OPS_ROUTES` or `OPS_PAGE_PATHS` with its parameters filled in (the same filling as the admin paths). */
+export const opsPath = adminPath;
 
 /** Why a sign-in came back refused (`/ops?signIn=…`); each is also an error code with its message. */
 export const opsSignInRefusals = [
