@@ -82,9 +82,42 @@ function problemWith(target, fromDir, currentFile) {
   return undefined;
 }
 
+// Every file and folder of the repository (relative, folders ending in `/`), for the source paths cited in Markdown.
+const tree = [];
+(function walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (SKIP_DIRS.has(entry.name) || entry.name === 'dist-ssr') continue;
+    const path = relative(root, join(dir, entry.name)).split('\\').join('/');
+    tree.push(entry.isDirectory() ? `${path}/` : path);
+    if (entry.isDirectory()) walk(join(dir, entry.name));
+  }
+})(root);
+const topFolders = new Set(tree.filter((path) => /^[^/]+\/$/.test(path)).map((path) => path.slice(0, -1)));
+const SOURCE_FILE = /\.(tsx?|[mc]?js|jsx|json|md|css|csv|835|sql|ya?ml|html|template|service|example|conf)$/;
+
+/**
+ * A code span names a source path when it is slashed words only (no URL, route, placeholder or glob) with a file
+ * extension, or starts with a top folder of the repository, or is a folder under another (`identity/sessions/`).
+ * Package names (`zod/mini`), media types and lint rules have none of these; runtime folders (`data/`, `done/`) and
+ * build outputs are left out. It exists when the path, or a path ending in it, is in the tree.
+ */
+function missingSourcePath(code) {
+  if (!/^[\w.-]+(\/[\w.@-]+)+\/?$/.test(code) || /\bYYYY\b/.test(code)) return false;
+  const segments = code.split('/').filter(Boolean);
+  if (segments.some((segment) => SKIP_DIRS.has(segment) || segment === 'dist-ssr')) return false;
+  const named = SOURCE_FILE.test(code) || topFolders.has(segments[0]) || code.endsWith('/');
+  if (!named) return false;
+  const path = segments.join('/');
+  return !tree.some((entry) => {
+    const bare = entry.endsWith('/') ? entry.slice(0, -1) : entry;
+    return bare === path || bare.endsWith(`/${path}`);
+  });
+}
+
 const problems = [];
 for (const file of files(root)) {
   const lines = readFileSync(file, 'utf8').split('\n');
+  let fenced = false;
   lines.forEach((line, i) => {
     const where = `${relative(root, file)}:${i + 1}`;
     for (const pattern of FORBIDDEN)
@@ -95,6 +128,10 @@ for (const file of files(root)) {
       if (problem) problems.push(`${where}: ${target}: ${problem}`);
     }
     if (!file.endsWith('.md')) return;
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (!fenced && !relative(root, file).split('\\').join('/').startsWith('bench/results/'))
+      for (const [, code] of line.matchAll(/`([^`\s]+)`/g))
+        if (missingSourcePath(code)) problems.push(`${where}: ${code}: no such file`);
     for (const [, target] of line.matchAll(MD_LINK)) {
       if (/^[a-z][\w+.-]*:/i.test(target) || target.startsWith('/')) continue;
       const problem = problemWith(decodeURI(target), dirname(file), file);

@@ -78,10 +78,10 @@ export async function prepareMixData(postgres: Postgres, base: string, sessionCo
   const loginUsers = 600;
   const total = sessionCount + loginUsers + 1;
   await postgres.query(
-    `insert into users (username, email, first_name, last_name, phone, dob, password_hash, status, is_internal,
+    `insert into users (username, email, first_name, last_name, phone, dob, password_hash, status,
        totp_secret_encrypted, mfa_enrolled_at)
      select 'bench.user.' || g, 'bench.user.' || g || '@example.com', first_name, last_name, phone, dob,
-       password_hash, status, is_internal, totp_secret_encrypted, mfa_enrolled_at
+       password_hash, status, totp_secret_encrypted, mfa_enrolled_at
      from users, generate_series(1, $1::int) g where username = $2
      on conflict do nothing`,
     [total, DEMO_USER],

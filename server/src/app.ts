@@ -37,6 +37,7 @@ import { passwordRoutes } from './modules/password-generator/routes';
 import { accountRoutes } from './modules/account/routes';
 import { adminRoutes } from './modules/admin/routes';
 import { adminGuardPlugin } from './identity/admin-guard';
+import { ACCOUNT_AUDIT_COUNTERS } from './identity/audit-metrics';
 import { authRoutes } from './modules/auth/routes';
 import { passkeyRoutes } from './modules/passkeys/routes';
 import { accessRequestRoutes } from './modules/access-requests/routes';
@@ -211,7 +212,7 @@ export async function buildApp({
   const jobRunner = new JobRunner(database.db, jobs, app.log, app.clock, { intervalMs: config.testing.jobIntervalMs });
   app.decorate('jobs', jobRunner);
   // Before every route: its onResponse hook times them all (docs/decisions/0033-openapi-metrics-deployment.md).
-  await app.register(metricsPlugin, { database });
+  await app.register(metricsPlugin, { database, auditCounters: ACCOUNT_AUDIT_COUNTERS });
   jobRunner.onRunFinished = (job, outcome, seconds) => app.metrics.jobFinished(job, outcome, seconds);
   // Jobs run on a listening server only (tests drive them with runOnce); they stop before the database closes.
   app.addHook('onListen', async () => jobRunner.start());

@@ -1,5 +1,5 @@
 import { ACCOUNT_ROUTES, passkeyRoute } from '@portal/contracts/account';
-import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH, SELF_REACTIVATION_PATH } from '@portal/contracts/login-help';
+import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '@portal/contracts/login-help';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,51 +262,6 @@ describe('credential changes end what they should', () => {
       expect(await app.database.db.select().from(passkeys).where(eq(passkeys.userId, user.id))).toEqual([]);
       expect(await emailData(user.email, 'mfa-changed')).toEqual({ firstName: 'Pat', passkeysRemoved: 2 });
       expect(await textOf(user.email, 'mfa-changed')).toContain('Your 2 passkeys were removed with the old app');
-    });
-  });
-
-  describe('finding 7: internal accounts never get a portal-managed password', () => {
-    it('change password on My account is refused with the directory message under the new password, nothing changes', async () => {
-      const user = await createUser({ isInternal: true });
-      const client: TestClient = { ip: newIp() };
-      await login(client, user.username);
-      const elsewhere = await otherSession(user.id);
-      const res = await changePassword(client, START_PASSWORD, NEW_PASSWORD);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({
-        errorMessage: 'Internal_User_Use_Enterprise_Directory',
-        fieldErrors: { newPassword: ['Internal_User_Use_Enterprise_Directory'] },
-      });
-      const [after] = await app.database.db.select().from(users).where(eq(users.id, user.id));
-      expect(after!.passwordHash).toBe(user.passwordHash);
-      expect(await loggedIn(elsewhere)).toBe(true);
-      expect(await templatesTo(user.email)).not.toContain('password-changed');
-    });
-
-    it('self-reactivation is refused once the emailed code is given, with the directory message', async () => {
-      const user = await createUser({ isInternal: true, status: 'disabled_inactive' });
-      const ip = newIp();
-      const asked = await call({ ip }, 'POST', SELF_REACTIVATION_PATH, {
-        step: 'request-code',
-        username: user.username,
-        dob: '1980-01-01',
-      });
-      expect(asked.json()).toEqual({ data: { next: 'enter-code' } });
-      const { code, status } = (await emailData<{ code: string; status: string }>(user.email, 'reactivation-code'))!;
-      expect(status).toBe('internal');
-      expect(await textOf(user.email, 'reactivation-code')).toContain('enterprise directory');
-      for (const body of [
-        { step: 'verify-code', username: user.username, code },
-        { step: 'verify-answer', username: user.username, code, answer: ANSWER },
-        { step: 'set-password', username: user.username, code, answer: ANSWER, newPassword: NEW_PASSWORD },
-      ]) {
-        const res = await call({ ip }, 'POST', SELF_REACTIVATION_PATH, body);
-        expect(res.statusCode, body.step).toBe(403);
-        expect(res.json(), body.step).toEqual({ errorMessage: 'Internal_User_Use_Enterprise_Directory' });
-      }
-      const [after] = await app.database.db.select().from(users).where(eq(users.id, user.id));
-      expect(after!.status).toBe('disabled_inactive');
-      expect(after!.passwordHash).toBe(user.passwordHash);
     });
   });
 

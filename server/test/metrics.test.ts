@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { recordAudit } from '../src/platform/audit';
 import { enqueueEmail } from '../src/platform/mail/outbox';
 import { BENCH_GC_PATH, startMetricsServer } from '../src/platform/metrics';
 import { buildTestApp, callAs, testConfig } from './helpers';
@@ -24,6 +25,9 @@ describe('metrics port', () => {
       const client = { ip: '10.9.0.1' };
       const login = { username: 'nobody.here', password: 'not the right password at all' };
       for (let i = 0; i < 3; i++) await callAs(app, client, 'POST', '/api/auth/login', login);
+      // The other counted audit actions, and one that counts nowhere.
+      for (const action of ['login.mfa_failed', 'account.locked', 'registration.authority.locked', 'login.succeeded'])
+        await recordAudit(app.database.db, { actor: null, action, outcome: 'failure' });
       await enqueueEmail(app.database.db, {
         to: 'someone@example.com',
         template: 'username-reminder',
@@ -54,6 +58,10 @@ describe('metrics port', () => {
         sample(text, 'portal_http_request_duration_seconds_bucket{le="15",method="GET",route="/healthz",status="200"}'),
       ).toBe(1);
       expect(sample(text, 'portal_login_failures_total{step="password"}')).toBe(2);
+      expect(sample(text, 'portal_login_failures_total{step="mfa"}')).toBe(1);
+      expect(sample(text, 'portal_lockouts_total{kind="account"}')).toBe(1);
+      expect(sample(text, 'portal_lockouts_total{kind="authority"}')).toBe(1);
+      expect(text.match(/^portal_(login_failures|lockouts)_total\{/gm)).toHaveLength(4);
       expect(sample(text, 'portal_rate_limit_rejections_total{route="/api/auth/login"}')).toBe(1);
       expect(sample(text, 'portal_job_runs_total{job="rate-limit-cleanup",outcome="ran"}')).toBe(1);
       expect(sample(text, 'portal_outbox_backlog')).toBe(1);

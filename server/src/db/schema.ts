@@ -118,7 +118,6 @@ export const users = pgTable(
     dob: date('dob', { mode: 'string' }).notNull(),
     passwordHash: text('password_hash').notNull(),
     status: userStatusEnum('status').notNull().default('pending'),
-    isInternal: boolean('is_internal').notNull().default(false),
     /** AES-GCM ciphertext of the TOTP secret (ENCRYPTION_KEY), never the plain secret. */
     totpSecretEncrypted: text('totp_secret_encrypted'),
     /** The last TOTP time step accepted: a code is accepted once (docs/requirements/session.md#mfa). */

@@ -20,27 +20,42 @@ export interface CacheCounts {
   misses: number;
 }
 
+/**
+ * A counter of audit events, declared by the layer that owns the actions (identity/audit-metrics.ts): each listed
+ * action adds one under its label's value; an action no counter lists is not counted.
+ */
+export interface AuditCounter {
+  name: string;
+  help: string;
+  label: string;
+  /** Audit action → the label's value it counts under. */
+  actions: Readonly<Record<string, string>>;
+}
+
 /** Latency buckets in seconds: cached reads take ~0.1–1 ms, logins ~50–500 ms (argon2id), timeouts 15 s. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
 
 /**
  * The portal's Prometheus metrics, one registry per app (tests build several apps in one process). Counters fed
- * from one place each: requests from an onResponse hook, login failures and lockouts from the audit writer, rate-limit
+ * from one place each: requests from an onResponse hook, the declared audit counters from the audit writer, rate-limit
  * rejections from the error handler, jobs from the job runner; the rest is read when scraped.
  */
 export class PortalMetrics {
   readonly registry = new Registry();
   private readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
   private readonly rateLimited: Counter<'route'>;
-  private readonly loginFailures: Counter<'step'>;
-  private readonly lockouts: Counter<'kind'>;
+  /** Audit action → its counter and label value. */
+  private readonly auditCounts = new Map<string, { counter: Counter<string>; labels: Record<string, string> }>();
   private readonly jobRuns: Counter<'job' | 'outcome'>;
   private readonly jobDuration: Histogram<'job'>;
   private readonly caches = new Map<string, CacheCounts>();
   private stopAudit: (() => void) | undefined;
   private stopPoolWatch: (() => void) | undefined;
 
-  constructor(private readonly database: DatabaseHandle) {
+  constructor(
+    private readonly database: DatabaseHandle,
+    auditCounters: readonly AuditCounter[] = [],
+  ) {
     const registers = [this.registry];
     // Process metrics, event-loop delay (nodejs_eventloop_lag_*) and heap among them.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
@@ -57,18 +72,13 @@ export class PortalMetrics {
       labelNames: ['route'],
       registers,
     });
-    this.loginFailures = new Counter({
-      name: 'portal_login_failures_total',
-      help: 'Failed login steps (audit events login.failed and login.mfa_failed), by step.',
-      labelNames: ['step'],
-      registers,
-    });
-    this.lockouts = new Counter({
-      name: 'portal_lockouts_total',
-      help: 'Lockouts: accounts locked after failed logins, provider locations after failed authority checks.',
-      labelNames: ['kind'],
-      registers,
-    });
+    for (const { name, help, label, actions } of auditCounters) {
+      const counter = new Counter({ name, help, labelNames: [label], registers });
+      for (const [action, value] of Object.entries(actions)) {
+        if (this.auditCounts.has(action)) throw new Error(`audit action ${action} is counted twice`);
+        this.auditCounts.set(action, { counter, labels: { [label]: value } });
+      }
+    }
     this.jobRuns = new Counter({
       name: 'portal_job_runs_total',
       help: 'Periodic job runs on this instance by outcome: ran, skipped (another instance or interval) or failed.',
@@ -234,12 +244,10 @@ export class PortalMetrics {
     if (outcome !== 'skipped') this.jobDuration.observe({ job }, seconds);
   }
 
-  /** Audit events are the one place login failures and lockouts happen. */
+  /** Counts an audit event under the counter that declared its action, if any. */
   auditRecorded(event: AuditEvent): void {
-    if (event.action === 'login.failed') this.loginFailures.inc({ step: 'password' });
-    else if (event.action === 'login.mfa_failed') this.loginFailures.inc({ step: 'mfa' });
-    else if (event.action === 'account.locked') this.lockouts.inc({ kind: 'account' });
-    else if (event.action === 'registration.authority.locked') this.lockouts.inc({ kind: 'authority' });
+    const count = this.auditCounts.get(event.action);
+    count?.counter.inc(count.labels);
   }
 
   listenToAudit(): void {
@@ -344,8 +352,8 @@ declare module 'fastify' {
  * hook covers them all.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, options: { database: DatabaseHandle }) => {
-    const metrics = new PortalMetrics(options.database);
+  async (app: FastifyInstance, options: { database: DatabaseHandle; auditCounters?: readonly AuditCounter[] }) => {
+    const metrics = new PortalMetrics(options.database, options.auditCounters);
     metrics.listenToAudit();
     const server = new MetricsServer(metrics, app.log);
     app.decorate('metrics', metrics);

@@ -35,21 +35,6 @@ export async function changePassword(
   session: LoadedSession,
   input: { currentPassword: string; newPassword: string },
 ): Promise<number> {
-  // Contractor staff: the enterprise directory owns the password (docs/requirements/session.md#my-account). Refused
-  // before the current password is checked: the answer does not depend on it, and no guess is counted.
-  const account = await userById(ctx.db, session.userId);
-  if (account?.isInternal) {
-    await audit(ctx, ctx.db, {
-      actor: session.userId,
-      target: session.userId,
-      action: 'password.change',
-      outcome: 'failure',
-      details: { field: 'password', reason: 'internal_account' },
-    });
-    throw new PortalError(400, 'Internal_User_Use_Enterprise_Directory', {
-      newPassword: ['Internal_User_Use_Enterprise_Directory'],
-    });
-  }
   // Checked like a login: a wrong one counts toward the lockout (the auth module's service).
   const user = await verifyAccountPassword(ctx, session.userId, input.currentPassword, 'password.change');
   if (!user) throw new PortalError(400, 'Current_Password_Invalid', { currentPassword: ['Current_Password_Invalid'] });

@@ -43,11 +43,8 @@ const { templates: loginHelpEmails } = defineEmails({
       firstName: z.string().max(100),
       code: z.string().max(32),
       expiresAt: z.iso.datetime({ offset: true }),
-      /**
-       * `disabled_inactive`: the code reactivates; otherwise the account cannot be reactivated online (`internal`:
-       * contractor staff, whose password belongs to the enterprise directory).
-       */
-      status: z.enum(['disabled_inactive', 'locked', 'disabled_admin', 'internal']),
+      /** `disabled_inactive`: the code reactivates; otherwise the account cannot be reactivated online. */
+      status: z.enum(['disabled_inactive', 'locked', 'disabled_admin']),
     }),
     body: (d: { firstName: string; code: string; expiresAt: string; status: string }): EmailBody => ({
       subject: 'Your account reactivation code',
@@ -56,11 +53,9 @@ const { templates: loginHelpEmails } = defineEmails({
         `Your reactivation code is ${d.code}. Enter it within ${durationText(REACTIVATION_CODE_TTL_MS)} of this email.`,
         d.status === 'disabled_inactive'
           ? 'Enter it on the reactivation page, then answer one of your security questions and choose a new password.'
-          : d.status === 'internal'
-            ? 'Your account is a contractor staff account: its password belongs to the enterprise directory, so it cannot be reactivated here. Reset your password through the enterprise directory, or contact your IT service desk.'
-            : d.status === 'locked'
-              ? 'Your account is locked and cannot be reactivated online: contact the provider contact center (help desk).'
-              : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
+          : d.status === 'locked'
+            ? 'Your account is locked and cannot be reactivated online: contact the provider contact center (help desk).'
+            : "Your account was disabled by an administrator and cannot be reactivated online: contact your location's administrator.",
         'If this was not you, ignore this email: nothing was changed.',
       ],
       // The code step: the person gave the username and date of birth already (a new tab asks for the username).

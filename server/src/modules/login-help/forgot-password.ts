@@ -17,7 +17,10 @@ import { loginHelpWork, sameWork } from './equal-work';
 
 const ACTION = 'login-help.reset-password';
 
-/** Only external, active accounts get a reset link; internal ones reset through the enterprise directory. */
+/**
+ * Only active accounts get a reset link. Contractor staff hold no portal account (they are operators from the
+ * enterprise directory): the "I am an internal user" choice sends them there, with no lookup.
+ */
 export async function forgotPassword(
   ctx: ServiceContext,
   input: { username: string; email: string; isInternal: boolean },
@@ -33,7 +36,7 @@ export async function forgotPassword(
     return 'enterprise-directory';
   }
   const user = await userByUsername(db, input.username);
-  const matched = user && sameEmail(user.email, input.email) && !user.isInternal && user.status === 'active';
+  const matched = user && sameEmail(user.email, input.email) && user.status === 'active';
   const allowed = await emailAllowed(ctx, `forgot-password|${usernameKey(input.username)}`);
   const send = Boolean(matched) && allowed;
   const now = ctx.now();
@@ -56,13 +59,11 @@ export async function forgotPassword(
       ? 'unknown_user'
       : !sameEmail(user.email, input.email)
         ? 'email_mismatch'
-        : user.isInternal
-          ? 'internal_account'
-          : user.status !== 'active'
-            ? `status_${user.status}`
-            : !allowed
-              ? 'email_limit'
-              : undefined;
+        : user.status !== 'active'
+          ? `status_${user.status}`
+          : !allowed
+            ? 'email_limit'
+            : undefined;
     await auditAttempt(ctx, tx, {
       action: 'login-help.forgot-password',
       userId: user?.id,
@@ -78,12 +79,12 @@ export async function forgotPassword(
 
 const resetTokenInvalid = () => new PortalError(400, 'Reset_Token_Invalid');
 
-/** The active external account a live reset token belongs to. */
+/** The active account a live reset token belongs to. */
 async function resetTokenUser(ctx: ServiceContext, token: string): Promise<User> {
   const { db } = ctx;
   const peeked = await peekOneTimeToken(db, { token, purpose: 'password-reset', now: ctx.now() });
   const user = peeked ? await userById(db, peeked.userId) : undefined;
-  if (!user || user.status !== 'active' || user.isInternal) {
+  if (!user || user.status !== 'active') {
     await audit(ctx, db, {
       actor: null,
       action: ACTION,

@@ -61,11 +61,7 @@ export async function requestReactivationCode(
           firstName: matched?.firstName ?? '-',
           code,
           expiresAt: new Date(now.getTime() + REACTIVATION_CODE_TTL_MS).toISOString(),
-          status: matched?.isInternal
-            ? 'internal'
-            : matched && isReactivationStatus(matched.status)
-              ? matched.status
-              : 'disabled_inactive',
+          status: matched && isReactivationStatus(matched.status) ? matched.status : 'disabled_inactive',
         },
       });
     });
@@ -123,17 +119,6 @@ async function reactivationUser(
     throw codeInvalid();
   }
   // Only the account holder (who read the code in their mailbox) learns that the account cannot be reactivated here.
-  if (user.isInternal) {
-    // Contractor staff: the password belongs to the enterprise directory; the portal never sets one.
-    await audit(ctx, db, {
-      actor: null,
-      action: ACTION,
-      target: user.id,
-      outcome: 'failure',
-      details: { reason: 'internal_account' },
-    });
-    throw new PortalError(403, 'Internal_User_Use_Enterprise_Directory');
-  }
   if (user.status === 'locked' || user.status === 'disabled_admin') {
     await audit(ctx, db, {
       actor: null,

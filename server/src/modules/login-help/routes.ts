@@ -91,11 +91,7 @@ export const loginHelpRoutes: FastifyPluginAsyncZod = async (app) => {
         rateLimit: perClient,
         errors: {
           400: ['Reactivation_Code_Invalid', 'Security_Answer_Incorrect', 'Security_Answer_Attempts_Exceeded'],
-          403: [
-            'Reactivation_Locked_Contact_Help_Desk',
-            'Reactivation_Disabled_Contact_Administrator',
-            'Internal_User_Use_Enterprise_Directory',
-          ],
+          403: ['Reactivation_Locked_Contact_Help_Desk', 'Reactivation_Disabled_Contact_Administrator'],
         },
       },
       schema: { body: selfReactivationRequest(today), response: { 200: SelfReactivationResponse } },

@@ -68,8 +68,6 @@ async function stepCall<T>(call: () => Promise<T>, onStop: (err: ApiError) => vo
 const CONTACT_CODES: Record<string, { title: string; findAdmin: boolean }> = {
   Reactivation_Locked_Contact_Help_Desk: { title: 'Contact the help desk', findAdmin: false },
   Reactivation_Disabled_Contact_Administrator: { title: 'Contact your administrator', findAdmin: true },
-  // Contractor staff: the password belongs to the enterprise directory, never to the portal.
-  Internal_User_Use_Enterprise_Directory: { title: 'Use the enterprise directory', findAdmin: false },
 };
 
 type Progress = { username: string; dob: string; code?: string; answer?: string; questionId?: string };

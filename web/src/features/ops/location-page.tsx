@@ -7,11 +7,11 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { PageSection, formatDate, formatDateTime } from '../../components/layouts/page-section';
 import { SectionQuery } from '../../components/layouts/section-query';
+import { StatusMessage } from '../../components/status/status-message';
 import { ScrollTable } from '../../components/tables/scroll-table';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { opsQueryKeys, refreshOperatorSession, restoreAdministrator, useOpsLocation } from './api/ops-api';
 import { lazyDialog } from '../../components/dialogs/lazy-dialog';
-import { ActionOutcome } from './components/action-outcome';
 import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
 import { accountStatusLabel, linkStatusLabel, locationRoleLabel } from './ops-text';
@@ -92,7 +92,7 @@ function Location({ location }: { location: OpsLocation }) {
                 pass the call to a supervisor.
               </Typography>
             )}
-            <ActionOutcome text={done} testId="ops-location-outcome" />
+            <StatusMessage message={done} testId="ops-location-outcome" sx={{ mt: 2 }} takeFocus />
           </>
         }
       >

@@ -20,6 +20,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { PageSection, formatDate, formatDateTime } from '../../components/layouts/page-section';
 import { Fact, FactList } from '../../components/layouts/fact-list';
 import { SectionQuery } from '../../components/layouts/section-query';
+import { StatusMessage } from '../../components/status/status-message';
 import { ScrollTable } from '../../components/tables/scroll-table';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import {
@@ -30,7 +31,6 @@ import {
   type PersonActionKind,
 } from './api/ops-api';
 import { lazyDialog } from '../../components/dialogs/lazy-dialog';
-import { ActionOutcome } from './components/action-outcome';
 import { RecordLayout } from './components/record-layout';
 import { StateChip } from './components/state-chip';
 import { RevealField } from './components/reveal-field';
@@ -171,7 +171,7 @@ function Person({ person }: { person: OpsPerson }) {
                 Disabling and enabling accounts is for supervisors.
               </Typography>
             )}
-            <ActionOutcome text={done} testId="ops-person-outcome" />
+            <StatusMessage message={done} testId="ops-person-outcome" sx={{ mt: 2 }} takeFocus />
           </>
         }
       >

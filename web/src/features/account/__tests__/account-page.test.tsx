@@ -266,8 +266,7 @@ describe('account changes and re-authentication', { timeout: 30_000 }, () => {
     expect(within(form).getByLabelText(/^current password/i, { selector: 'input' })).toHaveValue('');
   });
 
-  // Internal_User_Use_Enterprise_Directory: contractor staff's passwords belong to the enterprise directory.
-  it.each(['Password_Reused', 'Internal_User_Use_Enterprise_Directory'])(
+  it.each(['Password_Reused'])(
     'change password: a refused new password (%s) shows its CMS text next to the field and in the summary, not its code',
     async (code) => {
       const message = `The CMS text of ${code}.`;

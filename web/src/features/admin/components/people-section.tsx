@@ -1,11 +1,12 @@
-import { Alert, Box, Button, Chip, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
-import { useCallback, useState, type ReactNode } from 'react';
+import { Box, Button, Chip, Paper, Stack, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useReauthMutation } from '../../../components/dialogs/reauth-mutation';
 import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { FormTextField } from '../../../components/form/form-text-field';
 import { PageSection, formatDate, formatDateTime } from '../../../components/layouts/page-section';
 import { SectionQuery } from '../../../components/layouts/section-query';
+import { ErrorMessage, StatusMessage } from '../../../components/status/status-message';
 import { ScrollTable } from '../../../components/tables/scroll-table';
 import { useApiErrorText } from '../../../lib/use-api-error-text';
 import { adminQueryKeys, runPersonAction, usePeopleSearch, type PersonAction } from '../api/admin-api';
@@ -120,26 +121,18 @@ export interface ActionOutcome {
  * it appears (the confirmation dialog gave the focus back to the button that opened it).
  */
 function OutcomeMessage({ outcome, testId }: { outcome?: ActionOutcome; testId: string }) {
-  // Once per outcome shown: each outcome mounts its own alert (keyed), and a stable callback runs on mount only.
-  const shown = outcome && `${outcome.severity}:${outcome.userId}:${outcome.text}`;
-  const scrollIntoView = useCallback(
-    (element: HTMLElement | null) => element?.scrollIntoView?.({ block: 'nearest' }),
-    [],
-  );
   return (
     <>
-      <div role="status" aria-live="polite" data-testid={testId}>
-        {outcome?.severity === 'success' ? (
-          <Alert key={shown} severity="success" role="presentation" ref={scrollIntoView} sx={{ mt: 1 }}>
-            {outcome.text}
-          </Alert>
-        ) : null}
-      </div>
-      {outcome?.severity === 'error' ? (
-        <Alert key={shown} severity="error" ref={scrollIntoView} sx={{ mt: 1 }} data-testid={`${testId}-error`}>
-          {outcome.text}
-        </Alert>
-      ) : null}
+      <StatusMessage
+        message={outcome?.severity === 'success' ? outcome.text : undefined}
+        testId={testId}
+        sx={{ mt: 1 }}
+      />
+      <ErrorMessage
+        message={outcome?.severity === 'error' ? outcome.text : undefined}
+        testId={`${testId}-error`}
+        sx={{ mt: 1 }}
+      />
     </>
   );
 }

@@ -315,7 +315,6 @@ describe('/reactivate (docs/requirements/portal.md#self-reactivation)', () => {
   it.each([
     ['Reactivation_Locked_Contact_Help_Desk', 'Contact the help desk', false],
     ['Reactivation_Disabled_Contact_Administrator', 'Contact your administrator', true],
-    ['Internal_User_Use_Enterprise_Directory', 'Use the enterprise directory', false],
   ] as const)('%s: says whom to contact', { timeout: 30_000 }, async (code, title, findAdminLink) => {
     const text = errorMessage(code, `The text of ${code}.`);
     answerPost('/api/users/self-reactivation', (body) =>

@@ -174,6 +174,8 @@ describe('the help-desk console', () => {
     expect(await screen.findByTestId('ops-person-outcome')).toHaveTextContent(
       "Pat Office's two-step verification was reset.",
     );
+    // The result takes the focus from the closed dialog, so the keyboard goes on from it.
+    await waitFor(() => expect(screen.getByTestId('ops-person-outcome')).toHaveFocus());
     expect(bodies).toEqual([
       { reason: 'Lost phone; caller verified.', identityChecks: ['date_of_birth', 'location_npi_ptan'] },
     ]);
