@@ -318,6 +318,9 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
       // The run is recorded in import_runs by this transaction: a crash just after its commit loses at most the
       // run, which the next one (same file, not "already imported") redoes. No flush wait at the commit.
       await q('set local synchronous_commit = off');
+      // Hash joins and index builds in memory for the merge's transaction only (docs/decisions/0089).
+      await q(`set local work_mem = '64MB'`);
+      await q(`set local maintenance_work_mem = '256MB'`);
     }
     let endDated = 0;
     if (ctx.mode === 'snapshot' && spec.endDating) {
@@ -333,8 +336,14 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
           'an empty snapshot would end-date every row; pass --force if that is meant',
         );
     }
-    const updated = await spec.update(q, ctx.runId, ctx.today);
-    const inserted = await spec.insert(q, ctx.runId, ctx.today);
+    let updated: number;
+    let inserted: number;
+    if (spec.rebuild && (await spec.rebuild.applies(q, read - rejectedRows)))
+      ({ updated, inserted } = await spec.rebuild.apply(q, ctx.runId));
+    else {
+      updated = await spec.update(q, ctx.runId, ctx.today);
+      inserted = await spec.insert(q, ctx.runId, ctx.today);
+    }
     if (ctx.mode === 'snapshot' && spec.endDating) endDated = await spec.endDating.apply(q, ctx.runId, ctx.today);
     const counts = { inserted, updated, endDated };
     await q(
