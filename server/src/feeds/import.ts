@@ -472,9 +472,14 @@ function memoised(check: FeedColumn['check']): FeedColumn['check'] {
 
 async function refuseDuplicateKeys(q: QueryFn, spec: KindSpec): Promise<void> {
   const key = spec.key.join(', ');
+  // The keys named twice first (a count per key), then the lines of those only: gathering every key's lines into an
+  // array to keep a handful cost more than the count (docs/decisions/0089-import-rebuild-and-parse.md).
   const { rows } = await q<{ key: string; lines: number[] }>(
-    `select concat_ws('/', ${key}) as key, array_agg(line order by line) as lines from feed_stage
-     group by ${key} having count(*) > 1 order by min(line) limit 5`,
+    `with twice as (select ${key}, min(line) as first from feed_stage group by ${key} having count(*) > 1
+                    order by first limit 5)
+     select concat_ws('/', ${spec.key.map((k) => `t.${k}`).join(', ')}) as key, array_agg(s.line order by s.line) as lines
+     from twice t join feed_stage s using (${key}) group by ${spec.key.map((k) => `t.${k}`).join(', ')}, t.first
+     order by t.first`,
   );
   if (rows.length)
     throw new FeedRefusal(
