@@ -568,6 +568,30 @@ describe('data feeds: import', () => {
     const small = await run({ kind: 'paid-claims', file: csv(paid.header, [`S${onFile[1]!.line}`]) });
     expect(small).toMatchObject({ inserted: 1, updated: 0 });
     expect(await tableOid()).toBe(oidRebuilt);
+    // A table with a trigger of its own (which the copy would not carry) is merged in place, whatever the load.
+    await db.execute(
+      sql`create function claims_probe() returns trigger language plpgsql as $$ begin return null; end $$`,
+    );
+    await db.execute(
+      sql`create trigger claims_probe after insert on claims for each statement execute function claims_probe()`,
+    );
+    try {
+      const all = await query<{ line: string }>(sql`select concat_ws(',', 'T' || c.claim_number, p.npi, p.ptan,
+          p.line_of_business, c.patient_mbi, c.date_of_service, c.paid_amount, c.paid_date, c.check_number) as line
+        from claims c join provider_locations p on p.id = c.location_id`);
+      const big = await run({
+        kind: 'paid-claims',
+        file: csv(
+          paid.header,
+          all.map((r) => r.line),
+        ),
+      });
+      expect(big).toMatchObject({ inserted: all.length, updated: 0 });
+      expect(await tableOid()).toBe(oidRebuilt);
+    } finally {
+      await db.execute(sql`drop trigger claims_probe on claims`);
+      await db.execute(sql`drop function claims_probe()`);
+    }
   });
 
   it('two imports of one kind never run at once: the second is refused', async () => {
