@@ -526,6 +526,74 @@ describe('data feeds: import', () => {
     );
   });
 
+  it('a load at least as large as the claims on file rebuilds the table: same indexes and keys, ids kept, changes applied; a small one merges', async () => {
+    const db = app.database.db;
+    const query = async <T>(text: ReturnType<typeof sql>) =>
+      ((await db.execute(text)) as unknown as { rows: T[] }).rows;
+    const catalog = async () =>
+      JSON.stringify(
+        await query(sql`select 'index' as kind, indexname as name, indexdef as def from pg_indexes
+          where tablename = 'claims'
+          union all select 'constraint', conname, pg_get_constraintdef(oid) from pg_constraint
+          where conrelid = 'claims'::regclass order by 1, 2`),
+      );
+    const tableOid = async () => (await query<{ oid: number }>(sql`select 'claims'::regclass::oid as oid`))[0]!.oid;
+    const onFile = await query<{ line: string; claim_number: string }>(sql`select c.claim_number,
+        concat_ws(',', c.claim_number, p.npi, p.ptan, p.line_of_business, c.patient_mbi, c.date_of_service,
+          c.paid_amount, c.paid_date, c.check_number) as line
+      from claims c join provider_locations p on p.id = c.location_id order by c.claim_number`);
+    const idsBefore = new Map((await db.select().from(claims)).map((c) => [c.claimNumber, c.id]));
+    const [catalogBefore, oidBefore] = [await catalog(), await tableOid()];
+    // Every claim on file (the first one paid anew) and as many new ones.
+    const changed = onFile[0]!.line.split(',');
+    changed[6] = changed[6] === '1.23' ? '4.56' : '1.23';
+    const rows = [changed.join(','), ...onFile.slice(1).map((r) => r.line), ...onFile.map((r) => `R${r.line}`)];
+    const summary = await run({ kind: 'paid-claims', file: csv(paid.header, rows) });
+    expect(summary).toMatchObject({ read: rows.length, inserted: onFile.length, updated: 1, rejected: 0 });
+    expect(await tableOid()).not.toBe(oidBefore);
+    expect(await catalog()).toBe(catalogBefore);
+    const after = await db.select().from(claims);
+    expect(after).toHaveLength(onFile.length * 2);
+    for (const c of after) if (idsBefore.has(c.claimNumber)) expect(c.id).toBe(idsBefore.get(c.claimNumber));
+    const first = after.find((c) => c.claimNumber === onFile[0]!.claim_number)!;
+    expect([first.paidAmount, first.importRunId]).toEqual([changed[6], summary.runId]);
+    // The rebuilt table still holds its keys: a claim number on file twice is refused by the unique index.
+    await expect(
+      db.execute(sql`insert into claims (location_id, claim_number, patient_mbi, date_of_service, paid_amount,
+        paid_date, check_number) select location_id, claim_number, patient_mbi, date_of_service, paid_amount,
+        paid_date, check_number from claims limit 1`),
+    ).rejects.toThrow();
+    // A load smaller than the table merges into it in place.
+    const oidRebuilt = await tableOid();
+    const small = await run({ kind: 'paid-claims', file: csv(paid.header, [`S${onFile[1]!.line}`]) });
+    expect(small).toMatchObject({ inserted: 1, updated: 0 });
+    expect(await tableOid()).toBe(oidRebuilt);
+    // A table with a trigger of its own (which the copy would not carry) is merged in place, whatever the load.
+    await db.execute(
+      sql`create function claims_probe() returns trigger language plpgsql as $$ begin return null; end $$`,
+    );
+    await db.execute(
+      sql`create trigger claims_probe after insert on claims for each statement execute function claims_probe()`,
+    );
+    try {
+      const all = await query<{ line: string }>(sql`select concat_ws(',', 'T' || c.claim_number, p.npi, p.ptan,
+          p.line_of_business, c.patient_mbi, c.date_of_service, c.paid_amount, c.paid_date, c.check_number) as line
+        from claims c join provider_locations p on p.id = c.location_id`);
+      const big = await run({
+        kind: 'paid-claims',
+        file: csv(
+          paid.header,
+          all.map((r) => r.line),
+        ),
+      });
+      expect(big).toMatchObject({ inserted: all.length, updated: 0 });
+      expect(await tableOid()).toBe(oidRebuilt);
+    } finally {
+      await db.execute(sql`drop trigger claims_probe on claims`);
+      await db.execute(sql`drop function claims_probe()`);
+    }
+  });
+
   it('two imports of one kind never run at once: the second is refused', async () => {
     const big = csv(paid.header, paid.rows.slice(0, 300));
     const other = csv(paid.header, paid.rows.slice(0, 299));

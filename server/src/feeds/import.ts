@@ -318,6 +318,9 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
       // The run is recorded in import_runs by this transaction: a crash just after its commit loses at most the
       // run, which the next one (same file, not "already imported") redoes. No flush wait at the commit.
       await q('set local synchronous_commit = off');
+      // Hash joins and index builds in memory for the merge's transaction only (docs/decisions/0089).
+      await q(`set local work_mem = '64MB'`);
+      await q(`set local maintenance_work_mem = '256MB'`);
     }
     let endDated = 0;
     if (ctx.mode === 'snapshot' && spec.endDating) {
@@ -333,8 +336,14 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
           'an empty snapshot would end-date every row; pass --force if that is meant',
         );
     }
-    const updated = await spec.update(q, ctx.runId, ctx.today);
-    const inserted = await spec.insert(q, ctx.runId, ctx.today);
+    let updated: number;
+    let inserted: number;
+    if (spec.rebuild && (await spec.rebuild.applies(q, read - rejectedRows)))
+      ({ updated, inserted } = await spec.rebuild.apply(q, ctx.runId));
+    else {
+      updated = await spec.update(q, ctx.runId, ctx.today);
+      inserted = await spec.insert(q, ctx.runId, ctx.today);
+    }
     if (ctx.mode === 'snapshot' && spec.endDating) endDated = await spec.endDating.apply(q, ctx.runId, ctx.today);
     const counts = { inserted, updated, endDated };
     await q(
@@ -463,9 +472,14 @@ function memoised(check: FeedColumn['check']): FeedColumn['check'] {
 
 async function refuseDuplicateKeys(q: QueryFn, spec: KindSpec): Promise<void> {
   const key = spec.key.join(', ');
+  // The keys named twice first (a count per key), then the lines of those only: gathering every key's lines into an
+  // array to keep a handful cost more than the count (docs/decisions/0089-import-rebuild-and-parse.md).
   const { rows } = await q<{ key: string; lines: number[] }>(
-    `select concat_ws('/', ${key}) as key, array_agg(line order by line) as lines from feed_stage
-     group by ${key} having count(*) > 1 order by min(line) limit 5`,
+    `with twice as (select ${key}, min(line) as first from feed_stage group by ${key} having count(*) > 1
+                    order by first limit 5)
+     select concat_ws('/', ${spec.key.map((k) => `t.${k}`).join(', ')}) as key, array_agg(s.line order by s.line) as lines
+     from twice t join feed_stage s using (${key}) group by ${spec.key.map((k) => `t.${k}`).join(', ')}, t.first
+     order by t.first`,
   );
   if (rows.length)
     throw new FeedRefusal(

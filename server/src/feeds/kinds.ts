@@ -1,5 +1,6 @@
 import type { FeedKind, FeedRejectCode } from '@portal/contracts/data-feeds';
 import type { QueryFn } from '../db/client';
+import { rebuildable, rebuildTable } from './rebuild';
 
 /**
  * How each feed kind is staged and merged (docs/requirements/data-feeds.md#how-a-file-lands). Rows already checked
@@ -22,6 +23,14 @@ export interface KindSpec {
   /** The row counts of an update, an insert and (snapshot) an end-dating, in one transaction. */
   update(q: QueryFn, run: number, today: string): Promise<number>;
   insert(q: QueryFn, run: number, today: string): Promise<number>;
+  /**
+   * A load at least as large as the table it goes to: the table rebuilt with the staged rows and swapped in
+   * (rebuild.ts) instead of `update` and `insert`, with the same outcome and counts.
+   */
+  rebuild?: {
+    applies(q: QueryFn, staged: number): Promise<boolean>;
+    apply(q: QueryFn, run: number): Promise<{ updated: number; inserted: number }>;
+  };
   /** Snapshot only: rows in force that the file no longer lists, and how many are in force now. */
   endDating?: {
     count(q: QueryFn, today: string): Promise<{ missing: number; inForce: number }>;
@@ -173,17 +182,7 @@ const paidClaims: KindSpec = {
   },
   key: ['claim_number'],
   unknownLocation: true,
-  async update(q, run) {
-    const { count: n } = await q(
-      `update claims c set location_id = s.location_id, ${CLAIM_COLUMNS.map((col) => `${col} = s.${col}`).join(', ')}, import_run_id = $1
-       from feed_stage s
-       where c.claim_number = s.claim_number
-         and (c.location_id, ${CLAIM_COLUMNS.map((col) => `c.${col}`).join(', ')})
-           is distinct from (s.location_id, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')})`,
-      [run],
-    );
-    return n;
-  },
+  update: (q, run) => updateClaims(q, 'claims', run),
   // Claims already on file (updated above when they changed) are skipped by the unique index as each row goes in,
   // not by an anti-join: a plan for one (statistics left by a large delete or a TRUNCATE describe rows that are gone)
   // was a nested loop scanning `claims` once per staged row, which the insert grows (docs/decisions/0087).
@@ -197,7 +196,44 @@ const paidClaims: KindSpec = {
     );
     return n;
   },
+  rebuild: {
+    // Bounded: counts at most one row more than the stage holds, whatever the table's size.
+    applies: async (q, staged) =>
+      staged > 0 &&
+      (await count(q, `select count(*) as n from (select 1 from claims limit $1) c`, [staged + 1])) <= staged &&
+      (await rebuildable(q, 'claims')),
+    async apply(q, run) {
+      let updated = 0;
+      let inserted = 0;
+      await rebuildTable(q, 'claims', async (next) => {
+        // Hash joins whatever the statistics of `claims` say (a TRUNCATE's leave it "empty": docs/decisions/0087).
+        await q('set local enable_nestloop = off');
+        await q(`insert into ${next} select * from claims`);
+        updated = await updateClaims(q, next, run);
+        ({ count: inserted } = await q(
+          `insert into ${next} (location_id, claim_number, ${CLAIM_COLUMNS.join(', ')}, import_run_id)
+           select s.location_id, s.claim_number, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')}, $1
+           from feed_stage s where not exists (select 1 from claims c where c.claim_number = s.claim_number)`,
+          [run],
+        ));
+      });
+      return { updated, inserted };
+    },
+  },
 };
+
+/** Claims on file whose staged row differs take the staged values (a forced re-run of a file changes no row). */
+async function updateClaims(q: QueryFn, table: string, run: number): Promise<number> {
+  const { count: n } = await q(
+    `update ${table} c set location_id = s.location_id, ${CLAIM_COLUMNS.map((col) => `${col} = s.${col}`).join(', ')}, import_run_id = $1
+       from feed_stage s
+       where c.claim_number = s.claim_number
+         and (c.location_id, ${CLAIM_COLUMNS.map((col) => `c.${col}`).join(', ')})
+           is distinct from (s.location_id, ${CLAIM_COLUMNS.map((col) => `s.${col}`).join(', ')})`,
+    [run],
+  );
+  return n;
+}
 
 const EDI_COLUMNS = ['submitter_id', 'network_service_vendor', 'dde_access_type', 'status'] as const;
 
