@@ -4,6 +4,7 @@ import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
 import { waitForSettled } from './support/browser';
 import { layoutShifts, recordLayoutShifts } from './support/layout-shifts';
 import { loginEnrolling, loginWithTotp } from './support/login';
+import { OPS_PAGE_PATHS, OPS_ROUTES, opsPath } from '@portal/contracts/ops';
 import { signInToConsole, opsDirectory } from './support/ops-directory';
 import { portalSuite } from './support/portal-suite';
 
@@ -27,23 +28,17 @@ const ROLES = [
 const LOGGED_IN_PATHS = ['/', '/portal', '/account', '/dde-access', '/admin', '/admin/recertify'];
 // The visitor's routes portal-pages.test.ts does not open.
 const VISITOR_PATHS = ['/register/user', '/logged-out', '/invitation'];
-/**
- * Defects of issue 39 not yet fixed, reported by the test but not failing it; each is to be fixed, then removed from
- * here. (`/` for administrators and `/portal` at 390 px are fixed: the server checks a shared page's session cookie,
- * and the faces are never inserted twice, web/src/app/fonts.css.)
- * - `/ops` is drawn "Checking your console sign-in" and replaced by the console once hydrated: the console's session
- *   cookie is sent to `/api/ops` only (decision 0074), so the server cannot draw the page signed in.
- */
-const OPEN = new Set<string>(['/ops as the help-desk operator at 390 px', '/ops as the help-desk operator at 1440 px']);
-/** Each route's failures that are not in OPEN fail the test; the open ones are reported. */
-function expectOnlyOpenFailures(failures: string[]) {
-  const open = failures.filter((failure) => OPEN.has(failure.slice(0, failure.indexOf(':'))));
-  for (const failure of open) console.warn(`still open (issue 39): ${failure}`);
-  const unexpected = failures.filter((failure) => !open.includes(failure));
-  expect(unexpected, unexpected.join('\n\n')).toEqual([]);
-}
 /** The help-desk console's demo operator (the demo directory, docs/requirements/help-desk.md). */
 const HELP_DESK = 'helpdesk';
+/** What the operator searches for: a demo person with locations (the search's own answer gives the ids). */
+const OPS_SEARCH = 'demo.user.j5';
+/**
+ * The browser's User-Agent at a width: a phone's at 390 px (the console's record pages place their Actions panel by
+ * it before hydration, docs/decisions/0088), the default desktop Chromium's at 1440 px.
+ */
+const PHONE_USER_AGENT =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+const userAgentAt = (viewport: { width: number }) => (viewport.width < 900 ? PHONE_USER_AGENT : undefined);
 const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 1440, height: 900 },
@@ -144,32 +139,53 @@ describe('every route, per role, drawn by the server as it stays once hydrated',
           }
         }
       }
-      expectOnlyOpenFailures(failures);
+      expect(failures, failures.join('\n\n')).toEqual([]);
     });
   }
 
-  it(`the help-desk operator (${HELP_DESK}): /ops at 390 and 1440 px`, async () => {
-    // Before signing in, the console's session check answers 401, and the directory's page asks for a missing icon.
-    const signIn = await portal.newPage({
-      viewport: VIEWPORTS[1],
-      region: false,
-      allowConsoleErrors: [/status of 40[14]/],
-    });
-    await signInToConsole(signIn.page, HELP_DESK);
-    const storageState = await signIn.context.storageState();
-    await signIn.context.close();
+  it(`the help-desk operator (${HELP_DESK}): the console signed out and in, at 390 and 1440 px`, async () => {
     const failures: string[] = [];
-    for (const viewport of VIEWPORTS) {
-      const label = `/ops as the help-desk operator at ${viewport.width} px`;
-      const { context, page } = await portal.newPage({ viewport, storageState, region: false });
+    const check = async (path: string, label: string, options: Parameters<typeof portal.newPage>[0]) => {
+      const { context, page } = await portal.newPage({ region: false, ...options });
       try {
-        await expectDrawnAsItStays(context, page, '/ops', label);
+        await expectDrawnAsItStays(context, page, path, label);
         await context.close();
       } catch (error) {
         failures.push(`${label}: ${(error as Error).message.split('\n').slice(0, 30).join('\n')}`);
         await context.close().catch(() => undefined);
       }
-    }
-    expectOnlyOpenFailures(failures);
+    };
+    // Signed out: the sign-in screen, drawn by the server from the console's own session read.
+    for (const viewport of VIEWPORTS)
+      await check('/ops', `/ops signed out at ${viewport.width} px`, { viewport, userAgent: userAgentAt(viewport) });
+
+    // The directory's page asks for a missing icon.
+    const signIn = await portal.newPage({
+      viewport: VIEWPORTS[1],
+      region: false,
+      allowConsoleErrors: [/status of 404/],
+    });
+    await signInToConsole(signIn.page, HELP_DESK);
+    const storageState = await signIn.context.storageState();
+    // A person and one of their locations to open, found as the desk finds them.
+    const found = await signIn.page.request.get(`${OPS_ROUTES.search}?q=${OPS_SEARCH}`);
+    const { userId } = ((await found.json()).data as { people: { userId: string }[] }).people[0]!;
+    const person = await signIn.page.request.get(opsPath(OPS_ROUTES.person, { userId }));
+    const { locationId } = ((await person.json()).data as { locations: { locationId: string }[] }).locations[0]!;
+    await signIn.context.close();
+    const paths = [
+      '/ops',
+      `/ops?q=${OPS_SEARCH}`,
+      opsPath(OPS_PAGE_PATHS.person, { userId }),
+      opsPath(OPS_PAGE_PATHS.location, { locationId }),
+    ];
+    for (const path of paths)
+      for (const viewport of VIEWPORTS)
+        await check(path, `${path} as the help-desk operator at ${viewport.width} px`, {
+          viewport,
+          storageState,
+          userAgent: userAgentAt(viewport),
+        });
+    expect(failures, failures.join('\n\n')).toEqual([]);
   });
 });

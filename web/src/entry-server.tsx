@@ -44,7 +44,7 @@ export interface PageRequest {
    */
   session?: KnownSession;
   /**
-   * Only with `session`: reads the portal's API in-process with this request's session cookie (a `GET`, or a read the
+   * With `session`, or on a console page: reads the portal's API in-process with this request's cookies (a `GET`, or a read the
    * API spells as a `POST` of `{}`), for the page's `sessionQueries` (the page is rendered for this session alone,
    * never cached).
    */
@@ -104,15 +104,23 @@ export function pageRequiresLogin(path: string): boolean {
 }
 
 /**
+ * Whether the page at `path` is the help-desk console's (a route's handle declares `consoleReads`): the server draws
+ * it for the console session the request's cookie opens, for that request alone, never cached (docs/decisions/0088).
+ */
+export function pageForConsole(path: string): boolean {
+  return (routeMatches(path) ?? []).some(({ route }) => pageHandleOf(route).consoleReads);
+}
+
+/**
  * Everything a shared page depends on besides content: the page (every unknown path renders the same not-found
  * page), the jurisdiction, the license state, whether dialogs may show at all, and the session: none, an active one
  * (an administrator's or not) or a cookie the server does not know as active.
- * Undefined: not a shared page (a page for logged-in users, see `pageRequiresLogin`).
+ * Undefined: not a shared page (a page for logged-in users, see `pageRequiresLogin`, or the console's).
  */
 export function pageVariant(request: PageRequest): string | undefined {
   const matches = routeMatches(request.path);
   const leaf = matches?.[matches.length - 1];
-  if (!leaf || pageRequiresLogin(request.path)) return undefined;
+  if (!leaf || pageRequiresLogin(request.path) || pageForConsole(request.path)) return undefined;
   const page = leaf.route.path === '*' ? '*' : request.path;
   const license = request.cookies.license === 'true' ? 'license' : '';
   const dialogs = dialogsAllowedFor(request.userAgent) ? 'dialogs' : '';
@@ -173,17 +181,44 @@ async function prefetchForSession(
 }
 
 /**
+ * Reads a console page's first screen (its route's `consoleReads`) through the server's own API with the request's
+ * cookies: the console session, then what the page shows for it (docs/decisions/0088).
+ */
+async function prefetchForConsole(
+  queryClient: QueryClient,
+  matches: NonNullable<ReturnType<typeof routeMatches>>,
+  url: URL,
+  readApi: ApiTransport,
+) {
+  const leaf = matches[matches.length - 1]!;
+  const reads = await Promise.all(matches.map(({ route }) => pageHandleOf(route).consoleReads?.()));
+  await Promise.all(
+    reads.map((read) =>
+      read?.(queryClient, (path) => readApi(path), {
+        pathname: url.pathname,
+        params: leaf.params,
+        search: url.searchParams,
+      }),
+    ),
+  );
+}
+
+/**
  * Renders a page, or answers undefined when the browser should render it (its content could not be read: the
  * browser then shows its own loading and error states).
  */
 export async function renderPage(request: PageRequest): Promise<RenderedPage | undefined> {
-  const matches = routeMatches(request.path);
+  // A personal or console page's path carries its query (it is rendered for one request, at its whole URL).
+  const url = new URL(request.path, origin);
+  const matches = routeMatches(url.pathname);
   if (!matches) return undefined;
   const queryClient = createQueryClient();
   // One attempt: a page that cannot get its content is left to the browser, which retries.
   queryClient.setDefaultOptions({ queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
   if (!(await prefetch(queryClient, matches))) return undefined;
   if (request.session && request.readApi) await prefetchForSession(queryClient, matches, request.readApi);
+  if (request.readApi && pageForConsole(url.pathname))
+    await prefetchForConsole(queryClient, matches, url, request.readApi);
 
   // A cache per render, so the critical CSS of this page can be read back (MUI's server-rendering guide).
   const emotionCache = createCache({ key: 'css' });

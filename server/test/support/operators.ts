@@ -22,7 +22,7 @@ export async function signInOperator(
   app: FastifyInstance,
   username: string,
   options: { password?: string; returnTo?: string; ip?: string; signInCookie?: string } = {},
-): Promise<{ client: OpsClient; location: string }> {
+): Promise<{ client: OpsClient; location: string; sessionCookiePaths: (string | undefined)[] }> {
   const ip = options.ip ?? '127.0.0.1';
   const start = await app.inject({
     method: 'GET',
@@ -43,8 +43,13 @@ export async function signInOperator(
     headers: { cookie: `ops_sign_in=${signInCookie}` },
   });
   if (back.statusCode !== 302) throw new Error(`callback answered ${back.statusCode}: ${back.body}`);
-  const session = back.cookies.find((c) => c.name === 'ops_session');
-  return { client: { cookie: session?.value || undefined, ip }, location: back.headers.location! };
+  const session = back.cookies.filter((c) => c.name === 'ops_session');
+  return {
+    client: { cookie: session[0]?.value || undefined, ip },
+    location: back.headers.location!,
+    // The paths the console's cookie was set on (its API's and its pages', docs/decisions/0088).
+    sessionCookiePaths: session.map((c) => c.path as string | undefined),
+  };
 }
 
 /** A console call with the client's cookie (and the portal's CSRF header). */
@@ -64,6 +69,7 @@ export async function callOps(
     headers: { ...portalHeaders, ...(cookies ? { cookie: cookies } : {}) },
     ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
   });
+  // Set (or cleared) on the console API's path and its pages'; the API's is the one this client sends.
   const set = res.cookies.find((c) => c.name === 'ops_session');
   if (set) client.cookie = set.value || undefined;
   return res;

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { Params, RouteObject } from 'react-router';
 
 /**
@@ -25,7 +26,20 @@ export interface PageHandle {
    * fails is left to the browser.
    */
   sessionQueries?: () => Promise<SessionQuery[]>;
+  /**
+   * The help-desk console's pages (this route and those under it, docs/decisions/0088): drawn for the console session
+   * the request's cookie opens, never cached (`Cache-Control: private, no-store`, not in the page cache). The function
+   * reads what the page's first screen shows through the console's API in-process, with the request's cookies.
+   */
+  consoleReads?: () => Promise<ConsoleReads>;
 }
+
+/** Reads a console page's first screen into its query cache (`readApi`: the server's in-process API read). */
+export type ConsoleReads = (
+  queryClient: QueryClient,
+  readApi: (path: string) => Promise<{ status: number; payload: unknown }>,
+  page: { pathname: string; params: Params; search: URLSearchParams },
+) => Promise<void>;
 
 /** A `GET` of the portal's API read for the session (`path`), kept under the key of the query that reads it. */
 interface SessionQuery extends ServerQuery {

@@ -204,10 +204,14 @@ export const routes: RouteObject[] = [
   },
   {
     // The contractor's help-desk console (docs/requirements/help-desk.md): its own layout and session, never the
-    // portal's header or dialogs. The server answers 404 to a provider session on every page under it.
+    // portal's header or dialogs. The server answers 404 to a provider session on every page under it, and draws each
+    // for the console session its cookie opens (docs/decisions/0088).
     path: paths.ops.path,
     lazy: async () => ({ Component: (await import('./routes/ops')).OpsLayout }),
     errorElement: <RouteErrorFallback />,
+    handle: pageHandle({
+      consoleReads: async () => (await import('../features/ops/api/ops-page-reads')).readConsolePage,
+    }),
     children: [
       {
         index: true,

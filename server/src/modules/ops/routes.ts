@@ -62,8 +62,11 @@ import {
  */
 
 export const OPS_API_PREFIX = '/api/ops/';
-/** The console session's cookie: its own name and path, so it never reaches a provider route. */
-export const OPS_COOKIE_PATH = '/api/ops';
+/**
+ * The console session's cookie: its own name, set on the console's API and on its pages (the same value on two paths,
+ * docs/decisions/0088), so it never reaches a provider route and the server draws a console page signed in.
+ */
+export const OPS_COOKIE_PATHS = ['/api/ops', OPS_PAGE_PATHS.console] as const;
 /** The sign-in's state, nonce and PKCE verifier between its start and the directory's redirect back. */
 export const OPS_SIGN_IN_COOKIE_PATH = '/api/ops/auth';
 
@@ -93,12 +96,12 @@ export function opsCookieOptions(publicUrl: string, path: string) {
 
 export function setOpsCookie(reply: FastifyReply, id: string): void {
   const { publicUrl } = reply.server.config;
-  reply.setCookie(opsCookieName(publicUrl), id, opsCookieOptions(publicUrl, OPS_COOKIE_PATH));
+  for (const path of OPS_COOKIE_PATHS) reply.setCookie(opsCookieName(publicUrl), id, opsCookieOptions(publicUrl, path));
 }
 
 export function clearOpsCookie(reply: FastifyReply): void {
   const { publicUrl } = reply.server.config;
-  reply.clearCookie(opsCookieName(publicUrl), opsCookieOptions(publicUrl, OPS_COOKIE_PATH));
+  for (const path of OPS_COOKIE_PATHS) reply.clearCookie(opsCookieName(publicUrl), opsCookieOptions(publicUrl, path));
 }
 
 export function opsCookieOf(request: FastifyRequest): string | undefined {

@@ -76,7 +76,7 @@ const SESSION_WITH_ADMIN_FLAG: SessionLookupShape<{ administersLocation: SQL<boo
  * through the same routes, session check and serializers as the browser's call would be, with this request's cookies,
  * client address and user agent: the page is rendered with its data and the browser does not ask for it again.
  */
-function ownApiReader(request: FastifyRequest) {
+function ownApiReader(request: FastifyRequest, reply?: FastifyReply) {
   return async (path: string, method: 'GET' | 'POST' = 'GET') => {
     if (!path.startsWith('/api/')) throw new Error(`a page's session query must read the API, not ${path}`);
     const answer = await request.server.inject({
@@ -92,6 +92,10 @@ function ownApiReader(request: FastifyRequest) {
         [PORTAL_REQUEST_HEADER]: PORTAL_REQUEST_HEADER_VALUE,
       },
     });
+    // A console page's reads stand for the browser's own (it makes none of them once hydrated): the cookies the API set
+    // in answering (a console session found ended is cleared, on its API's path and the pages') go with the page.
+    const setCookies = answer.headers['set-cookie'];
+    if (reply && setCookies) for (const cookie of [setCookies].flat()) reply.header('set-cookie', cookie);
     let payload: unknown;
     try {
       payload = answer.json();
@@ -147,6 +151,37 @@ async function sendPersonalPage(
   return true;
 }
 
+/**
+ * A page of the help-desk console (docs/decisions/0088): drawn for the console session the request's cookie opens, by
+ * the console's own API read in-process (the same session lookup, audit and cookie answers as the browser's call):
+ * signed in, with the page's data, or the sign-in screen (with why, when the session ended). The console's door (the
+ * ops module's onRequest hook) has already answered 404 to a provider session or an address outside the allow-list.
+ * Never cached anywhere: one operator's page is never another's.
+ */
+async function sendConsolePage(
+  app: FastifyInstance,
+  renderer: PageRenderer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pageRequest: PageRequest,
+): Promise<boolean> {
+  // Not in the page cache: counted per client like the other uncached renders (a run of reloads is limited, 429).
+  await app.contentService.countUncached(request);
+  const url = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
+  const page = await renderer.personalPage(
+    { ...pageRequest, path: url, readApi: ownApiReader(request, reply) },
+    request.log,
+  );
+  if (!page) return false;
+  await reply
+    .code(page.status)
+    .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
+    .header('vary', 'cookie')
+    .type(HTML)
+    .send(page.html);
+  return true;
+}
+
 /** Sends the server-rendered page of a request (server-render.ts); answers false when the browser must render it. */
 async function sendPage(
   app: FastifyInstance,
@@ -156,6 +191,7 @@ async function sendPage(
 ): Promise<boolean> {
   const pageRequest = pageRequestOf(request);
   if (renderer.requiresLogin(pageRequest.path)) return sendPersonalPage(renderer, request, reply, pageRequest);
+  if (renderer.forConsole(pageRequest.path)) return sendConsolePage(app, renderer, request, reply, pageRequest);
   // A shared page asked with the cookie of an active session is drawn logged in, as an administrator or not: one page
   // per kind, shared by every such session (it holds nothing of the user's), so the header does not change once the
   // browser checks the session (issue 39: on a phone the administrator's menu took another row). Another cookie (an

@@ -20,6 +20,8 @@ interface ServerEntry {
   pageVariant(request: PageRequest): string | undefined;
   /** Whether the page is for logged-in users only (docs/decisions/0060). */
   pageRequiresLogin?(path: string): boolean;
+  /** Whether the page is the help-desk console's: drawn for the request's console session (docs/decisions/0088). */
+  pageForConsole?(path: string): boolean;
   renderPage(
     request: PageRequest,
   ): Promise<{ status: number; location?: string; head: string; root: string; state: string } | undefined>;
@@ -45,7 +47,10 @@ export interface PageRequest {
    * an active session's cookie is rendered logged in, one page per kind of session (administrator or not).
    */
   session?: PersonalSession;
-  /** Only with `session`: the page's own API reads, answered in-process for this request (routes.ts). */
+  /**
+   * With `session`, or on a console page: the page's own API reads, answered in-process for this request with its
+   * cookies (routes.ts).
+   */
   readApi?: (path: string, method?: 'POST') => Promise<{ status: number; payload: unknown }>;
 }
 
@@ -74,6 +79,11 @@ export interface PageRenderer {
   /** Whether the page is for logged-in users only: rendered per session, never cached (docs/decisions/0060). */
   requiresLogin(path: string): boolean;
   /**
+   * Whether the page is the help-desk console's: rendered per request with the console session its API reads find
+   * (signed in, or the sign-in screen), never cached (docs/decisions/0088).
+   */
+  forConsole(path: string): boolean;
+  /**
    * A shared page from the page cache, rendered on a miss, or undefined when the path is not a server-rendered page or
    * it cannot be rendered now (the browser renders it). `beforeRender` runs before a page not in the cache waits for
    * the CMS (the per-client budget of uncached reads: it may throw 429).
@@ -83,11 +93,14 @@ export interface PageRenderer {
     log: FastifyBaseLogger,
     beforeRender: () => Promise<void>,
   ): Promise<CachedAnswer | undefined>;
-  /** A page rendered for one logged-in session, or undefined when it cannot be rendered (the browser renders it). */
+  /**
+   * A page rendered for one request (a logged-in session's, or a console page's), or undefined when it cannot be
+   * rendered (the browser renders it).
+   */
   personalPage(
     request: PageRequest,
     log: FastifyBaseLogger,
-    session: PersonalSession,
+    session?: PersonalSession,
   ): Promise<{ status: number; html: string } | undefined>;
 }
 
@@ -140,6 +153,7 @@ export async function createPageRenderer(
 
   return {
     requiresLogin: (path) => entry.pageRequiresLogin?.(path) ?? false,
+    forConsole: (path) => entry.pageForConsole?.(path) ?? false,
 
     async sharedPage(request, log, beforeRender) {
       const key = entry.pageVariant(request);
@@ -164,7 +178,7 @@ export async function createPageRenderer(
       const started = performance.now();
       let page: Awaited<ReturnType<typeof renderHtml>>;
       try {
-        page = await renderHtml({ ...request, session });
+        page = await renderHtml(session ? { ...request, session } : request);
       } catch (err) {
         log.error({ err }, 'server rendering failed; the browser renders the page');
         return undefined;

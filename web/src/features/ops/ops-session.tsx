@@ -62,17 +62,24 @@ export function OpsSessionProvider({ children }: { children: ReactNode }) {
   );
 
   const { data, error, isError } = session;
+  // Whether this page has had an operator: a refusal after that means the session ended, whatever its code (an earlier
+  // console answer may have cleared the cookie already).
+  const [hadOperator, setHadOperator] = useState(false);
+  if (data?.signedIn && !hadOperator) setHadOperator(true);
   const state: OpsSessionState = useMemo(() => {
     if (signedOut) return { kind: 'signed-out', chosen: true, directorySignOut: signedOut.directorySignOut };
-    if (isError && error instanceof ApiError && error.status === 401)
-      // The session it had is gone (a failed refetch keeps the last data): ended; never had one: signed out.
-      return data ? { kind: 'ended', code: 'Ops_Session_Expired' } : { kind: 'signed-out' };
-    if (data) {
-      return { kind: 'signed-in', operator: data, supervisor: data.roles.includes('supervisor') };
-    }
+    // A failed refetch keeps the last answer: still signed in.
+    if (data?.signedIn)
+      return { kind: 'signed-in', operator: data.operator, supervisor: data.operator.roles.includes('supervisor') };
+    // The session it had is gone (idle, time limit, the directory), or the server says it ended: ended; never had one:
+    // signed out.
+    if (data)
+      return hadOperator || data.code === 'Ops_Session_Expired'
+        ? { kind: 'ended', code: 'Ops_Session_Expired' }
+        : { kind: 'signed-out' };
     if (isError) return { kind: 'ended', code: error instanceof ApiError ? error.code : 'Ops_Session_Expired' };
     return { kind: 'checking' };
-  }, [data, error, isError, signedOut]);
+  }, [data, error, isError, signedOut, hadOperator]);
 
   const value = useMemo<OpsSessionValue>(
     () => ({
@@ -87,7 +94,10 @@ export function OpsSessionProvider({ children }: { children: ReactNode }) {
   );
 
   // Once the session's end has passed, ask the server, which answers 401 if it is over.
-  const endsAt = data ? Math.min(Date.parse(data.idleExpiresAt), Date.parse(data.absoluteExpiresAt)) : undefined;
+  const operator = data?.signedIn ? data.operator : undefined;
+  const endsAt = operator
+    ? Math.min(Date.parse(operator.idleExpiresAt), Date.parse(operator.absoluteExpiresAt))
+    : undefined;
   useEffect(() => {
     if (endsAt === undefined) return;
     const timer = setTimeout(

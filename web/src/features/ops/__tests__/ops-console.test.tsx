@@ -89,6 +89,21 @@ describe('the help-desk console', () => {
     );
   });
 
+  it('opened with a session that has ended: the sign-in screen says so first, as the server draws it', async () => {
+    server.use(
+      http.get(OPS_ROUTES.session, () => HttpResponse.json({ errorMessage: 'Ops_Session_Expired' }, { status: 401 })),
+      errorMessagesRoute({ Ops_Session_Expired: 'Your console session ended. Sign in again to continue.' }),
+    );
+    renderApp({ path: `/ops/people/${USER_ID}` });
+    expect(await screen.findByTestId('ops-sign-in-reason')).toHaveTextContent(
+      'Your console session ended. Sign in again to continue.',
+    );
+    expect(screen.getByRole('link', { name: 'Sign in with the contractor directory' })).toHaveAttribute(
+      'href',
+      `${OPS_ROUTES.signIn}?returnTo=${encodeURIComponent(`/ops/people/${USER_ID}`)}`,
+    );
+  });
+
   it('signed in: the operator and role in the header; a search lists people and locations, or says none', async () => {
     signedIn(operator(['help_desk']));
     const queries: string[] = [];

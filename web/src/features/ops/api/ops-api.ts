@@ -1,6 +1,7 @@
-import type { IdentityCheck, OpsLocation, OpsPerson } from '@portal/contracts/ops';
+import type { IdentityCheck, OperatorSession, OpsLocation, OpsPerson } from '@portal/contracts/ops';
 import { OPS_ROUTES, opsPath } from '@portal/contracts/ops-routes';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../../lib/api-error';
 import { contractCall } from '../../../lib/contract-call';
 
 // The answers' schemas (zod), loaded when a call is made (lib/contract-call.ts): the console's first download carries
@@ -22,13 +23,32 @@ export const opsQueryKeys = {
 /** The directory's sign-in (a full page navigation: the server redirects to the directory), back at `returnTo`. */
 export const signInHref = (returnTo: string) => `${OPS_ROUTES.signIn}?returnTo=${encodeURIComponent(returnTo)}`;
 
-/** `GET /api/ops/session`: the signed-in operator; 401 `Ops_Sign_In_Required` when none. Does not extend it. */
+/**
+ * Who the console's session is: the operator, or why there is none (the 401's code: `Ops_Sign_In_Required` without a
+ * session, `Ops_Session_Expired` for one that ended). A 401 is an answer here, not a failure, so the server can put it
+ * in the page it draws (docs/decisions/0088) and the browser starts from it.
+ */
+export type ConsoleSession = { signedIn: true; operator: OperatorSession } | { signedIn: false; code: string };
+
+/** `GET /api/ops/session` read by `read` (the browser's call, or the server's in-process read), as a `ConsoleSession`. */
+export async function readConsoleSession(read: () => Promise<OperatorSession>): Promise<ConsoleSession> {
+  try {
+    return { signedIn: true, operator: await read() };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return { signedIn: false, code: error.code };
+    throw error;
+  }
+}
+
+/** `GET /api/ops/session`: the signed-in operator, or why there is none. Does not extend the session. */
 export const operatorSessionQueryOptions = () =>
   queryOptions({
     queryKey: opsQueryKeys.session,
     queryFn: ({ signal }) =>
-      contractCall(contracts, (c, request) =>
-        request(OPS_ROUTES.session, { schema: c.OperatorSessionResponse.shape.data, signal }),
+      readConsoleSession(() =>
+        contractCall(contracts, (c, request) =>
+          request(OPS_ROUTES.session, { schema: c.OperatorSessionResponse.shape.data, signal }),
+        ),
       ),
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -133,5 +153,6 @@ export async function keepSessionAlive(queryClient: QueryClient) {
   const session = await contractCall(contracts, (c, request) =>
     request(OPS_ROUTES.keepAlive, { method: 'POST', body: {}, schema: c.OperatorSessionResponse.shape.data }),
   );
-  queryClient.setQueryData(opsQueryKeys.session, session);
+  const answer: ConsoleSession = { signedIn: true, operator: session };
+  queryClient.setQueryData(opsQueryKeys.session, answer);
 }

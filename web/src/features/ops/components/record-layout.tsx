@@ -1,5 +1,9 @@
 import { Grid, Paper, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { ReactNode } from 'react';
+import { useRenderEnvironment } from '../../../lib/render-environment';
+
+// A phone's or tablet's browser says so in its User-Agent (`Mobi` on phones, `Android`, `iPhone`, `iPad`).
+const HANDHELD = /Mobi|Android|iPhone|iPad/i;
 
 /**
  * A person's or a location's page in the help-desk console (docs/requirements/help-desk.md): the name and its state
@@ -22,8 +26,13 @@ export function RecordLayout({
   actions: ReactNode;
   children: ReactNode;
 }) {
-  // Read when first drawn (the console is drawn in the browser only), so the panel does not move after a first paint.
-  const desk = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), { noSsr: true });
+  // The server cannot know the width: it draws the desk's layout for a desk's browser and the phone's for a handheld's
+  // (User-Agent), and hydration keeps that drawing; then the width decides (a desk browser in a narrow window redraws
+  // once). A page opened by a link in the app reads the width at its first render (docs/decisions/0088).
+  const { userAgent } = useRenderEnvironment();
+  const desk = useMediaQuery((theme: Theme) => theme.breakpoints.up('md'), {
+    defaultMatches: !HANDHELD.test(userAgent),
+  });
   const panel = (
     <Grid size={{ xs: 12, md: 4 }}>
       <Paper
