@@ -9,7 +9,6 @@ import {
   mfaRecoveryCodes,
   oneTimeTokens,
   operators,
-  outbox,
   passkeys,
   providerLocations,
   sessions,
@@ -19,7 +18,7 @@ import {
 import { buildTestApp, callAs, testClock, testConfig } from './helpers';
 import { directoryEnv, startTestDirectory, type DemoDirectory } from './support/directory';
 import { callOps, signInOperator, type OpsClient } from './support/operators';
-import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
+import { createLocation, createPerson, link, requestAccess, sessionOf, queuedEmails } from './factories';
 
 /**
  * The help desk's console end to end (docs/requirements/help-desk.md) against a real OpenID provider (the demo
@@ -62,7 +61,7 @@ describe('help-desk console', () => {
       .where(and(eq(auditEvents.action, action), eq(auditEvents.target, target)));
   const eventsOfRequest = (requestId: string) =>
     app.database.db.select().from(auditEvents).where(eq(auditEvents.requestId, requestId));
-  const emailsTo = (to: string) => app.database.db.select().from(outbox).where(eq(outbox.recipient, to));
+  const emailsTo = (to: string) => queuedEmails(app, { to });
   const operatorId = async (subject: string) =>
     (await app.database.db.select().from(operators).where(eq(operators.subject, subject)))[0]!.id;
 
