@@ -4,7 +4,7 @@ import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessRequests, auditEvents, outbox, userLocations, users } from '../src/db/schema';
+import { accessRequests, auditEvents, userLocations, users } from '../src/db/schema';
 import { REGISTRATION_EXPIRY_JOB } from '../src/modules/registration/jobs';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
 import {
@@ -15,6 +15,7 @@ import {
   verificationToken,
   link,
   requestAccess,
+  queuedEmails,
 } from './factories';
 import * as registration from './support/registration';
 
@@ -87,7 +88,7 @@ describe('end users and access requests', () => {
       );
       // No link to any location until an administrator approves.
       expect(await db.select().from(userLocations).where(eq(userLocations.userId, user!.id))).toEqual([]);
-      const mails = await db.select().from(outbox).where(eq(outbox.recipient, body.email));
+      const mails = await queuedEmails(db, { to: body.email });
       expect(mails.map((m) => m.template)).toEqual(['verify-email']);
 
       // The link activates the account, as for administrators.
@@ -162,7 +163,7 @@ describe('end users and access requests', () => {
       const body = userBody([ids(a)], { email: existing.email, emailConfirmation: existing.email });
       const res = await post(app, ACCESS_REQUEST_ROUTES.userRegistration, body);
       expect(res.statusCode).toBe(201);
-      const mails = await app.database.db.select().from(outbox).where(eq(outbox.recipient, existing.email));
+      const mails = await queuedEmails(app, { to: existing.email });
       expect(mails.map((m) => m.template)).toEqual(['registration-email-in-use']);
     });
 
@@ -173,7 +174,7 @@ describe('end users and access requests', () => {
       for (const body of [stale, fresh])
         expect((await post(app, ACCESS_REQUEST_ROUTES.userRegistration, body)).statusCode).toBe(201);
       const { db } = app.database;
-      const [mail] = await db.select().from(outbox).where(eq(outbox.recipient, stale.email));
+      const [mail] = await queuedEmails(db, { to: stale.email });
       expect(mail!.data).toMatchObject({ role: 'user' });
       const [staleUser] = await db.select().from(users).where(eq(users.username, stale.username));
       await registration.registeredAgo(app, stale.username, '72 hours 1 minute');

@@ -1,7 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, outbox, securityAnswers } from '../src/db/schema';
+import { auditEvents, securityAnswers } from '../src/db/schema';
 import { userById } from '../src/db/users';
 import { confirmEmailChange, changeSecurityAnswers, requestEmailChange } from '../src/modules/account/service';
 import { PortalError } from '../src/platform/portal-error';
@@ -9,7 +9,7 @@ import { contextOf, type ClientInfo } from '../src/identity/service-context';
 import { verifySecurityAnswer } from '../src/identity/security-answers';
 import { createSession, hashSessionId, type LoadedSession } from '../src/identity/sessions/store';
 import { buildTestApp, testClock } from './helpers';
-import { createPerson } from './factories';
+import { createPerson, queuedEmails } from './factories';
 
 /**
  * My account's flows called as plain functions over a `ServiceContext` (docs/architecture.md#server-modules): no
@@ -62,12 +62,9 @@ describe('My account flows without HTTP', () => {
 
   /** The mail queued to `to`, by template name (the outbox's ids are random: no order to rely on). */
   const mailTo = async (to: string) =>
-    (
-      await app.database.db
-        .select({ template: outbox.template, data: outbox.data })
-        .from(outbox)
-        .where(eq(outbox.recipient, to))
-    ).sort((a, b) => (a.template < b.template ? -1 : 1));
+    (await queuedEmails(app, { to }))
+      .map(({ template, data }) => ({ template, data }))
+      .sort((a, b) => (a.template < b.template ? -1 : 1));
   const eventsOf = (userId: string) =>
     app.database.db
       .select()

@@ -4,7 +4,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { auditEvents, oneTimeTokens, outbox, passkeys, securityAnswers, sessions, users } from '../src/db/schema';
+import { auditEvents, oneTimeTokens, passkeys, securityAnswers, sessions, users } from '../src/db/schema';
 import { describeActivity, describeBrowser } from '../src/modules/account/service';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { rememberPassword } from '../src/identity/passwords/history';
@@ -20,7 +20,7 @@ import {
   longSessionsConfig,
 } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
-import { createPerson, TOTP_SECRET, newIp, createLocation, link } from './factories';
+import { createPerson, TOTP_SECRET, newIp, createLocation, link, queuedEmails } from './factories';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const MINUTE = 60_000;
@@ -248,7 +248,7 @@ describe('My account, passkeys and re-authentication', () => {
     const [locked] = await app.database.db.select().from(users).where(eq(users.id, user.id));
     expect(locked!.lockedUntil!.getTime()).toBeGreaterThan(clock.now().getTime());
     expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).statusCode).toBe(401);
-    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    const mail = await queuedEmails(app, { to: user.email });
     expect(mail.map((m) => m.template)).toContain('account-locked');
   });
 
@@ -419,7 +419,7 @@ describe('My account, passkeys and re-authentication', () => {
         .statusCode,
     ).toBe(401);
     await login({ ip: newIp() }, user.username, 'violet harbor seventeen lanterns');
-    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    const mail = await queuedEmails(app, { to: user.email });
     expect(mail.map((m) => m.template)).toEqual(['password-changed']);
     // The first password is now the seventh most recent: it may be chosen again (the last 6 are the rule, not 7).
     expect((await change('violet harbor seventeen lanterns', earlier[0]!)).json().errorMessage).toBe('Password_Reused');
@@ -464,7 +464,7 @@ describe('My account, passkeys and re-authentication', () => {
     expect(await sessionOk(client)).toBe(true);
     expect(await sessionOk(elsewhere)).toBe(false);
     expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.mfa.recoveryCodesLeft).toBe(10);
-    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    const mail = await queuedEmails(app, { to: user.email });
     expect(mail.map((m) => m.template)).toEqual(['mfa-changed']);
 
     // The next login needs the new app: the old secret's code is refused, the new one's accepted.
@@ -492,7 +492,7 @@ describe('My account, passkeys and re-authentication', () => {
     expect((await call(client, 'GET', ACCOUNT_ROUTES.account)).json().data.mfa.recoveryCodesLeft).toBe(10);
     const second = (await call(client, 'POST', ACCOUNT_ROUTES.recoveryCodes)).json().data.recoveryCodes as string[];
     expect(second.some((code) => codes.includes(code))).toBe(false);
-    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    const mail = await queuedEmails(app, { to: user.email });
     expect(mail.map((m) => m.template)).toEqual(['recovery-codes-renewed', 'recovery-codes-renewed']);
 
     // The old codes no longer log in; a new one does.
@@ -607,14 +607,10 @@ describe('My account, passkeys and re-authentication', () => {
 
     /** The token of the newest link emailed to `to` with `template` (read from the outbox, as the user would). */
     async function emailedToken(to: string, template = 'email-change-link') {
-      const rows = await app.database.db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.recipient, to), eq(outbox.template, template)));
+      const rows = await queuedEmails(app, { to, template });
       return (rows.at(-1)?.data as { token?: string } | undefined)?.token;
     }
-    const templatesTo = async (to: string) =>
-      (await app.database.db.select().from(outbox).where(eq(outbox.recipient, to))).map((m) => m.template);
+    const templatesTo = async (to: string) => (await queuedEmails(app, { to })).map((m) => m.template);
     const emailOf = async (id: string) =>
       (await app.database.db.select({ email: users.email }).from(users).where(eq(users.id, id)))[0]!.email;
     const auditOf = (id: string) =>
@@ -833,10 +829,7 @@ describe('My account, passkeys and re-authentication', () => {
       expect(taken.statusCode).toBe(free.statusCode);
       expect(taken.json()).toEqual(free.json());
 
-      const toOwner = await app.database.db
-        .select()
-        .from(outbox)
-        .where(eq(outbox.recipient, owner.email.toUpperCase()));
+      const toOwner = await queuedEmails(app, { to: owner.email.toUpperCase() });
       expect(toOwner.map((m) => [m.template, m.data])).toEqual([['email-change-in-use', { firstName: 'Morgan' }]]);
       expect(JSON.stringify(toOwner)).not.toContain(user.username);
       expect(await templatesTo(user.email)).toEqual(['email-change-requested', 'email-change-requested']);

@@ -7,7 +7,6 @@ import {
   accessRequests,
   auditEvents,
   mfaRecoveryCodes,
-  outbox,
   passkeys,
   sessions,
   userLocations,
@@ -15,7 +14,15 @@ import {
 } from '../src/db/schema';
 import { inactivityDisableJob } from '../src/modules/login-help/inactivity-job';
 import { buildTestApp, callAs, testClock, testConfig, type TestClient } from './helpers';
-import { createLocation, createPerson, link, requestAccess, sessionOf, staleSessionOf } from './factories';
+import {
+  createLocation,
+  createPerson,
+  link,
+  requestAccess,
+  sessionOf,
+  staleSessionOf,
+  queuedEmails,
+} from './factories';
 
 /**
  * The administrator's API end to end (docs/requirements/staff-accounts.md#the-administrators-console): the requests
@@ -43,11 +50,7 @@ describe('administrator API', () => {
     return { x, y, adminX, adminY, caller: await sessionOf(app, clock, adminX.id) };
   }
 
-  const emailsTo = (to: string, template: string) =>
-    app.database.db
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.recipient, to), eq(outbox.template, template)));
+  const emailsTo = (to: string, template: string) => queuedEmails(app, { to, template });
   const activityOf = async (client: TestClient) =>
     (await callAs(app, client, 'GET', ACCOUNT_ROUTES.activity))
       .json()

@@ -1,10 +1,10 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessRequests, invitations, outbox, userLocations, users } from '../src/db/schema';
+import { accessRequests, invitations, userLocations, users } from '../src/db/schema';
 import { ADMIN_API_PREFIX, type AdminScope } from '../src/identity/admin-guard';
 import { buildTestApp, callAs, testClock, type TestClient } from './helpers';
-import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
+import { createLocation, createPerson, link, requestAccess, sessionOf, queuedEmails } from './factories';
 
 /**
  * "An administrator of location X never sees, counts or changes anything of location Y"
@@ -168,6 +168,6 @@ describe('authorization of every /api/admin route (walks the route table)', () =
       .from(userLocations)
       .where(and(eq(userLocations.userId, target.userId), eq(userLocations.locationId, target.locationId)));
     expect(links).toEqual([{ role: 'user' }]);
-    expect(await app.database.db.select().from(outbox)).toEqual([]);
+    expect(await queuedEmails(app)).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 import { ADMIN_ROUTES, adminPath } from '@portal/contracts/paths';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessRequests, userLocations } from '../src/db/schema';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { accessRequests, auditEvents, userLocations, users } from '../src/db/schema';
+import { runAuditedChange } from '../src/modules/admin/service';
+import type { DbExecutor } from '../src/platform/db-executor';
 import { buildTestApp, callAs, testClock } from './helpers';
 import { createLocation, createPerson, link, requestAccess, sessionOf } from './factories';
 
@@ -103,4 +105,72 @@ describe('administrator rules under concurrent requests', () => {
     const linked = await app.database.db.select().from(userLocations).where(eq(userLocations.userId, asker.id));
     expect(linked).toHaveLength(row!.status === 'approved' ? 1 : 0);
   });
+
+  /** `runAuditedChange` as a route calls it, for a change written here; answers its audit events after it settled. */
+  const change = (target: string, work: (tx: DbExecutor) => Promise<void>) =>
+    runAuditedChange(
+      { db: app.database.db, jobs: app.jobs, client: { ip: '10.9.9.9', requestId: `race-${target}`, userAgent: '' } },
+      { actor: 'system', action: 'admin.person.disable', target },
+      async (tx) => {
+        await work(tx);
+        return { details: { field: 'status' } };
+      },
+    );
+  const successesOf = async (target: string) =>
+    (
+      await app.database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.target, target), eq(auditEvents.outcome, 'success')))
+    ).length;
+
+  it('an account change the database aborts for a conflict runs again whole, never answering 500', async () => {
+    const person = await createPerson(app, { firstName: 'Pat' });
+    let attempts = 0;
+    await change(person.id, async (tx) => {
+      attempts++;
+      await tx
+        .update(users)
+        .set({ firstName: `Attempt ${attempts}` })
+        .where(eq(users.id, person.id));
+      // PostgreSQL's own error for a transaction that met another (as a deadlock's victim gets 40P01).
+      if (attempts === 1)
+        await tx.execute(sql`do $$ begin raise exception 'conflict' using errcode = 'serialization_failure'; end $$`);
+    });
+    expect(attempts).toBe(2);
+    const [row] = await app.database.db.select().from(users).where(eq(users.id, person.id));
+    expect(row!.firstName).toBe('Attempt 2');
+    expect(await successesOf(person.id)).toBe(1);
+  });
+
+  // Only a server has two transactions at once (PGlite's one connection runs them in turn, so they cannot deadlock).
+  it.runIf(inject('postgresTemplate'))(
+    'two account changes locking two locations in opposite orders: the deadlock’s victim runs again, both succeed',
+    async () => {
+      const [first, second] = [await createLocation(app), await createLocation(app)];
+      const [a, b] = [await createPerson(app), await createPerson(app)];
+      const lock = (tx: DbExecutor, id: string) =>
+        tx.execute(sql`select id from provider_locations where id = ${id} for update`);
+      // Each holds its first lock before either asks for its second: a lock cycle PostgreSQL breaks by aborting one.
+      let holding = 0;
+      const bothHolding = () =>
+        new Promise<void>((resolve) => {
+          const check = () => (holding >= 2 ? resolve() : setTimeout(check, 5));
+          check();
+        });
+      const crosswise = (target: string, one: string, other: string) =>
+        change(target, async (tx) => {
+          await lock(tx, one);
+          holding++;
+          await bothHolding();
+          await lock(tx, other);
+        });
+      const results = await Promise.allSettled([
+        crosswise(a.id, first.id, second.id),
+        crosswise(b.id, second.id, first.id),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      expect([await successesOf(a.id), await successesOf(b.id)]).toEqual([1, 1]);
+    },
+  );
 });

@@ -87,6 +87,17 @@ describe('audit writer', () => {
     expect(row).toMatchObject({ actor: userId, target: userId });
   });
 
+  it('keeps an operator id whole even when its digits run nine in a row across a dash', async () => {
+    // `04145-1792` reads like a TIN: the help desk's actor once lost it, and the person's page then answered 500.
+    const actor = 'operator:f2804145-1792-403a-bdb8-f2b5a1c3d4e5';
+    await recordAudit(database.db, { actor, action: 'operator-check', target: actor, outcome: 'success' });
+    const [row] = await database.db
+      .select()
+      .from(auditEvents)
+      .where(sql`${auditEvents.action} = 'operator-check'`);
+    expect(row).toMatchObject({ actor, target: actor });
+  });
+
   it("keeps an unknown username's fingerprint whole even when it holds nine digits in a row", async () => {
     const target = 'unknown:0123456789abcdef';
     await recordAudit(database.db, { actor: null, action: 'fingerprint-check', target, outcome: 'failure' });

@@ -2,12 +2,12 @@ import { ACCOUNT_ROUTES } from '@portal/contracts/account';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, outbox, sessions, users } from '../src/db/schema';
+import { auditEvents, sessions, users } from '../src/db/schema';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { endAllSessions } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, logInWithTotp, type TestClient, testClock, longSessionsConfig } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
-import { createPerson, TOTP_SECRET, newIp } from './factories';
+import { createPerson, TOTP_SECRET, newIp, queuedEmails } from './factories';
 
 /**
  * The account lockout under bursts and across logins (docs/requirements/session.md#lockout, docs/decisions/0029).
@@ -55,11 +55,7 @@ describe('account lockout', () => {
       .select()
       .from(auditEvents)
       .where(and(eq(auditEvents.target, id), eq(auditEvents.action, 'account.locked')));
-  const lockEmails = (email: string) =>
-    app.database.db
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.recipient, email), eq(outbox.template, 'account-locked')));
+  const lockEmails = (email: string) => queuedEmails(app, { to: email, template: 'account-locked' });
 
   const loginFully = (client: TestClient, username: string) =>
     logInWithTotp(app, clock, client, { username, password: PASSWORD, secret: TOTP_SECRET });

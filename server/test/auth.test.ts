@@ -5,14 +5,14 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { seedDemoData } from '../src/db/demo-data';
-import { auditEvents, outbox, sessions, users } from '../src/db/schema';
+import { auditEvents, sessions, users } from '../src/db/schema';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS, seedDemoAccounts } from '../src/modules/auth/demo-accounts';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { rowsOf } from '../src/platform/db-executor';
 import { passwordProblems } from '../src/identity/passwords/policy';
 import { endAllSessions, hashSessionId } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, testConfig, type TestClient, testClock } from './helpers';
-import { createPerson, type PersonValues, TOTP_SECRET, newIp } from './factories';
+import { createPerson, type PersonValues, TOTP_SECRET, newIp, queuedEmails } from './factories';
 
 const PASSWORD = 'correct horse battery staple orbit';
 const MINUTE = 60_000;
@@ -287,7 +287,7 @@ describe('login, MFA and sessions', () => {
     expect(await auditActions(app, user.id)).not.toContain('account.locked');
     await fail(); // the fifth
     expect(await auditActions(app, user.id)).toContain('account.locked');
-    const mail = await app.database.db.select().from(outbox).where(eq(outbox.recipient, 'lock.me@example.com'));
+    const mail = await queuedEmails(app, { to: 'lock.me@example.com' });
     expect(mail.map((m) => m.template)).toEqual(['account-locked']);
 
     clock.advance(59 * MINUTE);

@@ -3,7 +3,7 @@ import { FORGOT_PASSWORD_PATH, RESET_PASSWORD_PATH } from '@portal/contracts/log
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, oneTimeTokens, outbox, passkeys, users } from '../src/db/schema';
+import { auditEvents, oneTimeTokens, passkeys, users } from '../src/db/schema';
 import { encryptSecret } from '../src/platform/encryption';
 import { renderEmail } from '../src/emails';
 import { currentTotp } from '../src/identity/mfa/totp';
@@ -16,7 +16,7 @@ import {
   testClock,
   longSessionsConfig,
 } from './helpers';
-import { ANSWER, createAccount, latestEmail, START_PASSWORD, TOTP_SECRET, newIp } from './factories';
+import { ANSWER, createAccount, latestEmail, START_PASSWORD, TOTP_SECRET, newIp, queuedEmails } from './factories';
 import { SoftAuthenticator } from './support/soft-authenticator';
 
 /**
@@ -70,8 +70,7 @@ describe('credential changes end what they should', () => {
   async function emailData<T = Record<string, unknown>>(to: string, template: string): Promise<T | undefined> {
     return (await latestEmail(app, to, template))?.data as T | undefined;
   }
-  const templatesTo = async (to: string) =>
-    (await app.database.db.select().from(outbox).where(eq(outbox.recipient, to))).map((m) => m.template);
+  const templatesTo = async (to: string) => (await queuedEmails(app, { to })).map((m) => m.template);
   const textOf = async (to: string, template: string) =>
     renderEmail(ORIGIN, template, (await latestEmail(app, to, template))!.data).text;
   const emailOf = async (id: string) =>

@@ -64,6 +64,31 @@ describe('database outage', () => {
   });
 
   // PostgreSQL only (TEST_DATABASE_URL): PGlite has no connection to lose.
+  it('answers 503 Service_Unavailable, never 500, to a transaction aborted for a conflict with another', async () => {
+    const { app, database, logLines } = await buildTestApp({
+      extraRoutes: (app) => {
+        app.get('/api/test-conflict', { schema: { hide: true } }, async () => {
+          // PostgreSQL's own error for a serialization failure (a deadlock's victim gets 40P01 the same way).
+          await database.db.execute(
+            sql`do $$ begin raise exception 'conflict' using errcode = 'serialization_failure'; end $$`,
+          );
+          return { data: 'unreachable' };
+        });
+      },
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/api/test-conflict' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ errorMessage: 'Service_Unavailable' });
+      expect(res.headers['retry-after']).toBe('1');
+      const lines = logLines.map((line) => JSON.parse(line) as { level: number; msg: string; cause?: string });
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+      expect(lines.find((line) => line.msg === 'database conflict')).toMatchObject({ level: 40, cause: '40001' });
+    } finally {
+      await app.close();
+    }
+  });
+
   it.runIf(inject('postgresTemplate'))(
     'survives a connection lost in the middle of a transaction: the transaction fails as unavailable, the process lives on',
     async () => {

@@ -4,11 +4,11 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
-import { auditEvents, outbox, providerLocations } from '../src/db/schema';
+import { auditEvents, providerLocations } from '../src/db/schema';
 import { renderEmail } from '../src/emails';
 import { issueValidationToken } from '../src/modules/registration/validation-token';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount, newIp, link } from './factories';
+import { createAccount, newIp, link, queuedEmails } from './factories';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -63,11 +63,9 @@ describe('find my administrator: the contact relay', () => {
   }
 
   const relayed = (locationAdmins: string[]) =>
-    app.database.db
-      .select()
-      .from(outbox)
-      .where(eq(outbox.template, 'find-admin-contact-request'))
-      .then((rows) => rows.filter((r) => locationAdmins.includes(r.recipient)));
+    queuedEmails(app, { template: 'find-admin-contact-request' }).then((rows) =>
+      rows.filter((r) => locationAdmins.includes(r.recipient)),
+    );
 
   it("emails the location's administrators the visitor's request; no address appears in any answer", async () => {
     const ip = newIp();
@@ -271,11 +269,9 @@ describe('find my administrator: the contact relay against a hostile visitor', (
       'or www.portal-renewal.example.net, questions to help@portal-renewal.example.net (e.g. from 10.0.0.8).',
     ].join('\n');
     expect((await ask('192.0.2.200', message, locations[1])).statusCode).toBe(200);
-    const [mail] = await app.database.db
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.template, 'find-admin-contact-request'), eq(outbox.recipient, adminEmails[1]!)))
-      .then((rows) => rows.filter((r) => (r.data as { message: string }).message === message));
+    const [mail] = await queuedEmails(app, { to: adminEmails[1]!, template: 'find-admin-contact-request' }).then(
+      (rows) => rows.filter((r) => (r.data as { message: string }).message === message),
+    );
     const email = renderEmail('http://localhost:3000', mail!.template, mail!.data);
 
     // Plain text: a heading that names the visitor as the author, every line of theirs quoted, an end marker; the

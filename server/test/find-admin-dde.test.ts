@@ -6,12 +6,12 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../src/db/demo-data';
-import { auditEvents, ddeRequests, ediEnrollments, outbox, providerLocations, users } from '../src/db/schema';
+import { auditEvents, ddeRequests, ediEnrollments, providerLocations, users } from '../src/db/schema';
 import { maskEmail } from '../src/modules/find-admin/service';
 import { INACTIVITY_JOB } from '../src/modules/login-help/inactivity-job';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
-import { createAccount, latestEmail, newIp, link } from './factories';
+import { createAccount, latestEmail, newIp, link, queuedEmails } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 function testClock(start = Date.parse('2026-11-23T09:00:00Z')) {
@@ -187,7 +187,7 @@ describe('find my administrator, DDE access and the inactivity job', () => {
       const rows = await app.database.db.select().from(ddeRequests).where(eq(ddeRequests.requesterId, user.id));
       expect(rows).toHaveLength(1);
       expect(rows[0]!.body).toMatchObject({ submitterId: 'ABC123', contactPhone: '4105550123' });
-      const emails = await app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+      const emails = await queuedEmails(app, { to: user.email });
       expect(emails.map((e) => e.template)).toEqual(['dde-request-received']);
       expect(emails[0]!.data).toMatchObject({ referenceNumber });
 

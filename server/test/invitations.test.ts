@@ -10,11 +10,11 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_REQUEST_ROUTES } from '@portal/contracts/access-requests';
-import { accessRequests, auditEvents, invitations, outbox, userLocations, users } from '../src/db/schema';
+import { accessRequests, auditEvents, invitations, userLocations, users } from '../src/db/schema';
 import { renderEmail } from '../src/emails';
 import { hashOneTimeToken } from '../src/identity/one-time-tokens';
 import { buildTestApp, callAs, otherSession, testClock, testConfig, type TestClient } from './helpers';
-import { createAccount, latestEmail, newIp, link, createLocation } from './factories';
+import { createAccount, latestEmail, newIp, link, createLocation, queuedEmails } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 const revokePath = (locationId: string, id: string) =>
@@ -354,7 +354,7 @@ describe('invitations (docs/requirements/staff-accounts.md#invitations)', () => 
         .from(auditEvents)
         .where(and(eq(auditEvents.action, 'invitation.revoked'), eq(auditEvents.target, row!.id)));
       expect(audit).toMatchObject([{ actor: adminX.id, outcome: 'success', details: { locationId: locationX } }]);
-      const emails = await app.database.db.select().from(outbox).where(eq(outbox.recipient, 'revoke.me@example.com'));
+      const emails = await queuedEmails(app, { to: 'revoke.me@example.com' });
       expect(emails).toHaveLength(1);
     });
   });

@@ -10,6 +10,7 @@ import { JobRunner } from '../src/platform/jobs';
 import { enqueueEmail, OUTBOX_JOB, outboxSenderJob, retryDelayMs } from '../src/platform/mail/outbox';
 import { renderEmail } from '../src/emails';
 import { buildTestApp, testConfig } from './helpers';
+import { queuedEmails } from './factories';
 
 interface Received {
   to: string[];
@@ -102,7 +103,7 @@ describe('email outbox and sender', () => {
         throw new Error('the change failed');
       })
       .catch(() => {});
-    expect(await db.select().from(outbox).where(eq(outbox.recipient, 'rolled@back.example'))).toHaveLength(0);
+    expect(await queuedEmails(db, { to: 'rolled@back.example' })).toHaveLength(0);
   });
 
   it('delivers queued email over SMTP, once, with plain and HTML parts', async () => {

@@ -3,13 +3,13 @@ import { OPS_ROUTES, opsPath } from '@portal/contracts/ops';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, opsSessions, outbox, sessions, userLocations, users } from '../src/db/schema';
+import { auditEvents, opsSessions, sessions, userLocations, users } from '../src/db/schema';
 import { hashSessionId } from '../src/identity/sessions/store';
 import { OPS_SESSION_CLEANUP_JOB } from '../src/modules/ops/service';
 import { buildTestApp, callAs, testClock, testConfig } from './helpers';
 import { directoryEnv, startTestDirectory, type DemoDirectory } from './support/directory';
 import { callOps, signInOperator, type OpsClient } from './support/operators';
-import { createLocation, createPerson, link, sessionOf } from './factories';
+import { createLocation, createPerson, link, sessionOf, outboxCount } from './factories';
 
 /**
  * The help desk's API against bad callers (docs/requirements/help-desk.md, team rule: bad input is a 400 with an error
@@ -85,7 +85,7 @@ describe('help-desk API hardening', () => {
         .select({ userId: userLocations.userId, role: userLocations.role, status: userLocations.status })
         .from(userLocations)
         .where(eq(userLocations.locationId, locationId)),
-      outbox: (await db().select({ id: outbox.id }).from(outbox)).length,
+      outbox: await outboxCount(app),
       opsSessions: (await db().select({ id: opsSessions.idHash }).from(opsSessions)).length,
       successes: (
         await db()

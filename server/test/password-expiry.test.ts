@@ -1,13 +1,13 @@
 import { ACCOUNT_ROUTES } from '@portal/contracts/account';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, outbox, users } from '../src/db/schema';
+import { auditEvents, users } from '../src/db/schema';
 import { currentTotp } from '../src/identity/mfa/totp';
 import { rememberPassword } from '../src/identity/passwords/history';
 import { createSession } from '../src/identity/sessions/store';
 import { buildTestApp, callAs, testConfig, type TestClient } from './helpers';
 import { SoftAuthenticator } from './support/soft-authenticator';
-import { createPerson, TOTP_SECRET, newIp } from './factories';
+import { createPerson, TOTP_SECRET, newIp, queuedEmails } from './factories';
 
 /**
  * The optional password maximum age (docs/requirements/session.md#password-maximum-age): off by default; when set, a login whose
@@ -205,7 +205,7 @@ describe(`password maximum age: PASSWORD_MAX_AGE_DAYS=${MAX_AGE_DAYS}`, () => {
     expect(await ctx.loggedIn(elsewhere)).toBe(false);
     const [row] = await ctx.app.database.db.select().from(users).where(eq(users.id, user.id));
     expect(row!.passwordChangedAt.getTime()).toBe(ctx.clock.now().getTime());
-    const mail = await ctx.app.database.db.select().from(outbox).where(eq(outbox.recipient, user.email));
+    const mail = await queuedEmails(ctx.app, { to: user.email });
     expect(mail.map((m) => m.template)).toEqual(['password-changed']);
     const events = await ctx.app.database.db
       .select({ action: auditEvents.action, details: auditEvents.details })

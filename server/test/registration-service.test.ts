@@ -8,7 +8,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, claims, outbox } from '../src/db/schema';
+import { auditEvents, claims } from '../src/db/schema';
 import { userByUsername } from '../src/db/users';
 import { registerAdministrator } from '../src/modules/registration/account-creation';
 import { verifyEmail } from '../src/modules/registration/email-verification';
@@ -16,7 +16,7 @@ import { validateAuthority, validateProvider } from '../src/modules/registration
 import { PortalError } from '../src/platform/portal-error';
 import { contextOf } from '../src/identity/service-context';
 import { buildTestApp, testConfig } from './helpers';
-import { createLocation } from './factories';
+import { createLocation, queuedEmails } from './factories';
 
 /**
  * The registration flows run as plain functions over a ServiceContext (docs/architecture.md#server-modules): no HTTP
@@ -111,7 +111,7 @@ describe('registration services called directly with contextOf(app, client)', ()
       }),
     );
     expect(await userByUsername(db, 'DANA.DIRECT')).toMatchObject({ status: 'pending' });
-    const [mail] = await db.select().from(outbox).where(eq(outbox.recipient, 'dana.direct@example.org'));
+    const [mail] = await queuedEmails(db, { to: 'dana.direct@example.org' });
     expect(mail).toMatchObject({ template: 'verify-email' });
 
     await verifyEmail(ctx, mail!.data.token as string);

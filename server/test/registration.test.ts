@@ -8,7 +8,6 @@ import {
   auditEvents,
   claims,
   oneTimeTokens,
-  outbox,
   passwordHistory,
   securityAnswers,
   userLocations,
@@ -21,7 +20,14 @@ import { PortalError } from '../src/platform/portal-error';
 import { verifySecurityAnswer } from '../src/identity/security-answers';
 import { buildTestApp, portalHeaders, testConfig } from './helpers';
 import { accountFields, expectNothingPersonalKept, postForm, registeredAgo } from './support/registration';
-import { createLocation, locationIdentifiers, newIp, verificationToken, type Location } from './factories';
+import {
+  createLocation,
+  locationIdentifiers,
+  newIp,
+  verificationToken,
+  type Location,
+  queuedEmails,
+} from './factories';
 
 const MINUTE = 60_000;
 const START = Date.parse('2026-11-23T12:00:00Z');
@@ -390,7 +396,7 @@ describe('administrator registration', () => {
       expect(await db.select().from(userLocations).where(eq(userLocations.userId, user!.id))).toEqual([
         expect.objectContaining({ locationId: l.id, role: 'administrator' }),
       ]);
-      const [mail] = await db.select().from(outbox).where(eq(outbox.recipient, body.email));
+      const [mail] = await queuedEmails(db, { to: body.email });
       expect(mail!.template).toBe('verify-email');
       await expectNothingPersonalKept(app, logLines, ['1975-06-15', 'Honda', 'Lincoln', body.password, l.tin]);
     });
@@ -452,10 +458,7 @@ describe('administrator registration', () => {
       const res = await post(app, REGISTRATION_ROUTES.selfRegistration, second);
       expect(res.statusCode).toBe(201);
       expect(res.json()).toEqual({ data: { registered: true } });
-      const mails = await app.database.db
-        .select({ template: outbox.template })
-        .from(outbox)
-        .where(sql`lower(${outbox.recipient}) = ${first.email.toLowerCase()}`);
+      const mails = await queuedEmails(app, { to: first.email, anyCase: true });
       expect(mails.map((m) => m.template).sort()).toEqual(['registration-email-in-use', 'verify-email']);
     });
 
@@ -657,7 +660,7 @@ describe('administrator registration', () => {
       }
       expect(await db.select().from(users).where(eq(users.username, body.username))).toHaveLength(0);
       expect(await db.select().from(userLocations).where(eq(userLocations.locationId, l.id))).toHaveLength(0);
-      expect(await db.select().from(outbox).where(eq(outbox.recipient, body.email))).toHaveLength(0);
+      expect(await queuedEmails(db, { to: body.email })).toHaveLength(0);
       const orphans = await db.execute(sql`
         select (select count(*) from security_answers sa where not exists (select 1 from users u where u.id = sa.user_id))
              + (select count(*) from password_history ph where not exists (select 1 from users u where u.id = ph.user_id)) as n`);
@@ -739,10 +742,7 @@ describe('administrator registration', () => {
       const { body } = await registered();
       for (let i = 0; i < 5; i++)
         expect((await post(app, REGISTRATION_ROUTES.resendVerification, { email: body.email })).statusCode).toBe(200);
-      const mails = await app.database.db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.recipient, body.email), eq(outbox.template, 'verify-email')));
+      const mails = await queuedEmails(app, { to: body.email, template: 'verify-email' });
       expect(mails).toHaveLength(1 + 3);
     });
 

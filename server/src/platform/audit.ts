@@ -44,14 +44,16 @@ export interface AuditEvent {
   details?: AuditDetails;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID, alone (a user or location id) or behind the kind of thing it names (`operator:<uuid>`, modules/ops). */
+const UUID = /^(?:[a-z_]+:)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `unknownUsernameTarget` (identity/unknown-username.ts). */
 const UNKNOWN_USERNAME_TARGET = /^unknown:[0-9a-f]{16}$/;
 
 /**
- * Nine digits in a row (with optional dashes) look like a TIN or SSN: only the last four are kept. A user or
- * location id (a UUID) and an unknown username's fingerprint are left whole: their digits are random (one
- * fingerprint in about 19 has nine in a row), and a masked one could no longer find or group its events.
+ * Nine digits in a row (with optional dashes) look like a TIN or SSN: only the last four are kept. A user, location or
+ * operator id (a UUID, `operator:<uuid>` too) and an unknown username's fingerprint are left whole: their digits are
+ * random (one fingerprint in about 19 has nine in a row, and a UUID such as `…04145-1792…` has them across its dash),
+ * and a masked one could no longer find or group its events, nor be read back as an id.
  */
 export function maskTinLike(value: string): string {
   if (UUID.test(value) || UNKNOWN_USERNAME_TARGET.test(value)) return value;

@@ -35,3 +35,35 @@ const UNAVAILABLE_CODES = new Set([
 /** node-postgres' own messages for a lost connection and for a pool that found none in connectionTimeoutMillis. */
 const UNAVAILABLE_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly)/;
+
+/**
+ * PostgreSQL's SQLSTATEs for a transaction the server aborted because it met another one: 40001
+ * serialization_failure and 40P01 deadlock_detected (the victim of a lock cycle). Nothing is wrong with the request:
+ * run again, the transaction succeeds (or meets the rule it then sees).
+ */
+const CONFLICT_CODES = new Set(['40001', '40P01']);
+
+/** Whether `err` (or an error it wraps) is a transaction aborted by a conflict with another (`CONFLICT_CODES`). */
+export function isTransactionConflict(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as Error).cause, depth++) {
+    const { code } = e as { code?: unknown };
+    if (typeof code === 'string' && CONFLICT_CODES.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `transaction` again when the database aborted it for a conflict with another transaction
+ * (`isTransactionConflict`), up to `attempts` times in all; the last conflict is thrown (the error handler answers it
+ * 503 `Service_Unavailable`, never 500). `transaction` must be a whole transaction: a rolled-back attempt leaves
+ * nothing behind.
+ */
+export async function retryOnConflict<T>(transaction: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (err) {
+      if (attempt >= attempts || !isTransactionConflict(err)) throw err;
+    }
+  }
+}

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '@portal/contracts/errors';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseUnavailable, isTransactionConflict } from './database-unavailable';
 import { PortalError } from './portal-error';
 
 /** Fastify's own error codes that mean "the caller sent something we cannot take". */
@@ -67,6 +67,12 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
     status = 503;
     body = { errorMessage: 'Service_Unavailable' };
     reply.header('retry-after', '5');
+  } else if (isTransactionConflict(error)) {
+    // Aborted by a conflict with another transaction (a deadlock's victim, a serialization failure) and still so after
+    // the retries of its flow (`retryOnConflict`): the request was fine, the caller may send it again at once.
+    status = 503;
+    body = { errorMessage: 'Service_Unavailable' };
+    reply.header('retry-after', '1');
   } else if (error.statusCode === 429) {
     status = 429;
     body = { errorMessage: 'Too_Many_Requests' };
@@ -82,7 +88,10 @@ export function sendError(error: FastifyError, request: FastifyRequest, reply: F
   if (status >= 500 && error instanceof PortalError)
     request.log.debug({ errorCode: body.errorMessage, status }, 'request answered with an error');
   else if (status === 503 && body.errorMessage === 'Service_Unavailable')
-    request.log.warn({ errorCode: body.errorMessage, status, cause: causeCode(error) }, 'database unavailable');
+    request.log.warn(
+      { errorCode: body.errorMessage, status, cause: causeCode(error) },
+      isTransactionConflict(error) ? 'database conflict' : 'database unavailable',
+    );
   else if (status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ errorCode: body.errorMessage, status }, 'request rejected');
   // Every rate limit (@fastify/rate-limit's, the content proxy's, the daily counters) ends here as this answer.

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { outbox } from '../../src/db/schema';
 import { dbOf, type FactoryTarget } from './target';
 
@@ -19,6 +19,29 @@ export async function latestEmail(
     .orderBy(desc(outbox.createdAt))
     .limit(1);
   return row;
+}
+
+/** Which queued emails `queuedEmails` answers: to `to` (as written, or in any letter case), of `template`. */
+export interface EmailFilter {
+  to?: string;
+  template?: string;
+  /** Match `to` whatever its letter case (an address the user typed in another case). */
+  anyCase?: boolean;
+}
+
+/** Every email queued (sent or not), oldest first, that `filter` names: all of them without one. */
+export async function queuedEmails(target: FactoryTarget, filter: EmailFilter = {}): Promise<QueuedEmail[]> {
+  const conditions: SQL[] = [];
+  if (filter.to !== undefined)
+    conditions.push(
+      filter.anyCase ? sql`lower(${outbox.recipient}) = ${filter.to.toLowerCase()}` : eq(outbox.recipient, filter.to),
+    );
+  if (filter.template !== undefined) conditions.push(eq(outbox.template, filter.template));
+  return dbOf(target)
+    .select()
+    .from(outbox)
+    .where(and(...conditions))
+    .orderBy(asc(outbox.createdAt));
 }
 
 /** How many emails the outbox holds in all. */

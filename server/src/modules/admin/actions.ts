@@ -7,6 +7,7 @@ import type { AdminGrant } from '../../identity/admin-guard';
 import type { AuditDetails } from '../../platform/audit';
 import type { DbExecutor } from '../../platform/db-executor';
 import { enqueueEmail } from './emails';
+import { retryOnConflict } from '../../platform/database-unavailable';
 import { OUTBOX_JOB } from '../../platform/mail/outbox';
 import { PortalError } from '../../platform/portal-error';
 import { audit, type ServiceContext } from '../../identity/service-context';
@@ -42,20 +43,25 @@ export interface AuditedAction {
 
 /**
  * Runs an account change in a transaction and audits its success there; a `Refusal` it returns is audited as a
- * failure after the rollback and answered. Kicks the outbox when the change queued an email. The administrator's
- * actions and the help desk's (modules/ops) both run through here.
+ * failure after the rollback and answered. Kicks the outbox when the change queued an email. A transaction the database
+ * aborted for a conflict with another (a deadlock, a serialization failure) runs again (`retryOnConflict`); past its
+ * attempts the answer is 503 `Service_Unavailable`, never 500. The administrator's actions and the help desk's
+ * (modules/ops) both run through here.
  */
 export async function runAuditedChange(
   ctx: Pick<ServiceContext, 'db' | 'jobs' | 'client'>,
   { actor, action, target, extra = {} }: AuditedAction,
   change: (tx: DbExecutor) => Promise<Refusal | AccountChange>,
 ): Promise<void> {
-  const result = await ctx.db.transaction(async (tx) => {
-    const outcome = await change(tx);
-    if (outcome instanceof Refusal) return outcome;
-    await audit(ctx, tx, { actor, action, target, outcome: 'success', details: { ...outcome.details, ...extra } });
-    return outcome;
-  });
+  // A deadlock's victim or a serialization failure is run again whole (the locks are then taken in turn).
+  const result = await retryOnConflict(() =>
+    ctx.db.transaction(async (tx) => {
+      const outcome = await change(tx);
+      if (outcome instanceof Refusal) return outcome;
+      await audit(ctx, tx, { actor, action, target, outcome: 'success', details: { ...outcome.details, ...extra } });
+      return outcome;
+    }),
+  );
   if (result instanceof Refusal) {
     await audit(ctx, ctx.db, { actor, action, target, outcome: 'failure', details: { ...result.details, ...extra } });
     throw new PortalError(result.status, result.code);

@@ -170,12 +170,21 @@ export async function searchPeople(
 /** How many audit events the person's page shows. */
 const AUDIT_EVENTS_SHOWN = 50;
 
+/** A well-formed id (users' and operators' are UUIDs). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Who acted, in words: the person, another user's username, an operator's name, or the system. */
 async function actorNames(db: DbExecutor, userId: string, actors: (string | null)[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  const userIds = [...new Set(actors.filter((a): a is string => !!a && /^[0-9a-f-]{36}$/i.test(a) && a !== userId))];
+  const userIds = [...new Set(actors.filter((a): a is string => !!a && UUID.test(a) && a !== userId))];
+  // Only well-formed ids reach the uuid columns: an actor that is not one shows as "Someone else", never a 500.
   const operatorIds = [
-    ...new Set(actors.filter((a): a is string => !!a?.startsWith('operator:')).map((a) => a.slice('operator:'.length))),
+    ...new Set(
+      actors
+        .filter((a): a is string => !!a?.startsWith('operator:'))
+        .map((a) => a.slice('operator:'.length))
+        .filter((id) => UUID.test(id)),
+    ),
   ];
   if (userIds.length)
     for (const row of await db
