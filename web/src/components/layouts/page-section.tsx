@@ -68,31 +68,5 @@ export function SectionError({ error, onRetry }: { error: unknown; onRetry: () =
   );
 }
 
-// Written out rather than with Intl.DateTimeFormat: building the first one loads the locale's date patterns, one
-// task of about 35 ms at a desktop's speed (140 ms at a phone's), which My account paid while its sections' code
-// loaded (docs/decisions/0060). Same text as `en-US` with `dateStyle: 'medium'`
-// (and `timeStyle: 'short'`); a unit test compares the two.
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const dateText = (date: Date) => `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
-
-/** The browser's offset from UTC at `date`, as Intl's `shortOffset` writes it: "GMT", "GMT-6", "GMT+5:30". */
-const offsetText = (date: Date) => {
-  const offset = -date.getTimezoneOffset();
-  if (offset === 0) return 'GMT';
-  const hours = Math.floor(Math.abs(offset) / 60);
-  const minutes = Math.abs(offset) % 60;
-  return `GMT${offset < 0 ? '-' : '+'}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
-};
-
-/**
- * "Nov 23, 2026, 3:04 PM GMT-6" in the browser's time zone, which it names: a time read by someone elsewhere (or
- * reported to the help desk) is not ambiguous.
- */
-export const formatDateTime = (iso: string) => {
-  const date = new Date(iso);
-  const hours = date.getHours();
-  const minutes = String(date.getMinutes()).padStart(2, '0');
-  return `${dateText(date)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? 'AM' : 'PM'} ${offsetText(date)}`;
-};
-/** "Nov 23, 2026". */
-export const formatDate = (iso: string) => dateText(new Date(iso));
+// The sections' dates (lib/dates.ts): written out, no Intl.DateTimeFormat built at load.
+export { formatDate, formatDateTime } from '../../lib/dates';

@@ -9,6 +9,7 @@ import { useApiErrorText } from '../../lib/use-api-error-text';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { recoveryCodesDue, recoveryCodesDueText, recoveryCodesUnsaved } from '../../lib/recovery-codes-unsaved';
 import { useHydrated } from '../../lib/use-hydrated';
+import { formatDate } from '../../lib/dates';
 import { locationEndedText } from '../../lib/location-ended';
 import { useOwnDdeRequests, usePortalAccount } from './api/portal-home-api';
 import { AccessRequestsSection } from './components/access-requests-section';
@@ -54,7 +55,6 @@ const requestTypeText: Record<DdeRequestType, string> = {
   remove: 'Remove DDE access',
 };
 const statusText: Record<string, string> = { received: 'Received' };
-const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -171,7 +171,7 @@ function DdeRequests() {
             {requestTypeText[request.requestType]}: {request.legalName}
           </Typography>
           <Typography variant="body2">
-            Reference {request.referenceNumber} · Submitted {dateOnly.format(new Date(request.submittedAt))} · Status:{' '}
+            Reference {request.referenceNumber} · Submitted {formatDate(request.submittedAt)} · Status:{' '}
             {statusText[request.status] ?? request.status}
           </Typography>
         </ListItem>

@@ -11,6 +11,7 @@ import {
 } from './components/administrator-step';
 import { AuthorityStep, emptyAuthorityValues, type AuthorityFormValues } from './components/authority-step';
 import { ProviderStep, type ProviderFormValues, type ValidatedLocation } from './components/provider-step';
+import { usePreloadDateField } from '../../components/form/lazy-date-field';
 import { RegistrationWizardFrame } from '../../components/form/registration-wizard-frame';
 import { DoneStep } from './components/done-step';
 
@@ -48,6 +49,8 @@ const kept = ({ doneEmail: _done, administrator, ...state }: WizardState): Parti
  */
 export function RegisterPage() {
   useDocumentTitle('Register as an administrator');
+  // The account step's date of birth is ready by the time the step shows (it loads with the page's first use).
+  usePreloadDateField();
   const { jurisdiction } = useRegion();
   const wizard = useWizard<StepName, WizardState>({
     storageKey: STORAGE_KEY,

@@ -1,17 +1,17 @@
 import { Alert } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
-import { UserRegistrationRequest } from '@portal/contracts/access-requests';
+import type { UserRegistrationRequest } from '@portal/contracts/access-requests';
 import { useRef } from 'react';
 import { useSearchParams } from 'react-router';
+import { usePreloadDateField } from '../../components/form/lazy-date-field';
 import { RegistrationWizardFrame } from '../../components/form/registration-wizard-frame';
 import { paths } from '../../config/paths';
-import { ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
 import { forgetInvitationToken, rememberedInvitationToken, rememberedInvitedEmail } from '../../lib/invitation-token';
 import { useRegion } from '../../lib/region/region-context';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useHydrated } from '../../lib/use-hydrated';
 import { forgetWizard, useWizard, WIZARD_STEP_PARAM } from '../../lib/use-wizard';
-import { registerUser } from './api/registration-api';
 import {
   AccountStep,
   emptyAdministratorValues,
@@ -20,6 +20,14 @@ import {
 } from './components/administrator-step';
 import { DoneStep, type ApprovalNote } from './components/done-step';
 import { LocationsStep, type LocationDraft, type RequestedLocation } from './components/locations-step';
+
+// The request's schema is built at the form's first validation, and the call (with its answer's schema) loads with
+// the call: building the contracts' zod schemas when this module was evaluated was ~1 s of a phone's load (issue 39,
+// docs/decisions/0060).
+const loadUserRegistrationRequest = (): Promise<typeof UserRegistrationRequest> =>
+  import('@portal/contracts/access-requests').then((m) => m.UserRegistrationRequest);
+const registerUser = async (request: UserRegistrationRequest) =>
+  (await import('./api/registration-api')).registerUser(request);
 
 const stepTitles = ['Provider locations', 'Your account', 'Check your email'] as const;
 
@@ -69,6 +77,8 @@ function notFoundIndexes(err: unknown): Set<number> | undefined {
  */
 export function RegisterUserPage() {
   useDocumentTitle('Register as a user');
+  // The account step's date of birth loads once the page is used, not while it hydrates.
+  usePreloadDateField();
   const { jurisdiction } = useRegion();
   // Opened from an invitation (docs/requirements/staff-accounts.md#invitations): the invited location comes with the
   // account, so the wizard starts at the account; more locations stay possible from the locations step.
@@ -135,7 +145,7 @@ export function RegisterUserPage() {
               ? { ...emptyAdministratorValues(), email: invitedEmail, emailConfirmation: invitedEmail }
               : emptyAdministratorValues())
           }
-          schema={UserRegistrationRequest}
+          schema={loadUserRegistrationRequest}
           toRequest={(values) => ({
             ...values,
             locations: state.locations.map((l) => l.request),

@@ -7,8 +7,10 @@ import { useConsoleOpen } from '../recertification/recertification-api';
 // The answers' schemas (zod), loaded when a call is made (lib/contract-call.ts).
 const contracts = () => import('@portal/contracts/admin');
 
-// Other people's personal data: never kept once the page is left (as on My account).
-const personal = { gcTime: 0, refetchOnWindowFocus: false } as const;
+// Other people's personal data: never kept once the page is left (as on My account). An answer the server put in
+// the page is as fresh as the page: the hydrated console does not ask for it again at once (the refetch at mount
+// loaded every answer's zod schemas and parsed the lists while the page became interactive, issue 39).
+const personal = { gcTime: 0, staleTime: 60_000, refetchOnWindowFocus: false } as const;
 
 export const adminQueryKeys = {
   all: ['admin'] as const,

@@ -18,8 +18,9 @@ export const invitationsQueryOptions = () =>
       contractCall(contracts, (c, request) =>
         request(c.ADMIN_INVITATIONS_PATH, { signal, schema: c.ListInvitationsResponse.shape.data }),
       ),
-    // Personal data: never kept once the page is left.
+    // Personal data: never kept once the page is left; the server's answer in the page is not asked again at once.
     gcTime: 0,
+    staleTime: 60_000,
     refetchOnWindowFocus: false,
   });
 

@@ -36,6 +36,8 @@ export function useDueRecertifications(enabled = true) {
     queryOptions({
       queryKey: recertificationQueryKeys.due,
       enabled,
+      // The server's answer in the page is not asked again at once (issue 39); a decision refreshes it.
+      staleTime: 60_000,
       queryFn: ({ signal }) =>
         contractCall(contracts, (c, request) =>
           request(c.RECERTIFICATIONS_PATH, { schema: c.RecertificationListResponse.shape.data, signal }),

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useActionErrorText, useReauthMutation } from '../../../components/dialogs/reauth-mutation';
 import { lazyDialog } from '../../../components/dialogs/lazy-dialog';
 import { ErrorMessage } from '../../../components/status/status-message';
+import { formatDate } from '../../../lib/dates';
 import { lazyPart } from '../../../lib/lazy-part';
 import { ACCESS_REQUESTS_QUERY_KEY, useOwnAccessRequests, withdrawAccessRequest } from '../api/access-requests-api';
 import { PORTAL_ACCOUNT_QUERY_KEY } from '../api/portal-home-api';
@@ -28,7 +29,6 @@ const statusText: Record<AccessRequestStatus, string> = {
   denied: 'Denied',
   withdrawn: 'Withdrawn',
 };
-const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 function RequestItem({ request, onWithdraw }: { request: AccessRequestSummary; onWithdraw: () => void }) {
   return (
@@ -38,8 +38,8 @@ function RequestItem({ request, onWithdraw }: { request: AccessRequestSummary; o
           <Typography sx={{ fontWeight: 700 }}>{request.location.legalName}</Typography>
           <Typography variant="body2">
             NPI {request.location.npi} · {request.location.jurisdiction} · Part {request.location.lineOfBusiness} ·
-            Asked {dateOnly.format(new Date(request.requestedAt))}
-            {request.decidedAt && ` · Decided ${dateOnly.format(new Date(request.decidedAt))}`}
+            Asked {formatDate(request.requestedAt)}
+            {request.decidedAt && ` · Decided ${formatDate(request.decidedAt)}`}
           </Typography>
           <Typography variant="body2" data-testid="access-request-status">
             Status: {statusText[request.status]}

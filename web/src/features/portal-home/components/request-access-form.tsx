@@ -1,6 +1,6 @@
 import { Alert, Button, Typography } from '@mui/material';
 import { isJurisdiction } from '@portal/contracts';
-import { LocationIdentifiers } from '@portal/contracts/access-requests';
+import type { LocationIdentifiers } from '@portal/contracts/access-requests';
 import { useState } from 'react';
 import type { z } from 'zod/mini';
 import { ApiForm, useApiForm } from '../../../components/form/api-form';
@@ -18,7 +18,11 @@ const fieldIds = {
   tin: 'access-request-tin',
   region: 'access-request-region',
 } as const;
-const resolver = providerLocationResolver<ProviderLocationValues, typeof LocationIdentifiers>(LocationIdentifiers);
+// The schema is built at the form's first validation: the contracts' zod schemas evaluated while the page hydrates
+// were part of its load (issue 39, docs/decisions/0060).
+const resolver = providerLocationResolver<ProviderLocationValues, typeof LocationIdentifiers>(() =>
+  import('@portal/contracts/access-requests').then((m) => m.LocationIdentifiers),
+);
 
 /** Ask for access to a further location (a billing service works for many offices). */
 export function RequestAccessForm({ onDone }: { onDone: () => void }) {

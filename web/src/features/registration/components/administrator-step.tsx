@@ -3,7 +3,7 @@ import type { SelfRegistrationRequest } from '@portal/contracts/registration';
 import { useWatch } from 'react-hook-form';
 import type { z } from 'zod/mini';
 import { ApiForm, useApiForm } from '../../../components/form/api-form';
-import { DateOfBirthField } from '../../../components/form/form-date-field';
+import { LazyDateOfBirthField } from '../../../components/form/lazy-date-field';
 import { EmailField, FormField, PhoneField } from '../../../components/form/form-field';
 import { NewPasswordFields } from '../../../components/form/new-password-fields';
 import { requestResolver, type SchemaSource } from '../../../components/form/request-resolver';
@@ -183,7 +183,7 @@ export function AccountStep<S extends z.ZodMiniType>({
       />
       <EmailField id={ids.emailConfirmation} name="emailConfirmation" label="Email again" required />
       <PhoneField id={ids.phone} name="phone" helperText="10 digits, for example 410-555-0123" required />
-      <DateOfBirthField id={ids.dob} name="dob" helperText="For example: 03/14/1975" />
+      <LazyDateOfBirthField id={ids.dob} name="dob" helperText="For example: 03/14/1975" />
 
       <Typography component="h3" variant="h6" sx={{ mt: 3 }}>
         Username and password
