@@ -18,7 +18,7 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /**
  * Quality of the compressed forms stored in the cache. They are computed once per stored answer (a miss already
- * waits for the CMS), so higher than the 4 @fastify/compress uses per request, but not brotli's 11, which takes
+ * waits for the CMS), so higher than the per-request quality below, but not brotli's 11, which takes
  * hundreds of milliseconds on a large answer.
  */
 const BROTLI_QUALITY = 9;
@@ -26,9 +26,10 @@ const GZIP_LEVEL = 9;
 
 /**
  * Quality of an answer compressed as it is sent (@fastify/compress in app.ts, pages rendered per session here):
- * per request, so fast: brotli 4 is about as fast as gzip 6 and smaller.
+ * per request, so fast. On /admin's 112 KB of HTML brotli 5 takes 0.8 ms for 11.7 KB, gzip 6 0.7 ms for 13.1 KB,
+ * brotli 4 0.7 ms for 13.1 KB, brotli 9 12 ms for 11.4 KB (bench/results/2026-11-29-tbt-cuts.md).
  */
-export const PER_REQUEST_BROTLI_QUALITY = 4;
+export const PER_REQUEST_BROTLI_QUALITY = 5;
 export const PER_REQUEST_GZIP_LEVEL = 6;
 
 /** Text types worth compressing: HTML, JSON, JavaScript, CSS, SVG, XML, plain text. */
