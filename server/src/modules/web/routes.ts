@@ -43,11 +43,6 @@ function pageRequestOf(request: FastifyRequest): PageRequest {
 }
 
 /**
- * A page for logged-in users (docs/decisions/0060): without an active session, a redirect to the login page that
- * comes back here; with one, the page rendered for this session alone, never stored in the page cache. Answers
- * whether it sent an answer.
- */
-/**
  * A personal page's session lookup: whether the user administers a location and has overdue recertifications, in the
  * same prepared statement.
  */
@@ -109,8 +104,8 @@ function ownApiReader(request: FastifyRequest, reply?: FastifyReply) {
 
 /**
  * Sends a page drawn for this request alone (a personal or console page): never kept by any cache, and compressed here
- * in the coding the browser accepts, as @fastify/compress would (it does not hook the not-found handler). It holds no
- * secret beside what the URL reflects, so compressing it opens no BREACH (docs/decisions/0090).
+ * in the coding the browser accepts, as @fastify/compress would (it does not hook the not-found handler). No secret
+ * sits in a page's HTML for input reflected from its URL to be guessed against: no BREACH (docs/decisions/0090).
  */
 async function sendDrawnPage(request: FastifyRequest, reply: FastifyReply, page: { status: number; html: string }) {
   const form = await compressForRequest(Buffer.from(page.html), HTML, request.headers['accept-encoding']);
@@ -123,6 +118,11 @@ async function sendDrawnPage(request: FastifyRequest, reply: FastifyReply, page:
   await reply.send(form.body);
 }
 
+/**
+ * A page for logged-in users (docs/decisions/0060): without an active session, a redirect to the login page that
+ * comes back here; with one, the page rendered for this session alone, never stored in the page cache. Answers
+ * whether it sent an answer.
+ */
 async function sendPersonalPage(
   renderer: PageRenderer,
   request: FastifyRequest,
