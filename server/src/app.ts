@@ -12,6 +12,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { REQUEST_ID_HEADER } from '@portal/contracts/http';
 import type { Config } from './config';
 import { contentPlugin, type ContentLimits } from './content/plugin';
+import { COMPRESS_THRESHOLD_BYTES, PER_REQUEST_BROTLI_QUALITY, PER_REQUEST_GZIP_LEVEL } from './content/encodings';
 import type { DatabaseHandle } from './db/client';
 import { claimsRetentionJob } from './feeds/claims-retention';
 import { DropFolderWatcher } from './feeds/drop-folder';
@@ -231,13 +232,13 @@ export async function buildApp({
   await app.register(securityHeadersPlugin, { headers: baselineHeaders });
   // Dynamic text answers above 1 KB leave brotli- or gzip-compressed (with Vary: Accept-Encoding). Registered before
   // every route (it hooks each as declared). Cached content and precompressed static files carry their own
-  // compressed bytes and skip it (docs/decisions/0019).
+  // compressed bytes and skip it (docs/decisions/0019); pages drawn per session by the not-found handler, which it
+  // does not hook, are compressed there at the same quality (docs/decisions/0090).
   await app.register(fastifyCompress, {
     encodings: ['br', 'gzip'],
-    threshold: 1024,
-    // Per request, so fast: brotli 4 is about as fast as gzip 6 and smaller.
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
-    zlibOptions: { level: 6 },
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: PER_REQUEST_BROTLI_QUALITY } },
+    zlibOptions: { level: PER_REQUEST_GZIP_LEVEL },
   });
   await app.register(errorHandlerPlugin);
   await app.register(jsonBodyPlugin);

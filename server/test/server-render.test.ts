@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@portal/contracts/auth';
 import { createSession } from '../src/identity/sessions/store';
@@ -35,7 +36,9 @@ export async function renderPage(request) {
       status: 200,
       head: '<title>My account</title>',
       root: request.session?.loggedIn
-        ? '<h1>My account, personal data</h1>' + (account ? '<p>' + account.status + ' ' + account.payload?.data?.username + '</p>' : '')
+        ? '<h1>My account, personal data</h1>' + (account ? '<p>' + account.status + ' ' + account.payload?.data?.username + '</p>' : '') +
+          // As long as a real page's markup (several KB), so that it is worth compressing.
+          '<ul>' + Array.from({ length: 60 }, (_, i) => '<li class="row">personal row ' + i + '</li>').join('') + '</ul>'
         : '<h1>logged out</h1>',
       state: '<script type="application/json" id="portal-server-state">{}</script>',
     };
@@ -318,6 +321,43 @@ describe('server-rendered pages', () => {
       const next = await account();
       expect(next.statusCode).toBe(302);
       expect(next.body).not.toContain('personal data');
+    });
+
+    it('sends it compressed in the coding the browser accepts, plain to one that accepts none (docs/decisions/0090)', async () => {
+      const cookie = await session('active');
+      const ask = (acceptEncoding?: string) =>
+        ctx.app.inject({
+          url: '/account?tab=passkeys',
+          headers: {
+            cookie: `${SESSION_COOKIE}=${cookie}`,
+            ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}),
+          },
+        });
+      const plain = await ask();
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('cookie, accept-encoding');
+      expect(plain.headers['cache-control']).toBe('private, no-store');
+      expect(plain.body).toContain('<h1>My account, personal data</h1>');
+      expect(plain.rawPayload.length).toBeGreaterThan(1024);
+      // What would make compression a BREACH oracle is absent: the session's secret is only ever in its HttpOnly cookie.
+      expect(plain.body).not.toContain(cookie);
+      const codings = [
+        ['br, gzip, deflate', 'br', zlib.brotliDecompressSync],
+        ['gzip, deflate', 'gzip', zlib.gunzipSync],
+      ] as const;
+      for (const [acceptEncoding, coding, decode] of codings) {
+        const res = await ask(acceptEncoding);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-encoding']).toBe(coding);
+        expect(res.headers.vary).toBe('cookie, accept-encoding');
+        expect(res.headers['cache-control']).toBe('private, no-store');
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+        expect(decode(res.rawPayload).toString('utf8')).toBe(plain.body);
+      }
+      // A coding the server does not offer: the page as it is.
+      expect((await ask('compress')).headers['content-encoding']).toBeUndefined();
     });
 
     it("renders it with the session's own API answers, read in-process (the page's sessionQueries)", async () => {

@@ -18,11 +18,19 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /**
  * Quality of the compressed forms stored in the cache. They are computed once per stored answer (a miss already
- * waits for the CMS), so higher than the 4 @fastify/compress uses per request, but not brotli's 11, which takes
+ * waits for the CMS), so higher than the per-request quality below, but not brotli's 11, which takes
  * hundreds of milliseconds on a large answer.
  */
 const BROTLI_QUALITY = 9;
 const GZIP_LEVEL = 9;
+
+/**
+ * Quality of an answer compressed as it is sent (@fastify/compress in app.ts, pages rendered per session here):
+ * per request, so fast. On /admin's 112 KB of HTML brotli 5 takes 0.8 ms for 11.7 KB, gzip 6 0.7 ms for 13.1 KB,
+ * brotli 4 0.7 ms for 13.1 KB, brotli 9 12 ms for 11.4 KB (bench/results/2026-11-29-tbt-cuts.md).
+ */
+export const PER_REQUEST_BROTLI_QUALITY = 5;
+export const PER_REQUEST_GZIP_LEVEL = 6;
 
 /** Text types worth compressing: HTML, JSON, JavaScript, CSS, SVG, XML, plain text. */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript)\b|image\/svg\+xml\b)/i;
@@ -71,6 +79,34 @@ export async function compressAnswer(body: Buffer, contentType: string, etag: st
   if (br.length < body.length) forms.br = { body: br, etag: encodedEtag(etag, 'br') };
   if (gzip.length < body.length) forms.gzip = { body: gzip, etag: encodedEtag(etag, 'gzip') };
   return forms;
+}
+
+/**
+ * A body rendered for one request (never stored) in the coding its Accept-Encoding prefers, compressed once at the
+ * per-request quality in zlib's thread pool: the answers the not-found handler draws per session, which
+ * @fastify/compress does not hook (docs/decisions/0090). `varies` says whether the answer depends on Accept-Encoding
+ * (a compressible body above the threshold), so it goes with `Vary: Accept-Encoding` even when sent as it is.
+ */
+export async function compressForRequest(
+  body: Buffer,
+  contentType: string,
+  acceptEncoding: string | undefined,
+): Promise<{ body: Buffer; encoding: Encoding | undefined; varies: boolean }> {
+  if (body.length < COMPRESS_THRESHOLD_BYTES || !isCompressible(contentType))
+    return { body, encoding: undefined, varies: false };
+  const encoding = preferredEncoding(acceptEncoding);
+  if (!encoding) return { body, encoding, varies: true };
+  const compressed =
+    encoding === 'br'
+      ? await run(zlib.brotliCompress, body, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: PER_REQUEST_BROTLI_QUALITY,
+            [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        })
+      : await run(zlib.gzip, body, { level: PER_REQUEST_GZIP_LEVEL });
+  return { body: compressed, encoding, varies: true };
 }
 
 // Browsers send a handful of distinct Accept-Encoding values; the negotiation of each is remembered.
