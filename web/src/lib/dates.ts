@@ -1,7 +1,8 @@
 // Written out rather than with Intl.DateTimeFormat: building the first one loads the locale's date patterns, one
 // task of about 35 ms at a desktop's speed (140 ms at a phone's), which My account paid while its sections' code
 // loaded, and /portal while its page's code did (docs/decisions/0060). Same text as `en-US` with `dateStyle: 'medium'`
-// (and `timeStyle: 'short'`); a unit test compares the two.
+// (and `timeStyle: 'short'`); a unit test compares the two. Not dayjs either: it would add 3 KB to each first
+// download that shows a date (bench:web-size), for three fixed patterns.
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const dateText = (date: Date) => `${MONTHS[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
 
