@@ -16,7 +16,7 @@ import { expectInViewport, expectNoAxeViolations, screenshot } from './support/b
 import { loginEnrolling, loginWithTotp } from './support/login';
 import { readEmail } from './support/mail';
 import { DEMO_DIRECTORY_PASSWORD } from '../server/test/support/directory';
-import { opsDirectory, signInAtDirectory, signInToConsole } from './support/ops-directory';
+import { consoleHydrated, opsDirectory, signInAtDirectory, signInToConsole } from './support/ops-directory';
 import { portalSuite } from './support/portal-suite';
 
 /**
@@ -304,8 +304,10 @@ describe('the help-desk console', () => {
     await page.keyboard.type(SUPERVISOR);
     await page.keyboard.press('Tab');
     await page.keyboard.type(DEMO_DIRECTORY_PASSWORD);
+    const hydrated = consoleHydrated(page);
     await page.keyboard.press('Enter');
     await page.getByTestId('ops-operator').waitFor();
+    await hydrated;
 
     await tabTo(page, page.getByRole('searchbox', { name: 'Username, email, name, NPI or PTAN' }));
     await page.keyboard.type(INACTIVE);

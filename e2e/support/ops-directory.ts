@@ -46,10 +46,23 @@ export async function signInAtDirectory(page: Page, username: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** From `/ops` (or `path`), the console's sign-in through the directory, ending signed in. */
+/**
+ * Resolves once the console page the directory sends the browser back to has hydrated: its session check (`GET
+ * /api/session`, an effect) has been answered. Call it before the directory's last step. The server draws the console
+ * signed in (docs/decisions/0088-console-pages-drawn-signed-in.md), so its buttons are on screen before they work;
+ * the directory, on its own origin, makes no such call.
+ */
+export function consoleHydrated(page: Page) {
+  return page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
+}
+
+/** From `/ops` (or `path`), the console's sign-in through the directory, ending signed in on a hydrated page. */
 export async function signInToConsole(page: Page, username: string, path = '/ops') {
   await page.goto(path);
   await page.getByRole('link', { name: 'Sign in with the contractor directory' }).click();
+  await page.getByLabel('Username').waitFor();
+  const hydrated = consoleHydrated(page);
   await signInAtDirectory(page, username);
   await page.getByTestId('ops-operator').waitFor();
+  await hydrated;
 }
