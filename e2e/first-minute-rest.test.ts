@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { enterPassword, freshTotp, loginEnrolling, loginWithTotp } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite } from './support/portal-suite';
@@ -81,7 +81,8 @@ describe('the first minute, the rest', () => {
     // Meanwhile the administrator approves the request in another browser.
     const { page: admin } = await suite.newPage({ viewport: { width: 1440, height: 900 } });
     await loginWithTotp(admin, ADMIN, DEMO_TOTP_SECRETS[ADMIN]!);
-    await admin.goto('/admin');
+    // Hydrated before the click: a server-drawn button does nothing until then.
+    await gotoHydrated(admin, '/admin');
     const row = admin.getByRole('region', { name: 'Access requests' }).getByRole('row', { name: /demo\.wait\.2/ });
     await row.getByRole('button', { name: /^Approve / }).click();
     const dialog = admin.getByRole('dialog', { name: 'Approve access' });
