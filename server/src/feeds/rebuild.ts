@@ -67,7 +67,9 @@ export async function rebuildTable(
 
 /**
  * Whether the table can be rebuilt without losing anything the copy would not carry: no trigger, rule, policy or
- * grant of its own, no view or foreign key pointing at it. Otherwise the caller merges row by row.
+ * grant of its own, no sequence it owns (a serial or identity column: the copy's default would draw from the old
+ * table's sequence, dropped with it, or from a new one starting again), no view or foreign key pointing at it.
+ * Otherwise the caller merges row by row.
  */
 export async function rebuildable(q: QueryFn, table: string): Promise<boolean> {
   const { rows } = await q<{ ok: boolean }>(
@@ -76,7 +78,10 @@ export async function rebuildable(q: QueryFn, table: string): Promise<boolean> {
        and not exists (select 1 from pg_rewrite r where r.ev_class = c.oid)
        and not exists (select 1 from pg_constraint f where f.confrelid = c.oid)
        and not exists (select 1 from pg_depend d join pg_rewrite r on r.oid = d.objid
-                       where d.classid = 'pg_rewrite'::regclass and d.refobjid = c.oid) as ok
+                       where d.classid = 'pg_rewrite'::regclass and d.refobjid = c.oid)
+       and not exists (select 1 from pg_depend d join pg_class s on s.oid = d.objid and s.relkind = 'S'
+                       where d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass
+                         and d.refobjid = c.oid and d.deptype in ('a', 'i')) as ok
      from pg_class c where c.oid = $1::regclass`,
     [table],
   );
