@@ -18,7 +18,7 @@ import { PortalError } from '../../platform/portal-error';
 import { clearSessionCookie, sessionCookieOf } from '../../identity/sessions/cookie';
 import { lookupSession } from '../../identity/sessions/guards';
 import { type SessionLookupShape } from '../../identity/sessions/store';
-import { createPageRenderer, HTML, type PageRenderer, type PageRequest } from './server-render';
+import { createPageRenderer, HTML, type PageRenderer, type PageRequest, type PersonalSession } from './server-render';
 import { sitemapXml, SITEMAP_TOPICS_URL } from './sitemap';
 
 /** Text files the web build writes `.br`/`.gz` beside (web/scripts/precompress.mjs): their answer varies with Accept-Encoding. */
@@ -118,6 +118,38 @@ async function sendDrawnPage(request: FastifyRequest, reply: FastifyReply, page:
   await reply.send(form.body);
 }
 
+/** The page's own URL (its query too), never another host's. */
+function ownUrl(request: FastifyRequest, pageRequest: PageRequest): string {
+  return request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
+}
+
+/**
+ * Draws a page for this request alone (a personal or console page) and sends it; answers false when the renderer has
+ * no such page. Rendered at its whole URL: such a page may read its query (`/admin/recertify?held=…`), as it will once
+ * hydrated. `replyCookies`: whether the cookies its API reads set go out with the page (see ownApiReader); `session`:
+ * the portal session it is drawn for, if any.
+ */
+async function drawForRequest(
+  renderer: PageRenderer,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  pageRequest: PageRequest,
+  options: { replyCookies: boolean; session?: PersonalSession },
+): Promise<boolean> {
+  const page = await renderer.personalPage(
+    {
+      ...pageRequest,
+      path: ownUrl(request, pageRequest),
+      readApi: ownApiReader(request, options.replyCookies ? reply : undefined),
+    },
+    request.log,
+    options.session,
+  );
+  if (!page) return false;
+  await sendDrawnPage(request, reply, page);
+  return true;
+}
+
 /**
  * A page for logged-in users (docs/decisions/0060): without an active session, a redirect to the login page that
  * comes back here; with one, the page rendered for this session alone, never stored in the page cache. Answers
@@ -130,15 +162,13 @@ async function sendPersonalPage(
   pageRequest: PageRequest,
 ): Promise<boolean> {
   const lookup = await lookupSession(request, SESSION_WITH_ADMIN_FLAGS);
-  // The page's own URL (its query too), never another host's.
-  const url = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
   if (lookup.status !== 'valid' || lookup.session.stage !== 'active') {
     // A session someone else ended keeps its cookie for the login page's session check, which says why and clears it.
     if (lookup.status === 'expired' && !lookup.endedBecause) clearSessionCookie(reply);
     await reply
       .code(302)
       .header('cache-control', PERSONAL_PAGE_CACHE_CONTROL)
-      .header('location', `/login?next=${encodeURIComponent(url)}`)
+      .header('location', `/login?next=${encodeURIComponent(ownUrl(request, pageRequest))}`)
       .send();
     return true;
   }
@@ -153,14 +183,10 @@ async function sendPersonalPage(
       .send();
     return true;
   }
-  // Rendered at its whole URL: a personal page may read its query (`/admin/recertify?held=…`), as it will once hydrated.
-  const page = await renderer.personalPage({ ...pageRequest, path: url, readApi: ownApiReader(request) }, request.log, {
-    loggedIn: true,
-    administersLocation,
+  return drawForRequest(renderer, request, reply, pageRequest, {
+    replyCookies: false,
+    session: { loggedIn: true, administersLocation },
   });
-  if (!page) return false;
-  await sendDrawnPage(request, reply, page);
-  return true;
 }
 
 /**
@@ -179,14 +205,8 @@ async function sendConsolePage(
 ): Promise<boolean> {
   // Not in the page cache: counted per client like the other uncached renders (a run of reloads is limited, 429).
   await app.contentService.countUncached(request);
-  const url = request.url.startsWith('/') && !request.url.startsWith('//') ? request.url : pageRequest.path;
-  const page = await renderer.personalPage(
-    { ...pageRequest, path: url, readApi: ownApiReader(request, reply) },
-    request.log,
-  );
-  if (!page) return false;
-  await sendDrawnPage(request, reply, page);
-  return true;
+  // The console's sign-in state is its own API's to say (the page has no session of the portal's).
+  return drawForRequest(renderer, request, reply, pageRequest, { replyCookies: true });
 }
 
 /** Sends the server-rendered page of a request (server-render.ts); answers false when the browser must render it. */
