@@ -76,6 +76,7 @@ export async function rebuildable(q: QueryFn, table: string): Promise<boolean> {
     `select c.relacl is null and not c.relrowsecurity
        and not exists (select 1 from pg_trigger t where t.tgrelid = c.oid and not t.tgisinternal)
        and not exists (select 1 from pg_rewrite r where r.ev_class = c.oid)
+       and not exists (select 1 from pg_policy p where p.polrelid = c.oid)
        and not exists (select 1 from pg_constraint f where f.confrelid = c.oid)
        and not exists (select 1 from pg_depend d join pg_rewrite r on r.oid = d.objid
                        where d.classid = 'pg_rewrite'::regclass and d.refobjid = c.oid)
