@@ -150,7 +150,7 @@ export const PGLITE_SETTINGS = [
 /**
  * PGlite (its WASM glue, and drizzle's adapter, which imports it) is loaded only when a PGlite database is opened: a
  * process on PostgreSQL, such as `npm run import`, would otherwise hold ~40 MB of it for nothing
- * (docs/decisions/0077-import-speed.md).
+ * (docs/decisions/0089-import-rebuild-and-parse.md).
  */
 const loadPglite = () => import('@electric-sql/pglite');
 

@@ -21,7 +21,6 @@ export interface HashingSettings {
   niceIncrement?: number;
 }
 
-
 const worker = new URL('./password-hash-worker.mjs', import.meta.url).href;
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, which isolated modules cannot import)
