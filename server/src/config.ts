@@ -6,7 +6,9 @@ import { REAUTHENTICATION_WINDOW_MS_DEFAULT } from '@portal/contracts/account';
 import { SESSION_ABSOLUTE_MS_DEFAULT, SESSION_IDLE_MS_DEFAULT } from '@portal/contracts/auth';
 import { SESSION_TIMER_DEFAULTS } from '@portal/contracts/site-config';
 import { z } from 'zod';
-import { PASSWORD_HASH_NICE_DEFAULT } from './platform/password-hashing';
+
+/** The password hashing threads' nice increment when PASSWORD_HASH_NICE is unset (docs/decisions/0062). */
+export const PASSWORD_HASH_NICE_DEFAULT = 10;
 
 /** Repository root: paths in settings are resolved from here so `npm start` works from any folder. */
 // Both server/src/config.ts and the bundled server/dist/main.js sit two levels below the root.

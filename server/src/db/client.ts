@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -149,10 +147,18 @@ export const PGLITE_SETTINGS = [
   'wal_buffers=1MB',
 ] as const;
 
+/**
+ * PGlite (its WASM glue, and drizzle's adapter, which imports it) is loaded only when a PGlite database is opened: a
+ * process on PostgreSQL, such as `npm run import`, would otherwise hold ~40 MB of it for nothing
+ * (docs/decisions/0089-import-rebuild-and-parse.md).
+ */
+const loadPglite = () => import('@electric-sql/pglite');
+
 /** PGlite's own start parameters (single-user mode, fsync off…) with the settings above. */
-export const pgliteOptions: PGliteOptions = {
-  startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
-};
+async function pgliteOptions(): Promise<PGliteOptions> {
+  const { PGlite } = await loadPglite();
+  return { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])] };
+}
 
 /** The child process that creates a new embedded database (beside this file in the sources and beside main.js). */
 const pgliteInitScript = fileURLToPath(new URL('./pglite-init.mjs', import.meta.url));
@@ -163,13 +169,13 @@ const pgliteInitScript = fileURLToPath(new URL('./pglite-init.mjs', import.meta.
  * in a child it is given back when the child exits. An interrupted or failed creation leaves no PG_VERSION, so the next start
  * tries again.
  */
-async function createPgliteDatabase(dataDir: string): Promise<void> {
+async function createPgliteDatabase(dataDir: string, options: PGliteOptions): Promise<void> {
   try {
     // --liftoff-only: V8's baseline WASM compiler only. initdb runs once, so optimised code would cost memory
     // (~85 MB at the peak) and time for nothing; the server process keeps the optimising tier for its queries.
     await promisify(execFile)(
       process.execPath,
-      ['--liftoff-only', pgliteInitScript, dataDir, JSON.stringify(pgliteOptions)],
+      ['--liftoff-only', pgliteInitScript, dataDir, JSON.stringify(options)],
       { encoding: 'utf8' },
     );
   } catch (err) {
@@ -189,14 +195,20 @@ async function createPgliteDatabase(dataDir: string): Promise<void> {
  */
 export async function createPglite(dataDir: string): Promise<PGlite> {
   mkdirSync(dataDir, { recursive: true });
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) await createPgliteDatabase(dataDir);
+  const options = await pgliteOptions();
+  if (!existsSync(join(dataDir, 'PG_VERSION'))) await createPgliteDatabase(dataDir, options);
   setFlagsFromString('--liftoff-only');
-  return PGlite.create(dataDir, pgliteOptions);
+  const { PGlite } = await loadPglite();
+  return PGlite.create(dataDir, options);
 }
 
 /** Embedded PostgreSQL (PGlite, WASM) persisted in `dataDir`; one process at a time may open a folder. */
 export async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const client = await createPglite(dataDir);
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return handle(
     db,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseOptions } from '@node-rs/argon2';
 import { Piscina } from 'piscina';
+import { PASSWORD_HASH_NICE_DEFAULT } from '../config';
 
 /** argon2id cost (docs/decisions/0017): OWASP's minimum is m = 19 MiB, t = 2, p = 1; settings may raise m and t. */
 export interface HashingSettings {
@@ -19,8 +20,6 @@ export interface HashingSettings {
    */
   niceIncrement?: number;
 }
-
-export const PASSWORD_HASH_NICE_DEFAULT = 10;
 
 const worker = new URL('./password-hash-worker.mjs', import.meta.url).href;
 
