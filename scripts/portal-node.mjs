@@ -6,7 +6,11 @@
 // large the heap may grow. A portal on PostgreSQL (production: deploy/systemd/portal@.service) runs without flags.
 export const EMBEDDED_NODE_FLAGS = ['--heap-growing-percent=30', '--max-semi-space-size=8'];
 
-/** The arguments before the script for a portal started with `env` (the embedded default when no DATABASE_URL). */
+/**
+ * The arguments before the script for a portal started with `env` (the embedded default when no DATABASE_URL).
+ * @param {Record<string, string | undefined>} env
+ * @returns {string[]}
+ */
 export function portalNodeFlags(env) {
   return env.DATABASE_URL ? [] : EMBEDDED_NODE_FLAGS;
 }
