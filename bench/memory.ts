@@ -21,6 +21,7 @@ import { freePort } from '../server/test/support/strapi';
 import { repoRoot, sleep, startPostgres } from './gates/stack';
 import { DEMO_PASSWORD, portalHeaders, totp } from './gates/mix';
 import { loadAverage, medianAndRange, summary } from './support/measure';
+import { portalNodeFlags } from '../scripts/portal-node.mjs';
 
 const SERVER = resolve(process.env.BENCH_MEMORY_SERVER ?? join(repoRoot, 'server/dist/main.js'));
 const IDLE_SECONDS = Number(process.env.BENCH_MEMORY_IDLE_SECONDS ?? 35);
@@ -101,7 +102,12 @@ interface Portal {
 /** The built server as `npm start` runs it (demo data, mail viewer, no CMS: content answers 502), on a free port. */
 async function startPortal(env: Record<string, string>): Promise<Portal> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER], {
+  // With the V8 flags `npm start` gives the portal on this engine (scripts/portal-node.mjs), unless BENCH_MEMORY_FLAGS
+  // says otherwise (`none`, or a space-separated list: another setting measured by the same bench).
+  const chosen = process.env.BENCH_MEMORY_FLAGS;
+  const flags =
+    chosen === undefined ? portalNodeFlags(env) : chosen === 'none' ? [] : chosen.split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, SERVER], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -117,6 +123,7 @@ async function startPortal(env: Record<string, string>): Promise<Portal> {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  console.log(`  node flags: ${flags.join(' ') || 'none'}`);
   const logs: string[] = [];
   for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => logs.push(String(chunk)));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

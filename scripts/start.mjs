@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { portalNodeFlags } from './portal-node.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -87,7 +88,7 @@ if (demoDirectory)
   launch('oidc  ', process.execPath, ['server/dist/demo-directory.js'], {
     env: { ...env, DEMO_DIRECTORY_PORT: directoryPort },
   });
-launch('portal', process.execPath, ['server/dist/main.js'], { env });
+launch('portal', process.execPath, [...portalNodeFlags(env), 'server/dist/main.js'], { env });
 
 /** Resolves once `url` answers with a 2xx status (polled; the answer's body is not read). */
 async function answers(url) {
