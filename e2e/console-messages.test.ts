@@ -67,7 +67,7 @@ describe('the administrator console shows each result and refusal where the eye 
 
   async function openConsole(page: Page) {
     await loginWithTotp(page, ADMIN, ADMIN_SECRET);
-    await page.goto('/admin');
+    await gotoHydrated(page, '/admin');
     await page.getByRole('heading', { level: 1, name: 'Staff accounts' }).waitFor();
     await waitForSettled(page);
   }

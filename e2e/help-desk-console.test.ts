@@ -12,7 +12,7 @@ import { createLocation } from '../server/test/factories/locations';
 import { createPerson } from '../server/test/factories/people';
 import { link } from '../server/test/factories/links';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectInViewport, expectNoAxeViolations, screenshot } from './support/browser';
+import { expectInViewport, expectNoAxeViolations, gotoHydrated, screenshot } from './support/browser';
 import { loginEnrolling, loginWithTotp } from './support/login';
 import { readEmail } from './support/mail';
 import { DEMO_DIRECTORY_PASSWORD } from '../server/test/support/directory';
@@ -384,7 +384,7 @@ describe('the help-desk console', () => {
     ] as const) {
       await page.setViewportSize({ width, height });
       // The J5 location's only working administrator: disabling them is refused.
-      await page.goto(OPS_PAGE_PATHS.console);
+      await gotoHydrated(page, OPS_PAGE_PATHS.console);
       await openPerson(page, LOST_PHONE, 'Avery Admin J5');
       await page.getByRole('button', { name: 'Disable account' }).click();
       const dialog = page.getByRole('dialog', { name: "Disable Avery Admin J5's account" });
@@ -397,7 +397,7 @@ describe('the help-desk console', () => {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
 
       // A result: end Jordan's sessions or, with none, disable and enable; the outcome is beside the actions, in view.
-      await page.goto(OPS_PAGE_PATHS.console);
+      await gotoHydrated(page, OPS_PAGE_PATHS.console);
       await openPerson(page, 'demo.user.j5', 'Jordan User J5');
       const label = width === 390 ? 'Disable account' : 'Enable account';
       await page.getByRole('button', { name: label }).click();
@@ -433,7 +433,7 @@ describe('the help-desk console', () => {
       [390, 844, 'actions'],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.goto(OPS_PAGE_PATHS.console);
+      await gotoHydrated(page, OPS_PAGE_PATHS.console);
       await openPerson(page, 'demo.user.j5', 'Jordan User J5');
       expect(await firstReached(), `at ${width} px`).toBe(expected);
     }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { freshTotp, loginEnrolling, loginWithTotp, logOut, submitPassword } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite } from './support/portal-suite';
@@ -31,7 +31,7 @@ describe('invitations', () => {
   async function invite(page: Page, email: string, shots = false, name = ''): Promise<string> {
     const since = new Date();
     await loginWithTotp(page, ADMIN, ADMIN_SECRET);
-    await page.goto('/admin');
+    await gotoHydrated(page, '/admin');
     const section = page.getByRole('region', { name: 'Invitations' });
     const open = section.getByRole('button', { name: 'Invite a person' });
     await expect.poll(() => open.isEnabled()).toBe(true);

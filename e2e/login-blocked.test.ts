@@ -104,7 +104,7 @@ describe('locked and disabled accounts at the login', () => {
     const adminPage = await admin.newPage();
     await loginWithTotp(adminPage, ADMIN, ADMIN_SECRET);
     const openPerson = async () => {
-      await adminPage.goto('/admin');
+      await gotoHydrated(adminPage, '/admin');
       const people = adminPage.getByRole('region', { name: 'People of my locations' });
       await people.getByRole('searchbox', { name: 'Name, username or email' }).fill(PERSON);
       await people.getByRole('button', { name: 'Search' }).click();
@@ -166,7 +166,7 @@ describe('locked and disabled accounts at the login', () => {
     const adminPage = await admin.newPage();
     await loginWithTotp(adminPage, ADMIN, ADMIN_SECRET);
     const act = async (button: string, confirm: RegExp, done: RegExp) => {
-      await adminPage.goto('/admin');
+      await gotoHydrated(adminPage, '/admin');
       const people = adminPage.getByRole('region', { name: 'People of my locations' });
       await people.getByRole('searchbox', { name: 'Name, username or email' }).fill(USER);
       await people.getByRole('button', { name: 'Search' }).click();

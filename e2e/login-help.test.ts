@@ -317,7 +317,7 @@ describe('login help and DDE access', () => {
         await screenshot(page, `${name}-${width}`);
       }
       // An empty submit: the summary and the field errors at this width.
-      await page.goto('/login-help/username');
+      await gotoHydrated(page, '/login-help/username');
       await page.getByRole('button', { name: 'Email my username' }).click();
       await page.getByTestId('form-error-summary').waitFor();
       await waitForSettled(page);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectNoAxeViolations, waitForSettled } from './support/browser';
+import { expectNoAxeViolations, gotoHydrated, waitForSettled } from './support/browser';
 import { PORTAL_REQUEST_HEADER, PORTAL_REQUEST_HEADER_VALUE } from '@portal/contracts/http-names';
 import { loginEnrolling } from './support/login';
 import { demoLocation } from './support/demo';
@@ -70,7 +70,7 @@ describe('results shown where the person is (portal home, My account)', () => {
         });
         expect(res.status(), await res.text()).toBeLessThan(300);
       }
-      await page.goto('/portal');
+      await gotoHydrated(page, '/portal');
       await page.getByRole('heading', { level: 1, name: 'Portal home' }).waitFor();
       const requests = page.getByTestId('access-request');
       await expect.poll(() => requests.count()).toBe(asked.length);
@@ -96,7 +96,7 @@ describe('results shown where the person is (portal home, My account)', () => {
       await expectNoAxeViolations(page, `portal home, withdrawal refused (${width})`);
 
       // My account with five passkeys: the sixth is added from the form under their list, and the result shows in view.
-      await page.goto('/account');
+      await gotoHydrated(page, '/account');
       await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
       const passkeys = page.getByRole('region', { name: 'Passkeys', exact: true });
       // Each passkey on a device of its own (an authenticator refuses a second one for the same account).

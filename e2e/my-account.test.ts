@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { enterPassword, logOut, loginEnrolling, loginWithTotp, sessionWith } from './support/login';
 import { readEmail } from './support/mail';
 import { portalSuite, type PortalSuite } from './support/portal-suite';
@@ -21,7 +21,7 @@ const allowConsoleErrors = [/status of 40[0-3]/];
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 
 async function openAccount(page: Page) {
-  await page.goto('/account');
+  await gotoHydrated(page, '/account');
   await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
   await waitForSettled(page);
 }
@@ -94,7 +94,7 @@ describe('My account', () => {
     await page.addInitScript(() => {
       window.requestIdleCallback = () => 0;
     });
-    await page.goto('/account');
+    await gotoHydrated(page, '/account');
     const placeholder = (name: string) => section(page, name).locator('[data-render-when-near]');
     // Every heading is in the page from the start; the last sections wait, well below the first screen.
     await section(page, 'Profile').getByText('demo.admin.j5', { exact: true }).waitFor();

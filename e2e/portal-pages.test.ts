@@ -185,7 +185,7 @@ describe('every page server-rendered, steady and hydrated; the login form first'
 
   it('a visitor sent to /account by the server logs in and comes back to it', async () => {
     const { page, context } = await portal.newPage({ viewport: { width: 1440, height: 900 } });
-    const response = await page.goto('/account');
+    const response = await gotoHydrated(page, '/account');
     expect(new URL(page.url()).pathname).toBe('/login');
     expect(response?.request().redirectedFrom()?.url()).toContain('/account');
     await submitPassword(page, ADMIN, DEMO_PASSWORD);

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { testClock } from './support/clock';
 import { demoLocation } from './support/demo';
 import { loginEnrolling, loginWithTotp, logOut } from './support/login';
@@ -40,7 +40,7 @@ describe('annual recertification', () => {
     await waitForSettled(page);
     await expectNoAxeViolations(page, 'console with a recertification due');
     // Not overdue: the portal home opens as usual.
-    await page.goto('/portal');
+    await gotoHydrated(page, '/portal');
     await page.waitForURL('**/portal');
     await logOut(page);
   });
@@ -48,7 +48,7 @@ describe('annual recertification', () => {
   it('Submit with nothing chosen says so next to the button, in view (390 px, axe)', async () => {
     const { page } = await suite.newPage({ viewport: { width: 390, height: 844 } });
     await loginWithTotp(page, 'demo.admin.j5', DEMO_TOTP_SECRETS['demo.admin.j5']!);
-    await page.goto('/admin');
+    await gotoHydrated(page, '/admin');
     const section = page.getByRole('region', { name: 'Recertification' });
     await section.getByRole('row', { name: /demo\.user\.due/ }).waitFor();
     await waitForSettled(page);
@@ -87,7 +87,7 @@ describe('annual recertification', () => {
 
     // Every portal page leads back here while it is not done.
     for (const path of ['/portal', '/account', '/admin']) {
-      await page.goto(path);
+      await gotoHydrated(page, path);
       await page.waitForURL(/\/admin\/recertify(\?.*)?$/);
     }
     await page.getByRole('heading', { level: 1, name: 'Recertify access to your locations' }).waitFor();
@@ -103,7 +103,7 @@ describe('annual recertification', () => {
       .getByText(/1 kept for another year/)
       .waitFor();
 
-    await page.goto('/portal');
+    await gotoHydrated(page, '/portal');
     await page.waitForURL('**/portal');
     await logOut(page);
   });
@@ -138,7 +138,7 @@ describe('suspension after the date, the clock moved', () => {
     // The person can use the location now (DDE access offers it).
     const { page } = await suite.newPage();
     const key = await loginEnrolling(page, 'demo.user.due');
-    await page.goto('/dde-access');
+    await gotoHydrated(page, '/dde-access');
     await page.getByRole('radio', { name: new RegExp(`NPI ${location.npi}`) }).waitFor();
     await logOut(page);
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openPglite } from '../server/src/db/client';
 import { accessRequests } from '../server/src/db/schema';
 import { DEMO_TOTP_SECRETS } from '../server/src/modules/auth/demo-accounts';
-import { expectNoAxeViolations, screenshot, waitForSettled } from './support/browser';
+import { expectNoAxeViolations, gotoHydrated, screenshot, waitForSettled } from './support/browser';
 import { demoLocation } from './support/demo';
 import { loginEnrolling, loginWithTotp, logOut, submitPassword, verifyTotp } from './support/login';
 import { readEmail } from './support/mail';
@@ -122,7 +122,7 @@ describe('staff accounts from registration to DDE access', () => {
     await screenshot(page, 'journey-account-location-1440');
 
     // A DDE access request for that location, every field of the form filled in, to its success message.
-    await page.goto('/dde-access');
+    await gotoHydrated(page, '/dde-access');
     const form = page.getByRole('form', { name: 'Request DDE access' });
     const locationChoice = form.getByRole('radio', { name: escaped(`${location.legalName} — NPI ${location.npi}`) });
     await locationChoice.check();
@@ -148,7 +148,7 @@ describe('staff accounts from registration to DDE access', () => {
     expect(ddeMail).toContain(reference);
 
     // A further location, asked for from the portal home (a billing service works for many offices), then withdrawn.
-    await page.goto('/portal');
+    await gotoHydrated(page, '/portal');
     await page.getByRole('heading', { level: 1, name: 'Portal home' }).waitFor();
     const askForm = page.getByRole('form', { name: 'Request access to another location' });
     await fillLocationIdentifiers(page, { ...further, region: regionOf(further) });

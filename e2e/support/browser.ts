@@ -246,13 +246,25 @@ export async function expectInViewport(locator: Locator, timeout = 5000) {
 }
 
 /**
- * Opens `path` and waits until React has hydrated the server's HTML (docs/decisions/0018-server-rendering.md): the
- * session check (`GET /api/session`) is an effect, so it is made once the page is hydrated. The title is no signal:
- * the server's HTML already has it.
+ * Resolves once nothing the page asked for is still in flight. A part of a page that hydrates on its own
+ * (web/src/lib/lazy-part.tsx) starts loading its code before the page hydrates; until that code is there React drops
+ * a click on the part's server markup (its boundary cannot hydrate yet), so "the page has hydrated" includes it.
+ */
+export async function requestsAnswered(page: Page) {
+  await expect.poll(() => inFlight.get(page)?.size ?? 0, { timeout: 30_000 }).toBe(0);
+}
+
+/**
+ * Opens `path` and waits until React has hydrated the server's HTML (docs/decisions/0018-server-rendering.md), so a
+ * click that follows reaches a handler: the session check (`GET /api/session`) is an effect, made once the page has
+ * hydrated, and then the code of the page's parts that hydrate on their own has arrived (`requestsAnswered`). The
+ * title is no signal: the server's HTML already has it. A page the server redirects (a protected page asked without
+ * a session goes to `/login`) is waited for where it lands: that page makes the session check.
  */
 export async function gotoHydrated(page: Page, path: string) {
   const hydrated = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
   const response = await page.goto(path);
   await hydrated;
+  await requestsAnswered(page);
   return response;
 }

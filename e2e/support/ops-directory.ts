@@ -6,6 +6,7 @@ import {
   startTestDirectory,
   type DemoDirectory,
 } from '../../server/test/support/directory';
+import { requestsAnswered } from './browser';
 import { freePort } from './portal-server';
 
 /**
@@ -52,8 +53,10 @@ export async function signInAtDirectory(page: Page, username: string) {
  * signed in (docs/decisions/0088-console-pages-drawn-signed-in.md), so its buttons are on screen before they work;
  * the directory, on its own origin, makes no such call.
  */
-export function consoleHydrated(page: Page) {
-  return page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
+export async function consoleHydrated(page: Page) {
+  await page.waitForResponse((res) => new URL(res.url()).pathname === '/api/session');
+  // The console's parts that hydrate on their own (its search form) have their code too.
+  await requestsAnswered(page);
 }
 
 /** From `/ops` (or `path`), the console's sign-in through the directory, ending signed in on a hydrated page. */
