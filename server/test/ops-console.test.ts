@@ -3,7 +3,7 @@ import { ACCOUNT_ROUTES } from '@portal/contracts/account';
 import { OPS_ROUTES, opsPath } from '@portal/contracts/ops';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   auditEvents,
   mfaRecoveryCodes,
@@ -424,6 +424,9 @@ describe('help-desk console', () => {
       );
       const page = (await callOps(app, helpDesk, 'GET', opsPath(OPS_ROUTES.person, { userId: person.id }))).json().data;
       expect(page.statusReasons[0].code).toBe('locked_help_desk');
+      // The view's own event is written once its answer has gone (route-audit's onResponse): wait for it, or it can
+      // land after the unlock and stand first in the history read below.
+      await vi.waitFor(async () => expect(await eventsOf('ops.person.view', person.id)).toHaveLength(1));
       const res = await callOps(app, helpDesk, 'POST', opsPath(OPS_ROUTES.unlockPerson, { userId: person.id }), {
         reason,
       });
