@@ -147,19 +147,6 @@ export const PGLITE_SETTINGS = [
   'wal_buffers=1MB',
 ] as const;
 
-/**
- * PGlite (its WASM glue, and drizzle's adapter, which imports it) is loaded only when a PGlite database is opened: a
- * process on PostgreSQL, such as `npm run import`, would otherwise hold ~40 MB of it for nothing
- * (docs/decisions/0089-import-rebuild-and-parse.md).
- */
-const loadPglite = () => import('@electric-sql/pglite');
-
-/** PGlite's own start parameters (single-user mode, fsync off…) with the settings above. */
-async function pgliteOptions(): Promise<PGliteOptions> {
-  const { PGlite } = await loadPglite();
-  return { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])] };
-}
-
 /** The child process that creates a new embedded database (beside this file in the sources and beside main.js). */
 const pgliteInitScript = fileURLToPath(new URL('./pglite-init.mjs', import.meta.url));
 
@@ -195,10 +182,16 @@ async function createPgliteDatabase(dataDir: string, options: PGliteOptions): Pr
  */
 export async function createPglite(dataDir: string): Promise<PGlite> {
   mkdirSync(dataDir, { recursive: true });
-  const options = await pgliteOptions();
+  // PGlite (its WASM glue, and drizzle's adapter, which imports it) is loaded only when a PGlite database is opened: a
+  // process on PostgreSQL, such as `npm run import`, would otherwise hold ~40 MB of it for nothing
+  // (docs/decisions/0089-import-rebuild-and-parse.md).
+  const { PGlite } = await import('@electric-sql/pglite');
+  // PGlite's own start parameters (single-user mode, fsync off…) with the settings above.
+  const options: PGliteOptions = {
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS.flatMap((setting) => ['-c', setting])],
+  };
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await createPgliteDatabase(dataDir, options);
   setFlagsFromString('--liftoff-only');
-  const { PGlite } = await loadPglite();
   return PGlite.create(dataDir, options);
 }
 
