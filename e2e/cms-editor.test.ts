@@ -156,6 +156,9 @@ describe('an editor in the Strapi admin', () => {
       await stranger.getByRole('heading', { level: 1, name: 'This content was not found.' }).waitFor();
     } finally {
       await stranger.close();
+      // Headless Chromium may stop drawing frames for the editor's page once another page has opened and closed:
+      // a click that follows then waits for a frame that never comes (CI, stop 47). Bring it back to the front.
+      await page.bringToFront();
     }
     // The public answers and pages never carry the draft, even when asked for drafts.
     expect((await portalTopics()).map((t) => t.attributes.title)).not.toContain(draft.title);
