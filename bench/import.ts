@@ -11,6 +11,9 @@
 // 4. with --p99: provider-validation p99 (`POST /api/locations/validate/provider`, one request at a time through a
 //    whole server on the same database) while the CSV import of BENCH_CLAIMS runs, against the same server idle just
 //    before and after — target ≤ 2 ×, 0 5xx.
+// 5. the floor: the raw COPY then one SQL insert into `claims`' own shape (keys, indexes, foreign key), no checks —
+//    the most any import that ends in `claims` can reach on this machine, as a ratio to the raw COPY; and the COPY
+//    into a logged table of typed columns (no key, no index): the least it costs to keep the rows across a crash.
 // PGlite figures are printed too (not gated): BENCH_PGLITE_CLAIMS claims on an embedded database.
 // Needs PostgreSQL: BENCH_DATABASE_URL (a database `<db>_feeds_<random>` is created on its server and dropped).
 // Run: BENCH_DATABASE_URL=postgres://… npm run bench:import   (BENCH_CLAIMS=1000000 default; add -- --linear for 5×)
@@ -24,9 +27,10 @@ import { finished, pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import pg from 'pg';
-import { openPglite, openPostgres } from '../server/src/db/client';
+import { openPglite, openPostgres, type DedicatedConnection } from '../server/src/db/client';
 import { demoFeedFile } from '../server/src/feeds/demo-feeds';
 import { importFeed } from '../server/src/feeds/import';
+import { rebuildTable } from '../server/src/feeds/rebuild';
 import { write835, type PaidClaim } from '../server/src/feeds/x12-sample';
 import { startBenchApp } from './support/bench-app';
 import { summary } from './support/measure';
@@ -98,26 +102,97 @@ async function writeCsv(path: string, claims: Iterable<PaidClaim>) {
   await finished(out);
 }
 
-/** Raw COPY of the CSV into an unindexed text table: the machine's ceiling for these bytes. */
-async function rawCopy(url: string, file: string): Promise<number> {
+const RAW_COLUMNS =
+  'claim text, npi text, ptan text, lob text, mbi text, dos text, amount text, paid text, check_number text';
+
+/**
+ * Runs `measure` on a connection of its own, with the table `name` (`columns`; unlogged unless said) created before
+ * and dropped after, and a `copy` that streams `file` (the CSV, header first) into it.
+ */
+async function withScratchTable<T>(
+  url: string,
+  { name, columns, logged = false }: { name: string; columns: string; logged?: boolean },
+  measure: (connection: DedicatedConnection, copy: (file: string) => Promise<void>) => Promise<T>,
+): Promise<T> {
   const database = openPostgres(url, 1);
   const connection = await database.dedicated();
   try {
-    await connection.query('drop table if exists bench_raw_claims');
-    await connection.query(
-      'create unlogged table bench_raw_claims (claim text, npi text, ptan text, lob text, mbi text, dos text, amount text, paid text, check_number text)',
+    await connection.query(`drop table if exists ${name}`);
+    await connection.query(`create ${logged ? '' : 'unlogged '}table ${name} (${columns})`);
+    return await measure(connection, (file) =>
+      pipeline(createReadStream(file), connection.copyFrom!(`copy ${name} from stdin with (format csv, header true)`)),
     );
-    const started = performance.now();
-    await pipeline(
-      createReadStream(file),
-      connection.copyFrom!('copy bench_raw_claims from stdin with (format csv, header true)'),
-    );
-    return (performance.now() - started) / 1000;
   } finally {
-    await connection.query('drop table if exists bench_raw_claims').catch(() => {});
+    await connection.query(`drop table if exists ${name}`).catch(() => {});
     await connection.close();
     await database.close();
   }
+}
+
+const secondsSince = (started: number) => (performance.now() - started) / 1000;
+
+/** Raw COPY of the CSV into an unindexed text table: the machine's ceiling for these bytes. */
+function rawCopy(url: string, file: string): Promise<number> {
+  return withScratchTable(url, { name: 'bench_raw_claims', columns: RAW_COLUMNS }, async (_connection, copy) => {
+    const started = performance.now();
+    await copy(file);
+    return secondsSince(started);
+  });
+}
+
+/**
+ * The same COPY into a logged table of typed columns (the claim's own types, no key, no index): the least it costs
+ * to keep these rows across a crash, before any lookup, check or index.
+ */
+function loggedCopy(url: string, file: string): Promise<number> {
+  const columns = `claim varchar(23), npi varchar(10), ptan varchar(10), lob line_of_business, mbi varchar(11),
+    dos date, amount numeric(12, 2), paid date, check_number varchar(20)`;
+  return withScratchTable(url, { name: 'bench_logged_claims', columns, logged: true }, async (connection, copy) => {
+    const started = performance.now();
+    await connection.transaction(async (q) => {
+      await q('set local synchronous_commit = off');
+      await copy(file);
+    });
+    return secondsSince(started);
+  });
+}
+
+/**
+ * The floor of any import that ends in `claims`: the same file COPYed raw into an unlogged table, then landed in
+ * `claims`' own shape — logged, with its keys, indexes and foreign key built the way the import's rebuild builds
+ * them — by one SQL insert joining the locations. No JavaScript, no field rules, no reject report, no duplicate-key
+ * check: what the target's 0.5 × leaves room for at most. Rolled back, so the import then finds the same empty table.
+ */
+function landedBySql(url: string, file: string): Promise<{ seconds: number; landSeconds: number }> {
+  return withScratchTable(url, { name: 'bench_land_claims', columns: RAW_COLUMNS }, async (connection, copy) => {
+    const rolledBack = new Error('measured');
+    const started = performance.now();
+    await copy(file);
+    const copied = performance.now();
+    let done = 0;
+    await connection
+      .transaction(async (q) => {
+        // The merge's own settings (server/src/feeds/import.ts).
+        await q('set local synchronous_commit = off');
+        await q(`set local work_mem = '64MB'`);
+        await q(`set local maintenance_work_mem = '256MB'`);
+        await rebuildTable(q, 'claims', async (next) => {
+          await q('set local enable_nestloop = off');
+          await q(
+            `insert into ${next} (location_id, claim_number, patient_mbi, date_of_service, paid_amount, paid_date, check_number)
+             select l.id, r.claim, r.mbi, r.dos::date, r.amount::numeric, r.paid::date, r.check_number
+             from bench_land_claims r
+             join provider_locations l on l.npi = r.npi and l.ptan = r.ptan and l.line_of_business = r.lob::line_of_business`,
+          );
+        });
+        done = performance.now();
+        throw rolledBack;
+      })
+      .catch((error: unknown) => {
+        if (error !== rolledBack) throw error;
+      });
+    return { seconds: (done - started) / 1000, landSeconds: (done - copied) / 1000 };
+  });
 }
 
 /** Runs `npm run import` as its own process; answers its seconds and peak RSS (MB). */
@@ -178,6 +253,8 @@ async function measure(count: number, locations: Awaited<ReturnType<typeof demoL
   const db = await freshDatabase();
   try {
     const raw = await rawCopy(db.url, csv);
+    const floor = await landedBySql(db.url, csv);
+    const logged = await loggedCopy(db.url, csv);
     const imported = await importProcess(db.url, csv);
     console.log(`  ${count} CSV (${imported.seconds.toFixed(1)} s, raw COPY ${raw.toFixed(1)} s): ${imported.output}`);
     // The 835 run inserts the same claims afresh: empty the table first.
@@ -194,6 +271,8 @@ async function measure(count: number, locations: Awaited<ReturnType<typeof demoL
       bytes: statSync(csv).size,
       x12Bytes: statSync(x12).size,
       ceiling,
+      floor,
+      logged,
       csvRate: count / imported.seconds,
       x12Rate: count / remit.seconds,
       perRowUs: (imported.seconds / count) * 1e6,
@@ -313,6 +392,16 @@ try {
         `${r.perRowUs.toFixed(1)} µs/row; peak RSS CSV ${r.csvRss.toFixed(0)} MB, 835 ${r.x12Rss.toFixed(0)} MB (target ≤ 300)`,
     );
     console.log(`  import summary: ${r.summary}`);
+    const floorRate = r.count / r.floor.seconds;
+    console.log(
+      `  floor (the raw COPY, then one SQL insert into claims' shape — keys, indexes, foreign key — and no checks): ` +
+        `${r.floor.seconds.toFixed(2)} s (landing ${r.floor.landSeconds.toFixed(2)} s) = ${(floorRate / r.ceiling).toFixed(2)} × the raw COPY, ` +
+        `the most any import ending in claims reaches here; import CSV ${(r.csvRate / floorRate).toFixed(2)} × the floor, 835 ${(r.x12Rate / floorRate).toFixed(2)} ×`,
+    );
+    console.log(
+      `  the same COPY into a logged table of typed columns, no key or index: ${r.logged.toFixed(2)} s = ` +
+        `${(r.count / r.logged / r.ceiling).toFixed(2)} × the raw COPY (keeping the rows across a crash, nothing else)`,
+    );
   }
   if (results.length === 2) {
     const [a, b] = results as [(typeof results)[0], (typeof results)[0]];
