@@ -30,7 +30,7 @@ import { REGISTRATION_ROUTES } from '@portal/contracts/registration';
 import pg from 'pg';
 import { openPglite, openPostgres, type DedicatedConnection } from '../server/src/db/client';
 import { demoFeedFile } from '../server/src/feeds/demo-feeds';
-import { importFeed } from '../server/src/feeds/import';
+import { importFeed, setMergeSettings } from '../server/src/feeds/import';
 import { rebuildTable } from '../server/src/feeds/rebuild';
 import { write835, type PaidClaim } from '../server/src/feeds/x12-sample';
 import { startBenchApp } from './support/bench-app';
@@ -173,10 +173,7 @@ function landedBySql(url: string, file: string): Promise<{ seconds: number; land
     let done = 0;
     await connection
       .transaction(async (q) => {
-        // The merge's own settings (server/src/feeds/import.ts).
-        await q('set local synchronous_commit = off');
-        await q(`set local work_mem = '64MB'`);
-        await q(`set local maintenance_work_mem = '256MB'`);
+        await setMergeSettings(q);
         await rebuildTable(q, 'claims', async (next) => {
           await q('set local enable_nestloop = off');
           await q(
@@ -397,7 +394,7 @@ try {
     console.log(
       `  floor (the raw COPY, then one SQL insert into claims' shape — keys, indexes, foreign key — and no checks): ` +
         `${r.floor.seconds.toFixed(2)} s (landing ${r.floor.landSeconds.toFixed(2)} s) = ${(floorRate / r.ceiling).toFixed(2)} × the raw COPY, ` +
-        `with no checks at all; import CSV ${(r.csvRate / floorRate).toFixed(2)} × the floor, 835 ${(r.x12Rate / floorRate).toFixed(2)} ×`,
+        `import CSV ${(r.csvRate / floorRate).toFixed(2)} × the floor, 835 ${(r.x12Rate / floorRate).toFixed(2)} ×`,
     );
     console.log(
       `  the same COPY into a logged table of typed columns, no key or index: ${r.logged.toFixed(2)} s = ` +

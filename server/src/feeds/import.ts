@@ -200,6 +200,17 @@ export async function importFeed(database: DatabaseHandle, request: ImportReques
   }
 }
 
+/** The merge transaction's PostgreSQL settings (`bench:import` lands its comparison rows with the same ones). */
+export async function setMergeSettings(q: QueryFn): Promise<void> {
+  await q('set local statement_timeout = 0');
+  // The run is recorded in import_runs by this transaction: a crash just after its commit loses at most the
+  // run, which the next one (same file, not "already imported") redoes. No flush wait at the commit.
+  await q('set local synchronous_commit = off');
+  // Hash joins and index builds in memory for the merge's transaction only (docs/decisions/0089).
+  await q(`set local work_mem = '64MB'`);
+  await q(`set local maintenance_work_mem = '256MB'`);
+}
+
 async function acquireLock(connection: DedicatedConnection, kind: FeedKind): Promise<() => Promise<void>> {
   if (connection.kind === 'pglite') {
     if (pgliteRunning.has(kind))
@@ -313,15 +324,7 @@ async function stageAndMerge(connection: DedicatedConnection, ctx: StageContext)
   const checked = performance.now();
 
   const merge = async (q: QueryFn) => {
-    if (connection.kind === 'postgres') {
-      await q('set local statement_timeout = 0');
-      // The run is recorded in import_runs by this transaction: a crash just after its commit loses at most the
-      // run, which the next one (same file, not "already imported") redoes. No flush wait at the commit.
-      await q('set local synchronous_commit = off');
-      // Hash joins and index builds in memory for the merge's transaction only (docs/decisions/0089).
-      await q(`set local work_mem = '64MB'`);
-      await q(`set local maintenance_work_mem = '256MB'`);
-    }
+    if (connection.kind === 'postgres') await setMergeSettings(q);
     let endDated = 0;
     if (ctx.mode === 'snapshot' && spec.endDating) {
       const { missing, inForce } = await spec.endDating.count(q, ctx.today);
